@@ -1,0 +1,1 @@
+"""The bot process: settings, SQLite store, session manager, Discord client."""

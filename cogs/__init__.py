@@ -1,0 +1,1 @@
+"""Discord cogs: thin mappings from slash commands and component clicks to the session manager."""
