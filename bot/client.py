@@ -1,0 +1,107 @@
+"""The Discord client: opens the store, restores sessions, loads the cogs, syncs commands."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.manager import SessionManager
+from bot.settings import Settings
+from bot.store import Store
+from game.base import Engine
+
+log = logging.getLogger(__name__)
+
+TREE_HASH_KEY = "command_tree_hash"
+
+# Gateway events the bot has no use for: it only answers interactions and edits its own
+# messages over REST. No privileged intent (members, presences, message_content) is used.
+_UNNEEDED_INTENTS = (
+    "members", "presences", "message_content", "messages", "reactions", "typing",
+    "voice_states", "invites", "integrations", "webhooks", "emojis_and_stickers",
+    "scheduled_events", "auto_moderation", "polls", "bans", "moderation",
+)
+
+
+def bot_intents() -> discord.Intents:
+    intents = discord.Intents.default()
+    for name in _UNNEEDED_INTENTS:
+        if hasattr(intents, name):
+            setattr(intents, name, False)
+    return intents
+
+
+class TableBot(commands.Bot):
+    """``services`` (manager + UIs) exists once ``setup_hook`` ran."""
+
+    def __init__(
+        self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None
+        )
+        self.settings = settings
+        self._engines = engines
+        self.store: Store | None = None
+        self.manager: SessionManager | None = None
+
+    async def setup_hook(self) -> None:
+        from cogs.dynamic import DYNAMIC_ITEMS
+        from cogs.game_cog import GameCog
+        from cogs.publisher import TablePublisher
+        from cogs.services import Services
+        from cogs.ui_registry import game_uis
+        from game.registry import engines as registry_engines
+
+        engines = dict(self._engines) if self._engines is not None else registry_engines()
+        self.store = await Store.open(self.settings.database_path)
+        self.manager = SessionManager(
+            self.store, engines, idle_after=timedelta(days=self.settings.session_idle_days)
+        )
+        await self.manager.restore()
+        self.services = Services(manager=self.manager, uis=game_uis(engines))
+        await self.add_cog(GameCog({key: engine.title for key, engine in engines.items()}))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.manager.subscribe(TablePublisher(self, self.services).on_change)
+        await self.sync_commands()
+
+    def command_tree_hash(self) -> str:
+        payload = sorted(
+            (command.to_dict(self.tree) for command in self.tree.get_commands()),
+            key=lambda data: data["name"],
+        )
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands(self) -> bool:
+        """Sync to DEV_GUILD_ID, or globally only when the tree changed; True when synced."""
+        assert self.store is not None
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to guild %s", self.settings.dev_guild_id)
+            return True
+        digest = self.command_tree_hash()
+        if await self.store.get_meta(TREE_HASH_KEY) == digest:
+            log.info("command tree unchanged; no global sync")
+            return False
+        await self.tree.sync()
+        await self.store.set_meta(TREE_HASH_KEY, digest)
+        log.info("commands synced globally")
+        return True
+
+    async def close(self) -> None:
+        """Let actions in flight finish, disconnect, then close the database."""
+        if self.manager is not None:
+            await self.manager.drain()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None

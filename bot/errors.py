@@ -1,0 +1,60 @@
+"""Errors a player or an operator reads: plain words that reveal no hidden cards."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """Something the bot answers with an ephemeral message; nothing changed.
+
+    ``message`` is the sentence shown to the user.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Refusal(TableError):
+    """The table refuses a request (not seated, not your turn, illegal move, ...)."""
+
+
+class StaleVersion(Refusal):
+    """The request was made against an older state of the table."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or STALE)
+
+
+class SaveFailed(TableError):
+    """The change could not be stored; the table keeps its previous state."""
+
+
+class ConfigError(Exception):
+    """A setting or the environment makes it impossible to start (exit code 2)."""
+
+
+# The refusal sentences, in one place so cogs and tests agree on them.
+NO_GAME = "There is no game in this channel. Open one with /game new."
+GAME_RUNNING = "A game is already open in this channel. Finish or cancel it first."
+NOT_SEATED = "You are not seated at this table."
+ALREADY_SEATED = "You are already seated at this table."
+NOT_HOST = "Only the host can do that."
+NOT_HOST_OR_MOD = "Only the host or someone with Manage Messages can cancel this game."
+NOT_YOUR_TURN = "It is not your turn."
+STALE = "The table has moved on since you looked. Here is the current view."
+NOT_STARTED = "The game has not started yet."
+ALREADY_STARTED = "The game has already started; you cannot leave or join now."
+SHUTTING_DOWN = "The bot is restarting. Please try again in a moment."
+SAVE_FAILED = "Something went wrong while saving, so nothing changed. Please try again."
+
+
+def lobby_full(max_players: int) -> str:
+    return f"The lobby is full ({max_players} seats)."
+
+
+def too_few_players(title: str, min_players: int, seated: int) -> str:
+    return f"{title} needs at least {min_players} players; {seated} seated."
+
+
+def unknown_game(key: str) -> str:
+    return f"There is no game called {key!r}."

@@ -1,0 +1,449 @@
+"""The game-agnostic session manager: lobbies, seats, and the one-way action path.
+
+    click/command -> manager.act(session, player, version, action)
+        -> lock(session) -> checks -> game.base.play on a copy -> store.record_action
+        -> swap the in-memory session -> listeners(Change)
+
+The manager knows no rules: it asks the engine (from any ``Mapping[str, Engine]``) whose
+input the game awaits, parses and applies actions, and reads results. Every failure is a
+:class:`bot.errors.TableError` with a sentence for the user, and changes nothing.
+
+Listeners (``manager.subscribe``) are awaited after every stored change, outside the session
+lock, in subscription order; an exception in one is logged and does not undo the change. A
+listener may call the manager again (a bot seat playing its move). Because changes of one
+session may publish close together, a renderer should draw ``manager.get(session.id)`` (the
+newest) rather than rely on arrival order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from bot import errors
+from bot.errors import Refusal, SaveFailed, StaleVersion
+from bot.models import LIVE_STATUSES, ResultRow, Seat, Session, Status, utcnow
+from bot.store import Store
+from game.base import Engine, Event, IllegalAction, PlayerId, play
+
+log = logging.getLogger(__name__)
+
+ChangeKind = Literal["lobby", "started", "action", "finished", "abandoned"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a listener receives after a stored change.
+
+    ``kind``: ``lobby`` (opened, joined, left, table message set), ``started``, ``action``,
+    ``finished`` (the action that ended the game; ``events`` included) or ``abandoned``
+    (cancelled, emptied, or idle on restart). ``origin`` is whatever the caller passed (the
+    cogs pass the id of the message they re-render themselves, so the table publisher can skip
+    a second edit).
+    """
+
+    kind: ChangeKind
+    session: Session
+    events: tuple[Event, ...] = ()
+    actor: PlayerId | None = None
+    origin: object = None
+
+
+Listener = Callable[[Change], Awaitable[None]]
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class RestoreReport:
+    restored: int
+    abandoned: int
+
+
+def _in_flight(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """Count the call as a change in flight (checks, store, publish) so ``drain`` waits for it."""
+
+    @functools.wraps(method)
+    async def wrapper(self: SessionManager, *args: Any, **kwargs: Any) -> Any:
+        if self._closing:
+            raise Refusal(errors.SHUTTING_DOWN)
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            return await method(self, *args, **kwargs)
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    return wrapper
+
+
+class SessionManager:
+    """Owns every live (lobby or active) session; one per channel."""
+
+    def __init__(
+        self,
+        store: Store,
+        engines: Mapping[str, Engine[Any, Any]],
+        *,
+        clock: Clock = utcnow,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        idle_after: timedelta = timedelta(days=7),
+    ) -> None:
+        self.store = store
+        self.engines = dict(engines)
+        self.clock = clock
+        self._seed_source = seed_source
+        self._idle_after = idle_after
+        self._sessions: dict[int, Session] = {}
+        self._by_channel: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._open_lock = asyncio.Lock()
+        self._listeners: list[Listener] = []
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closing = False
+
+    # --- lookups --------------------------------------------------------------------------
+
+    def get(self, session_id: int) -> Session | None:
+        """The live session with this id, or None."""
+        return self._sessions.get(session_id)
+
+    def in_channel(self, channel_id: int) -> Session | None:
+        """The live session of a channel (text channel or thread), or None."""
+        session_id = self._by_channel.get(channel_id)
+        return self._sessions.get(session_id) if session_id is not None else None
+
+    def live_sessions(self) -> list[Session]:
+        return list(self._sessions.values())
+
+    def engine(self, game: str) -> Engine[Any, Any]:
+        try:
+            return self.engines[game]
+        except KeyError:
+            raise Refusal(errors.unknown_game(game)) from None
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(change)`` after every stored change."""
+        self._listeners.append(listener)
+
+    # --- start-up and shutdown --------------------------------------------------------------
+
+    async def restore(self) -> RestoreReport:
+        """Load every lobby and active session; mark the idle ones (and unknown games) abandoned."""
+        now = self.clock()
+        restored = abandoned = 0
+        for stored in await self.store.load_sessions(LIVE_STATUSES):
+            engine = self.engines.get(stored.game)
+            idle = now - stored.updated_at > self._idle_after
+            if engine is None or idle:
+                await self.store.save_session(
+                    replace(stored, status=Status.ABANDONED, version=stored.version + 1,
+                            updated_at=now)
+                )
+                abandoned += 1
+                log.info("session %s (%s) abandoned on start: %s", stored.id, stored.game,
+                         "idle" if engine else "unknown game")
+                continue
+            state = (
+                engine.state_model.model_validate(stored.state)
+                if stored.state is not None
+                else None
+            )
+            self._register(replace(stored, state=state))
+            restored += 1
+        log.info("restored %d sessions, abandoned %d", restored, abandoned)
+        return RestoreReport(restored, abandoned)
+
+    async def drain(self) -> None:
+        """Refuse new changes and wait until the ones in flight are stored and published."""
+        self._closing = True
+        await self._idle.wait()
+
+    # --- lobby ----------------------------------------------------------------------------
+
+    @_in_flight
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host: Seat,
+        options: Mapping[str, Any] | None = None,
+        *,
+        origin: object = None,
+    ) -> Session:
+        """Open a lobby with ``host`` in the first seat."""
+        engine = self.engine(game)
+        try:
+            checked = engine.options_model.model_validate(dict(options or {}))
+        except ValidationError as err:
+            raise Refusal(f"Those game options are not valid: {err.errors()[0]['msg']}.") from None
+        async with self._open_lock:
+            if self.in_channel(channel_id) is not None:
+                raise Refusal(errors.GAME_RUNNING)
+            now = self.clock()
+            draft = Session(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                status=Status.LOBBY,
+                host_id=host.player_id,
+                seats=(host,),
+                options=checked.model_dump(mode="json"),
+                created_at=now,
+                updated_at=now,
+            )
+            session = await self._save(self.store.create_session(draft))
+            self._register(session)
+        log.info("session %s: %s lobby opened in channel %s", session.id, game, channel_id)
+        await self._publish(Change("lobby", session, actor=host.player_id, origin=origin))
+        return session
+
+    @_in_flight
+    async def join(self, session_id: int, seat: Seat, *, origin: object = None) -> Session:
+        """Seat a player (or a bot seat) in a lobby."""
+        async with self._locked(session_id) as session:
+            if session.status is not Status.LOBBY:
+                raise Refusal(errors.ALREADY_STARTED)
+            if session.seat_of(seat.player_id) is not None:
+                raise Refusal(errors.ALREADY_SEATED)
+            engine = self.engine(session.game)
+            if len(session.seats) >= engine.max_players:
+                raise Refusal(errors.lobby_full(engine.max_players))
+            new = self._next(session, seats=(*session.seats, seat))
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        await self._publish(Change("lobby", new, actor=seat.player_id, origin=origin))
+        return new
+
+    @_in_flight
+    async def leave(
+        self, session_id: int, player_id: PlayerId, *, origin: object = None
+    ) -> Session:
+        """Leave a lobby. The host's role passes to the next human; an empty lobby is abandoned."""
+        async with self._locked(session_id) as session:
+            if session.status is not Status.LOBBY:
+                raise Refusal(errors.ALREADY_STARTED)
+            if session.seat_of(player_id) is None:
+                raise Refusal(errors.NOT_SEATED)
+            seats = tuple(seat for seat in session.seats if seat.player_id != player_id)
+            humans = [seat for seat in seats if not seat.is_bot]
+            if not humans:
+                new = self._next(session, seats=seats, status=Status.ABANDONED)
+            else:
+                host = session.host_id if session.host_id != player_id else humans[0].player_id
+                new = self._next(session, seats=seats, host_id=host)
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        kind: ChangeKind = "lobby" if new.is_live else "abandoned"
+        await self._publish(Change(kind, new, actor=player_id, origin=origin))
+        return new
+
+    @_in_flight
+    async def start(
+        self, session_id: int, player_id: PlayerId, *, origin: object = None
+    ) -> Session:
+        """Deal the game (host only, at least the engine's minimum players)."""
+        async with self._locked(session_id) as session:
+            if session.status is not Status.LOBBY:
+                raise Refusal(errors.ALREADY_STARTED)
+            if player_id != session.host_id:
+                raise Refusal(errors.NOT_HOST)
+            engine = self.engine(session.game)
+            if len(session.seats) < engine.min_players:
+                raise Refusal(
+                    errors.too_few_players(engine.title, engine.min_players, len(session.seats))
+                )
+            try:
+                state = engine.new_game(session.player_ids, self._seed_source(), session.options)
+            except IllegalAction as err:
+                raise Refusal(str(err)) from None
+            new = self._next(session, status=Status.ACTIVE, state=state)
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
+        await self._publish(Change("started", new, actor=player_id, origin=origin))
+        return new
+
+    @_in_flight
+    async def cancel(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        *,
+        moderator: bool = False,
+        origin: object = None,
+    ) -> Session:
+        """End a lobby or a running game without results (host, or ``moderator``)."""
+        async with self._locked(session_id) as session:
+            if player_id != session.host_id and not moderator:
+                raise Refusal(errors.NOT_HOST_OR_MOD)
+            new = self._next(session, status=Status.ABANDONED)
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        log.info("session %s cancelled", new.id)
+        await self._publish(Change("abandoned", new, actor=player_id, origin=origin))
+        return new
+
+    @_in_flight
+    async def set_table_message(self, session_id: int, message_id: int | None) -> Session:
+        """Remember the public table message so renderers can edit it later (no version bump)."""
+        async with self._locked(session_id) as session:
+            new = replace(session, table_message_id=message_id, updated_at=self.clock())
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        return new
+
+    # --- the action path ----------------------------------------------------------------------
+
+    @_in_flight
+    async def act(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        version: int,
+        action: Mapping[str, Any] | str | BaseModel,
+        *,
+        origin: object = None,
+    ) -> Change:
+        """Apply one game action made against ``version``; returns the published change.
+
+        Refusals, in order: no game, not started, not seated, stale version, not your turn,
+        the engine's IllegalAction text. A storage failure raises SaveFailed; in every failure
+        case the session stays exactly as it was.
+        """
+        async with self._locked(session_id) as session:
+            if session.status is not Status.ACTIVE:
+                raise Refusal(errors.NOT_STARTED)
+            if session.seat_of(player_id) is None:
+                raise Refusal(errors.NOT_SEATED)
+            if version != session.version:
+                raise StaleVersion()
+            engine = self.engine(session.game)
+            if player_id not in engine.awaiting(session.state):
+                raise Refusal(errors.NOT_YOUR_TURN)
+            try:
+                parsed = (
+                    action
+                    if isinstance(action, BaseModel)
+                    else engine.parse_action(action)
+                )
+                state, events = play(engine, session.state, player_id, parsed)
+            except IllegalAction as err:
+                raise Refusal(str(err)) from None
+            finished = engine.is_over(state)
+            new = self._next(
+                session, state=state, status=Status.FINISHED if finished else Status.ACTIVE
+            )
+            results = self._results(new, engine) if finished else []
+            await self._save(
+                self.store.record_action(new, player_id, parsed.model_dump(mode="json"), results)
+            )
+            self._swap(new)
+        log.debug("session %s: action by %s -> version %s", new.id, player_id, new.version)
+        if finished:
+            log.info("session %s: %s finished: %s", new.id, new.game,
+                     ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
+        change = Change(
+            "finished" if finished else "action", new, tuple(events), player_id, origin
+        )
+        await self._publish(change)
+        return change
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _results(self, session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
+        bots = session.has_bots
+        rated = not bots and len(session.seats) >= 2
+        finished_at = session.updated_at
+        rows = []
+        for result in engine.results(session.state):
+            seat = session.seat_of(result.player)
+            rows.append(
+                ResultRow(
+                    session_id=session.id,
+                    guild_id=session.guild_id,
+                    game=session.game,
+                    user_id=result.player,
+                    placement=result.placement,
+                    score=result.score,
+                    is_bot_seat=bool(seat and seat.is_bot),
+                    bots_in_game=bots,
+                    rated=rated,
+                    finished_at=finished_at,
+                )
+            )
+        return rows
+
+    def _next(self, session: Session, **changes: Any) -> Session:
+        return replace(session, version=session.version + 1, updated_at=self.clock(), **changes)
+
+    def _register(self, session: Session) -> None:
+        self._sessions[session.id] = session
+        self._by_channel[session.channel_id] = session.id
+        self._locks.setdefault(session.id, asyncio.Lock())
+
+    def _swap(self, session: Session) -> None:
+        if session.is_live:
+            self._register(session)
+            return
+        self._sessions.pop(session.id, None)
+        if self._by_channel.get(session.channel_id) == session.id:
+            del self._by_channel[session.channel_id]
+        self._locks.pop(session.id, None)
+
+    async def _save(self, write: Awaitable[Any]) -> Any:
+        try:
+            return await write
+        except Exception:
+            log.exception("storing a session change failed")
+            raise SaveFailed(errors.SAVE_FAILED) from None
+
+    def _locked(self, session_id: int) -> _SessionLock:
+        return _SessionLock(self, session_id)
+
+    async def _publish(self, change: Change) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(change)
+            except Exception:
+                log.exception("listener %r failed on %s of session %s",
+                              listener, change.kind, change.session.id)
+
+
+class _SessionLock:
+    """``async with``: hold the session's lock and yield its current live version."""
+
+    def __init__(self, manager: SessionManager, session_id: int) -> None:
+        self._manager = manager
+        self._session_id = session_id
+        self._lock: asyncio.Lock | None = None
+
+    async def __aenter__(self) -> Session:
+        lock = self._manager._locks.get(self._session_id)
+        if lock is None:
+            raise Refusal(errors.NO_GAME)
+        await lock.acquire()
+        self._lock = lock
+        session = self._manager._sessions.get(self._session_id)
+        if session is None:  # ended while we waited for the lock
+            await self.__aexit__()
+            raise Refusal(errors.NO_GAME)
+        return session
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None

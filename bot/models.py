@@ -1,0 +1,110 @@
+"""The session record shared by the store, the manager and the cogs.
+
+A :class:`Session` is immutable: every change builds a new one (``dataclasses.replace``) and
+the manager swaps it in only after it was stored. Listeners and renderers may keep references
+without fear of them changing underneath.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from game.base import PlayerId
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+LIVE_STATUSES = (Status.LOBBY, Status.ACTIVE)
+
+
+class Seat(BaseModel):
+    """One seat. ``player_id`` is a Discord user id in decimal, or ``"bot:N"`` for a bot seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player_id: PlayerId
+    display_name: str
+    is_bot: bool = False
+    bot_level: str | None = None  # "easy" / "normal" for bot seats
+
+
+@dataclass(frozen=True)
+class Session:
+    """One table in one channel.
+
+    ``state`` is the engine's state model while the game runs (``None`` in the lobby).
+    ``version`` goes up by one on every stored change; a game action names the version it was
+    made against.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: Status
+    host_id: PlayerId
+    seats: tuple[Seat, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    state: Any = None
+    version: int = 1
+    table_message_id: int | None = None
+    created_at: datetime = field(default_factory=utcnow)
+    updated_at: datetime = field(default_factory=utcnow)
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in LIVE_STATUSES
+
+    def seat_of(self, player_id: PlayerId) -> Seat | None:
+        return next((seat for seat in self.seats if seat.player_id == player_id), None)
+
+    @property
+    def player_ids(self) -> list[PlayerId]:
+        return [seat.player_id for seat in self.seats]
+
+    @property
+    def names(self) -> dict[PlayerId, str]:
+        return {seat.player_id: seat.display_name for seat in self.seats}
+
+    @property
+    def has_bots(self) -> bool:
+        return any(seat.is_bot for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One player's line in the append-only results table."""
+
+    session_id: int
+    guild_id: int
+    game: str
+    user_id: PlayerId
+    placement: int
+    score: int
+    is_bot_seat: bool
+    bots_in_game: bool
+    rated: bool
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    session_id: int
+    seq: int
+    user_id: PlayerId
+    action: dict[str, Any] | str
+    created_at: datetime

@@ -1,0 +1,381 @@
+"""The SQLite store: sessions, the append-only action log and results, and a meta table.
+
+One aiosqlite connection in WAL mode with foreign keys on. Migrations are numbered and tracked
+with ``PRAGMA user_version``. Writes are serialised by one lock so that two sessions'
+transactions never interleave on the shared connection.
+
+Applying an action (:meth:`Store.record_action`) is one transaction: the action row, the new
+snapshot and version and, when the game ends, the results rows and the status. A crash leaves
+either all of them or none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from pydantic import BaseModel
+
+from bot.errors import ConfigError
+from bot.models import ActionRow, ResultRow, Seat, Session, Status
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the initial schema
+    """
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+        host_id TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seats TEXT NOT NULL DEFAULT '[]',
+        state TEXT,
+        version INTEGER NOT NULL,
+        table_message_id INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX sessions_one_live_per_channel
+        ON sessions (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX sessions_by_status ON sessions (status);
+
+    CREATE TABLE actions (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        seq INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+    );
+    CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END;
+    CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END;
+
+    CREATE TABLE results (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        placement INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        is_bot_seat INTEGER NOT NULL,
+        bots_in_game INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        finished_at TEXT NOT NULL,
+        UNIQUE (session_id, user_id)
+    );
+    CREATE INDEX results_by_time ON results (guild_id, game, finished_at);
+    CREATE INDEX results_by_user ON results (guild_id, game, user_id);
+    CREATE TRIGGER results_no_update BEFORE UPDATE ON results
+        BEGIN SELECT RAISE(ABORT, 'results are append-only'); END;
+    CREATE TRIGGER results_no_delete BEFORE DELETE ON results
+        BEGIN SELECT RAISE(ABORT, 'results are append-only'); END;
+
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+)
+
+_SESSION_COLUMNS = (
+    "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
+    "table_message_id, created_at, updated_at"
+)
+
+
+def check_writable(path: Path) -> None:
+    """Fail early, with ConfigError, when ``path`` cannot hold a writable SQLite database."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error) as err:
+        raise ConfigError(f"DATABASE_PATH {str(path)!r} is not writable: {err}") from None
+
+
+def _dump_state(state: Any) -> str | None:
+    if state is None:
+        return None
+    if isinstance(state, BaseModel):
+        return state.model_dump_json()
+    return json.dumps(state)
+
+
+class Store:
+    """Async access to the database. Create with ``await Store.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        """Open (creating folder and file if needed), switch on WAL and foreign keys, migrate."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def schema_version(self) -> int:
+        async with self._conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than ``user_version``; returns the resulting version."""
+        async with self._lock:
+            current = await self.schema_version()
+            for number, script in enumerate(MIGRATIONS, start=1):
+                if number <= current:
+                    continue
+                # The version bump is part of the migration's own transaction.
+                try:
+                    await self._conn.executescript(
+                        f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                    )
+                except BaseException:
+                    if self._conn.in_transaction:
+                        await self._conn.execute("ROLLBACK")
+                    raise
+            return await self.schema_version()
+
+    # --- transactions -------------------------------------------------------------------
+
+    async def _run_transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in steps:
+                    await self._conn.execute(sql, params)
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+
+    # --- sessions -------------------------------------------------------------------------
+
+    async def create_session(self, session: Session) -> Session:
+        """Insert a new session; returns it with its database id."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._conn.execute(
+                    "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, options,"
+                    " seats, state, version, table_message_id, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        session.guild_id,
+                        session.channel_id,
+                        session.game,
+                        session.status.value,
+                        session.host_id,
+                        json.dumps(session.options),
+                        self._seats_json(session.seats),
+                        _dump_state(session.state),
+                        session.version,
+                        session.table_message_id,
+                        session.created_at.isoformat(),
+                        session.updated_at.isoformat(),
+                    ),
+                )
+                new_id = cursor.lastrowid
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+        assert new_id is not None
+        return replace(session, id=new_id)
+
+    async def save_session(self, session: Session) -> None:
+        """Overwrite a session's row with ``session`` (lobby changes, start, cancel, ...)."""
+        await self._run_transaction([self._snapshot_step(session)])
+
+    async def record_action(
+        self,
+        session: Session,
+        user_id: str,
+        action: dict[str, Any] | str,
+        results: Iterable[ResultRow] = (),
+    ) -> None:
+        """Store one applied action atomically.
+
+        ``session`` is the state after the action; its ``version`` is the action's ``seq``.
+        ``results`` (when the action ended the game) are written in the same transaction.
+        """
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self._insert_action(session, user_id, action)
+                await self._write_snapshot(session)
+                for result in results:
+                    await self._insert_result(result)
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+
+    async def _insert_action(
+        self, session: Session, user_id: str, action: dict[str, Any] | str
+    ) -> None:
+        await self._conn.execute(
+            "INSERT INTO actions (session_id, seq, user_id, action, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (session.id, session.version, user_id, json.dumps(action),
+             session.updated_at.isoformat()),
+        )
+
+    async def _write_snapshot(self, session: Session) -> None:
+        sql, params = self._snapshot_step(session)
+        cursor = await self._conn.execute(sql, params)
+        if cursor.rowcount != 1:
+            raise LookupError(f"session {session.id} does not exist")
+
+    async def _insert_result(self, result: ResultRow) -> None:
+        await self._conn.execute(
+            "INSERT INTO results (session_id, guild_id, game, user_id, placement, score,"
+            " is_bot_seat, bots_in_game, rated, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                result.session_id,
+                result.guild_id,
+                result.game,
+                result.user_id,
+                result.placement,
+                result.score,
+                int(result.is_bot_seat),
+                int(result.bots_in_game),
+                int(result.rated),
+                result.finished_at.isoformat(),
+            ),
+        )
+
+    def _snapshot_step(self, session: Session) -> tuple[str, Sequence[Any]]:
+        return (
+            "UPDATE sessions SET status = ?, host_id = ?, options = ?, seats = ?, state = ?,"
+            " version = ?, table_message_id = ?, updated_at = ? WHERE id = ?",
+            (
+                session.status.value,
+                session.host_id,
+                json.dumps(session.options),
+                self._seats_json(session.seats),
+                _dump_state(session.state),
+                session.version,
+                session.table_message_id,
+                session.updated_at.isoformat(),
+                session.id,
+            ),
+        )
+
+    @staticmethod
+    def _seats_json(seats: Iterable[Seat]) -> str:
+        return json.dumps([seat.model_dump() for seat in seats])
+
+    async def load_sessions(self, statuses: Iterable[Status]) -> list[Session]:
+        """Sessions with these statuses, oldest first; ``state`` is the raw JSON (dict or None)."""
+        wanted = [status.value for status in statuses]
+        marks = ", ".join("?" for _ in wanted)
+        async with self._conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ({marks}) ORDER BY id",
+            wanted,
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [self._session_from_row(row) for row in rows]
+
+    async def load_session(self, session_id: int) -> Session | None:
+        async with self._conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return self._session_from_row(row) if row else None
+
+    @staticmethod
+    def _session_from_row(row: Sequence[Any]) -> Session:
+        return Session(
+            id=row[0],
+            guild_id=row[1],
+            channel_id=row[2],
+            game=row[3],
+            status=Status(row[4]),
+            host_id=row[5],
+            options=json.loads(row[6]),
+            seats=tuple(Seat.model_validate(seat) for seat in json.loads(row[7])),
+            state=json.loads(row[8]) if row[8] is not None else None,
+            version=row[9],
+            table_message_id=row[10],
+            created_at=datetime.fromisoformat(row[11]),
+            updated_at=datetime.fromisoformat(row[12]),
+        )
+
+    # --- log and results --------------------------------------------------------------------
+
+    async def actions(self, session_id: int) -> list[ActionRow]:
+        async with self._conn.execute(
+            "SELECT session_id, seq, user_id, action, created_at FROM actions"
+            " WHERE session_id = ? ORDER BY seq",
+            (session_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [
+            ActionRow(r[0], r[1], r[2], json.loads(r[3]), datetime.fromisoformat(r[4]))
+            for r in rows
+        ]
+
+    async def results(
+        self, guild_id: int, game: str, *, since: datetime | None = None
+    ) -> list[ResultRow]:
+        """Results of one game in one guild, oldest first (uses the leaderboard index)."""
+        sql = (
+            "SELECT session_id, guild_id, game, user_id, placement, score, is_bot_seat,"
+            " bots_in_game, rated, finished_at FROM results WHERE guild_id = ? AND game = ?"
+        )
+        params: list[Any] = [guild_id, game]
+        if since is not None:
+            sql += " AND finished_at >= ?"
+            params.append(since.isoformat())
+        async with self._conn.execute(sql + " ORDER BY finished_at, session_id", params) as cur:
+            rows = await cur.fetchall()
+        return [
+            ResultRow(
+                r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), bool(r[8]),
+                datetime.fromisoformat(r[9]),
+            )
+            for r in rows
+        ]
+
+    # --- meta -------------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._run_transaction(
+            [(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )]
+        )

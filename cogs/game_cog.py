@@ -1,0 +1,123 @@
+"""/game new | status | hand | leave | cancel, and /rules."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.errors import TableError
+from cogs import handlers
+from cogs.rendering import table_render
+from cogs.rules_text import RULES, rules_page
+from cogs.services import is_moderator, player_id, refuse, seat_for, send_private, services
+
+Interaction = discord.Interaction[Any]
+
+
+class GameCog(commands.Cog):
+    """Lobby and table commands. Game choices come from the engines the manager was given."""
+
+    game = app_commands.Group(
+        name="game", description="Play a card game in this channel", guild_only=True
+    )
+
+    def __init__(self, games: dict[str, str]) -> None:
+        self.games = games  # key -> title, for autocomplete
+
+    @game.command(name="new", description="Open a lobby for a game in this channel")
+    @app_commands.describe(game="Which game to play")
+    async def new(self, interaction: Interaction, game: str) -> None:
+        svc = services(interaction)
+        try:
+            session = await svc.manager.open_lobby(
+                interaction.guild_id or 0,
+                interaction.channel_id or 0,
+                game,
+                seat_for(interaction.user),
+            )
+            render = table_render(svc, session)
+        except TableError as err:
+            await refuse(interaction, err.message)
+            return
+        await interaction.response.send_message(**render.send_kwargs())
+        message = await interaction.original_response()
+        await svc.manager.set_table_message(session.id, message.id)
+
+    @new.autocomplete("game")
+    async def _game_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=title, value=key)
+            for key, title in self.games.items()
+            if current.lower() in key or current.lower() in title.lower()
+        ]
+
+    @game.command(name="status", description="Show this channel's table")
+    async def status(self, interaction: Interaction) -> None:
+        svc = services(interaction)
+        session = svc.manager.in_channel(interaction.channel_id or 0)
+        if session is None:
+            await refuse(interaction, errors.NO_GAME)
+            return
+        await interaction.response.send_message(**table_render(svc, session).send_kwargs())
+        # The newest copy becomes the table message that later changes edit.
+        message = await interaction.original_response()
+        with contextlib.suppress(TableError):  # the game ended meanwhile; the copy is right
+            await svc.manager.set_table_message(session.id, message.id)
+
+    @game.command(name="hand", description="Show your own view of this channel's game (only you)")
+    async def hand(self, interaction: Interaction) -> None:
+        session = services(interaction).manager.in_channel(interaction.channel_id or 0)
+        await handlers.show_hand(interaction, session)
+
+    @game.command(name="leave", description="Leave this channel's lobby")
+    async def leave(self, interaction: Interaction) -> None:
+        svc = services(interaction)
+        session = svc.manager.in_channel(interaction.channel_id or 0)
+        try:
+            if session is None:
+                raise errors.Refusal(errors.NO_GAME)
+            await svc.manager.leave(session.id, player_id(interaction.user))
+        except TableError as err:
+            await refuse(interaction, err.message)
+            return
+        await interaction.response.send_message("You left the lobby.", ephemeral=True)
+
+    @game.command(name="cancel", description="Close this channel's lobby or game without a result")
+    async def cancel(self, interaction: Interaction) -> None:
+        svc = services(interaction)
+        session = svc.manager.in_channel(interaction.channel_id or 0)
+        try:
+            if session is None:
+                raise errors.Refusal(errors.NO_GAME)
+            await svc.manager.cancel(
+                session.id, player_id(interaction.user), moderator=is_moderator(interaction)
+            )
+        except TableError as err:
+            await refuse(interaction, err.message)
+            return
+        await interaction.response.send_message("The table is closed.")
+
+    @app_commands.command(name="rules", description="Read a game's rules (only you see them)")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: Interaction, game: str) -> None:
+        if game not in RULES:
+            await refuse(interaction, errors.unknown_game(game))
+            return
+        await send_private(interaction, rules_page(game, 0))
+
+    @rules.autocomplete("game")
+    async def _rules_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=title, value=key)
+            for key, (title, _) in RULES.items()
+            if current.lower() in key or current.lower() in title.lower()
+        ]

@@ -1,0 +1,225 @@
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot import errors
+from bot.errors import Refusal, SaveFailed, StaleVersion
+from bot.manager import Change, SessionManager
+from bot.models import Seat, Status
+from bot.store import Store
+from tests.bot.conftest import FakeClock, make_manager, seat
+
+
+async def started(manager: SessionManager, players: int = 2, channel: int = 10):
+    session = await manager.open_lobby(1, channel, "count", seat(1))
+    for n in range(2, players + 1):
+        session = await manager.join(session.id, seat(n))
+    return await manager.start(session.id, "1")
+
+
+async def test_lobby_refusals(manager: SessionManager) -> None:
+    session = await manager.open_lobby(1, 10, "count", seat(1))
+    with pytest.raises(Refusal, match="already open"):
+        await manager.open_lobby(1, 10, "count", seat(5))
+    await manager.open_lobby(1, 11, "count", seat(1))  # another channel is fine
+    with pytest.raises(Refusal) as err:
+        await manager.open_lobby(1, 12, "chess", seat(1))
+    assert "chess" in err.value.message
+    with pytest.raises(Refusal) as err:
+        await manager.join(session.id, seat(1))
+    assert err.value.message == errors.ALREADY_SEATED
+    with pytest.raises(Refusal) as err:
+        await manager.start(session.id, "1")
+    assert err.value.message == errors.too_few_players("COUNT", 2, 1)
+    await manager.join(session.id, seat(2))
+    await manager.join(session.id, seat(3))
+    with pytest.raises(Refusal) as err:
+        await manager.join(session.id, seat(4))
+    assert err.value.message == errors.lobby_full(3)
+    with pytest.raises(Refusal) as err:
+        await manager.start(session.id, "2")
+    assert err.value.message == errors.NOT_HOST
+    with pytest.raises(Refusal) as err:
+        await manager.cancel(session.id, "2")
+    assert err.value.message == errors.NOT_HOST_OR_MOD
+    with pytest.raises(Refusal) as err:
+        await manager.leave(session.id, "9")
+    assert err.value.message == errors.NOT_SEATED
+    await manager.start(session.id, "1")
+    with pytest.raises(Refusal) as err:
+        await manager.join(session.id, seat(4))
+    assert err.value.message == errors.ALREADY_STARTED
+
+
+async def test_host_leaving_passes_host_and_empty_lobby_is_abandoned(
+    manager: SessionManager,
+) -> None:
+    session = await manager.open_lobby(1, 10, "count", seat(1))
+    await manager.join(session.id, Seat(player_id="bot:1", display_name="Bot", is_bot=True,
+                                        bot_level="easy"))
+    await manager.join(session.id, seat(2))
+    after = await manager.leave(session.id, "1")
+    assert after.host_id == "2"
+    gone = await manager.leave(session.id, "2")  # only a bot is left
+    assert gone.status is Status.ABANDONED
+    assert manager.in_channel(10) is None
+    await manager.open_lobby(1, 10, "count", seat(3))  # the channel is free again
+
+
+async def test_moderator_can_cancel(manager: SessionManager) -> None:
+    session = await started(manager)
+    cancelled = await manager.cancel(session.id, "7", moderator=True)
+    assert cancelled.status is Status.ABANDONED
+    with pytest.raises(Refusal) as err:
+        await manager.act(session.id, "1", cancelled.version, {"add": 1})
+    assert err.value.message == errors.NO_GAME
+
+
+async def test_act_refusals_change_nothing(manager: SessionManager, store: Store) -> None:
+    lobby = await manager.open_lobby(1, 10, "count", seat(1))
+    with pytest.raises(Refusal) as err:
+        await manager.act(lobby.id, "1", lobby.version, {"add": 1})
+    assert err.value.message == errors.NOT_STARTED
+    await manager.join(lobby.id, seat(2))
+    session = await manager.start(lobby.id, "1")
+    cases = [
+        ("9", session.version, {"add": 1}, errors.NOT_SEATED),
+        ("1", session.version - 1, {"add": 1}, errors.STALE),
+        ("2", session.version, {"add": 1}, errors.NOT_YOUR_TURN),
+        ("1", session.version, {"add": 3}, "You can only add 1 or 2."),
+    ]
+    for player, version, action, message in cases:
+        with pytest.raises(Refusal) as err:
+            await manager.act(session.id, player, version, action)
+        assert err.value.message == message
+        assert manager.get(session.id) is session
+    assert await store.actions(session.id) == []
+
+
+async def test_twenty_concurrent_actions_apply_exactly_once(
+    manager: SessionManager, store: Store
+) -> None:
+    session = await started(manager)
+    outcomes = await asyncio.gather(
+        *(manager.act(session.id, "1", session.version, {"add": 1}) for _ in range(20)),
+        return_exceptions=True,
+    )
+    applied = [o for o in outcomes if isinstance(o, Change)]
+    stale = [o for o in outcomes if isinstance(o, StaleVersion)]
+    assert len(applied) == 1 and len(stale) == 19
+    assert manager.get(session.id).state.total == 1
+    assert manager.get(session.id).version == session.version + 1
+    assert len(await store.actions(session.id)) == 1
+
+
+async def test_restart_reproduces_state(store: Store, clock: FakeClock, db_path: Path) -> None:
+    manager = make_manager(store, clock)
+    session = await started(manager, players=3)
+    for player in ("1", "2", "3"):
+        current = manager.get(session.id)
+        await manager.act(session.id, player, current.version, {"add": 2})
+    lobby = await manager.open_lobby(1, 20, "count", seat(5))
+    before = {s.id: s for s in manager.live_sessions()}
+    await store.close()
+
+    reopened = await Store.open(db_path)
+    try:
+        fresh = make_manager(reopened, clock)
+        report = await fresh.restore()
+        assert (report.restored, report.abandoned) == (2, 0)
+        assert {s.id: s for s in fresh.live_sessions()} == before
+        assert fresh.in_channel(20) == lobby
+        # The restored game goes on from where it was.
+        current = fresh.get(session.id)
+        change = await fresh.act(session.id, "1", current.version, {"add": 1})
+        assert change.session.state.total == 7
+    finally:
+        await reopened.close()
+
+
+async def test_idle_sessions_abandoned_on_restore(
+    store: Store, clock: FakeClock, db_path: Path
+) -> None:
+    manager = make_manager(store, clock)
+    old = await manager.open_lobby(1, 10, "count", seat(1))
+    clock.advance(days=6)
+    recent = await manager.open_lobby(1, 11, "count", seat(1))
+    clock.advance(days=2)
+    fresh = make_manager(store, clock)
+    report = await fresh.restore()
+    assert (report.restored, report.abandoned) == (1, 1)
+    assert fresh.get(old.id) is None and fresh.get(recent.id) is not None
+    assert (await store.load_session(old.id)).status is Status.ABANDONED
+
+
+async def test_save_failure_keeps_memory_state(
+    manager: SessionManager, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await started(manager)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "record_action", broken)
+    with pytest.raises(SaveFailed) as err:
+        await manager.act(session.id, "1", session.version, {"add": 1})
+    assert err.value.message == errors.SAVE_FAILED
+    assert manager.get(session.id) is session
+    monkeypatch.undo()
+    await manager.act(session.id, "1", session.version, {"add": 1})
+
+
+async def test_finish_writes_results_and_frees_channel(
+    manager: SessionManager, store: Store
+) -> None:
+    changes: list[Change] = []
+
+    async def listen(change: Change) -> None:
+        changes.append(change)
+
+    async def broken_listener(change: Change) -> None:
+        raise RuntimeError("renderer bug")
+
+    manager.subscribe(broken_listener)
+    manager.subscribe(listen)
+    session = await started(manager)
+    player = "1"
+    while manager.get(session.id) is not None:
+        current = manager.get(session.id)
+        await manager.act(session.id, player, current.version, {"add": 2})
+        player = "2" if player == "1" else "1"
+    assert [c.kind for c in changes][:3] == ["lobby", "lobby", "started"]
+    assert changes[-1].kind == "finished"
+    assert changes[-1].session.status is Status.FINISHED
+    assert [e.kind for e in changes[-1].events] == ["add", "win"]
+    results = await store.results(1, "count")
+    assert sorted((r.user_id, r.placement, r.rated) for r in results) == [
+        ("1", 1, True), ("2", 2, True)
+    ]
+    assert manager.in_channel(10) is None
+
+
+async def test_bot_seat_results_are_unrated(manager: SessionManager, store: Store) -> None:
+    lobby = await manager.open_lobby(1, 10, "count", seat(1))
+    await manager.join(lobby.id, Seat(player_id="bot:1", display_name="Bot", is_bot=True,
+                                      bot_level="easy"))
+    session = await manager.start(lobby.id, "1")
+    player = "1"
+    while manager.get(session.id) is not None:
+        current = manager.get(session.id)
+        await manager.act(session.id, player, current.version, {"add": 2})
+        player = "bot:1" if player == "1" else "1"
+    rows = {r.user_id: r for r in await store.results(1, "count")}
+    assert rows["bot:1"].is_bot_seat and not rows["1"].is_bot_seat
+    assert all(r.bots_in_game and not r.rated for r in rows.values())
+
+
+async def test_drain_refuses_new_changes(manager: SessionManager) -> None:
+    session = await started(manager)
+    await manager.drain()
+    with pytest.raises(Refusal) as err:
+        await manager.act(session.id, "1", session.version, {"add": 1})
+    assert err.value.message == errors.SHUTTING_DOWN

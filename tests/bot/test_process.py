@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.client import TableBot, bot_intents
+from bot.errors import ConfigError
+from bot.settings import Settings, load_settings
+from bot.store import Store
+
+REPO = Path(__file__).resolve().parents[2]
+GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    base["PYTHONPATH"] = str(REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env={**base, **env},
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_missing_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "DISCORD_TOKEN is not set" in proc.stderr
+
+
+def test_malformed_token_exits_2_without_echoing_it(tmp_path: Path) -> None:
+    proc = run_bot(tmp_path, DISCORD_TOKEN="not-a-token-secret")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "DISCORD_TOKEN is invalid" in proc.stderr
+    assert "not-a-token-secret" not in proc.stderr
+
+
+def test_unwritable_database_exits_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = run_bot(tmp_path, DISCORD_TOKEN=GOOD_TOKEN, DATABASE_PATH=str(blocker / "db.sqlite3"))
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "DATABASE_PATH" in proc.stderr
+
+
+def test_settings_read_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "SESSION_IDLE_DAYS"):
+        monkeypatch.delenv(name, raising=False)
+    env = tmp_path / ".env"
+    env.write_text(f"DISCORD_TOKEN={GOOD_TOKEN}\nDEV_GUILD_ID=\nSESSION_IDLE_DAYS=3\n")
+    settings = load_settings(env)
+    assert settings.discord_token.get_secret_value() == GOOD_TOKEN
+    assert settings.dev_guild_id is None
+    assert settings.session_idle_days == 3
+    assert settings.database_path == Path("data/tablebot.sqlite3")
+    env.write_text("DISCORD_TOKEN=a.b\n")
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is invalid"):
+        load_settings(env)
+
+
+def test_no_privileged_intents() -> None:
+    intents = bot_intents()
+    assert not intents.members and not intents.presences and not intents.message_content
+    assert intents.guilds
+
+
+async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
+    from cogs.game_cog import GameCog
+
+    settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
+                        _env_file=None)  # type: ignore[call-arg]
+    bot = TableBot(settings, engines={})
+    bot.store = await Store.open(settings.database_path)
+    synced: list[object] = []
+
+    async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
+        synced.append(guild)
+        return []
+
+    bot.tree.sync = fake_sync  # type: ignore[method-assign]
+    try:
+        await bot.add_cog(GameCog({"count": "COUNT"}))
+        assert await bot.sync_commands() is True
+        assert await bot.sync_commands() is False
+        bot.tree.remove_command("rules")
+        assert await bot.sync_commands() is True
+        assert synced == [None, None]
+    finally:
+        await bot.close()  # closes the store too
+
+
+async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
+    from cogs.dynamic import DYNAMIC_ITEMS
+    from tests.testgame import CountEngine
+
+    settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
+                        dev_guild_id=123, _env_file=None)  # type: ignore[call-arg]
+    bot = TableBot(settings, engines={"count": CountEngine()})
+    synced: list[object] = []
+
+    async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
+        synced.append(guild.id if guild else None)
+        return []
+
+    bot.tree.sync = fake_sync  # type: ignore[method-assign]
+    try:
+        await bot.setup_hook()
+        assert synced == [123]
+        assert bot.get_cog("GameCog") is not None
+        assert {c.name for c in bot.tree.get_commands()} == {"game", "rules"}
+        registered = set(bot._connection._view_store._dynamic_items.values())
+        assert registered == set(DYNAMIC_ITEMS)
+        assert bot.services.manager.engines.keys() == {"count"}
+    finally:
+        await bot.close()

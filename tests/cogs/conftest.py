@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.manager import SessionManager
+from bot.store import Store
+from cogs.game_cog import GameCog
+from cogs.publisher import TablePublisher
+from cogs.services import Services
+from tests.fakes import FakeChannel, FakeClient, FakeInteraction, FakeMessage, FakeUser
+from tests.testgame import CountEngine, CountUI
+
+ANA = FakeUser(1, "Ana")
+BEN = FakeUser(2, "Ben")
+CY = FakeUser(3, "Cy")
+DEE = FakeUser(4, "Dee")
+
+
+class Table:
+    """One fake guild channel with the real manager, the COUNT UI and the table publisher."""
+
+    def __init__(self, manager: SessionManager) -> None:
+        engine = CountEngine()
+        self.manager = manager
+        self.services = Services(manager=manager, uis={"count": CountUI(engine)})
+        self.client = FakeClient(self.services)
+        self.channel: FakeChannel = self.client.channel(100)
+        self.cog = GameCog({"count": "COUNT"})
+        manager.subscribe(TablePublisher(self.client, self.services).on_change)
+
+    def interaction(self, user: FakeUser, message: FakeMessage | None = None,
+                    **kwargs: object) -> FakeInteraction:
+        return FakeInteraction(self.client, user=user, channel=self.channel, message=message,
+                               **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    store = await Store.open(tmp_path / "cogs.sqlite3")
+    manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
+    yield Table(manager)
+    await store.close()

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.manager import SessionManager
+from bot.store import Store
+from cogs.game_cog import GameCog
+from cogs.plain_ui import PlainUI
+from cogs.services import Services
+from tests.cogs.conftest import ANA, BEN, Table
+from tests.cogs.test_lobby import press
+from tests.fakes import FakeClient, FakeInteraction, click, invoke
+from tests.testgame import CountEngine
+
+
+async def test_buttons_keep_working_after_restart(tmp_path: Path) -> None:
+    path = tmp_path / "restart.sqlite3"
+    store = await Store.open(path)
+    table = Table(SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7))
+    ia = table.interaction(ANA)
+    await invoke(GameCog.new, table.cog, ia, game="count")
+    message = ia.last.message
+    sid = table.manager.in_channel(100).id
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        manager = SessionManager(store, {"count": CountEngine()})
+        await manager.restore()
+        table = Table(manager)
+        joined = await press(table, BEN, message, f"tb:lobby:join:{sid}")
+        assert "Ben" in joined.text
+        started = await press(table, ANA, message, f"tb:lobby:start:{sid}")
+        assert "Total: 0" in started.text
+    finally:
+        await store.close()
+
+
+async def test_plain_ui_plays_through_a_select(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "plain.sqlite3")
+    try:
+        engine = CountEngine()
+        manager = SessionManager(store, {"count": engine}, seed_source=lambda: 7)
+        client = FakeClient(Services(manager=manager, uis={"count": PlainUI(engine)}))
+        lobby = await manager.open_lobby(1, 100, "count", _seat(ANA))
+        await manager.join(lobby.id, _seat(BEN))
+        session = await manager.start(lobby.id, str(ANA.id))
+        secrets = [str(v) for v in session.state.secrets.values()]
+
+        ia = FakeInteraction(client, user=ANA, channel=client.channel(100))
+        await invoke(GameCog.hand, GameCog({}), ia)
+        mine = ia.last
+        assert mine.ephemeral and str(session.state.secrets[str(ANA.id)]) in mine.text
+        [select_id] = mine.custom_ids
+        assert select_id == f"tb:sel:{session.id}:{session.version}:move"
+
+        status = FakeInteraction(client, user=BEN, channel=client.channel(100))
+        await invoke(GameCog.status, GameCog({}), status)
+        assert not any(secret in status.last.text for secret in secrets)
+
+        play = FakeInteraction(client, user=ANA, channel=client.channel(100), message=mine.message)
+        await click(play, select_id, values=['{"add":2}'])
+        assert manager.get(session.id).state.total == 2
+    finally:
+        await store.close()
+
+
+def _seat(user: object):
+    from cogs.services import seat_for
+
+    return seat_for(user)  # type: ignore[arg-type]

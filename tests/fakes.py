@@ -1,0 +1,243 @@
+"""Fake discord objects for driving cogs and component handlers without a network.
+
+Typical use::
+
+    client = FakeClient(services)            # services = cogs.services.Services(...)
+    ia = FakeInteraction(client, user=FakeUser(1, "Ana"), channel=client.channel(100))
+    await invoke(GameCog.new, cog, ia, game="count")       # a slash command
+    msg = ia.response.last                                 # Sent(...) record
+    ia2 = FakeInteraction(client, user=..., channel=..., message=msg.message)
+    await click(ia2, "tb:lobby:join:1")                    # a component click
+
+Every response/followup/edit is recorded as a :class:`Sent` on the interaction
+(``ia.sent``) and messages edited through channels record their edits (``message.edits``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from cogs.dynamic import DYNAMIC_ITEMS
+
+_ids = itertools.count(900_000)
+
+
+@dataclass
+class FakeUser:
+    id: int
+    display_name: str = "player"
+
+    @property
+    def name(self) -> str:
+        return self.display_name
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class FakeGuild:
+    id: int = 1
+
+
+@dataclass
+class Sent:
+    """One recorded response: how it was made and what it contained."""
+
+    kind: str  # send_message | edit_message | defer | followup | edit_original | edit
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    ephemeral: bool = False
+    message: FakeMessage | None = None
+
+    @property
+    def custom_ids(self) -> list[str]:
+        if self.view is None:
+            return []
+        return [str(getattr(item, "custom_id", "")) for item in self.view.children]
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's title, description and fields, for assertions."""
+        parts = [self.content or ""]
+        for embed in self.embeds:
+            parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+            parts += [f"{f.name} {f.value}" for f in embed.fields]
+        return "\n".join(parts)
+
+
+class FakeMessage:
+    def __init__(self, channel: FakeChannel | None, *, ephemeral: bool = False,
+                 message_id: int | None = None) -> None:
+        self.id = message_id if message_id is not None else next(_ids)
+        self.channel = channel
+        self.flags = discord.MessageFlags(ephemeral=ephemeral)
+        self.edits: list[Sent] = []
+
+    async def edit(self, **kwargs: Any) -> FakeMessage:
+        self.edits.append(_record("edit", kwargs))
+        return self
+
+
+class FakeChannel:
+    def __init__(self, channel_id: int) -> None:
+        self.id = channel_id
+        self.messages: dict[int, FakeMessage] = {}
+
+    def get_partial_message(self, message_id: int) -> FakeMessage:
+        return self.messages.setdefault(message_id, FakeMessage(self, message_id=message_id))
+
+    async def fetch_message(self, message_id: int) -> FakeMessage:
+        return self.get_partial_message(message_id)
+
+
+class FakeClient:
+    """Stands in for the bot: ``services`` plus channel lookups."""
+
+    def __init__(self, services: Any) -> None:
+        self.services = services
+        self.channels: dict[int, FakeChannel] = {}
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        return self.channels.setdefault(channel_id, FakeChannel(channel_id))
+
+    def get_channel(self, channel_id: int) -> FakeChannel | None:
+        return self.channels.get(channel_id)
+
+    async def fetch_channel(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
+
+
+def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = None) -> Sent:
+    embeds = list(kwargs.get("embeds") or [])
+    if kwargs.get("embed") is not None:
+        embeds.append(kwargs["embed"])
+    return Sent(kind, kwargs.get("content"), embeds, kwargs.get("view"),
+                bool(kwargs.get("ephemeral", False)), message)
+
+
+class FakeResponse:
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self._interaction = interaction
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    def _respond(self) -> None:
+        if self._done:
+            raise AssertionError("interaction answered twice")
+        self._done = True
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        self._respond()
+        ia = self._interaction
+        message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
+        if ia.channel is not None:
+            ia.channel.messages[message.id] = message
+        ia.original = message
+        ia.sent.append(_record("send_message", {"content": content, **kwargs}, message))
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        self._respond()
+        ia = self._interaction
+        ia.sent.append(_record("edit_message", kwargs, ia.message))
+        if ia.message is not None:
+            ia.message.edits.append(ia.sent[-1])
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self._respond()
+        self._interaction.sent.append(Sent("defer", ephemeral=ephemeral))
+
+
+class FakeFollowup:
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self._interaction = interaction
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
+        ia = self._interaction
+        message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
+        ia.sent.append(_record("followup", {"content": content, **kwargs}, message))
+        return message
+
+
+class FakeInteraction:
+    """Enough of ``discord.Interaction`` for the cogs: user, guild, channel, client,
+    message (for component clicks), data (``values`` for selects), permissions, response,
+    followup, original_response and edit_original_response.
+    """
+
+    def __init__(
+        self,
+        client: FakeClient,
+        *,
+        user: FakeUser,
+        channel: FakeChannel,
+        guild: FakeGuild | None = None,
+        message: FakeMessage | None = None,
+        data: dict[str, Any] | None = None,
+        permissions: discord.Permissions | None = None,
+    ) -> None:
+        self.client = client
+        self.user = user
+        self.channel = channel
+        self.guild = guild or FakeGuild()
+        self.message = message
+        self.data: dict[str, Any] = data or {}
+        self.permissions = permissions or discord.Permissions.none()
+        self.response = FakeResponse(self)
+        self.followup = FakeFollowup(self)
+        self.sent: list[Sent] = []
+        self.original: FakeMessage | None = None
+
+    @property
+    def channel_id(self) -> int:
+        return self.channel.id
+
+    @property
+    def guild_id(self) -> int:
+        return self.guild.id
+
+    @property
+    def last(self) -> Sent:
+        return self.sent[-1]
+
+    async def original_response(self) -> FakeMessage:
+        assert self.original is not None, "nothing was sent"
+        return self.original
+
+    async def edit_original_response(self, **kwargs: Any) -> FakeMessage:
+        message = await self.original_response()
+        self.sent.append(_record("edit_original", kwargs, message))
+        return message
+
+
+async def invoke(command: Any, cog: Any, interaction: FakeInteraction, **params: Any) -> None:
+    """Run an app command's callback as Discord would (``GameCog.new``, ``GameCog.rules``)."""
+    await command.callback(cog, interaction, **params)
+
+
+async def click(
+    interaction: FakeInteraction, custom_id: str, values: list[str] | None = None
+) -> None:
+    """Dispatch a component click the way discord.py does for registered DynamicItems."""
+    if values is not None:
+        interaction.data = {"custom_id": custom_id, "values": values}
+    for factory in DYNAMIC_ITEMS:
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        if match:
+            base: discord.ui.Item[Any]
+            if values is None:
+                base = discord.ui.Button(custom_id=custom_id)
+            else:
+                base = discord.ui.Select(custom_id=custom_id)
+            item = await factory.from_custom_id(interaction, base, match)  # type: ignore[arg-type]
+            await item.callback(interaction)  # type: ignore[arg-type]
+            return
+    raise AssertionError(f"no dynamic item handles {custom_id!r}")
