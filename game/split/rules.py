@@ -1,0 +1,799 @@
+"""SPLIT rules: dealing, legal actions, applying actions, round end and scoring.
+
+Everything here works on seat indexes and card ids; the engine translates player ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from game.base import Event, IllegalAction, rng_for
+from game.split.actions import (
+    BONUS_DRAW,
+    DONE,
+    DRAW,
+    SKIP,
+    BonusDraw,
+    Discard,
+    Done,
+    Draw,
+    LayMatch,
+    MakeMatch,
+    Pick,
+    Skip,
+    SplitAction,
+    Swap,
+    Target,
+    Upgrade,
+    build,
+)
+from game.split.cards import (
+    DECK_SIZE,
+    FACE_NAMES,
+    LEVEL_NAMES,
+    PERFECT,
+    RANKS,
+    STRONG,
+    WEAK,
+    face_level,
+    parse_face,
+)
+from game.split.scoring import sheet_score
+from game.split.state import (
+    HAND_SIZE,
+    ROUNDS,
+    PlayerRoundScore,
+    RoundSummary,
+    SplitState,
+    TableMatch,
+)
+
+Pair = tuple[int, int]  # the two half faces of a match
+
+
+# ---------------------------------------------------------------- setup
+
+
+def new_game(players: Sequence[str], seed: int) -> SplitState:
+    count = len(players)
+    state = SplitState(
+        players=list(players),
+        seed=seed,
+        dealer=rng_for(seed, "dealer").randrange(count),
+        hands=[[] for _ in players],
+        pile=[],
+        row=[],
+        turns_started=[0] * count,
+        boxes=[[0] * len(RANKS) for _ in players],
+        negatives=[0] * count,
+        round_marks=[0] * count,
+    )
+    deal(state)
+    return state
+
+
+def deal(state: SplitState) -> list[Event]:
+    """Shuffle all 104 cards and start round ``state.round`` with ``state.dealer`` dealing."""
+    count = len(state.players)
+    deck = list(range(DECK_SIZE))
+    rng_for(state.seed, "deal", state.round).shuffle(deck)
+    state.hands = [deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE] for seat in range(count)]
+    rest = deck[count * HAND_SIZE :]
+    state.row = [rest.pop()]
+    state.pile = rest
+    state.matches = []
+    state.turn = (state.dealer + 1) % count
+    state.step = "take"
+    state.picked = None
+    state.bonus_match = None
+    state.turns_started = [0] * count
+    state.laydown_waiting = []
+    state.went_out = None
+    state.round_marks = [0] * count
+    return [
+        Event(
+            kind="round_start",
+            data={
+                "round": state.round,
+                "dealer": state.players[state.dealer],
+                "first": state.players[state.turn],
+                "row": [FACE_NAMES[state.row[0] >> 1]],
+                "pile": len(state.pile),
+            },
+        )
+    ]
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def match_pairs(state: SplitState) -> list[Pair]:
+    return [(m.halves[0] >> 1, m.halves[1] >> 1) for m in state.matches]
+
+
+def can_upgrade_with(pairs: Sequence[Pair], face: int) -> bool:
+    """Whether a half ``face`` would make some match on the table strictly stronger."""
+    rank = face >> 2
+    for a, b in pairs:
+        if a >> 2 != rank:
+            continue
+        current = face_level(a, b)
+        if current < PERFECT and (face_level(face, b) > current or face_level(face, a) > current):
+            return True
+    return False
+
+
+def usable(hand_size: int, rank_count: int, face: int, pairs: Sequence[Pair]) -> bool:
+    """Whether a held card ``face`` can go into a new match or an upgrade that leaves a card
+    to discard. ``rank_count`` counts the held cards of its rank, itself included."""
+    if hand_size >= 3 and rank_count >= 2:
+        return True
+    return hand_size >= 2 and can_upgrade_with(pairs, face)
+
+
+def _rank_count(hand: Sequence[int], rank: int) -> int:
+    return sum(1 for card in hand if card >> 3 == rank)
+
+
+def _count_face(hand: Sequence[int], face: int) -> int:
+    return sum(1 for card in hand if card >> 1 == face)
+
+
+def _take_face(hand: list[int], face: int) -> int:
+    for index, card in enumerate(hand):
+        if card >> 1 == face:
+            return hand.pop(index)
+    raise AssertionError("card checked as held")
+
+
+def _face(text: str) -> int:
+    try:
+        return parse_face(text)
+    except ValueError as err:
+        raise IllegalAction(str(err)[:1].upper() + str(err)[1:] + ".") from err
+
+
+def pair_name(pair: Sequence[int]) -> str:
+    """``7♥|7♠`` for two card ids."""
+    return "|".join(FACE_NAMES[card >> 1] for card in pair)
+
+
+def pick_usable(state: SplitState, seat: int, pos: int) -> bool:
+    """Whether picking the row card at ``pos`` is allowed for ``seat`` (spec section 4)."""
+    hand = state.hands[seat]
+    taken = state.row[pos:]
+    face = taken[0] >> 1
+    rank = face >> 2
+    count = _rank_count(hand, rank) + _rank_count(taken, rank)
+    return usable(len(hand) + len(taken), count, face, match_pairs(state))
+
+
+def legal_picks(state: SplitState, seat: int) -> list[int]:
+    """Row positions ``seat`` may pick from, oldest first."""
+    hand = state.hands[seat]
+    row = state.row
+    if not row:
+        return []
+    pairs = match_pairs(state)
+    hand_ranks = [0] * len(RANKS)
+    for card in hand:
+        hand_ranks[card >> 3] += 1
+    upgrade_cache: dict[int, bool] = {}
+    suffix = [0] * len(RANKS)
+    result: list[int] = []
+    for pos in range(len(row) - 1, -1, -1):
+        card = row[pos]
+        rank = card >> 3
+        suffix[rank] += 1
+        size = len(hand) + len(row) - pos
+        if size >= 3 and hand_ranks[rank] + suffix[rank] >= 2:
+            result.append(pos)
+            continue
+        face = card >> 1
+        if face not in upgrade_cache:
+            upgrade_cache[face] = can_upgrade_with(pairs, face)
+        if size >= 2 and upgrade_cache[face]:
+            result.append(pos)
+    result.reverse()
+    return result
+
+
+def swap_pairs(state: SplitState, seat: int) -> list[tuple[int, int]]:
+    """(mine, theirs) match ids that a weak bonus may swap."""
+    levels = [face_level(a, b) for a, b in match_pairs(state)]
+    mine = [i for i, m in enumerate(state.matches) if m.owner == seat]
+    theirs = [i for i, m in enumerate(state.matches) if m.owner != seat]
+    return [(i, j) for i in mine for j in theirs if levels[i] == levels[j]]
+
+
+def _face_counts(hand: Sequence[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for card in hand:
+        face = card >> 1
+        counts[face] = counts.get(face, 0) + 1
+    return counts
+
+
+def _match_candidates(counts: dict[int, int]) -> list[Pair]:
+    """Every distinct pair of held faces of one rank (a face with itself if held twice)."""
+    faces = sorted(counts)
+    result: list[Pair] = []
+    for i, face in enumerate(faces):
+        if counts[face] >= 2:
+            result.append((face, face))
+        for other in faces[i + 1 :]:
+            if other >> 2 != face >> 2:
+                break
+            result.append((face, other))
+    return result
+
+
+# ---------------------------------------------------------------- legal actions
+
+# Actions are frozen, so the enumeration hands out shared instances.
+_DISCARDS: list[Discard] = [build(Discard, card=label) for label in FACE_NAMES]
+_MATCHES: dict[Pair, MakeMatch] = {}
+_LAYS: dict[Pair, LayMatch] = {}
+_UPGRADES: dict[tuple[int, int, int], Upgrade] = {}
+_PICKS: dict[tuple[int, int], Pick] = {}
+
+
+def _match_action(pair: Pair) -> MakeMatch:
+    action = _MATCHES.get(pair)
+    if action is None:
+        action = _MATCHES[pair] = build(MakeMatch, a=FACE_NAMES[pair[0]], b=FACE_NAMES[pair[1]])
+    return action
+
+
+def _lay_action(pair: Pair) -> LayMatch:
+    action = _LAYS.get(pair)
+    if action is None:
+        action = _LAYS[pair] = build(LayMatch, a=FACE_NAMES[pair[0]], b=FACE_NAMES[pair[1]])
+    return action
+
+
+def _upgrade_action(match_id: int, face: int, replaced: int) -> Upgrade:
+    key = (match_id, face, replaced)
+    action = _UPGRADES.get(key)
+    if action is None:
+        action = _UPGRADES[key] = build(
+            Upgrade, match=match_id, card=FACE_NAMES[face], replace=FACE_NAMES[replaced]
+        )
+    return action
+
+
+def _pick_action(face: int, pos: int) -> Pick:
+    key = (face, pos)
+    action = _PICKS.get(key)
+    if action is None:
+        action = _PICKS[key] = build(Pick, card=FACE_NAMES[face], pos=pos)
+    return action
+
+
+def legal_actions(state: SplitState, seat: int) -> list[SplitAction]:
+    step = state.step
+    if step == "laydown":
+        if seat not in state.laydown_waiting:
+            return []
+        counts = _face_counts(state.hands[seat])
+        lays: list[SplitAction] = [_lay_action(pair) for pair in _match_candidates(counts)]
+        lays.append(DONE)
+        return lays
+    if step == "game_over" or seat != state.turn:
+        return []
+    if step == "take":
+        result: list[SplitAction] = [DRAW]
+        row = state.row
+        result.extend(_pick_action(row[pos] >> 1, pos) for pos in legal_picks(state, seat))
+        return result
+    if step == "main":
+        return _main_actions(state, seat)
+    if step == "bonus_perfect":
+        count = len(state.players)
+        return [build(Target, player=state.players[(seat + k) % count]) for k in range(1, count)]
+    if step == "bonus_strong":
+        return [BONUS_DRAW, SKIP]
+    # bonus_weak
+    swaps: list[SplitAction] = [build(Swap, mine=i, theirs=j) for i, j in swap_pairs(state, seat)]
+    swaps.append(SKIP)
+    return swaps
+
+
+def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
+    hand = state.hands[seat]
+    size = len(hand)
+    counts = _face_counts(hand)
+    pairs = match_pairs(state)
+    picked = None if state.picked is None else state.picked >> 1
+    picked_rank_count = 0 if picked is None else _rank_count(hand, picked >> 2)
+    result: list[SplitAction] = []
+    if size >= 3:
+        for a, b in _match_candidates(counts):
+            if picked is not None and picked != a and picked != b:
+                removed = 2 if a >> 2 == picked >> 2 else 0
+                if not usable(size - 2, picked_rank_count - removed, picked, [*pairs, (a, b)]):
+                    continue
+            result.append(_match_action((a, b)))
+    if size >= 2:
+        for match_id, (a, b) in enumerate(pairs):
+            current = face_level(a, b)
+            if current == PERFECT:
+                continue
+            for face in counts:
+                if face >> 2 != a >> 2:
+                    continue
+                for replaced, kept in ((a, b), (b, a)):
+                    if face_level(face, kept) <= current:
+                        continue
+                    if picked is not None and face != picked:
+                        changed = list(pairs)
+                        changed[match_id] = (face, kept)
+                        removed = 1 if face >> 2 == picked >> 2 else 0
+                        if not usable(size - 1, picked_rank_count - removed, picked, changed):
+                            continue
+                    result.append(_upgrade_action(match_id, face, replaced))
+    if picked is None:
+        result.extend(_DISCARDS[face] for face in counts)
+    return result
+
+
+def awaiting(state: SplitState) -> list[int]:
+    if state.step == "game_over":
+        return []
+    if state.step == "laydown":
+        return list(state.laydown_waiting)
+    return [state.turn]
+
+
+# ---------------------------------------------------------------- apply
+
+_STEP_OF_ACTION: dict[str, tuple[str, ...]] = {
+    "draw": ("take",),
+    "pick": ("take",),
+    "match": ("main",),
+    "upgrade": ("main",),
+    "discard": ("main",),
+    "target": ("bonus_perfect",),
+    "bonus_draw": ("bonus_strong",),
+    "swap": ("bonus_weak",),
+    "skip": ("bonus_strong", "bonus_weak"),
+    "lay": ("laydown",),
+    "done": ("laydown",),
+}
+
+_WRONG_STEP: dict[str, str] = {
+    "take": "Take a card first: draw or pick from the discard row.",
+    "main": "You have already taken a card this turn: make matches or upgrades, then discard.",
+    "bonus_perfect": "Finish the perfect bonus first: choose a player to mark a negative box.",
+    "bonus_strong": "Finish the strong bonus first: draw a card or skip.",
+    "bonus_weak": "Finish the weak bonus first: swap two matches or skip.",
+    "laydown": "Only the lay-down is open now: lay matches or say done.",
+}
+
+
+def apply(state: SplitState, seat: int, action: SplitAction) -> list[Event]:
+    step = state.step
+    if step == "game_over":
+        raise IllegalAction("The game is over.")
+    if step == "laydown":
+        if seat not in state.laydown_waiting:
+            raise IllegalAction("Only players who have not had a turn this round lay down now.")
+    elif seat != state.turn:
+        raise IllegalAction("It is not your turn.")
+    if step not in _STEP_OF_ACTION[action.type]:
+        raise IllegalAction(_WRONG_STEP[step])
+    actor = state.players[seat]
+    if isinstance(action, Draw):
+        return _draw(state, seat, actor)
+    if isinstance(action, Pick):
+        return _pick(state, seat, actor, action)
+    if isinstance(action, MakeMatch):
+        return _make_match(state, seat, actor, action)
+    if isinstance(action, Upgrade):
+        return _upgrade(state, seat, actor, action)
+    if isinstance(action, Discard):
+        return _discard(state, seat, actor, action)
+    if isinstance(action, Target):
+        return _target(state, seat, actor, action)
+    if isinstance(action, BonusDraw):
+        return _bonus_draw(state, seat, actor)
+    if isinstance(action, Swap):
+        return _swap(state, seat, actor, action)
+    if isinstance(action, Skip):
+        bonus = "strong" if step == "bonus_strong" else "weak"
+        state.step = "main"
+        state.bonus_match = None
+        return [Event(kind="skip", actor=actor, data={"bonus": bonus})]
+    if isinstance(action, LayMatch):
+        return _lay(state, seat, actor, action)
+    assert isinstance(action, Done)
+    return _done(state, seat, actor)
+
+
+def _draw(state: SplitState, seat: int, actor: str) -> list[Event]:
+    card = state.pile.pop()
+    state.hands[seat].append(card)
+    state.turns_started[seat] += 1
+    events = [
+        Event(
+            kind="draw",
+            actor=actor,
+            data={"pile": len(state.pile)},
+            private={"card": FACE_NAMES[card >> 1]},
+            private_to=actor,
+        )
+    ]
+    if not state.pile:
+        events.extend(_end_round(state, "pile"))
+    else:
+        state.step = "main"
+    return events
+
+
+def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]:
+    face = _face(action.card)
+    row = state.row
+    if not row:
+        raise IllegalAction("The discard row is empty: draw a card.")
+    label = FACE_NAMES[face]
+    if action.pos is None:
+        positions = [pos for pos, card in enumerate(row) if card >> 1 == face]
+        if not positions:
+            raise IllegalAction(f"{label} is not in the discard row.")
+        pos = positions[-1]
+    else:
+        pos = action.pos
+        if not 0 <= pos < len(row) or row[pos] >> 1 != face:
+            raise IllegalAction(f"{label} is not at that place in the discard row.")
+    if not pick_usable(state, seat, pos):
+        raise IllegalAction(
+            f"You may not pick {label}: you could not use it in a match or an upgrade "
+            "that leaves you a card to discard."
+        )
+    taken = row[pos:]
+    del row[pos:]
+    state.hands[seat].extend(taken)
+    state.picked = taken[0]
+    state.turns_started[seat] += 1
+    state.step = "main"
+    return [
+        Event(
+            kind="pick",
+            actor=actor,
+            data={"card": label, "taken": [FACE_NAMES[c >> 1] for c in taken]},
+        )
+    ]
+
+
+def _check_pair(hand: Sequence[int], a: int, b: int) -> None:
+    if a >> 2 != b >> 2:
+        raise IllegalAction(f"{FACE_NAMES[a]} and {FACE_NAMES[b]} are different ranks.")
+    for face in (a,) if a == b else (a, b):
+        held = _count_face(hand, face)
+        needed = 2 if a == b else 1
+        if held < needed:
+            if held:
+                raise IllegalAction(f"You hold only one {FACE_NAMES[face]}.")
+            raise IllegalAction(f"You do not hold {FACE_NAMES[face]}.")
+
+
+def _keeps_picked(state: SplitState, seat: int, removed: Sequence[int], pairs: list[Pair]) -> None:
+    """Refuse a play (not using the picked card) that would leave the picked card unusable."""
+    if state.picked is None:
+        return
+    picked = state.picked >> 1
+    if picked in removed:
+        return
+    hand = state.hands[seat]
+    rank_count = _rank_count(hand, picked >> 2) - sum(1 for f in removed if f >> 2 == picked >> 2)
+    if not usable(len(hand) - len(removed), rank_count, picked, pairs):
+        raise IllegalAction(
+            f"That would leave the {FACE_NAMES[picked]} you picked unusable; "
+            "you must use it this turn."
+        )
+
+
+def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> list[Event]:
+    a, b = _face(action.a), _face(action.b)
+    hand = state.hands[seat]
+    _check_pair(hand, a, b)
+    if len(hand) < 3:
+        raise IllegalAction("You must keep a card to discard: you cannot lay your last two cards.")
+    _keeps_picked(state, seat, (a, b), [*match_pairs(state), (a, b)])
+    cards = [_take_face(hand, a), _take_face(hand, b)]
+    if state.picked is not None and state.picked >> 1 in (a, b):
+        state.picked = None
+    state.matches.append(TableMatch.model_construct(owner=seat, halves=cards, covered=[]))
+    match_id = len(state.matches) - 1
+    level = face_level(a, b)
+    events = [
+        Event(
+            kind="match",
+            actor=actor,
+            data={"match": match_id, "halves": pair_name(cards), "level": LEVEL_NAMES[level]},
+        )
+    ]
+    events.extend(_start_bonus(state, seat, match_id, level))
+    return events
+
+
+def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[Event]:
+    if not 0 <= action.match < len(state.matches):
+        raise IllegalAction(f"There is no match #{action.match}.")
+    match = state.matches[action.match]
+    face, replaced = _face(action.card), _face(action.replace)
+    halves = [card >> 1 for card in match.halves]
+    label, shown = FACE_NAMES[face], pair_name(match.halves)
+    if face >> 2 != halves[0] >> 2:
+        raise IllegalAction(f"{label} and {shown} are different ranks.")
+    hand = state.hands[seat]
+    if not _count_face(hand, face):
+        raise IllegalAction(f"You do not hold {label}.")
+    if replaced not in halves:
+        raise IllegalAction(f"{FACE_NAMES[replaced]} is not a half of {shown}.")
+    index = halves.index(replaced)
+    kept = halves[1 - index]
+    current = face_level(halves[0], halves[1])
+    level = face_level(face, kept)
+    if level <= current:
+        raise IllegalAction(
+            f"Playing {label} for {FACE_NAMES[replaced]} would not make {shown} stronger."
+        )
+    if len(hand) < 2:
+        raise IllegalAction("You must keep a card to discard: you cannot play your last card.")
+    pairs = match_pairs(state)
+    pairs[action.match] = (face, kept)
+    _keeps_picked(state, seat, (face,), pairs)
+    card = _take_face(hand, face)
+    if state.picked is not None and state.picked >> 1 == face:
+        state.picked = None
+    covered = match.halves[index]
+    match.covered.append(covered)
+    match.halves[index] = card
+    previous = match.owner
+    match.owner = seat
+    events = [
+        Event(
+            kind="upgrade",
+            actor=actor,
+            data={
+                "match": action.match,
+                "card": label,
+                "covered": FACE_NAMES[covered >> 1],
+                "halves": pair_name(match.halves),
+                "level": LEVEL_NAMES[level],
+                "from_owner": state.players[previous],
+            },
+        )
+    ]
+    events.extend(_start_bonus(state, seat, action.match, level))
+    return events
+
+
+def _start_bonus(state: SplitState, seat: int, match_id: int, level: int) -> list[Event]:
+    actor = state.players[seat]
+    if level == PERFECT:
+        if len(state.players) == 2:
+            return [_mark(state, actor, 1 - seat, automatic=True)]
+        state.step = "bonus_perfect"
+    elif level == STRONG:
+        state.step = "bonus_strong"
+    else:
+        assert level == WEAK
+        if not swap_pairs(state, seat):
+            return [Event(kind="no_swap", actor=actor, data={})]
+        state.step = "bonus_weak"
+    state.bonus_match = match_id
+    return []
+
+
+def _mark(state: SplitState, actor: str, target: int, automatic: bool = False) -> Event:
+    state.negatives[target] += 1
+    state.round_marks[target] += 1
+    return Event(
+        kind="mark",
+        actor=actor,
+        data={"target": state.players[target], "automatic": automatic},
+    )
+
+
+def _target(state: SplitState, seat: int, actor: str, action: Target) -> list[Event]:
+    if action.player not in state.players:
+        raise IllegalAction("That player is not in this game.")
+    target = state.players.index(action.player)
+    if target == seat:
+        raise IllegalAction("Choose another player to mark a negative box.")
+    state.step = "main"
+    state.bonus_match = None
+    return [_mark(state, actor, target)]
+
+
+def _bonus_draw(state: SplitState, seat: int, actor: str) -> list[Event]:
+    card = state.pile.pop()
+    state.hands[seat].append(card)
+    state.bonus_match = None
+    events = [
+        Event(
+            kind="bonus_draw",
+            actor=actor,
+            data={"pile": len(state.pile)},
+            private={"card": FACE_NAMES[card >> 1]},
+            private_to=actor,
+        )
+    ]
+    if not state.pile:
+        events.extend(_end_round(state, "pile"))
+    else:
+        state.step = "main"
+    return events
+
+
+def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]:
+    count = len(state.matches)
+    for match_id in (action.mine, action.theirs):
+        if not 0 <= match_id < count:
+            raise IllegalAction(f"There is no match #{match_id}.")
+    mine, theirs = state.matches[action.mine], state.matches[action.theirs]
+    if mine.owner != seat:
+        raise IllegalAction(f"{pair_name(mine.halves)} is not your match.")
+    if theirs.owner == seat:
+        raise IllegalAction(f"{pair_name(theirs.halves)} is already yours.")
+    mine_level, theirs_level = (
+        face_level(m.halves[0] >> 1, m.halves[1] >> 1) for m in (mine, theirs)
+    )
+    if mine_level != theirs_level:
+        raise IllegalAction(
+            f"A {LEVEL_NAMES[mine_level]} match swaps only for another "
+            f"{LEVEL_NAMES[mine_level]} match, and {pair_name(theirs.halves)} is "
+            f"{LEVEL_NAMES[theirs_level]}."
+        )
+    other = theirs.owner
+    mine.owner, theirs.owner = other, seat
+    state.step = "main"
+    state.bonus_match = None
+    return [
+        Event(
+            kind="swap",
+            actor=actor,
+            data={
+                "mine": action.mine,
+                "theirs": action.theirs,
+                "gave": pair_name(mine.halves),
+                "got": pair_name(theirs.halves),
+                "with": state.players[other],
+            },
+        )
+    ]
+
+
+def _discard(state: SplitState, seat: int, actor: str, action: Discard) -> list[Event]:
+    face = _face(action.card)
+    if state.picked is not None:
+        raise IllegalAction(
+            f"You must use the {FACE_NAMES[state.picked >> 1]} you picked before discarding."
+        )
+    hand = state.hands[seat]
+    if not _count_face(hand, face):
+        raise IllegalAction(f"You do not hold {FACE_NAMES[face]}.")
+    state.row.append(_take_face(hand, face))
+    events = [
+        Event(kind="discard", actor=actor, data={"card": FACE_NAMES[face], "left": len(hand)})
+    ]
+    if not hand:
+        state.went_out = seat
+        events.extend(_end_round(state, "out"))
+    else:
+        state.turn = (seat + 1) % len(state.players)
+        state.step = "take"
+    return events
+
+
+def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Event]:
+    a, b = _face(action.a), _face(action.b)
+    hand = state.hands[seat]
+    _check_pair(hand, a, b)
+    cards = [_take_face(hand, a), _take_face(hand, b)]
+    state.matches.append(TableMatch.model_construct(owner=seat, halves=cards, covered=[]))
+    return [
+        Event(
+            kind="lay",
+            actor=actor,
+            data={
+                "match": len(state.matches) - 1,
+                "halves": pair_name(cards),
+                "level": LEVEL_NAMES[face_level(a, b)],
+            },
+        )
+    ]
+
+
+def _done(state: SplitState, seat: int, actor: str) -> list[Event]:
+    state.laydown_waiting.remove(seat)
+    events = [Event(kind="done", actor=actor, data={})]
+    if not state.laydown_waiting:
+        events.extend(_score_round(state, "out"))
+    return events
+
+
+# ---------------------------------------------------------------- round end
+
+
+def _end_round(state: SplitState, ended_by: str) -> list[Event]:
+    state.picked = None
+    state.bonus_match = None
+    if ended_by == "out":
+        out = state.went_out
+        assert out is not None
+        count = len(state.players)
+        if state.turns_started[out] == 1:
+            waiting = [
+                (out + k) % count
+                for k in range(1, count)
+                if state.turns_started[(out + k) % count] == 0
+            ]
+            if waiting:
+                state.step = "laydown"
+                state.laydown_waiting = waiting
+                return [
+                    Event(
+                        kind="laydown_start",
+                        actor=state.players[out],
+                        data={"players": [state.players[s] for s in waiting]},
+                    )
+                ]
+    return _score_round(state, ended_by)
+
+
+def _score_round(state: SplitState, ended_by: str) -> list[Event]:
+    count = len(state.players)
+    before = (
+        [entry.score_after for entry in state.history[-1].players] if state.history else [0] * count
+    )
+    gained_boxes: list[dict[str, int]] = [{} for _ in range(count)]
+    match_counts = [0] * count
+    for match in state.matches:
+        rank = match.halves[0] >> 3
+        state.boxes[match.owner][rank] += 1
+        rank_name = RANKS[rank]
+        gained_boxes[match.owner][rank_name] = gained_boxes[match.owner].get(rank_name, 0) + 1
+        match_counts[match.owner] += 1
+    scores: list[PlayerRoundScore] = []
+    for seat in range(count):
+        hand_marks = len(state.hands[seat])
+        state.negatives[seat] += hand_marks
+        after = sheet_score(state.boxes[seat], state.negatives[seat])
+        scores.append(
+            PlayerRoundScore(
+                player=state.players[seat],
+                boxes=gained_boxes[seat],
+                matches=match_counts[seat],
+                hand_marks=hand_marks,
+                bonus_marks=state.round_marks[seat],
+                score_before=before[seat],
+                score_after=after,
+                gained=after - before[seat],
+            )
+        )
+    out = state.went_out if ended_by == "out" else None
+    summary = RoundSummary(
+        round=state.round,
+        dealer=state.players[state.dealer],
+        ended_by="out" if ended_by == "out" else "pile",
+        out=None if out is None else state.players[out],
+        first_turn_out=out is not None and state.turns_started[out] == 1,
+        players=scores,
+    )
+    state.history.append(summary)
+    state.laydown_waiting = []
+    events = [Event(kind="round_end", data=summary.model_dump())]
+    if state.round >= ROUNDS:
+        state.step = "game_over"
+        final = {
+            state.players[s]: sheet_score(state.boxes[s], state.negatives[s]) for s in range(count)
+        }
+        events.append(Event(kind="game_over", data={"scores": final}))
+        return events
+    state.dealer = out if out is not None else (state.dealer + 1) % count
+    state.round += 1
+    events.extend(deal(state))
+    return events

@@ -1,0 +1,243 @@
+"""What a player may see of a SPLIT game, and words for events and action choices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel
+
+from game.base import Event
+from game.split.actions import (
+    BonusDraw,
+    Discard,
+    Done,
+    Draw,
+    LayMatch,
+    MakeMatch,
+    Pick,
+    Skip,
+    SplitAction,
+    Swap,
+    Target,
+    Upgrade,
+)
+from game.split.cards import FACE_NAMES, LEVEL_NAMES, RANKS, face_level, parse_face
+from game.split.rules import pair_name
+from game.split.scoring import negative_value, rank_row_value
+from game.split.state import ROUNDS, RoundSummary, SplitState
+
+
+class MatchView(BaseModel):
+    id: int
+    owner: str
+    level: str  # "perfect" / "strong" / "weak"
+    halves: list[str]
+    covered: list[str]
+
+
+class SheetView(BaseModel):
+    player: str
+    boxes: dict[str, int]  # rank -> boxes filled (every rank listed, A..K)
+    row_values: dict[str, int]  # rank -> value of the row's first open box
+    rank_total: int
+    negatives: int
+    negative_value: int
+    total: int
+
+
+class SplitView(BaseModel):
+    game: str = "split"
+    viewer: str | None
+    players: list[str]
+    round: int
+    rounds: int
+    step: str
+    dealer: str
+    turn: str | None  # whose turn it is (None in the lay-down and when over)
+    awaiting: list[str]
+    hand: list[str] | None  # the viewer's own hand, sorted; None for spectators
+    hand_counts: dict[str, int]
+    pile_count: int
+    row: list[str]  # the discard row, oldest first
+    matches: list[MatchView]
+    picked: str | None  # the card picked from the row this turn, still to be used
+    bonus: str | None  # "perfect" / "strong" / "weak" while a bonus is being resolved
+    bonus_match: int | None
+    laydown_waiting: list[str]
+    went_out: str | None
+    sheets: list[SheetView]
+    history: list[RoundSummary]  # what each player scored in each finished round
+
+
+_BONUS_OF_STEP = {"bonus_perfect": "perfect", "bonus_strong": "strong", "bonus_weak": "weak"}
+
+
+def sheet_view(state: SplitState, seat: int) -> SheetView:
+    boxes = state.boxes[seat]
+    values = {RANKS[r]: rank_row_value(count) for r, count in enumerate(boxes)}
+    rank_total = sum(values.values())
+    negative = negative_value(state.negatives[seat])
+    return SheetView(
+        player=state.players[seat],
+        boxes={RANKS[r]: count for r, count in enumerate(boxes)},
+        row_values=values,
+        rank_total=rank_total,
+        negatives=state.negatives[seat],
+        negative_value=negative,
+        total=rank_total - negative,
+    )
+
+
+def match_level(state: SplitState, match_id: int) -> int:
+    halves = state.matches[match_id].halves
+    return face_level(halves[0] >> 1, halves[1] >> 1)
+
+
+def build_view(state: SplitState, viewer: str | None) -> SplitView:
+    players = state.players
+    seat = players.index(viewer) if viewer in players else None
+    hand = None
+    if seat is not None:
+        hand = [FACE_NAMES[card >> 1] for card in sorted(state.hands[seat])]
+    in_turn = state.step not in ("laydown", "game_over")
+    if state.step == "game_over":
+        waiting: list[str] = []
+    elif state.step == "laydown":
+        waiting = [players[s] for s in state.laydown_waiting]
+    else:
+        waiting = [players[state.turn]]
+    return SplitView(
+        viewer=viewer if seat is not None else None,
+        players=list(players),
+        round=state.round,
+        rounds=ROUNDS,
+        step=state.step,
+        dealer=players[state.dealer],
+        turn=players[state.turn] if in_turn else None,
+        awaiting=waiting,
+        hand=hand,
+        hand_counts={p: len(state.hands[s]) for s, p in enumerate(players)},
+        pile_count=len(state.pile),
+        row=[FACE_NAMES[card >> 1] for card in state.row],
+        matches=[
+            MatchView(
+                id=i,
+                owner=players[m.owner],
+                level=LEVEL_NAMES[match_level(state, i)],
+                halves=[FACE_NAMES[c >> 1] for c in m.halves],
+                covered=[FACE_NAMES[c >> 1] for c in m.covered],
+            )
+            for i, m in enumerate(state.matches)
+        ],
+        picked=None if state.picked is None else FACE_NAMES[state.picked >> 1],
+        bonus=_BONUS_OF_STEP.get(state.step),
+        bonus_match=state.bonus_match,
+        laydown_waiting=[players[s] for s in state.laydown_waiting],
+        went_out=None if state.went_out is None else players[state.went_out],
+        sheets=[sheet_view(state, s) for s in range(len(players))],
+        history=list(state.history),
+    )
+
+
+def _name(names: Mapping[str, str], player: str | None) -> str:
+    if player is None:
+        return "?"
+    return names.get(player, player)
+
+
+def describe_event(event: Event, viewer: str | None, names: Mapping[str, str]) -> str:
+    data = event.visible_to(viewer)
+    who = _name(names, event.actor)
+    kind = event.kind
+    if kind == "round_start":
+        return (
+            f"Round {data['round']}: {_name(names, data['dealer'])} deals; "
+            f"{_name(names, data['first'])} goes first. The discard row starts with "
+            f"{data['row'][0]}."
+        )
+    if kind in ("draw", "bonus_draw"):
+        what = f"drew {data['card']}" if "card" in data else "drew a card"
+        bonus = " (strong bonus)" if kind == "bonus_draw" else ""
+        return f"{who} {what}{bonus}; {data['pile']} left in the draw pile."
+    if kind == "pick":
+        taken = data["taken"]
+        along = f", taking {' '.join(taken[1:])} along" if len(taken) > 1 else ""
+        return f"{who} picked {data['card']} from the discard row{along}."
+    if kind in ("match", "lay"):
+        return f"{who} laid the {data['level']} match {data['halves']}."
+    if kind == "upgrade":
+        owner = data["from_owner"]
+        whose = "their own match" if owner == event.actor else f"{_name(names, owner)}'s match"
+        return (
+            f"{who} upgraded {whose} with {data['card']}, covering {data['covered']}: "
+            f"now the {data['level']} match {data['halves']}, owned by {who}."
+        )
+    if kind == "mark":
+        return f"{who}'s perfect match: {_name(names, data['target'])} marks a negative box."
+    if kind == "skip":
+        return f"{who} skipped the {data['bonus']} bonus."
+    if kind == "no_swap":
+        return f"{who} has no matches to swap: the weak bonus is skipped."
+    if kind == "swap":
+        return f"{who} swapped {data['gave']} for {_name(names, data['with'])}'s {data['got']}."
+    if kind == "discard":
+        ending = " and went out!" if data["left"] == 0 else "."
+        return f"{who} discarded {data['card']}{ending}"
+    if kind == "laydown_start":
+        waiting = ", ".join(_name(names, p) for p in data["players"])
+        return f"{who} went out on their first turn: {waiting} may lay down matches."
+    if kind == "done":
+        return f"{who} is done laying down."
+    if kind == "round_end":
+        how = (
+            f"{_name(names, data['out'])} went out"
+            if data["ended_by"] == "out"
+            else "the draw pile ran out"
+        )
+        scores = ", ".join(
+            f"{_name(names, p['player'])} {p['gained']:+d} (total {p['score_after']})"
+            for p in data["players"]
+        )
+        return f"Round {data['round']} is over: {how}. {scores}."
+    if kind == "game_over":
+        scores = ", ".join(f"{_name(names, p)} {s}" for p, s in data["scores"].items())
+        return f"Game over: {scores}."
+    return f"{who}: {kind}."
+
+
+def describe_action(state: SplitState, action: SplitAction, names: Mapping[str, str]) -> str:
+    """A short button / menu label for an action the UI offers (e.g. the level a match makes,
+    and for an upgrade the resulting level and whose match it takes)."""
+    if isinstance(action, Draw):
+        return "Draw a card"
+    if isinstance(action, Pick):
+        count = len(state.row) - action.pos if action.pos is not None else 1
+        along = f" (+{count - 1} card{'s' if count > 2 else ''})" if count > 1 else ""
+        return f"Pick {action.card}{along}"
+    if isinstance(action, MakeMatch | LayMatch):
+        level = face_level(parse_face(action.a), parse_face(action.b))
+        return f"Match {action.a}+{action.b} ({LEVEL_NAMES.get(level, 'no match')})"
+    if isinstance(action, Upgrade):
+        match = state.matches[action.match]
+        halves = [card >> 1 for card in match.halves]
+        replaced = parse_face(action.replace)
+        kept = halves[1] if halves[0] == replaced else halves[0]
+        level = LEVEL_NAMES.get(face_level(parse_face(action.card), kept), "no match")
+        owner = state.players[match.owner]
+        turn_player = state.players[state.turn]
+        whose = "" if owner == turn_player else f" (take from {_name(names, owner)})"
+        return f"{action.card} on {pair_name(match.halves)} for {action.replace}: {level}{whose}"
+    if isinstance(action, Target):
+        return f"Mark {_name(names, action.player)}"
+    if isinstance(action, BonusDraw):
+        return "Draw a bonus card"
+    if isinstance(action, Skip):
+        return "Skip the bonus"
+    if isinstance(action, Swap):
+        mine, theirs = state.matches[action.mine], state.matches[action.theirs]
+        other = _name(names, state.players[theirs.owner])
+        return f"Swap {pair_name(mine.halves)} for {other}'s {pair_name(theirs.halves)}"
+    if isinstance(action, Discard):
+        return f"Discard {action.card}"
+    assert isinstance(action, Done)
+    return "Done laying down"

@@ -1,0 +1,3 @@
+from game.ten.simulate import main
+
+main()

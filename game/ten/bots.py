@@ -1,0 +1,99 @@
+"""Machine players and the absent-player default.
+
+- ``random_action``: a uniformly random legal action ("easy").
+- ``greedy_action`` ("normal"): stops once the public bust chance exceeds
+  ``GREEDY_STOP_RISK``; takes the reward ``preferred_reward`` names; bids on a wild up to
+  ``GREEDY_TOKENS_PER_POINT`` tokens per point the wild adds to its score; buys the market card
+  that adds the most points, when tokens alone can pay for it; pays token-only when it can.
+- ``default_action``: stop whenever stopping is allowed (reward by ``preferred_reward``), else
+  draw; pass in an auction; the least wasteful payment; skip a buy (also "back" out of a
+  chosen card's payment, which is never needed because skipping is always possible).
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.ten import cards, data
+from game.ten.odds import bust_chance, tableau_currency
+from game.ten.payments import payment_options, wealth
+from game.ten.rules import can_stop, legal, waiting_seat
+from game.ten.scoring import score_total
+from game.ten.state import Bid, Buy, Draw, Pass, Skip, Stop, TenAction, TenState
+
+GREEDY_STOP_RISK = 0.3
+GREEDY_TOKENS_PER_POINT = 3
+
+
+def _notes(state: TenState, seat: int) -> list[str]:
+    return [cards.NOTATION[card] for card in state.collections[seat]]
+
+
+def points_gained(state: TenState, seat: int, extra: list[str]) -> int:
+    """How many points ``extra`` cards would add to the seat's score."""
+    notes = _notes(state, seat)
+    return score_total(notes + extra) - score_total(notes)
+
+
+def preferred_reward(state: TenState, seat: int) -> Stop:
+    """Take the numbers when they add at least as many points as the currency tokens the
+    player would gain (after the cap) by taking the currency; otherwise take the currency."""
+    numbers = [cards.NOTATION[c] for c in state.tableau if cards.NUMBER[c]]
+    currency_gain = min(data.CURRENCY_CAP, state.currency[seat] + tableau_currency(state.tableau))
+    currency_gain -= state.currency[seat]
+    take_numbers = points_gained(state, seat, numbers) >= currency_gain
+    return Stop(take="numbers" if take_numbers else "currency")
+
+
+def default_action(state: TenState, seat: int) -> TenAction:
+    phase = state.phase
+    if phase == "draw":
+        return preferred_reward(state, seat) if can_stop(state) else Draw()
+    if phase == "auction":
+        return Pass()
+    if phase == "pay":
+        options = payment_options(
+            state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == "card"
+        )
+        return options[0].action()
+    return Skip()
+
+
+def random_action(state: TenState, seat: int, rng: random.Random) -> TenAction:
+    return rng.choice(legal(state, seat))
+
+
+def greedy_action(state: TenState, seat: int) -> TenAction:
+    phase = state.phase
+    if phase == "draw":
+        if can_stop(state) and (not state.pile or bust_chance(state) > GREEDY_STOP_RISK):
+            return preferred_reward(state, seat)
+        return Draw()
+    if phase == "auction":
+        assert state.auction_card is not None
+        value = points_gained(state, seat, [cards.NOTATION[state.auction_card]])
+        limit = min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT)
+        low = max(state.high_bid + 1, data.MIN_FIRST_BID)
+        return Bid(amount=low) if low <= limit else Pass()
+    if phase == "pay":
+        options = payment_options(
+            state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == "card"
+        )
+        token_only = [o for o in options if not o.cards]
+        return (token_only or options)[0].action()
+    if phase == "buy":
+        best: tuple[int, str] | None = None
+        for action in legal(state, seat):
+            if isinstance(action, Buy) and int(action.card[1]) <= wealth(state, seat):
+                gain = points_gained(state, seat, [action.card])
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, action.card)
+        return Buy(card=best[1]) if best else Skip()
+    raise AssertionError("greedy_action called when the game does not wait for this seat")
+
+
+def bot_action(state: TenState, seat: int, level: str, rng: random.Random) -> TenAction:
+    assert waiting_seat(state) == seat
+    if level == "easy":
+        return random_action(state, seat, rng)
+    return greedy_action(state, seat)

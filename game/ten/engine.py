@@ -1,0 +1,113 @@
+"""``TenEngine``: the ``game.base.Engine`` protocol for TEN."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from game.base import Event, IllegalAction, PlayerId, PlayerResult
+from game.ten import bots, rules
+from game.ten.describe import describe_event
+from game.ten.results import final_results
+from game.ten.state import TenAction, TenOptions, TenState
+from game.ten.view import TenView, build_view
+
+_ACTION_ADAPTER: TypeAdapter[TenAction] = TypeAdapter(TenAction)
+_LIST_FIELDS = (
+    "pile",
+    "tableau",
+    "market",
+    "discard",
+    "removed",
+    "currency",
+    "bust",
+    "bidders",
+    "after_buy",
+    "players",
+)
+
+
+class TenEngine:
+    """TEN for 2-5 seats.
+
+    ``min_players`` is 1 because the lobby accepts a single human: the process then adds a bot
+    seat (spec section 6) and starts a two-seat game. ``new_game`` itself refuses one seat.
+    """
+
+    key: ClassVar[str] = "ten"
+    title: ClassVar[str] = "TEN"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 5
+    state_model: ClassVar[type[TenState]] = TenState
+    options_model: ClassVar[type[BaseModel]] = TenOptions
+
+    def new_game(
+        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
+    ) -> TenState:
+        TenOptions.model_validate(dict(options or {}))
+        return rules.new_state(players, seed)
+
+    def parse_action(self, data: Mapping[str, Any] | str) -> TenAction:
+        try:
+            if isinstance(data, str):
+                return _ACTION_ADAPTER.validate_json(data)
+            return _ACTION_ADAPTER.validate_python(dict(data))
+        except (ValidationError, TypeError, ValueError) as err:
+            raise IllegalAction("That is not a TEN action.") from err
+
+    def _seat(self, state: TenState, player: PlayerId) -> int | None:
+        try:
+            return state.players.index(player)
+        except ValueError:
+            return None
+
+    def legal_actions(self, state: TenState, player: PlayerId) -> list[TenAction]:
+        seat = self._seat(state, player)
+        return [] if seat is None else rules.legal(state, seat)
+
+    def awaiting(self, state: TenState) -> list[PlayerId]:
+        seat = rules.waiting_seat(state)
+        return [] if seat is None else [state.players[seat]]
+
+    def apply(self, state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
+        seat = self._seat(state, player)
+        if seat is None:
+            raise IllegalAction("You are not playing in this game.")
+        return rules.apply_action(state, seat, action)
+
+    def copy_state(self, state: TenState) -> TenState:
+        new = state.model_copy()
+        fields = new.__dict__
+        for name in _LIST_FIELDS:
+            fields[name] = list(fields[name])
+        fields["collections"] = [list(c) for c in state.collections]
+        return new
+
+    def view(self, state: TenState, player: PlayerId | None) -> TenView:
+        return build_view(state, player, rules.waiting_seat(state))
+
+    def describe(self, event: Event, viewer: PlayerId | None, names: Mapping[PlayerId, str]) -> str:
+        return describe_event(event, viewer, names)
+
+    def is_over(self, state: TenState) -> bool:
+        return state.phase == "over"
+
+    def results(self, state: TenState) -> list[PlayerResult]:
+        return final_results(state)
+
+    def default_action(self, state: TenState, player: PlayerId) -> TenAction:
+        seat = self._seat(state, player)
+        if seat is None or rules.waiting_seat(state) != seat:
+            raise IllegalAction("The game does not wait for you.")
+        return bots.default_action(state, seat)
+
+    def bot_action(
+        self, state: TenState, player: PlayerId, level: str, rng: random.Random
+    ) -> TenAction:
+        seat = self._seat(state, player)
+        if seat is None or rules.waiting_seat(state) != seat:
+            raise IllegalAction("The game does not wait for you.")
+        return bots.bot_action(state, seat, level, rng)

@@ -1,0 +1,110 @@
+"""The TEN game state and the actions, as compact pydantic models.
+
+Cards are ints (ids into ``game.ten.cards``); seats are indices into ``players``. The draw pile
+is hidden (its top is the list's end); everything else on the table is public.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from game.base import GameState
+
+Phase = Literal["draw", "auction", "pay", "buy", "over"]
+
+
+class TenOptions(BaseModel):
+    """TEN has no table options yet; the model exists so the lobby treats games alike."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class TenState(GameState):
+    pile: list[int]
+    tableau: list[int] = Field(default_factory=list)  # flip order; wilds never stay here
+    market: list[int] = Field(default_factory=list)
+    discard: list[int] = Field(default_factory=list)  # currency cards
+    removed: list[int] = Field(default_factory=list)  # unsold wilds, spent collection cards
+    collections: list[list[int]]
+    currency: list[int]
+    bust: list[int]
+    active: int  # seat whose turn it is (the final player during the final buys)
+    phase: Phase = "draw"
+    turn: int = 1
+    # auction (phase "auction", and "pay" for an auction win)
+    auction_card: int | None = None
+    bidders: list[int] = Field(default_factory=list)  # seats in bidding order
+    bid_index: int = 0
+    high_bid: int = 0
+    high_bidder: int | None = None
+    # buy phase / payment
+    buyer: int | None = None
+    pay_for: Literal["wild", "card"] | None = None
+    pay_card: int | None = None  # the wild won, or the market card chosen
+    pay_price: int = 0
+    after_buy: list[int] = Field(default_factory=list)  # extra buy phases still to come
+    final: bool = False  # the last card has been flipped
+    final_buys: bool = False  # the extra buy phases of section 4 are running
+    took_numbers: bool = False  # the active player's reward this turn (for the final buy order)
+    stats_busts: int = 0
+    stats_auctions: int = 0
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Draw(_Action):
+    type: Literal["draw"] = "draw"
+
+
+class Stop(_Action):
+    """Stop and take a reward: ``take`` is ``"numbers"`` or ``"currency"``."""
+
+    type: Literal["stop"] = "stop"
+    take: Literal["numbers", "currency"]
+
+
+class Bid(_Action):
+    type: Literal["bid"] = "bid"
+    amount: int
+
+
+class Pass(_Action):
+    type: Literal["pass"] = "pass"
+
+
+class Buy(_Action):
+    """Choose a market card to buy (by notation, e.g. ``"R5"``); payment follows."""
+
+    type: Literal["buy"] = "buy"
+    card: str
+
+
+class Skip(_Action):
+    """Buy nothing in this buy phase."""
+
+    type: Literal["skip"] = "skip"
+
+
+class Back(_Action):
+    """Leave the payment of a chosen market card and choose again."""
+
+    type: Literal["back"] = "back"
+
+
+class Pay(_Action):
+    """Pay ``c`` currency tokens, ``b`` bust tokens and the collection cards in ``cards``
+    (concatenated notation, e.g. ``"R1W7"``)."""
+
+    type: Literal["pay"] = "pay"
+    c: int = 0
+    b: int = 0
+    cards: str = ""
+
+
+TenAction = Annotated[
+    Draw | Stop | Bid | Pass | Buy | Skip | Back | Pay, Field(discriminator="type")
+]

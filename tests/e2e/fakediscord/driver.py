@@ -1,0 +1,397 @@
+"""``FakeDiscord``: start the stand-in, add users and channels, and act as those users."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from tests.e2e.fakediscord import commands
+from tests.e2e.fakediscord import components as comp
+from tests.e2e.fakediscord.gateway import Gateway
+from tests.e2e.fakediscord.ids import bot_token, interaction_token
+from tests.e2e.fakediscord.model import (
+    FakeChannel,
+    FakeUser,
+    InteractionRecord,
+    StoredMessage,
+)
+from tests.e2e.fakediscord.rest import RestApi
+from tests.e2e.fakediscord.server import StandInServer
+from tests.e2e.fakediscord.world import World
+
+T = TypeVar("T")
+
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+
+
+class NotVisible(LookupError):
+    """The simulated user tried to use something they cannot see."""
+
+
+class FakeDiscord:
+    def __init__(self, *, guild_name: str = "Table Games", response_timeout: float = 10.0) -> None:
+        self.world = World(guild_name=guild_name)
+        self.token = bot_token(self.world.bot_user.id)
+        self.gateway = Gateway(self.world, self.token)
+        self.rest = RestApi(self.world, self.gateway, self.token)
+        self.server = StandInServer(self.world, self.gateway, self.rest)
+        self.response_timeout = response_timeout
+        self.general = self.add_channel("general")
+
+    # -- lifecycle ----
+
+    async def start(self) -> FakeDiscord:
+        await self.server.start()
+        return self
+
+    async def stop(self) -> None:
+        await self.server.stop()
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    @property
+    def guild_id(self) -> int:
+        return self.world.guild_id
+
+    @property
+    def bot_user(self) -> FakeUser:
+        return self.world.bot_user
+
+    # -- the guild ----
+
+    def add_user(self, name: str, *, admin: bool = False) -> FakeUser:
+        """A guild member; add users before the bot connects (GUILD_CREATE lists them)."""
+        user = FakeUser(self.world.ids.next(), name, admin=admin)
+        self.world.users[user.id] = user
+        return user
+
+    def add_channel(self, name: str) -> FakeChannel:
+        channel = FakeChannel(self.world.ids.next(), name, position=len(self.world.channels))
+        self.world.channels[channel.id] = channel
+        return channel
+
+    def set_callback_deadline(self, seconds: float | None) -> None:
+        """Refuse callbacks later than ``seconds`` with 10062 Unknown interaction, as Discord
+        does after 3 s. Off by default: a slow machine then records latency instead of failing."""
+        self.rest.callback_deadline = seconds
+
+    # -- waiting ----
+
+    async def wait_for(
+        self, predicate: Callable[[], T], timeout: float = 10.0, what: str = "condition"
+    ) -> T:
+        """The first truthy ``predicate()``, re-checked after every request, event or edit."""
+        return await self.world.wait_for(predicate, timeout, what)
+
+    async def wait_ready(self, *, count: int = 1, timeout: float = 20.0) -> None:
+        """Wait until ``count`` gateway sessions in total got READY + GUILD_CREATE (or RESUMED)."""
+        await self.wait_for(
+            lambda: self.gateway.ready_count >= count and self.gateway.connected,
+            timeout,
+            f"gateway session #{count}",
+        )
+
+    async def wait_commands(self, *names: str, timeout: float = 20.0) -> list[dict[str, Any]]:
+        """Wait until slash commands with these top-level names are synced (any scope)."""
+
+        def synced() -> list[dict[str, Any]]:
+            found = self.commands()
+            have = {c["name"] for c in found}
+            return found if found and set(names) <= have else []
+
+        return await self.wait_for(synced, timeout, f"commands {names} to be synced")
+
+    def commands(self) -> list[dict[str, Any]]:
+        return [c for scope in self.world.commands.values() for c in scope]
+
+    # -- acting as users ----
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        *,
+        wait: bool = True,
+        **options: Any,
+    ) -> InteractionRecord:
+        """Run ``/command`` (``"game new"`` for a subcommand) with options named by keyword."""
+        data = commands.build_slash_data(self.world, command.lstrip("/"), options)
+        return await self._interact(APPLICATION_COMMAND, user, channel, data, None, wait)
+
+    async def autocomplete(
+        self, user: FakeUser, channel: FakeChannel, command: str, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
+        data = commands.build_slash_data(self.world, command.lstrip("/"), options, focused=focused)
+        record = await self._interact(AUTOCOMPLETE, user, channel, data, None, True)
+        return record.choices or []
+
+    async def click(
+        self,
+        user: FakeUser,
+        message: StoredMessage | int,
+        custom_id: str,
+        *,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Press the button ``custom_id`` on a message ``user`` can see."""
+        current, component = self._visible_component(user, message, custom_id)
+        if component.get("type") != comp.BUTTON:
+            raise ValueError(f"{custom_id!r} is not a button")
+        data = {"custom_id": custom_id, "component_type": comp.BUTTON}
+        return await self._interact(COMPONENT, user, self._channel(current), data, current, wait)
+
+    async def click_label(
+        self, user: FakeUser, message: StoredMessage | int, label: str, *, wait: bool = True
+    ) -> InteractionRecord:
+        """Press the one button whose label contains ``label``."""
+        current = self.message(message)
+        return await self.click(user, current, current.button(label)["custom_id"], wait=wait)
+
+    async def select(
+        self,
+        user: FakeUser,
+        message: StoredMessage | int,
+        custom_id: str,
+        values: list[str],
+        *,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Choose ``values`` in the select ``custom_id`` (string selects check the options)."""
+        current, component = self._visible_component(user, message, custom_id)
+        kind = component.get("type")
+        if kind not in comp.SELECT_TYPES:
+            raise ValueError(f"{custom_id!r} is not a select")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ValueError(f"{custom_id!r} takes {low}..{high} values, got {len(values)}")
+        if kind == comp.STRING_SELECT:
+            offered = [o["value"] for o in component.get("options") or []]
+            unknown = [v for v in values if v not in offered]
+            if unknown:
+                raise ValueError(f"{unknown} not among the options {offered}")
+        data = {"custom_id": custom_id, "component_type": kind, "values": list(values)}
+        return await self._interact(COMPONENT, user, self._channel(current), data, current, wait)
+
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        shown_by: InteractionRecord,
+        values: dict[str, str | list[str]],
+        *,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Fill in and submit the modal the bot answered ``shown_by`` with.
+
+        ``values`` maps text-input custom_ids to text (select custom_ids to lists of values).
+        """
+        modal = shown_by.modal
+        if modal is None:
+            raise NotVisible("the bot did not answer that interaction with a modal")
+        if shown_by.user.id != user.id:
+            raise NotVisible("a modal is shown only to the user who opened it")
+        submitted = [self._submitted(c, values) for c in modal["components"]]
+        known = {c.get("custom_id") for c in comp.walk(modal["components"])}
+        stray = set(values) - known
+        if stray:
+            raise ValueError(f"modal has no inputs {sorted(stray)}")
+        data = {"custom_id": modal["custom_id"], "components": submitted}
+        source = self.world.messages.get(shown_by.source_message_id or 0)
+        return await self._interact(MODAL_SUBMIT, user, shown_by.channel, data, source, wait)
+
+    async def wait_response(self, record: InteractionRecord) -> InteractionRecord:
+        await self.wait_for(
+            lambda: record.responded,
+            self.response_timeout,
+            f"the bot to answer {record.data.get('name') or record.data.get('custom_id')!r}",
+        )
+        return record
+
+    async def reconnect_bot(self, *, resumable: bool = True) -> None:
+        """Make the connected bot reconnect: resume (op 7) or re-identify (op 9)."""
+        await self.gateway.reconnect(resumable=resumable)
+
+    # -- what users see ----
+
+    def message(self, message: StoredMessage | int) -> StoredMessage:
+        """The current state of a message (edits applied)."""
+        message_id = message if isinstance(message, int) else message.id
+        return self.world.messages[message_id]
+
+    def public(self, channel: FakeChannel) -> list[StoredMessage]:
+        """Non-ephemeral messages in ``channel``, oldest first, deleted ones left out."""
+        return [
+            m
+            for m in self.world.messages.values()
+            if m.channel_id == channel.id and not m.ephemeral and not m.deleted
+        ]
+
+    def latest_public(self, channel: FakeChannel) -> StoredMessage | None:
+        found = self.public(channel)
+        return found[-1] if found else None
+
+    def ephemerals(self, user: FakeUser) -> list[StoredMessage]:
+        """Ephemeral messages only ``user`` sees, oldest first."""
+        return [
+            m for m in self.world.messages.values() if m.ephemeral_for == user.id and not m.deleted
+        ]
+
+    def latest_ephemeral(self, user: FakeUser) -> StoredMessage | None:
+        found = self.ephemerals(user)
+        return found[-1] if found else None
+
+    def visible_to(self, user: FakeUser) -> list[StoredMessage]:
+        return [m for m in self.world.messages.values() if self.world.visible_to(m, user)]
+
+    def texts_seen_by(self, user: FakeUser) -> list[str]:
+        """Every text of every version of every message ``user`` could ever see
+        (public ones in all channels, their own ephemerals), deleted messages included."""
+        return [
+            text
+            for m in self.world.messages.values()
+            if m.ephemeral_for in (None, user.id)
+            for text in m.all_texts()
+        ]
+
+    def public_texts(self) -> list[str]:
+        """Every text of every version of every public message (what any member could see)."""
+        return [t for m in self.world.messages.values() if not m.ephemeral for t in m.all_texts()]
+
+    def mentions_of(self, user: FakeUser) -> list[StoredMessage]:
+        """Messages ``user`` can see that mention them in their content (pings)."""
+        return [m for m in self.visible_to(user) if user.id in m.mentions]
+
+    @property
+    def interactions(self) -> list[InteractionRecord]:
+        return list(self.world.interactions)
+
+    def latencies(self) -> list[float]:
+        return [r.latency for r in self.world.interactions if r.latency is not None]
+
+    @property
+    def unknown_routes(self) -> list[str]:
+        return [f"{c.method} {c.path}" for c in self.world.unknown_routes]
+
+    # -- internals ----
+
+    def _channel(self, message: StoredMessage) -> FakeChannel:
+        return self.world.channels[message.channel_id]
+
+    def _visible_component(
+        self, user: FakeUser, message: StoredMessage | int, custom_id: str
+    ) -> tuple[StoredMessage, dict[str, Any]]:
+        current = self.message(message)
+        if not self.world.visible_to(current, user):
+            raise NotVisible(f"{user.name} cannot see message {current.id}")
+        component = current.component(custom_id)
+        if component is None:
+            raise NotVisible(
+                f"message {current.id} has no component {custom_id!r}: {current.custom_ids()}"
+            )
+        if component.get("disabled"):
+            raise NotVisible(f"component {custom_id!r} is disabled")
+        return current, component
+
+    @staticmethod
+    def _submitted(component: dict[str, Any], values: dict[str, str | list[str]]) -> dict[str, Any]:
+        kind = component.get("type")
+        if kind in (1, comp.LABEL):
+            key = "components" if kind == 1 else "component"
+            inner = component.get(key)
+            children = inner if isinstance(inner, list) else [inner]
+            out = [FakeDiscord._submitted(c, values) for c in children if c]
+            body: dict[str, Any] = {"type": kind, "id": component.get("id", 0)}
+            body[key] = out if kind == 1 else out[0]
+            return body
+        custom_id = component.get("custom_id")
+        answer: dict[str, Any] = {
+            "type": kind,
+            "id": component.get("id", 0),
+            "custom_id": custom_id,
+        }
+        if kind == comp.TEXT_INPUT:
+            value = values.get(custom_id or "", component.get("value") or "")
+            if component.get("required", True) and not value:
+                raise ValueError(f"modal input {custom_id!r} is required")
+            answer["value"] = value
+        elif kind in comp.SELECT_TYPES:
+            chosen = values.get(custom_id or "", [])
+            answer["values"] = [chosen] if isinstance(chosen, str) else list(chosen)
+        return answer
+
+    async def _interact(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        source: StoredMessage | None,
+        wait: bool,
+    ) -> InteractionRecord:
+        world = self.world
+        record = InteractionRecord(
+            id=world.ids.next(),
+            token=interaction_token(),
+            type=kind,
+            user=user,
+            channel=channel,
+            data=data,
+            payload={},
+            source_message_id=source.id if source is not None else None,
+        )
+        member = world.member_json(user)
+        member["permissions"] = str(world.permissions_of(user))
+        channel_data = world.channel_json(channel)
+        channel_data["permissions"] = str(world.permissions_of(user))
+        payload: dict[str, Any] = {
+            "id": str(record.id),
+            "application_id": str(world.app_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(world.guild_id),
+            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "channel_id": str(channel.id),
+            "channel": channel_data,
+            "member": member,
+            "token": record.token,
+            "version": 1,
+            "app_permissions": str(world.permissions_of(world.bot_user)),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if source is not None:
+            payload["message"] = world.message_json(source)
+        record.payload = payload
+        world.interactions.append(record)
+        world.by_token[record.token] = record
+        world.by_interaction_id[record.id] = record
+        record.dispatched_at = time.monotonic()
+        record.delivered = await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        world.notify()
+        if not record.delivered:
+            raise ConnectionError("no bot is connected to the gateway; the interaction was lost")
+        if wait:
+            await self.wait_response(record)
+        return record
+
+
+async def gather_clicks(
+    fd: FakeDiscord, users: list[FakeUser], message: StoredMessage | int, custom_id: str
+) -> list[InteractionRecord]:
+    """Dispatch one click per user at (nearly) the same time, then wait for every answer."""
+    records = [await fd.click(u, message, custom_id, wait=False) for u in users]
+    return list(await asyncio.gather(*(fd.wait_response(r) for r in records)))

@@ -1,0 +1,184 @@
+"""What the stand-in remembers: users, channels, messages (with every version) and interactions."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.e2e.fakediscord import components as comp
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: int
+    name: str
+    role_ids: tuple[int, ...] = ()
+    admin: bool = False
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(frozen=True)
+class FakeChannel:
+    id: int
+    name: str
+    position: int = 0
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+
+@dataclass(frozen=True)
+class RouteCall:
+    """One REST request the bot made."""
+
+    method: str
+    path: str
+    status: int
+    body: Any
+    at: float
+
+
+@dataclass
+class MessageVersion:
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    flags: int
+
+    def texts(self) -> list[str]:
+        found = [self.content] if self.content else []
+        for embed in self.embeds:
+            found.extend(_embed_texts(embed))
+        found.extend(comp.texts(self.components))
+        return found
+
+
+@dataclass
+class StoredMessage:
+    """A message as users see it; ``versions`` keeps every state it was ever shown in."""
+
+    id: int
+    channel_id: int
+    author: dict[str, Any]
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[dict[str, Any]]
+    flags: int
+    type: int
+    timestamp: str
+    ephemeral_for: int | None = None
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    mentions: list[int] = field(default_factory=list)
+    versions: list[MessageVersion] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_for is not None
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    def snapshot(self) -> None:
+        self.versions.append(
+            MessageVersion(self.content, list(self.embeds), list(self.components), self.flags)
+        )
+
+    def texts(self) -> list[str]:
+        """Text of the current version: content, embeds, component labels and text displays."""
+        return self.versions[-1].texts() if self.versions else []
+
+    def all_texts(self) -> list[str]:
+        """Text of every version the message ever had."""
+        return [text for version in self.versions for text in version.texts()]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.texts())
+
+    def interactive(self) -> list[dict[str, Any]]:
+        return comp.interactive(self.components)
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        return comp.find(self.components, custom_id)
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The button whose label contains ``label`` (exactly one must match)."""
+        matches = [
+            c
+            for c in self.interactive()
+            if c.get("type") == comp.BUTTON and label in (c.get("label") or "")
+        ]
+        if len(matches) != 1:
+            labels = [c.get("label") for c in self.interactive()]
+            raise LookupError(f"{len(matches)} buttons match {label!r}; buttons: {labels}")
+        return matches[0]
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.interactive()]
+
+
+@dataclass
+class InteractionRecord:
+    """One simulated user action and everything the bot did with its token."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel: FakeChannel
+    data: dict[str, Any]
+    payload: dict[str, Any]
+    source_message_id: int | None = None
+    dispatched_at: float = field(default_factory=time.monotonic)
+    delivered: bool = False
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    callback_at: float | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None
+    calls: list[RouteCall] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def responded(self) -> bool:
+        return self.callback_type is not None
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from dispatching INTERACTION_CREATE to the bot's first callback."""
+        if self.callback_at is None:
+            return None
+        return self.callback_at - self.dispatched_at
+
+    @property
+    def ephemeral(self) -> bool:
+        data = self.callback_data or {}
+        return bool(int(data.get("flags") or 0) & EPHEMERAL)
+
+
+def _embed_texts(embed: dict[str, Any]) -> list[str]:
+    found = [str(embed[k]) for k in ("title", "description") if embed.get(k)]
+    for key in ("author", "footer"):
+        part = embed.get(key) or {}
+        if part.get("name") or part.get("text"):
+            found.append(str(part.get("name") or part.get("text")))
+    for f in embed.get("fields") or []:
+        found.extend(str(f[k]) for k in ("name", "value") if f.get(k))
+    return found

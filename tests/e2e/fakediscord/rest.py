@@ -1,0 +1,482 @@
+"""The REST routes discord.py calls, under ``/api/v10``."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from tests.e2e.fakediscord import commands, validation
+from tests.e2e.fakediscord.gateway import Gateway
+from tests.e2e.fakediscord.model import (
+    EPHEMERAL,
+    LOADING,
+    InteractionRecord,
+    RouteCall,
+    StoredMessage,
+)
+from tests.e2e.fakediscord.world import World
+
+API = "/api/v10"
+Files = list[tuple[str, str, bytes]]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+PONG, CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
+AUTOCOMPLETE_RESULT, MODAL = 8, 9
+COMPONENT_INTERACTIONS = (3, 5)  # component, modal submit
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # discord.py only parses bodies whose content-type is exactly "application/json".
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+async def read_body(request: web.Request) -> tuple[Any, Files]:
+    """JSON body, or a multipart form with ``payload_json`` and ``files[n]`` parts."""
+    if not request.can_read_body:
+        return None, []
+    if request.content_type.startswith("multipart/"):
+        payload: Any = None
+        files: Files = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):
+                continue
+            data = await part.read()
+            if part.name == "payload_json":
+                payload = json.loads(data)
+            elif part.filename:
+                content_type = part.headers.get("Content-Type", "application/octet-stream")
+                files.append((part.filename, content_type, bytes(data)))
+        return payload, files
+    text = await request.text()
+    return (json.loads(text) if text else None), []
+
+
+class RestApi:
+    def __init__(self, world: World, gateway: Gateway, token: str) -> None:
+        self.world = world
+        self.gateway = gateway
+        self.token = token
+        # Interaction callbacks later than this many seconds get Discord's 10062 error.
+        self.callback_deadline: float | None = None
+
+    def routes(self) -> list[web.RouteDef]:
+        r = web.route
+        return [
+            r("GET", API + "/users/@me", self.get_me),
+            r("GET", API + "/users/{user_id}", self.get_user),
+            r("GET", API + "/oauth2/applications/@me", self.get_application),
+            r("GET", API + "/applications/@me", self.get_application),
+            r("GET", API + "/gateway/bot", self.get_gateway_bot),
+            r("GET", API + "/gateway", self.get_gateway),
+            r("GET", API + "/applications/{app_id}/commands", self.get_commands),
+            r("PUT", API + "/applications/{app_id}/commands", self.put_commands),
+            r("GET", API + "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
+            r("PUT", API + "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
+            r("POST", API + "/interactions/{interaction_id}/{token}/callback", self.callback),
+            r("POST", API + "/webhooks/{app_id}/{token}", self.followup),
+            r(
+                "GET",
+                API + "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self.get_webhook_msg,
+            ),
+            r(
+                "PATCH",
+                API + "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self.edit_webhook_msg,
+            ),
+            r(
+                "DELETE",
+                API + "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self.del_webhook_msg,
+            ),
+            r("GET", API + "/channels/{channel_id}", self.get_channel),
+            r("GET", API + "/channels/{channel_id}/messages", self.list_messages),
+            r("POST", API + "/channels/{channel_id}/messages", self.send_message),
+            r("GET", API + "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            r("PATCH", API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            r("DELETE", API + "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            r("POST", API + "/channels/{channel_id}/typing", self.typing),
+            r("GET", API + "/guilds/{guild_id}", self.get_guild),
+            r("GET", API + "/guilds/{guild_id}/channels", self.get_guild_channels),
+            r("GET", API + "/guilds/{guild_id}/roles", self.get_roles),
+            r("GET", API + "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            r("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment),
+            r("*", "/{tail:.*}", self.unknown),
+        ]
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path in ("/", "/gateway"):  # the websocket
+            return await handler(request)
+        needs_auth = request.path.startswith(API) and not re.match(
+            rf"{API}/(interactions|webhooks)/", request.path
+        )
+        body = None
+        try:
+            if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                raise ApiError(401, 0, "401: Unauthorized")
+            response = await handler(request)
+        except ApiError as err:
+            response = json_response({"message": err.message, "code": err.code}, err.status)
+        except validation.Invalid as err:
+            response = json_response(
+                {"message": str(err), "code": err.code, "errors": {"_errors": [str(err)]}}, 400
+            )
+        if isinstance(response, web.Response) and response.body is not None:
+            try:
+                body = json.loads(response.body)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                body = None
+        call = RouteCall(request.method, request.path, response.status, body, time.monotonic())
+        self.world.calls.append(call)
+        token = request.match_info.get("token")
+        if token and token in self.world.by_token:
+            self.world.by_token[token].calls.append(call)
+        self.world.notify()
+        return response
+
+    # -- identity and gateway ----
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        return json_response(self.world.user_json(self.world.bot_user))
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.world.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(self.world.user_json(user))
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        return json_response(self.world.application_json())
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.world.base_url.replace("http", "ws", 1)})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "url": self.world.base_url.replace("http", "ws", 1),
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 14_400_000,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    # -- application commands ----
+
+    def _scope(self, request: web.Request) -> int | None:
+        if int(request.match_info["app_id"]) != self.world.app_id:
+            raise ApiError(403, 50001, "Missing Access")
+        guild = request.match_info.get("guild_id")
+        if guild is not None and int(guild) != self.world.guild_id:
+            raise ApiError(403, 50001, "Missing Access")
+        return int(guild) if guild is not None else None
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.world.commands.get(self._scope(request), []))
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        body, _ = await read_body(request)
+        return json_response(commands.overwrite(self.world, scope, list(body or [])))
+
+    # -- interactions ----
+
+    def _record(self, token: str) -> InteractionRecord:
+        record = self.world.by_token.get(token)
+        if record is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return record
+
+    async def callback(self, request: web.Request) -> web.Response:
+        received = time.monotonic()
+        record = self.world.by_token.get(request.match_info["token"])
+        if record is None or str(record.id) != request.match_info["interaction_id"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        body, files = await read_body(request)
+        if record.responded:
+            record.errors.append("second callback: interaction already acknowledged")
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        late = self.callback_deadline is not None and (
+            received - record.dispatched_at > self.callback_deadline
+        )
+        if late:
+            record.errors.append("callback after the deadline")
+            raise ApiError(404, 10062, "Unknown interaction")
+        kind = int(body["type"])
+        data = dict(body.get("data") or {})
+        message = self._apply_callback(record, kind, data, files)
+        record.callback_type, record.callback_data, record.callback_at = kind, data, received
+        self.world.notify()
+        if (
+            message is not None
+            and not message.ephemeral
+            and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE)
+        ):
+            await self.gateway.dispatch_message_event(
+                "MESSAGE_CREATE", self.world.message_json(message)
+            )
+        elif message is not None and not message.ephemeral and kind == UPDATE_MESSAGE:
+            await self.gateway.dispatch_message_event(
+                "MESSAGE_UPDATE", self.world.message_json(message)
+            )
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "response_message_loading": kind == DEFERRED_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            }
+        }
+        if message is not None:
+            answer["interaction"]["response_message_id"] = str(message.id)
+        if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE) and message is not None:
+            answer["resource"] = {"type": kind, "message": self.world.message_json(message)}
+        return json_response(answer)
+
+    def _apply_callback(
+        self, record: InteractionRecord, kind: int, data: dict[str, Any], files: Files
+    ) -> StoredMessage | None:
+        world = self.world
+        is_component = record.type in COMPONENT_INTERACTIONS and record.source_message_id
+        if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+            message = world.create_message(
+                record.channel.id,
+                data,
+                files,
+                interaction=record,
+                ephemeral_for=record.user.id if ephemeral else None,
+                extra_flags=LOADING if kind == DEFERRED_MESSAGE else 0,
+            )
+            record.original_message_id = message.id
+            return message
+        if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
+            if not is_component:
+                raise ApiError(400, 50035, "Interaction callback type is only valid for components")
+            source = world.messages[record.source_message_id]  # type: ignore[index]
+            record.original_message_id = source.id
+            if kind == UPDATE_MESSAGE:
+                world.edit_message(source, data, files)
+            return source
+        if kind == MODAL:
+            if record.type == 5:
+                raise ApiError(400, 50035, "A modal cannot answer a modal submit")
+            validation.check_modal(data)
+            record.modal = data
+            return None
+        if kind == AUTOCOMPLETE_RESULT:
+            if record.type != 4:
+                raise ApiError(400, 50035, "Autocomplete results only answer autocomplete")
+            record.choices = list(data.get("choices") or [])
+            return None
+        if kind == PONG:
+            return None
+        raise ApiError(400, 50035, f"Invalid interaction callback type {kind}")
+
+    async def followup(self, request: web.Request) -> web.Response:
+        record = self._record(request.match_info["token"])
+        if int(request.match_info["app_id"]) != self.world.app_id:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if not record.responded:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        body, files = await read_body(request)
+        body = dict(body or {})
+        original = self.world.messages.get(record.original_message_id or 0)
+        if record.callback_type == DEFERRED_MESSAGE and original is not None and original.loading:
+            # After a "thinking" defer, Discord turns the first follow-up into the original.
+            message = self.world.edit_message(original, body, files)
+        else:
+            ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            message = self.world.create_message(
+                record.channel.id,
+                body,
+                files,
+                interaction=record,
+                ephemeral_for=record.user.id if ephemeral else None,
+            )
+            if not message.ephemeral:
+                await self.gateway.dispatch_message_event(
+                    "MESSAGE_CREATE", self.world.message_json(message)
+                )
+        record.followup_ids.append(message.id)
+        self.world.notify()
+        if request.query.get("wait") in ("true", "1", "True"):
+            return json_response(self.world.message_json(message))
+        return web.Response(status=204)
+
+    def _webhook_message(self, request: web.Request) -> StoredMessage:
+        record = self._record(request.match_info["token"])
+        raw = request.match_info["message_id"]
+        if raw == "@original":
+            if not record.responded or record.original_message_id is None:
+                raise ApiError(404, 10008, "Unknown Message")
+            message_id = record.original_message_id
+        else:
+            message_id = int(raw)
+            if message_id not in (record.original_message_id, *record.followup_ids):
+                raise ApiError(404, 10008, "Unknown Message")
+        message = self.world.messages.get(message_id)
+        if message is None or message.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def get_webhook_msg(self, request: web.Request) -> web.Response:
+        return json_response(self.world.message_json(self._webhook_message(request)))
+
+    async def edit_webhook_msg(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        body, files = await read_body(request)
+        self.world.edit_message(message, dict(body or {}), files)
+        if not message.ephemeral:
+            await self.gateway.dispatch_message_event(
+                "MESSAGE_UPDATE", self.world.message_json(message)
+            )
+        return json_response(self.world.message_json(message))
+
+    async def del_webhook_msg(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        await self._delete(message)
+        return web.Response(status=204)
+
+    # -- channels and messages ----
+
+    def _channel_id(self, request: web.Request) -> int:
+        channel_id = int(request.match_info["channel_id"])
+        if channel_id not in self.world.channels:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel_id
+
+    def _channel_message(self, request: web.Request) -> StoredMessage:
+        channel_id = self._channel_id(request)
+        message = self.world.messages.get(int(request.match_info["message_id"]))
+        if (
+            message is None
+            or message.deleted
+            or message.channel_id != channel_id
+            or message.ephemeral
+        ):
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        channel_id = self._channel_id(request)
+        return json_response(self.world.channel_json(self.world.channels[channel_id]))
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel_id = self._channel_id(request)
+        limit = int(request.query.get("limit", 50))
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0)) or None
+        found = [
+            m
+            for m in self.world.messages.values()
+            if m.channel_id == channel_id
+            and not m.deleted
+            and not m.ephemeral
+            and (before is None or m.id < before)
+            and (after is None or m.id > after)
+        ]
+        found.sort(key=lambda m: m.id, reverse=True)  # newest first, as Discord answers
+        return json_response([self.world.message_json(m) for m in found[:limit]])
+
+    async def send_message(self, request: web.Request) -> web.Response:
+        channel_id = self._channel_id(request)
+        body, files = await read_body(request)
+        message = self.world.create_message(channel_id, dict(body or {}), files)
+        data = self.world.message_json(message)
+        await self.gateway.dispatch_message_event("MESSAGE_CREATE", data)
+        return json_response(data)
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        return json_response(self.world.message_json(self._channel_message(request)))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        body, files = await read_body(request)
+        self.world.edit_message(message, dict(body or {}), files)
+        data = self.world.message_json(message)
+        await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data)
+        return json_response(data)
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        await self._delete(self._channel_message(request))
+        return web.Response(status=204)
+
+    async def _delete(self, message: StoredMessage) -> None:
+        self.world.delete_message(message)
+        if not message.ephemeral:
+            await self.gateway.dispatch_message_event(
+                "MESSAGE_DELETE", {"id": str(message.id), "channel_id": str(message.channel_id)}
+            )
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self._channel_id(request)
+        return web.Response(status=204)
+
+    # -- guild ----
+
+    def _guild(self, request: web.Request) -> None:
+        if int(request.match_info["guild_id"]) != self.world.guild_id:
+            raise ApiError(404, 10004, "Unknown Guild")
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        guild = self.world.guild_json()
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            guild.pop(key)
+        return json_response(guild)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        return json_response([self.world.channel_json(c) for c in self.world.channels.values()])
+
+    async def get_roles(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        return json_response(self.world.roles_json())
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        user_id = int(request.match_info["user_id"])
+        user = self.world.users.get(user_id)
+        if user_id == self.world.bot_user.id:
+            user = self.world.bot_user
+        if user is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(self.world.member_json(user))
+
+    async def get_attachment(self, request: web.Request) -> web.Response:
+        data = self.world.attachments.get(int(request.match_info["attachment_id"]))
+        if data is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=data)
+
+    async def unknown(self, request: web.Request) -> web.Response:
+        """Routes the stand-in lacks: answered 404 and listed in ``world.unknown_routes``."""
+        body, _ = await read_body(request) if request.can_read_body else (None, [])
+        self.world.unknown_routes.append(
+            RouteCall(request.method, request.path, 404, body, time.monotonic())
+        )
+        raise ApiError(
+            404, 0, f"404: Not Found (the stand-in has no {request.method} {request.path})"
+        )

@@ -1,0 +1,99 @@
+"""The subset of Discord's message checks that a bot can trip over (answered as 400 errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.fakediscord import components as comp
+
+COMPONENTS_V2 = 1 << 15
+
+
+class Invalid(Exception):
+    """A body Discord would refuse; ``code`` is Discord's JSON error code."""
+
+    def __init__(self, message: str, code: int = 50035) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_empty: bool) -> None:
+    content = body.get("content") or ""
+    embeds = body.get("embeds") or []
+    components = body.get("components") or []
+    if len(content) > 2000:
+        raise Invalid(f"content: must be 2000 or fewer in length (got {len(content)})")
+    if len(embeds) > 10:
+        raise Invalid("embeds: must be 10 or fewer in length")
+    total = 0
+    for embed in embeds:
+        total += _embed_size(embed)
+        if len(embed.get("description") or "") > 4096:
+            raise Invalid("embeds.description: must be 4096 or fewer in length")
+        if len(embed.get("fields") or []) > 25:
+            raise Invalid("embeds.fields: must be 25 or fewer in length")
+    if total > 6000:
+        raise Invalid(f"embeds: total size must be 6000 or fewer (got {total})")
+    if flags & COMPONENTS_V2:
+        if content or embeds:
+            raise Invalid("content and embeds cannot be used with the IS_COMPONENTS_V2 flag")
+        if sum(1 for _ in comp.walk(components)) > 40:
+            raise Invalid("components: a message holds at most 40 components")
+    else:
+        if len(components) > 5:
+            raise Invalid("components: must be 5 or fewer in length")
+        for row in components:
+            if row.get("type") != 1:
+                raise Invalid("components: top-level components must be action rows (type 1)")
+            if len(row.get("components") or []) > 5:
+                raise Invalid("components.components: must be 5 or fewer in length")
+    check_components(components)
+    if not (allow_empty or content or embeds or components or has_files or body.get("sticker_ids")):
+        raise Invalid("Cannot send an empty message", code=50006)
+
+
+def check_components(components: list[dict[str, Any]]) -> None:
+    seen: set[str] = set()
+    for c in comp.walk(components):
+        custom_id = c.get("custom_id")
+        if custom_id is not None:
+            if not 1 <= len(custom_id) <= 100:
+                raise Invalid(f"custom_id: must be 1-100 characters (got {len(custom_id)})")
+            if custom_id in seen:
+                raise Invalid(f"custom_id {custom_id!r} is used twice in one message")
+            seen.add(custom_id)
+        if len(c.get("label") or "") > 80:
+            raise Invalid("label: must be 80 or fewer in length")
+        if c.get("type") == comp.BUTTON and not (
+            c.get("custom_id") or c.get("url") or c.get("sku_id")
+        ):
+            raise Invalid("buttons need a custom_id or a url")
+        if c.get("type") == comp.STRING_SELECT:
+            options = c.get("options") or []
+            if not 1 <= len(options) <= 25:
+                raise Invalid(f"select options: must be 1-25 (got {len(options)})")
+            values = [o.get("value") for o in options]
+            if len(set(values)) != len(values):
+                raise Invalid("select options: values must be unique")
+            for option in options:
+                if len(option.get("label") or "") > 100 or len(option.get("value") or "") > 100:
+                    raise Invalid("select option label and value must be 100 or fewer in length")
+
+
+def check_modal(data: dict[str, Any]) -> None:
+    if not data.get("custom_id") or not data.get("title"):
+        raise Invalid("modal: custom_id and title are required")
+    if len(data["title"]) > 45:
+        raise Invalid("modal title: must be 45 or fewer in length")
+    if not 1 <= len(data.get("components") or []) <= 5:
+        raise Invalid("modal components: must be 1-5")
+    check_components(data["components"])
+
+
+def _embed_size(embed: dict[str, Any]) -> int:
+    size = len(embed.get("title") or "") + len(embed.get("description") or "")
+    size += len((embed.get("footer") or {}).get("text") or "")
+    size += len((embed.get("author") or {}).get("name") or "")
+    for f in embed.get("fields") or []:
+        size += len(f.get("name") or "") + len(f.get("value") or "")
+    return size

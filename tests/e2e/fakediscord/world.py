@@ -1,0 +1,416 @@
+"""The stand-in's state: one guild, its users and channels, messages, interactions and commands.
+
+Also builds the Discord JSON objects for them, so REST answers and gateway events agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from tests.e2e.fakediscord import validation
+from tests.e2e.fakediscord.components import walk
+from tests.e2e.fakediscord.ids import SnowflakeFactory, iso_now
+from tests.e2e.fakediscord.model import (
+    COMPONENTS_V2,
+    EPHEMERAL,
+    LOADING,
+    FakeChannel,
+    FakeUser,
+    InteractionRecord,
+    RouteCall,
+    StoredMessage,
+)
+
+T = TypeVar("T")
+
+# View channel, send messages, embed links, attach files, read history, add reactions,
+# use external emojis, use application commands.
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6)
+MEMBER_PERMISSIONS |= (1 << 18) | (1 << 31)
+ADMINISTRATOR = 1 << 3
+# What the bot may do in every channel: the member set plus manage messages and threads.
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | (1 << 34) | (1 << 35) | (1 << 38)
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+class World:
+    def __init__(self, *, guild_name: str = "Table Games") -> None:
+        self.ids = SnowflakeFactory()
+        self.app_id = self.ids.next()
+        self.bot_user = FakeUser(self.ids.next(), "tablebot", bot=True)
+        self.guild_id = self.ids.next()
+        self.guild_name = guild_name
+        self.admin_role_id = self.ids.next()
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, StoredMessage] = {}
+        self.interactions: list[InteractionRecord] = []
+        self.by_token: dict[str, InteractionRecord] = {}
+        self.by_interaction_id: dict[int, InteractionRecord] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None = global)
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.calls: list[RouteCall] = []
+        self.unknown_routes: list[RouteCall] = []
+        self.attachments: dict[int, bytes] = {}
+        self.command_syncs = 0
+        self.base_url = ""
+        self._changed = asyncio.Event()
+
+    # -- change notification ----
+
+    def notify(self) -> None:
+        """Wake every ``wait_for``: something the predicates read has changed."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self, predicate: Callable[[], T], timeout: float = 10.0, what: str = "condition"
+    ) -> T:
+        """Return the first truthy value of ``predicate()``, re-checked after every change."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    changed = self._changed
+                    result = predicate()
+                    if result:
+                        return result
+                    await changed.wait()
+        except TimeoutError:
+            detail = f"timed out after {timeout}s waiting for {what}; {self.summary()}"
+            raise TimeoutError(detail) from None
+
+    def summary(self) -> str:
+        last = [f"{c.method} {c.path} -> {c.status}" for c in self.calls[-8:]]
+        unknown = [f"{c.method} {c.path}" for c in self.unknown_routes]
+        return f"last REST calls: {last}; unknown routes: {unknown}"
+
+    # -- JSON objects ----------------------------------------------------------------------------
+
+    def user_json(self, user: FakeUser) -> dict[str, Any]:
+        return {
+            "id": str(user.id),
+            "username": user.name,
+            "global_name": user.name.title(),
+            "discriminator": "0",
+            "avatar": None,
+            "bot": user.bot,
+            "system": False,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+    def permissions_of(self, user: FakeUser) -> int:
+        if user.bot:
+            return BOT_PERMISSIONS
+        return MEMBER_PERMISSIONS | (ADMINISTRATOR if user.admin else 0)
+
+    def member_json(self, user: FakeUser, *, with_user: bool = True) -> dict[str, Any]:
+        roles = [str(r) for r in user.role_ids]
+        if user.admin:
+            roles.append(str(self.admin_role_id))
+        member: dict[str, Any] = {
+            "roles": roles,
+            "nick": None,
+            "avatar": None,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            member["user"] = self.user_json(user)
+        return member
+
+    def channel_json(
+        self, channel: FakeChannel, *, in_guild_create: bool = False
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(channel.id),
+            "type": 0,
+            "name": channel.name,
+            "position": channel.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if not in_guild_create:
+            data["guild_id"] = str(self.guild_id)
+        return data
+
+    def roles_json(self) -> list[dict[str, Any]]:
+        def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+            return {
+                "id": str(role_id),
+                "name": name,
+                "color": 0,
+                "hoist": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "position": position,
+                "permissions": str(permissions),
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
+
+        return [
+            role(self.guild_id, "@everyone", MEMBER_PERMISSIONS, 0),
+            role(self.admin_role_id, "admin", ADMINISTRATOR, 1),
+        ]
+
+    def guild_json(self, *, all_members: bool = True) -> dict[str, Any]:
+        """The GUILD_CREATE object; without the members intent Discord lists only the bot."""
+        everyone = [self.bot_user, *self.users.values()]
+        members = [self.member_json(u) for u in (everyone if all_members else everyone[:1])]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(next(iter(self.users), self.bot_user.id)),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "application_id": None,
+            "features": [],
+            "roles": self.roles_json(),
+            "emojis": [],
+            "stickers": [],
+            "max_members": 500000,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "large": False,
+            "unavailable": False,
+            "member_count": len(everyone),
+            "members": members,
+            "channels": [
+                self.channel_json(c, in_guild_create=True) for c in self.channels.values()
+            ],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def application_json(self) -> dict[str, Any]:
+        owner = next(iter(self.users.values()), self.bot_user)
+        return {
+            "id": str(self.app_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "",
+            "bot_public": False,
+            "bot_require_code_grant": False,
+            "owner": self.user_json(owner),
+            "verify_key": "0" * 64,
+            "team": None,
+            "flags": 0,
+            "bot": self.user_json(self.bot_user),
+        }
+
+    def message_json(self, message: StoredMessage) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "author": message.author,
+            "content": message.content,
+            "timestamp": message.timestamp,
+            "edited_timestamp": message.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [
+                self.user_json(self.users[i]) for i in message.mentions if i in self.users
+            ],
+            "mention_roles": [],
+            "attachments": message.attachments,
+            "embeds": message.embeds,
+            "components": message.components,
+            "pinned": False,
+            "type": message.type,
+            "flags": message.flags,
+        }
+        if message.webhook_id is not None:
+            data["webhook_id"] = str(message.webhook_id)
+            data["application_id"] = str(self.app_id)
+        record = self.by_interaction_id.get(message.interaction_id or 0)
+        if record is not None:
+            data["interaction_metadata"] = {
+                "id": str(record.id),
+                "type": record.type,
+                "user": self.user_json(record.user),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+            if record.type == 2:
+                data["interaction_metadata"]["name"] = record.data.get("name", "")
+                data["interaction"] = {
+                    "id": str(record.id),
+                    "type": record.type,
+                    "name": record.data.get("name", ""),
+                    "user": self.user_json(record.user),
+                }
+        return data
+
+    # -- messages ----
+
+    def visible_to(self, message: StoredMessage, user: FakeUser) -> bool:
+        return not message.deleted and message.ephemeral_for in (None, user.id)
+
+    def create_message(
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: list[tuple[str, str, bytes]],
+        *,
+        interaction: InteractionRecord | None = None,
+        ephemeral_for: int | None = None,
+        extra_flags: int = 0,
+    ) -> StoredMessage:
+        """Store a new message; raises ``validation.Invalid`` for bodies Discord would reject."""
+        flags = int(body.get("flags") or 0) | extra_flags
+        if ephemeral_for is not None:
+            flags |= EPHEMERAL
+        else:
+            flags &= ~EPHEMERAL
+        validation.check_message(
+            body, flags=flags, has_files=bool(files), allow_empty=bool(flags & LOADING)
+        )
+        author = self.user_json(self.bot_user)
+        message_type = 0
+        if interaction is not None and interaction.type == 2:
+            message_type = 20
+        message = StoredMessage(
+            id=self.ids.next(),
+            channel_id=channel_id,
+            author=author,
+            content=str(body.get("content") or ""),
+            embeds=list(body.get("embeds") or []),
+            components=self._with_component_ids(list(body.get("components") or [])),
+            attachments=self._attachments(body, files, []),
+            flags=flags,
+            type=message_type,
+            timestamp=iso_now(),
+            ephemeral_for=ephemeral_for,
+            interaction_id=interaction.id if interaction else None,
+            webhook_id=self.app_id if interaction else None,
+        )
+        message.mentions = self._mentions(message.content, body)
+        message.snapshot()
+        self.messages[message.id] = message
+        self.notify()
+        return message
+
+    def edit_message(
+        self,
+        message: StoredMessage,
+        body: dict[str, Any],
+        files: list[tuple[str, str, bytes]],
+        *,
+        clear_loading: bool = True,
+    ) -> StoredMessage:
+        """Apply a PATCH-style edit: fields present replace, fields absent are kept."""
+        flags = message.flags
+        if "flags" in body and body["flags"] is not None:
+            flags = (flags & (EPHEMERAL | COMPONENTS_V2)) | int(body["flags"])
+        if clear_loading:
+            flags &= ~LOADING
+        merged = {
+            "content": body.get("content", message.content),
+            "embeds": body.get("embeds", message.embeds),
+            "components": body.get("components", message.components),
+        }
+        validation.check_message(
+            merged, flags=flags, has_files=bool(files or message.attachments), allow_empty=False
+        )
+        if "content" in body:
+            message.content = str(body["content"] or "")
+            message.mentions = self._mentions(message.content, body)
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            message.components = self._with_component_ids(list(body["components"] or []))
+        if "attachments" in body or files:
+            message.attachments = self._attachments(body, files, message.attachments)
+        message.flags = flags
+        message.edited_timestamp = iso_now()
+        message.snapshot()
+        self.notify()
+        return message
+
+    def delete_message(self, message: StoredMessage) -> None:
+        message.deleted = True
+        self.notify()
+
+    def _mentions(self, content: str, body: dict[str, Any]) -> list[int]:
+        allowed = body.get("allowed_mentions")
+        found = [int(m) for m in _USER_MENTION.findall(content)]
+        if isinstance(allowed, dict):
+            parse = allowed.get("parse") or []
+            listed = {int(u) for u in allowed.get("users") or []}
+            found = [u for u in found if "users" in parse or u in listed]
+        return list(dict.fromkeys(found))
+
+    def _with_component_ids(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Number components without an ``id`` the way Discord does (1, 2, ... depth first)."""
+        taken = {c["id"] for c in walk(components) if isinstance(c.get("id"), int)}
+        counter = 1
+        for component in walk(components):
+            if "id" not in component:
+                while counter in taken:
+                    counter += 1
+                component["id"] = counter
+                taken.add(counter)
+        return components
+
+    def _attachments(
+        self,
+        body: dict[str, Any],
+        files: list[tuple[str, str, bytes]],
+        existing: list[dict[str, Any]],
+    ) -> list[dict[str, Any]]:
+        keep_ids = None
+        if "attachments" in body:
+            keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+        kept = [a for a in existing if keep_ids is None or a["id"] in keep_ids]
+        for filename, content_type, data in files:
+            attachment_id = self.ids.next()
+            self.attachments[attachment_id] = data
+            url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
+            kept.append(
+                {
+                    "id": str(attachment_id),
+                    "filename": filename,
+                    "size": len(data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": content_type,
+                }
+            )
+        return kept

@@ -1,0 +1,118 @@
+"""Spec section 7 (public odds) and the engine contract: parsing, views, describe, bots."""
+
+import json
+import random
+
+import pytest
+
+from game.base import Event, IllegalAction, play
+from game.ten import bust_chance
+from game.ten.state import Bid, Draw, Pass, Stop
+from tests.engine.ten_helpers import ENGINE, act, build
+
+
+def test_s7_bust_chance_counts_unseen_cards() -> None:
+    # removed rest: the unseen cards are exactly R9, B1, $5 and W#
+    state = build(2, flips=["R9", "B1", "$5", "W#"], tableau=["R6", "$4"], rest_in_pile=False)
+    # total 2, currency 4: only R9 busts (11)
+    assert bust_chance(state) == pytest.approx(0.25)
+    state = build(
+        2, flips=["R9", "B1", "$5", "W#"], tableau=["R6", "$4", "B5", "$2"], rest_in_pile=False
+    )
+    # total 5, currency 6: R9 busts (14), $5 busts (currency 11); B1 and W# do not
+    assert bust_chance(state) == pytest.approx(0.5)
+    assert ENGINE.view(state, None).bust_chance == pytest.approx(0.5)
+
+
+def test_s7_bust_chance_ignores_pile_order() -> None:
+    state = ENGINE.new_game(["a", "b", "c"], seed=5)
+    act(state, ENGINE.awaiting(state)[0], Draw())
+    before = bust_chance(state)
+    random.Random(0).shuffle(state.pile)
+    assert bust_chance(state) == before
+    assert bust_chance(build(2, tableau=["R9"], rest_in_pile=False)) == 0.0  # empty pile
+
+
+def test_s7_bust_chance_empty_table_at_start() -> None:
+    state = ENGINE.new_game(["a", "b"], seed=3)
+    assert bust_chance(state) == 0.0  # no single card reaches 11 or $11
+
+
+def test_parse_action_accepts_dict_and_json_and_rejects_junk() -> None:
+    assert ENGINE.parse_action({"type": "bid", "amount": 3}) == Bid(amount=3)
+    assert ENGINE.parse_action('{"type":"stop","take":"numbers"}') == Stop(take="numbers")
+    for junk in ['{"type":"fly"}', "not json", {"type": "bid"}, {"type": "stop", "take": "all"}]:
+        with pytest.raises(IllegalAction):
+            ENGINE.parse_action(junk)
+
+
+def test_apply_refuses_wrong_player_and_wrong_phase() -> None:
+    state = build(flips=["R1"])
+    with pytest.raises(IllegalAction, match="not your move"):
+        act(state, "B", Draw())
+    with pytest.raises(IllegalAction, match="cannot pass now"):
+        act(state, "A", Pass())
+    with pytest.raises(IllegalAction, match="not playing"):
+        ENGINE.apply(state, "Z", Draw())
+
+
+def test_play_leaves_original_untouched_and_copy_is_independent() -> None:
+    state = build(flips=["R1", "B2"])
+    new_state, _ = play(ENGINE, state, "A", Draw())
+    assert not state.tableau and len(new_state.tableau) == 1
+    copy = ENGINE.copy_state(state)
+    copy.collections[0].append(1)
+    copy.currency[0] = 0
+    assert state.collections[0] == [] and state.currency[0] == 5
+
+
+def test_view_shows_table_without_pile_order() -> None:
+    state = build(flips=["R4", "$2"], market=["G3", "G3", "B1"], collections=[["R#"], [], [], []])
+    act(state, "A", Draw())
+    act(state, "A", Draw())
+    view = ENGINE.view(state, "B")
+    assert view.tableau == ["R4", "$2"] and view.running_total == 2 and view.tableau_currency == 2
+    assert view.pile_size == len(state.pile) and view.phase == "draw" and view.active == "A"
+    assert [(m.card, m.price, m.copies) for m in view.market["G"]] == [("G3", 3, 2)]
+    assert view.players[0].runs[0].points == 1 and view.players[0].score == 1
+    dumped = view.model_dump_json()
+    assert "seed" not in dumped and '"pile"' not in dumped
+
+
+def test_describe_every_event_kind() -> None:
+    rng = random.Random(1)
+    state = ENGINE.new_game(["a", "b", "c", "d"], seed=11)
+    seen: set[str] = set()
+    while not ENGINE.is_over(state):
+        player = ENGINE.awaiting(state)[0]
+        for event in ENGINE.apply(state, player, ENGINE.bot_action(state, player, "easy", rng)):
+            seen.add(event.kind)
+            line = ENGINE.describe(event, None, {"a": "Ana"})
+            assert line and "{" not in line
+    assert {"flip", "stop", "turn", "auction", "bid", "pass", "final_buy", "over"} <= seen
+    assert "Ana" in ENGINE.describe(Event(kind="pass", actor="a"), None, {"a": "Ana"})
+
+
+def test_action_json_fits_in_a_custom_id() -> None:
+    state = build(
+        flips=["R1"],
+        market=["G9"],
+        collections=[[f"B{n}" for n in range(1, 10)], [], [], []],
+        currency=[0, 5, 5, 5],
+    )
+    act(state, "A", Draw())
+    act(state, "A", Stop(take="numbers"))
+    act(state, "A", {"type": "buy", "card": "G9"})
+    for action in ENGINE.legal_actions(state, "A"):
+        assert len(action.model_dump_json()) < 90
+    assert json.loads(ENGINE.legal_actions(state, "A")[0].model_dump_json())["type"] == "pay"
+
+
+def test_default_action_is_safe_in_every_phase() -> None:
+    state = build(flips=["R1", "W#", "R2"])
+    assert ENGINE.default_action(state, "A") == Draw()  # cannot stop on an empty row
+    act(state, "A", Draw())
+    act(state, "A", Draw())
+    assert ENGINE.default_action(state, "B") == Pass()
+    with pytest.raises(IllegalAction):
+        ENGINE.default_action(state, "C")
