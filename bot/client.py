@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -12,9 +14,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.autoplay import Autoplay
+from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
 from bot.settings import Settings
 from bot.store import Store
+from bot.turn_clock import TurnClock
 from game.base import Engine
 
 log = logging.getLogger(__name__)
@@ -39,7 +44,8 @@ def bot_intents() -> discord.Intents:
 
 
 class TableBot(commands.Bot):
-    """``services`` (manager + UIs) exists once ``setup_hook`` ran."""
+    """``services`` (manager + UIs), ``leaderboards``, ``autoplay`` (bot seats) and
+    ``turn_clock`` exist once ``setup_hook`` ran."""
 
     def __init__(
         self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None
@@ -51,26 +57,47 @@ class TableBot(commands.Bot):
         self._engines = engines
         self.store: Store | None = None
         self.manager: SessionManager | None = None
+        self.autoplay: Autoplay | None = None
+        self._clock_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs.dynamic import DYNAMIC_ITEMS
         from cogs.game_cog import GameCog
+        from cogs.leaderboard_cog import LEADERBOARD_ITEMS, LeaderboardCog
         from cogs.publisher import TablePublisher
         from cogs.services import Services
+        from cogs.split_announce import SplitAnnouncer
+        from cogs.turn_ping import TurnPing
         from cogs.ui_registry import game_uis
         from game.registry import engines as registry_engines
 
         engines = dict(self._engines) if self._engines is not None else registry_engines()
         self.store = await Store.open(self.settings.database_path)
         self.manager = SessionManager(
-            self.store, engines, idle_after=timedelta(days=self.settings.session_idle_days)
+            self.store,
+            engines,
+            idle_after=timedelta(days=self.settings.session_idle_days),
+            turn_minutes=self.settings.turn_minutes,
         )
         await self.manager.restore()
         self.services = Services(manager=self.manager, uis=game_uis(engines))
         await self.add_cog(GameCog({key: engine.title for key, engine in engines.items()}))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.manager.subscribe(TablePublisher(self, self.services).on_change)
+        self.leaderboards = Leaderboards(
+            self.store, min_games=self.settings.leaderboard_min_games
+        )
+        await self.add_cog(LeaderboardCog())
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *LEADERBOARD_ITEMS)
+        publisher = TablePublisher(self, self.services)
+        self.manager.subscribe(publisher.on_change)
+        self.autoplay = Autoplay(self.manager, notifier=publisher)
+        self.turn_clock = TurnClock(self.manager, notifier=publisher)
+        self.manager.subscribe(self.autoplay.on_change)
+        self.manager.subscribe(self.turn_clock.on_change)
+        self.manager.subscribe(SplitAnnouncer(self, self.services).on_change)
+        self.manager.subscribe(TurnPing(self, self.services).on_change)
         await self.sync_commands()
+        self.autoplay.resume()  # bot turns that were pending when the process stopped
+        self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
 
     def command_tree_hash(self) -> str:
         payload = sorted(
@@ -101,6 +128,13 @@ class TableBot(commands.Bot):
         """Let actions in flight finish, disconnect, then close the database."""
         if self.manager is not None:
             await self.manager.drain()
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._clock_task
+            self._clock_task = None
+        if self.autoplay is not None:
+            await self.autoplay.close()
         await super().close()
         if self.store is not None:
             await self.store.close()

@@ -46,6 +46,11 @@ NOT_STARTED = "The game has not started yet."
 ALREADY_STARTED = "The game has already started; you cannot leave or join now."
 SHUTTING_DOWN = "The bot is restarting. Please try again in a moment."
 SAVE_FAILED = "Something went wrong while saving, so nothing changed. Please try again."
+LEFT_GAME = "You left this game; a bot plays your seat."
+NOT_AWAY = "You are not away."
+ALREADY_AWAY = "You are already away."
+NO_BOT = "There is no bot seat to remove."
+NOT_TIMED_OUT = "That turn has not run out of time."
 
 
 def lobby_full(max_players: int) -> str:
@@ -58,3 +63,11 @@ def too_few_players(title: str, min_players: int, seated: int) -> str:
 
 def unknown_game(key: str) -> str:
     return f"There is no game called {key!r}."
+
+
+def bad_turn_minutes(most: int) -> str:
+    return f"The turn limit must be 0 (off) to {most} minutes."
+
+
+def bad_bot_level(levels: tuple[str, ...]) -> str:
+    return f"A bot plays {' or '.join(levels)}."

@@ -21,7 +21,7 @@ import asyncio
 import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -29,14 +29,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from bot import errors
+from bot.deadlines import MAX_TURN_MINUTES, plan
 from bot.errors import Refusal, SaveFailed, StaleVersion
-from bot.models import LIVE_STATUSES, ResultRow, Seat, Session, Status, utcnow
+from bot.models import LIVE_STATUSES, LOG_KEEP, ResultRow, Seat, Session, Status, utcnow
 from bot.store import Store
-from game.base import Engine, Event, IllegalAction, PlayerId, play
+from game.base import Engine, Event, IllegalAction, PlayerId, PlayerResult, play
 
 log = logging.getLogger(__name__)
 
-ChangeKind = Literal["lobby", "started", "action", "finished", "abandoned"]
+BOT_LEVELS = ("easy", "normal")
+AWAY_AFTER = 2  # timeouts in a row before a bot plays the seat until "I'm back"
+MAX_DEFAULT_MOVES = 200  # a safety bound on the default moves played for one timeout
+
+ChangeKind = Literal["lobby", "started", "action", "finished", "abandoned", "seat"]
 
 
 @dataclass(frozen=True)
@@ -44,8 +49,9 @@ class Change:
     """What a listener receives after a stored change.
 
     ``kind``: ``lobby`` (opened, joined, left, table message set), ``started``, ``action``,
-    ``finished`` (the action that ended the game; ``events`` included) or ``abandoned``
-    (cancelled, emptied, or idle on restart). ``origin`` is whatever the caller passed (the
+    ``finished`` (the action that ended the game; ``events`` included), ``abandoned``
+    (cancelled, emptied, or idle on restart) or ``seat`` (in a running game a player left,
+    went away or came back). ``origin`` is whatever the caller passed (the
     cogs pass the id of the message they re-render themselves, so the table publisher can skip
     a second edit).
     """
@@ -97,8 +103,10 @@ class SessionManager:
         clock: Clock = utcnow,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
         idle_after: timedelta = timedelta(days=7),
+        turn_minutes: int = 0,
     ) -> None:
         self.store = store
+        self.turn_minutes = turn_minutes  # the turn clock of a new lobby unless it names one
         self.engines = dict(engines)
         self.clock = clock
         self._seed_source = seed_source
@@ -181,10 +189,17 @@ class SessionManager:
         host: Seat,
         options: Mapping[str, Any] | None = None,
         *,
+        turn_minutes: int | None = None,
         origin: object = None,
     ) -> Session:
-        """Open a lobby with ``host`` in the first seat."""
+        """Open a lobby with ``host`` in the first seat.
+
+        ``turn_minutes``: the turn clock (0 = off; None = the manager's default).
+        """
         engine = self.engine(game)
+        minutes = self.turn_minutes if turn_minutes is None else turn_minutes
+        if not 0 <= minutes <= MAX_TURN_MINUTES:
+            raise Refusal(errors.bad_turn_minutes(MAX_TURN_MINUTES))
         try:
             checked = engine.options_model.model_validate(dict(options or {}))
         except ValidationError as err:
@@ -202,6 +217,7 @@ class SessionManager:
                 host_id=host.player_id,
                 seats=(host,),
                 options=checked.model_dump(mode="json"),
+                turn_minutes=minutes,
                 created_at=now,
                 updated_at=now,
             )
@@ -232,12 +248,26 @@ class SessionManager:
     async def leave(
         self, session_id: int, player_id: PlayerId, *, origin: object = None
     ) -> Session:
-        """Leave a lobby. The host's role passes to the next human; an empty lobby is abandoned."""
+        """Leave a lobby, or a running game for good (a bot plays the seat from then on).
+
+        The host's role passes to the next human still playing; an empty lobby is abandoned.
+        A running game goes on even when every human left: the bots finish it.
+        """
         async with self._locked(session_id) as session:
-            if session.status is not Status.LOBBY:
-                raise Refusal(errors.ALREADY_STARTED)
-            if session.seat_of(player_id) is None:
+            me = session.seat_of(player_id)
+            if me is None or me.left:
                 raise Refusal(errors.NOT_SEATED)
+            if session.status is not Status.LOBBY:
+                new = self._next(
+                    session,
+                    seats=_with_seat(session.seats, me.model_copy(update={"left": True})),
+                    host_id=_next_host(session, player_id),
+                )
+                await self._save(self.store.save_session(new))
+                self._swap(new)
+                log.info("session %s: %s left the running game", new.id, player_id)
+                await self._publish(Change("seat", new, actor=player_id, origin=origin))
+                return new
             seats = tuple(seat for seat in session.seats if seat.player_id != player_id)
             humans = [seat for seat in seats if not seat.is_bot]
             if not humans:
@@ -250,6 +280,57 @@ class SessionManager:
         kind: ChangeKind = "lobby" if new.is_live else "abandoned"
         await self._publish(Change(kind, new, actor=player_id, origin=origin))
         return new
+
+    @_in_flight
+    async def add_bot(
+        self, session_id: int, player_id: PlayerId, level: str, *, origin: object = None
+    ) -> Session:
+        """Seat a bot (``level`` "easy" or "normal") in a lobby (host only)."""
+        if level not in BOT_LEVELS:
+            raise Refusal(errors.bad_bot_level(BOT_LEVELS))
+        async with self._locked(session_id) as session:
+            self._check_host_in_lobby(session, player_id)
+            engine = self.engine(session.game)
+            if len(session.seats) >= engine.max_players:
+                raise Refusal(errors.lobby_full(engine.max_players))
+            new = self._next(session, seats=(*session.seats, _bot_seat(session.seats, level)))
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        await self._publish(Change("lobby", new, actor=player_id, origin=origin))
+        return new
+
+    @_in_flight
+    async def remove_bot(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        bot_id: PlayerId | None = None,
+        *,
+        origin: object = None,
+    ) -> Session:
+        """Remove a bot seat from a lobby (host only): ``bot_id``, or the last bot seated."""
+        async with self._locked(session_id) as session:
+            self._check_host_in_lobby(session, player_id)
+            bots = [seat for seat in session.seats if seat.is_bot]
+            if bot_id is not None:
+                bots = [seat for seat in bots if seat.player_id == bot_id]
+            if not bots:
+                raise Refusal(errors.NO_BOT)
+            gone = bots[-1].player_id
+            new = self._next(
+                session, seats=tuple(s for s in session.seats if s.player_id != gone)
+            )
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        await self._publish(Change("lobby", new, actor=player_id, origin=origin))
+        return new
+
+    @staticmethod
+    def _check_host_in_lobby(session: Session, player_id: PlayerId) -> None:
+        if session.status is not Status.LOBBY:
+            raise Refusal(errors.ALREADY_STARTED)
+        if player_id != session.host_id:
+            raise Refusal(errors.NOT_HOST)
 
     @_in_flight
     async def start(
@@ -266,11 +347,18 @@ class SessionManager:
                 raise Refusal(
                     errors.too_few_players(engine.title, engine.min_players, len(session.seats))
                 )
+            seats = session.seats
+            if len(seats) == 1:
+                # A game that opens to one player is played solo against the engine's normal
+                # bot (TEN, spec section 6); a bot in the game means it is never rated.
+                seats = (*seats, _bot_seat(seats, "normal"))
             try:
-                state = engine.new_game(session.player_ids, self._seed_source(), session.options)
+                state = engine.new_game(
+                    [seat.player_id for seat in seats], self._seed_source(), session.options
+                )
             except IllegalAction as err:
                 raise Refusal(str(err)) from None
-            new = self._next(session, status=Status.ACTIVE, state=state)
+            new = self._next(session, status=Status.ACTIVE, state=state, seats=seats)
             await self._save(self.store.save_session(new))
             self._swap(new)
         log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
@@ -316,19 +404,29 @@ class SessionManager:
         version: int,
         action: Mapping[str, Any] | str | BaseModel,
         *,
+        autopilot: bool = False,
         origin: object = None,
     ) -> Change:
         """Apply one game action made against ``version``; returns the published change.
 
-        Refusals, in order: no game, not started, not seated, stale version, not your turn,
-        the engine's IllegalAction text. A storage failure raises SaveFailed; in every failure
-        case the session stays exactly as it was.
+        Refusals, in order: no game, not started, not seated (or left), stale version, not your
+        turn, the engine's IllegalAction text. A storage failure raises SaveFailed; in every
+        failure case the session stays exactly as it was.
+
+        ``autopilot``: a machine moves for the seat (``bot.autoplay``); refused unless the seat
+        is a bot seat or its player is away or left. A player who moves themselves is back:
+        their away flag and timeout count are cleared.
         """
         async with self._locked(session_id) as session:
             if session.status is not Status.ACTIVE:
                 raise Refusal(errors.NOT_STARTED)
-            if session.seat_of(player_id) is None:
+            seat = session.seat_of(player_id)
+            if seat is None:
                 raise Refusal(errors.NOT_SEATED)
+            if autopilot and not seat.autopiloted:
+                raise StaleVersion()  # its player came back meanwhile
+            if not autopilot and seat.left:
+                raise Refusal(errors.LEFT_GAME)
             if version != session.version:
                 raise StaleVersion()
             engine = self.engine(session.game)
@@ -340,27 +438,120 @@ class SessionManager:
                     if isinstance(action, BaseModel)
                     else engine.parse_action(action)
                 )
-                state, events = play(engine, session.state, player_id, parsed)
             except IllegalAction as err:
                 raise Refusal(str(err)) from None
-            finished = engine.is_over(state)
-            new = self._next(
-                session, state=state, status=Status.FINISHED if finished else Status.ACTIVE
-            )
-            results = self._results(new, engine) if finished else []
-            await self._save(
-                self.store.record_action(new, player_id, parsed.model_dump(mode="json"), results)
-            )
-            self._swap(new)
-        log.debug("session %s: action by %s -> version %s", new.id, player_id, new.version)
-        if finished:
-            log.info("session %s: %s finished: %s", new.id, new.game,
-                     ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
-        change = Change(
-            "finished" if finished else "action", new, tuple(events), player_id, origin
-        )
+            seats = session.seats
+            if not autopilot and (seat.away or seat.timeouts):
+                seats = _with_seat(seats, seat.model_copy(update={"away": False, "timeouts": 0}))
+            change = await self._apply(session, engine, player_id, parsed, seats, origin)
         await self._publish(change)
         return change
+
+    @_in_flight
+    async def time_out(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        version: int,
+        *,
+        now: datetime | None = None,
+        origin: object = None,
+    ) -> list[Change]:
+        """The player's deadline (stored with ``version``) passed: play the engine's default
+        moves for them until the game no longer waits for them, each stored and published like
+        any action. Counts a timeout; the second in a row makes the seat away.
+
+        A second call for the same deadline is refused as stale: the first moved the version.
+        """
+        changes: list[Change] = []
+        try:
+            async with self._locked(session_id) as session:
+                if session.status is not Status.ACTIVE:
+                    raise Refusal(errors.NOT_STARTED)
+                if version != session.version:
+                    raise StaleVersion()
+                deadline = session.deadline_of(player_id)
+                seat = session.seat_of(player_id)
+                if deadline is None or seat is None or deadline.due_at > (now or self.clock()):
+                    raise Refusal(errors.NOT_TIMED_OUT)
+                engine = self.engine(session.game)
+                timeouts = seat.timeouts + 1
+                seats = _with_seat(
+                    session.seats,
+                    seat.model_copy(update={"timeouts": timeouts, "away": timeouts >= AWAY_AFTER}),
+                )
+                current = session
+                for _ in range(MAX_DEFAULT_MOVES):
+                    if current.status is not Status.ACTIVE:
+                        break
+                    if player_id not in engine.awaiting(current.state):
+                        break
+                    try:
+                        action = engine.default_action(current.state, player_id)
+                    except IllegalAction:
+                        log.exception("session %s: no default move for %s", current.id,
+                                      player_id)
+                        break
+                    change = await self._apply(current, engine, player_id, action, seats, origin)
+                    changes.append(change)
+                    current = change.session
+                    seats = current.seats
+                if not changes:  # nothing to play, but the timeout still counts
+                    new = self._next(session, seats=seats)
+                    await self._save(self.store.save_session(new))
+                    self._swap(new)
+                    changes.append(Change("seat", new, actor=player_id, origin=origin))
+            log.info("session %s: %s timed out (%d in a row)", session_id, player_id, timeouts)
+        finally:
+            for change in changes:
+                await self._publish(change)
+        return changes
+
+    @_in_flight
+    async def mark_reminded(
+        self, session_id: int, player_id: PlayerId, version: int
+    ) -> Session | None:
+        """Record that the player's reminder went out (no version bump). None when that
+        deadline is gone or was already reminded, so a reminder is sent at most once."""
+        async with self._locked(session_id) as session:
+            deadline = session.deadline_of(player_id)
+            if version != session.version or deadline is None or deadline.reminded:
+                return None
+            marked = deadline.model_copy(update={"reminded": True})
+            new = replace(
+                session,
+                deadlines=tuple(marked if d is deadline else d for d in session.deadlines),
+            )
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        return new
+
+    @_in_flight
+    async def set_away(
+        self, session_id: int, player_id: PlayerId, away: bool, *, origin: object = None
+    ) -> Session:
+        """Mark a player of a running game away (a bot plays for them) or back ("I'm back")."""
+        async with self._locked(session_id) as session:
+            if session.status is not Status.ACTIVE:
+                raise Refusal(errors.NOT_STARTED)
+            seat = session.seat_of(player_id)
+            if seat is None or seat.is_bot:
+                raise Refusal(errors.NOT_SEATED)
+            if seat.left:
+                raise Refusal(errors.LEFT_GAME)
+            if seat.away == away:
+                raise Refusal(errors.ALREADY_AWAY if away else errors.NOT_AWAY)
+            new = self._next(
+                session,
+                seats=_with_seat(session.seats, seat.model_copy(update={"away": away,
+                                                                        "timeouts": 0})),
+                actor=None if away else player_id,
+            )
+            await self._save(self.store.save_session(new))
+            self._swap(new)
+        log.info("session %s: %s is %s", new.id, player_id, "away" if away else "back")
+        await self._publish(Change("seat", new, actor=player_id, origin=origin))
+        return new
 
     # --- internals ----------------------------------------------------------------------------
 
@@ -368,8 +559,10 @@ class SessionManager:
         bots = session.has_bots
         rated = not bots and len(session.seats) >= 2
         finished_at = session.updated_at
+        results = engine.results(session.state)
+        places = _leavers_last(results, {seat.player_id for seat in session.seats if seat.left})
         rows = []
-        for result in engine.results(session.state):
+        for result in results:
             seat = session.seat_of(result.player)
             rows.append(
                 ResultRow(
@@ -377,7 +570,7 @@ class SessionManager:
                     guild_id=session.guild_id,
                     game=session.game,
                     user_id=result.player,
-                    placement=result.placement,
+                    placement=places[result.player],
                     score=result.score,
                     is_bot_seat=bool(seat and seat.is_bot),
                     bots_in_game=bots,
@@ -387,8 +580,52 @@ class SessionManager:
             )
         return rows
 
-    def _next(self, session: Session, **changes: Any) -> Session:
-        return replace(session, version=session.version + 1, updated_at=self.clock(), **changes)
+    async def _apply(
+        self,
+        session: Session,
+        engine: Engine[Any, Any],
+        player_id: PlayerId,
+        parsed: BaseModel,
+        seats: tuple[Seat, ...],
+        origin: object,
+    ) -> Change:
+        """Apply, store and swap in one checked action (under the session lock)."""
+        try:
+            state, events = play(engine, session.state, player_id, parsed)
+        except IllegalAction as err:
+            raise Refusal(str(err)) from None
+        finished = engine.is_over(state)
+        new = self._next(
+            session,
+            state=state,
+            status=Status.FINISHED if finished else Status.ACTIVE,
+            log=_table_log(session, engine, events),
+            seats=seats,
+            actor=player_id,
+        )
+        results = self._results(new, engine) if finished else []
+        await self._save(
+            self.store.record_action(new, player_id, parsed.model_dump(mode="json"), results)
+        )
+        self._swap(new)
+        log.debug("session %s: action by %s -> version %s", new.id, player_id, new.version)
+        if finished:
+            log.info("session %s: %s finished: %s", new.id, new.game,
+                     ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
+        return Change("finished" if finished else "action", new, tuple(events), player_id, origin)
+
+    def _next(self, session: Session, *, actor: PlayerId | None = None, **changes: Any) -> Session:
+        """The next version of ``session``, with its turn deadlines planned for the new state."""
+        now = self.clock()
+        new = replace(session, version=session.version + 1, updated_at=now, **changes)
+        engine = self.engines.get(new.game)
+        if new.status is not Status.ACTIVE or new.state is None or engine is None:
+            return replace(new, deadlines=()) if new.deadlines else new
+        deadlines = plan(
+            session.deadlines, engine.awaiting(new.state), new.seats,
+            actor=actor, now=now, minutes=new.turn_minutes,
+        )
+        return replace(new, deadlines=deadlines)
 
     def _register(self, session: Session) -> None:
         self._sessions[session.id] = session
@@ -421,6 +658,52 @@ class SessionManager:
             except Exception:
                 log.exception("listener %r failed on %s of session %s",
                               listener, change.kind, change.session.id)
+
+
+def _with_seat(seats: tuple[Seat, ...], changed: Seat) -> tuple[Seat, ...]:
+    return tuple(changed if seat.player_id == changed.player_id else seat for seat in seats)
+
+
+def _next_host(session: Session, leaving: PlayerId) -> PlayerId:
+    """Who hosts once ``leaving`` left a running game: the host, else the next human playing."""
+    if session.host_id != leaving:
+        return session.host_id
+    playing = [s for s in session.seats if not s.is_bot and not s.left and s.player_id != leaving]
+    return playing[0].player_id if playing else session.host_id
+
+
+def _bot_seat(seats: tuple[Seat, ...], level: str) -> Seat:
+    """A new bot seat ``bot:N`` (the smallest N not taken), named "Bot N"."""
+    taken = {seat.player_id for seat in seats}
+    number = next(n for n in range(1, len(seats) + 2) if f"bot:{n}" not in taken)
+    return Seat(player_id=f"bot:{number}", display_name=f"Bot {number}", is_bot=True,
+                bot_level=level)
+
+
+def _table_log(
+    session: Session, engine: Engine[Any, Any], events: Sequence[Event]
+) -> tuple[str, ...]:
+    """The session's public log with one line per new event (the last LOG_KEEP lines)."""
+    names = session.names
+    lines = []
+    for event in events:
+        try:
+            lines.append(engine.describe(event, None, names))
+        except Exception:  # a wording bug must not block the game
+            log.exception("describing a %s event of session %s failed", event.kind, session.id)
+            lines.append(event.kind)
+    return (*session.log, *lines)[-LOG_KEEP:]
+
+
+def _leavers_last(results: Sequence[PlayerResult], leavers: set[PlayerId]) -> dict[PlayerId, int]:
+    """Placements with every leaver after everyone who stayed (leavers share last place);
+    the others keep their order, ties included (1, 1, 3)."""
+    stayed = [r.placement for r in results if r.player not in leavers]
+    last = len(stayed) + 1
+    return {
+        r.player: last if r.player in leavers else 1 + sum(p < r.placement for p in stayed)
+        for r in results
+    }
 
 
 class _SessionLock:

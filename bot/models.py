@@ -29,6 +29,8 @@ class Status(StrEnum):
 
 
 LIVE_STATUSES = (Status.LOBBY, Status.ACTIVE)
+# How many public event lines a session keeps for its table log.
+LOG_KEEP = 12
 
 
 class Seat(BaseModel):
@@ -40,6 +42,25 @@ class Seat(BaseModel):
     display_name: str
     is_bot: bool = False
     bot_level: str | None = None  # "easy" / "normal" for bot seats
+    left: bool = False  # left a running game for good; a bot plays the seat
+    away: bool = False  # autopiloted after two timeouts in a row, until "I'm back"
+    timeouts: int = 0  # turn clock expiries in a row (reset when the player acts)
+
+    @property
+    def autopiloted(self) -> bool:
+        """A machine chooses this seat's moves (a bot seat, or a human who is away or left)."""
+        return self.is_bot or self.left or self.away
+
+
+class Deadline(BaseModel):
+    """When an awaited human's move is due; ``reminded`` once the reminder ping went out."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player_id: PlayerId
+    due_at: datetime
+    remind_at: datetime
+    reminded: bool = False
 
 
 @dataclass(frozen=True)
@@ -48,7 +69,7 @@ class Session:
 
     ``state`` is the engine's state model while the game runs (``None`` in the lobby).
     ``version`` goes up by one on every stored change; a game action names the version it was
-    made against.
+    made against. ``log`` keeps the last :data:`LOG_KEEP` public event lines for the table.
     """
 
     id: int
@@ -62,8 +83,12 @@ class Session:
     state: Any = None
     version: int = 1
     table_message_id: int | None = None
+    turn_minutes: int = 0  # the turn clock; 0 = off
+    deadlines: tuple[Deadline, ...] = ()  # for the current version; see bot.deadlines
     created_at: datetime = field(default_factory=utcnow)
     updated_at: datetime = field(default_factory=utcnow)
+    # The newest public event lines (engine.describe(event, None, names)), oldest first.
+    log: tuple[str, ...] = ()
 
     @property
     def is_live(self) -> bool:
@@ -79,6 +104,9 @@ class Session:
     @property
     def names(self) -> dict[PlayerId, str]:
         return {seat.player_id: seat.display_name for seat in self.seats}
+
+    def deadline_of(self, player_id: PlayerId) -> Deadline | None:
+        return next((d for d in self.deadlines if d.player_id == player_id), None)
 
     @property
     def has_bots(self) -> bool:

@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     discord_api_base_url: str | None = None
     session_idle_days: float = Field(default=7.0, gt=0)
+    turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
+    leaderboard_min_games: int = Field(default=3, ge=1)
 
     @field_validator("discord_token")
     @classmethod

@@ -24,7 +24,7 @@ import aiosqlite
 from pydantic import BaseModel
 
 from bot.errors import ConfigError
-from bot.models import ActionRow, ResultRow, Seat, Session, Status
+from bot.models import ActionRow, Deadline, ResultRow, Seat, Session, Status
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the initial schema
@@ -83,11 +83,27 @@ MIGRATIONS: tuple[str, ...] = (
 
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 2: leaderboard and history reads. The covering index answers a leaderboard from the
+    # index alone, already in replay order; the channel index finds a channel's past games.
+    """
+    CREATE INDEX results_board ON results
+        (guild_id, game, finished_at, session_id, user_id, placement, score, is_bot_seat, rated);
+    CREATE INDEX sessions_by_channel ON sessions (channel_id, status, id);
+    """,
+    # 3: the public table log (the last few event lines, as a JSON list of strings).
+    """
+    ALTER TABLE sessions ADD COLUMN log TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 4: the turn clock: the limit in minutes (0 = off) and the current deadlines (JSON).
+    """
+    ALTER TABLE sessions ADD COLUMN turn_minutes INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN deadlines TEXT NOT NULL DEFAULT '[]';
+    """,
 )
 
 _SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
-    "table_message_id, created_at, updated_at"
+    "table_message_id, created_at, updated_at, log, turn_minutes, deadlines"
 )
 
 
@@ -183,8 +199,9 @@ class Store:
             try:
                 cursor = await self._conn.execute(
                     "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, options,"
-                    " seats, state, version, table_message_id, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " seats, state, version, table_message_id, created_at, updated_at, log,"
+                    " turn_minutes, deadlines)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         session.guild_id,
                         session.channel_id,
@@ -198,6 +215,9 @@ class Store:
                         session.table_message_id,
                         session.created_at.isoformat(),
                         session.updated_at.isoformat(),
+                        json.dumps(list(session.log)),
+                        session.turn_minutes,
+                        self._deadlines_json(session),
                     ),
                 )
                 new_id = cursor.lastrowid
@@ -274,7 +294,8 @@ class Store:
     def _snapshot_step(self, session: Session) -> tuple[str, Sequence[Any]]:
         return (
             "UPDATE sessions SET status = ?, host_id = ?, options = ?, seats = ?, state = ?,"
-            " version = ?, table_message_id = ?, updated_at = ? WHERE id = ?",
+            " version = ?, table_message_id = ?, updated_at = ?, log = ?, turn_minutes = ?,"
+            " deadlines = ? WHERE id = ?",
             (
                 session.status.value,
                 session.host_id,
@@ -284,6 +305,9 @@ class Store:
                 session.version,
                 session.table_message_id,
                 session.updated_at.isoformat(),
+                json.dumps(list(session.log)),
+                session.turn_minutes,
+                self._deadlines_json(session),
                 session.id,
             ),
         )
@@ -291,6 +315,10 @@ class Store:
     @staticmethod
     def _seats_json(seats: Iterable[Seat]) -> str:
         return json.dumps([seat.model_dump() for seat in seats])
+
+    @staticmethod
+    def _deadlines_json(session: Session) -> str:
+        return json.dumps([deadline.model_dump(mode="json") for deadline in session.deadlines])
 
     async def load_sessions(self, statuses: Iterable[Status]) -> list[Session]:
         """Sessions with these statuses, oldest first; ``state`` is the raw JSON (dict or None)."""
@@ -326,6 +354,9 @@ class Store:
             table_message_id=row[10],
             created_at=datetime.fromisoformat(row[11]),
             updated_at=datetime.fromisoformat(row[12]),
+            log=tuple(json.loads(row[13])),
+            turn_minutes=row[14],
+            deadlines=tuple(Deadline.model_validate(d) for d in json.loads(row[15])),
         )
 
     # --- log and results --------------------------------------------------------------------
@@ -363,6 +394,13 @@ class Store:
             )
             for r in rows
         ]
+
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a read-only statement. It waits for the write lock, so it never sees another
+        transaction's uncommitted rows on the shared connection."""
+        async with self._lock, self._conn.execute(sql, params) as cursor:
+            rows = await cursor.fetchall()
+        return [tuple(row) for row in rows]
 
     # --- meta -------------------------------------------------------------------------------
 

@@ -15,14 +15,24 @@ MAX_CUSTOM_ID = 100
 ACT_TEMPLATE = r"tb:act:(?P<sid>[0-9]+):(?P<version>[0-9]+):(?P<payload>.*)"
 SELECT_TEMPLATE = r"tb:sel:(?P<sid>[0-9]+):(?P<version>[0-9]+):(?P<payload>.*)"
 HAND_TEMPLATE = r"tb:hand:(?P<sid>[0-9]+)"
-LOBBY_TEMPLATE = r"tb:lobby:(?P<action>join|leave|start|cancel):(?P<sid>[0-9]+)"
+LOBBY_TEMPLATE = (
+    r"tb:lobby:(?P<action>join|leave|start|cancel|bot-easy|bot-normal|unbot):(?P<sid>[0-9]+)"
+)
+BACK_TEMPLATE = r"tb:back:(?P<sid>[0-9]+)"
 RULES_TEMPLATE = r"tb:rules:(?P<game>[a-z0-9_]+):(?P<page>[0-9]+):(?P<dir>[pn])"
+INFO_TEMPLATE = r"tb:info:(?P<sid>[0-9]+):(?P<what>table|rules)"
 
 LOBBY_ACTIONS: tuple[tuple[str, str, discord.ButtonStyle], ...] = (
     ("join", "Join", discord.ButtonStyle.primary),
     ("leave", "Leave", discord.ButtonStyle.secondary),
     ("start", "Start", discord.ButtonStyle.success),
     ("cancel", "Cancel", discord.ButtonStyle.danger),
+)
+# The host's bot seat buttons, on the lobby's second row.
+LOBBY_BOT_ACTIONS: tuple[tuple[str, str], ...] = (
+    ("bot-easy", "Add bot (easy)"),
+    ("bot-normal", "Add bot (normal)"),
+    ("unbot", "Remove bot"),
 )
 
 
@@ -82,13 +92,34 @@ def hand_button(session: Session, *, label: str = "My hand") -> discord.ui.Butto
     )
 
 
+def info_button(
+    session: Session, what: str, *, label: str
+) -> discord.ui.Button[discord.ui.View]:
+    """A table button for anyone in the channel, seated or not: ``what`` is ``table`` (an
+    ephemeral copy of the table) or ``rules`` (the game's rules, ephemeral)."""
+    return discord.ui.Button(custom_id=_checked(f"tb:info:{session.id}:{what}"), label=label)
+
+
 def lobby_view(session: Session) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action, label, style in LOBBY_ACTIONS:
         view.add_item(
             discord.ui.Button(custom_id=f"tb:lobby:{action}:{session.id}", label=label, style=style)
         )
+    has_bots = session.has_bots
+    for action, label in LOBBY_BOT_ACTIONS:
+        view.add_item(discord.ui.Button(
+            custom_id=f"tb:lobby:{action}:{session.id}", label=label, row=1,
+            disabled=action == "unbot" and not has_bots,
+        ))
     return view
+
+
+def back_button(session: Session) -> discord.ui.Button[discord.ui.View]:
+    """The "I'm back" button: an away player takes their seat back from the bot."""
+    return discord.ui.Button(
+        custom_id=f"tb:back:{session.id}", label="I'm back", style=discord.ButtonStyle.success
+    )
 
 
 def rules_view(game: str, page: int, pages: int) -> discord.ui.View:

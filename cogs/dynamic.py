@@ -14,7 +14,9 @@ import discord
 from cogs import handlers
 from cogs.components import (
     ACT_TEMPLATE,
+    BACK_TEMPLATE,
     HAND_TEMPLATE,
+    INFO_TEMPLATE,
     LOBBY_TEMPLATE,
     RULES_TEMPLATE,
     SELECT_TEMPLATE,
@@ -110,10 +112,43 @@ class RulesPageButton(discord.ui.DynamicItem[Button], template=RULES_TEMPLATE):
         await handlers.rules_click(interaction, self.game, self.page)
 
 
+class InfoButton(discord.ui.DynamicItem[Button], template=INFO_TEMPLATE):
+    def __init__(self, item: Button, session_id: int, what: str) -> None:
+        super().__init__(item)
+        self.session_id = session_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> InfoButton:
+        return cls(item, int(match["sid"]), match["what"])  # type: ignore[arg-type]
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers.info_click(interaction, self.session_id, self.what)
+
+
+class BackButton(discord.ui.DynamicItem[Button], template=BACK_TEMPLATE):
+    def __init__(self, item: Button, session_id: int) -> None:
+        super().__init__(item)
+        self.session_id = session_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BackButton:
+        return cls(item, int(match["sid"]))  # type: ignore[arg-type]
+
+    async def callback(self, interaction: Interaction) -> None:
+        await handlers.back_click(interaction, self.session_id)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ActButton,
     ActSelect,
     HandButton,
     RulesPageButton,
+    BackButton,
+    InfoButton,
 )

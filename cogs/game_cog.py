@@ -10,7 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
+from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
+from bot.models import Status
 from cogs import handlers
 from cogs.rendering import table_render
 from cogs.rules_text import RULES, rules_page
@@ -30,8 +32,16 @@ class GameCog(commands.Cog):
         self.games = games  # key -> title, for autocomplete
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
-    @app_commands.describe(game="Which game to play")
-    async def new(self, interaction: Interaction, game: str) -> None:
+    @app_commands.describe(
+        game="Which game to play",
+        turn_minutes="Minutes per move before a default move is played (0 = no limit)",
+    )
+    async def new(
+        self,
+        interaction: Interaction,
+        game: str,
+        turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
+    ) -> None:
         svc = services(interaction)
         try:
             session = await svc.manager.open_lobby(
@@ -39,6 +49,7 @@ class GameCog(commands.Cog):
                 interaction.channel_id or 0,
                 game,
                 seat_for(interaction.user),
+                turn_minutes=turn_minutes,
             )
             render = table_render(svc, session)
         except TableError as err:
@@ -76,18 +87,26 @@ class GameCog(commands.Cog):
         session = services(interaction).manager.in_channel(interaction.channel_id or 0)
         await handlers.show_hand(interaction, session)
 
-    @game.command(name="leave", description="Leave this channel's lobby")
+    @game.command(
+        name="leave", description="Leave this channel's lobby, or its game (a bot takes your seat)"
+    )
     async def leave(self, interaction: Interaction) -> None:
         svc = services(interaction)
         session = svc.manager.in_channel(interaction.channel_id or 0)
         try:
             if session is None:
                 raise errors.Refusal(errors.NO_GAME)
-            await svc.manager.leave(session.id, player_id(interaction.user))
+            after = await svc.manager.leave(session.id, player_id(interaction.user))
         except TableError as err:
             await refuse(interaction, err.message)
             return
-        await interaction.response.send_message("You left the lobby.", ephemeral=True)
+        if after.status is Status.LOBBY or not after.is_live:
+            await interaction.response.send_message("You left the lobby.", ephemeral=True)
+            return
+        name = interaction.user.display_name
+        await interaction.response.send_message(
+            f"{name} left the game; a bot plays their seat to the end."
+        )
 
     @game.command(name="cancel", description="Close this channel's lobby or game without a result")
     async def cancel(self, interaction: Interaction) -> None:

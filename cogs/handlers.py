@@ -52,6 +52,11 @@ async def lobby_click(interaction: Interaction, action: str, session_id: int) ->
             session = await manager.cancel(
                 session_id, me, moderator=is_moderator(interaction), origin=origin
             )
+        elif action in ("bot-easy", "bot-normal"):
+            level = action.removeprefix("bot-")
+            session = await manager.add_bot(session_id, me, level, origin=origin)
+        elif action == "unbot":
+            session = await manager.remove_bot(session_id, me, origin=origin)
         else:
             raise errors.Refusal("That button does nothing.")
         render = table_render(svc, session)
@@ -129,6 +134,38 @@ async def _show_step(interaction: Interaction, step: Render) -> None:
         await interaction.response.edit_message(**step.edit_kwargs())
     else:
         await send_private(interaction, step)
+
+
+async def info_click(interaction: Interaction, session_id: int, what: str) -> None:
+    """Table / Rules on a table message: for anyone in the channel, answered ephemeral."""
+    svc = services(interaction)
+    session = svc.manager.get(session_id)
+    if session is None:
+        await refuse(interaction, errors.NO_GAME)
+        return
+    if what == "rules" and session.game in RULES:
+        await send_private(interaction, rules_page(session.game, 0))
+        return
+    table = table_render(svc, session)
+    await send_private(interaction, Render(content=table.content, embeds=table.embeds))
+
+
+async def back_click(interaction: Interaction, session_id: int) -> None:
+    """The "I'm back" button: the player's seat is theirs again; the table is redrawn."""
+    svc = services(interaction)
+    try:
+        session = await svc.manager.set_away(
+            session_id, player_id(interaction.user), False, origin=_origin(interaction)
+        )
+        render = table_render(svc, session)
+    except TableError as err:
+        await refuse(interaction, err.message)
+        return
+    if is_ephemeral(interaction.message):
+        await interaction.response.send_message("Welcome back: your seat is yours again.",
+                                                ephemeral=True)
+        return
+    await interaction.response.edit_message(**render.edit_kwargs())
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:

@@ -1,8 +1,11 @@
-"""Keeps each session's public table message current (a manager listener).
+"""Keeps each session's public table message current (a manager listener), and is the
+``bot.notify.Notifier`` through which the machine players and the turn clock talk.
 
 Edits the stored table message through a PartialMessage, so it works after a restart without
 any cache. Skips a change whose ``origin`` is that very message (the click handler already
-re-rendered it) and a change that a newer one has overtaken.
+re-rendered it), a change that a newer one has overtaken, and a machine's move
+(``origin=AUTOMATIC``): ``bot.autoplay`` and ``bot.turn_clock`` call :meth:`refresh` once their
+run of moves is over, so the table is edited once per bot turn rather than once per card.
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ from typing import Any
 import discord
 
 from bot.manager import Change
+from bot.models import Session
+from bot.notify import AUTOMATIC
 from cogs.rendering import table_render
 from cogs.services import Services
+from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +32,53 @@ class TablePublisher:
 
     async def on_change(self, change: Change) -> None:
         session = change.session
+        if change.origin is AUTOMATIC:
+            return
         if session.table_message_id is None or change.origin == session.table_message_id:
             return
         current = self._services.manager.get(session.id)
         if current is not None and current.version > session.version:
             return
+        await self._edit(session)
+
+    # --- the Notifier ---------------------------------------------------------------------------
+
+    async def refresh(self, session: Session) -> None:
+        current = self._services.manager.get(session.id)
+        if current is not None and current.version >= session.version:
+            session = current
+        await self._edit(session)
+
+    async def announce(self, session: Session, text: str) -> None:
+        channel = await self._channel(session)
+        try:
+            await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post in the channel of session %s", session.id)
+
+    async def remind(self, session: Session, player_id: PlayerId, text: str) -> None:
+        channel = await self._channel(session)
+        users = [discord.Object(id=int(player_id))] if player_id.isdigit() else False
+        try:
+            await channel.send(
+                content=text,
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
+            )
+        except discord.HTTPException:
+            log.warning("could not remind a player of session %s", session.id)
+
+    # --- internals ------------------------------------------------------------------------------
+
+    async def _channel(self, session: Session) -> Any:
         channel = self._client.get_channel(session.channel_id)
         if channel is None:
             channel = await self._client.fetch_channel(session.channel_id)
+        return channel
+
+    async def _edit(self, session: Session) -> None:
+        if session.table_message_id is None:
+            return
+        channel = await self._channel(session)
         message = channel.get_partial_message(session.table_message_id)
         try:
             await message.edit(**table_render(self._services, session).edit_kwargs())

@@ -7,10 +7,14 @@ from typing import Any
 
 from cogs.game_ui import GameUI
 from cogs.plain_ui import PlainUI
+from cogs.split_ui import SplitUI
+from cogs.ten_ui import TenUI
 from game.base import Engine
 
 # Game key -> factory(engine) of its own UI. The SPLIT and TEN UIs add themselves here.
 UI_FACTORIES: dict[str, Callable[[Engine[Any, Any]], GameUI]] = {}
+UI_FACTORIES["ten"] = TenUI
+UI_FACTORIES["split"] = SplitUI
 
 
 def game_uis(engines: Mapping[str, Engine[Any, Any]]) -> dict[str, GameUI]:

@@ -49,7 +49,8 @@ class FakeGuild:
 class Sent:
     """One recorded response: how it was made and what it contained."""
 
-    kind: str  # send_message | edit_message | defer | followup | edit_original | edit
+    # send_message | edit_message | defer | followup | edit_original | edit | channel_send
+    kind: str
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
@@ -89,6 +90,13 @@ class FakeChannel:
     def __init__(self, channel_id: int) -> None:
         self.id = channel_id
         self.messages: dict[int, FakeMessage] = {}
+        self.sent: list[Sent] = []  # new messages posted with channel.send (pings, summaries)
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
+        message = FakeMessage(self)
+        self.messages[message.id] = message
+        self.sent.append(_record("channel_send", {"content": content, **kwargs}, message))
+        return message
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return self.messages.setdefault(message_id, FakeMessage(self, message_id=message_id))

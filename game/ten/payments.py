@@ -34,7 +34,7 @@ class Payment:
     least_wasteful: bool = False
 
     def action(self) -> Pay:
-        return Pay(c=self.c, b=self.b, cards=cards.join_notes(self.cards))
+        return pay_action(self.c, self.b, cards.join_notes(self.cards))
 
     def label(self) -> str:
         parts = []
@@ -46,6 +46,21 @@ class Payment:
             parts.append(" ".join(self.cards))
         text = " + ".join(parts) or "nothing"
         return f"{text} ({self.overpay} lost)" if self.overpay else text
+
+
+_PAYS: dict[tuple[int, int, str], Pay] = {}
+_PAYS_KEPT = 4096
+
+
+def pay_action(c: int, b: int, spent: str) -> Pay:
+    """A shared (frozen) Pay action: the legal lists are rebuilt at every step."""
+    key = (c, b, spent)
+    action = _PAYS.get(key)
+    if action is None:
+        if len(_PAYS) >= _PAYS_KEPT:
+            _PAYS.clear()
+        action = _PAYS[key] = Pay(c=c, b=b, cards=spent)
+    return action
 
 
 def wealth(state: TenState, seat: int) -> int:
@@ -131,10 +146,11 @@ def payment_error(
         return f"You have only {state.currency[seat]} currency tokens."
     if pay.b > state.bust[seat]:
         return f"You have only {state.bust[seat]} bust tokens."
-    owned = Counter(cards.NOTATION[card] for card in state.collections[seat])
-    missing = Counter(notes) - owned
-    if missing:
-        return f"{', '.join(sorted(missing))} is not in your collection."
+    if notes:
+        owned = Counter(cards.NOTATION[card] for card in state.collections[seat])
+        missing = Counter(notes) - owned
+        if missing:
+            return f"{', '.join(sorted(missing))} is not in your collection."
     total = pay.c + data.BUST_TOKEN_VALUE * pay.b + len(notes) * data.COLLECTION_CARD_VALUE
     if total < price:
         return f"That pays {total}, but the price is {price}."

@@ -45,25 +45,60 @@ _Options = dict[tuple[int, int], tuple[int, int, int]]
 _Chosen = tuple[tuple[int, int, int, int, int], ...]
 
 
+_ALL_NUMBERS = sum(1 << n for n in data.NUMBERS)
+_RUN_POINTS: tuple[int, ...] = tuple(run_points(length) for length in range(len(data.NUMBERS) + 1))
+
+
+def _options_for(held: int, allowance: int, wild_mask: int, fulls: int) -> _Options:
+    """The colour's options; the shared wilds of numbers the colour holds never matter, so
+    they are left out of the cache key (many more collections then share an entry)."""
+    return _colour_options(held, allowance, wild_mask & ~held & _ALL_NUMBERS, fulls)
+
+
+@lru_cache(maxsize=4096)
+def _plain_best(held: int, allowance: int) -> tuple[int, int, int]:
+    """(points, start, end) of the longest run the colour's own cards make: the first
+    interval (by start, then end) of the highest points whose gaps its colour wilds fill."""
+    best = (0, 0, 0)
+    last = data.NUMBERS[-1]
+    for start in data.NUMBERS:
+        gaps = 0
+        for end in range(start, last + 1):
+            if not held >> end & 1:
+                gaps += 1
+                if gaps > allowance:
+                    break
+            points = _RUN_POINTS[end - start + 1]
+            if best[0] < points:
+                best = (points, start, end)
+    return best
+
+
 @lru_cache(maxsize=65536)
-def _colour_options(
-    numbers: frozenset[int], allowance: int, wild_mask: int, fulls: int
-) -> _Options:
+def _colour_options(held: int, allowance: int, wild_mask: int, fulls: int) -> _Options:
+    """``held``: bit mask of the colour's numbers; ``wild_mask``: the shared number wilds
+    (bit n for W n) that could fill one of its gaps."""
+    if not wild_mask and not fulls:
+        return {(0, 0): _plain_best(held, allowance)}
     options: _Options = {(0, 0): (0, 0, 0)}
     last = data.NUMBERS[-1]
     for start in data.NUMBERS:
         missing: list[int] = []
+        coverable: list[int] = []
         for end in range(start, last + 1):
-            if end not in numbers:
+            if not held >> end & 1:
                 missing.append(end)
-            points = run_points(end - start + 1)
+                if wild_mask >> end & 1:
+                    coverable.append(end)
+            points = _RUN_POINTS[end - start + 1]
             if len(missing) <= allowance:
                 if options[(0, 0)][0] < points:
                     options[(0, 0)] = (points, start, end)
                 continue
-            if not wild_mask and not fulls:
-                break  # the gaps only grow from here
-            coverable = [n for n in missing if wild_mask >> n & 1]
+            if len(missing) - len(coverable) > allowance + fulls:
+                # Gaps no shared wild fills outnumber the colour and full wilds, and they
+                # only grow with ``end``.
+                break
             for full in range(fulls + 1):
                 need = len(missing) - allowance - full
                 if full and need + 1 <= 0:
@@ -77,6 +112,8 @@ def _colour_options(
                     key = (mask, full)
                     if key not in options or options[key][0] < points:
                         options[key] = (points, start, end)
+    if len(options) == 1:
+        return options
     # drop options another one beats with a subset of the same wilds
     kept: _Options = {}
     for key, value in sorted(options.items(), key=lambda item: -item[1][0]):
@@ -99,12 +136,43 @@ def score_total(notes: Iterable[str]) -> int:
     return _total(tuple(sorted(notes)))
 
 
+_Tally = tuple[tuple[int, ...], tuple[int, ...], int, int]
+_COLOUR_INDEX: dict[str, int] = {colour: index for index, colour in enumerate(data.COLOURS)}
+
+
+def _tally(notes: tuple[str, ...]) -> _Tally:
+    """(per colour: bit mask of its numbers held, per colour: its colour wilds, number-wild
+    bit mask, full wilds)."""
+    held = [0] * len(data.COLOURS)
+    allowance = [0] * len(data.COLOURS)
+    wild_mask = 0
+    fulls = 0
+    for note in notes:
+        head, tail = note[0], note[1]
+        if head == "W":
+            if tail == "#":
+                fulls += 1
+            else:
+                wild_mask |= 1 << int(tail)
+        else:
+            index = _COLOUR_INDEX.get(head)
+            if index is None:
+                continue
+            if tail == "#":
+                allowance[index] += 1
+            else:
+                held[index] |= 1 << int(tail)
+    return tuple(held), tuple(allowance), wild_mask, fulls
+
+
 @lru_cache(maxsize=65536)
 def _total(notes: tuple[str, ...]) -> int:
-    numbers, allowance, wild_mask, fulls = _tally(notes)
+    held, allowance, wild_mask, fulls = _tally(notes)
+    if not wild_mask and not fulls:
+        return sum(_plain_best(h, a)[0] for h, a in zip(held, allowance, strict=True))
     states: dict[tuple[int, int], int] = {(0, 0): 0}
-    for colour in data.COLOURS:
-        options = _colour_options(frozenset(numbers[colour]), allowance[colour], wild_mask, fulls)
+    for index in range(len(data.COLOURS)):
+        options = _options_for(held[index], allowance[index], wild_mask, fulls)
         next_states: dict[tuple[int, int], int] = {}
         for (used_mask, used_full), total in states.items():
             for (mask, full), (points, _, _) in options.items():
@@ -117,90 +185,90 @@ def _total(notes: tuple[str, ...]) -> int:
     return max(states.values())
 
 
-def _tally(notes: tuple[str, ...]) -> tuple[dict[str, set[int]], dict[str, int], int, int]:
-    numbers: dict[str, set[int]] = {c: set() for c in data.COLOURS}
-    allowance = dict.fromkeys(data.COLOURS, 0)
-    wild_mask = 0
-    fulls = 0
-    for note in notes:
-        head, tail = note[0], note[1]
-        if head == "W":
-            if tail == "#":
-                fulls += 1
-            else:
-                wild_mask |= 1 << int(tail)
-        elif head in allowance:
-            if tail == "#":
-                allowance[head] += 1
-            else:
-                numbers[head].add(int(tail))
-    return numbers, allowance, wild_mask, fulls
-
-
 @lru_cache(maxsize=65536)
 def _score(notes: tuple[str, ...]) -> Score:
-    numbers, allowance, wild_mask, fulls = _tally(notes)
+    tally = _tally(notes)
+    held, allowance, wild_mask, fulls = tally
+    if not wild_mask and not fulls:
+        # No shared wilds: every colour scores on its own (the programme below would keep
+        # one state throughout).
+        chosen: _Chosen = tuple(
+            (0, 0, *_plain_best(h, a)) for h, a in zip(held, allowance, strict=True)
+        )
+        return _explain(sum(choice[2] for choice in chosen), chosen, tally)
     # state (mask, fulls used) -> ((total, sum of squared run points), choices so far).
     # The squares only break ties between equal totals: a wild extends a run rather than
     # starting a one-card run elsewhere (spec example 5 shows W7 as red 7).
     states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {(0, 0): ((0, 0), ())}
-    for colour in data.COLOURS:
-        options = _colour_options(frozenset(numbers[colour]), allowance[colour], wild_mask, fulls)
+    for index in range(len(data.COLOURS)):
+        options = _options_for(held[index], allowance[index], wild_mask, fulls)
         next_states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {}
-        for (used_mask, used_full), ((total, squares), chosen) in states.items():
+        for (used_mask, used_full), ((total, squares), so_far) in states.items():
             for (mask, full), (points, start, end) in options.items():
                 if mask & used_mask or used_full + full > fulls:
                     continue
                 key = (used_mask | mask, used_full + full)
                 candidate = (
                     (total + points, squares + points * points),
-                    (*chosen, (mask, full, points, start, end)),
+                    (*so_far, (mask, full, points, start, end)),
                 )
                 if key not in next_states or next_states[key][0] < candidate[0]:
                     next_states[key] = candidate
         states = next_states
-    (total, _), chosen = max(states.values(), key=lambda item: item[0])
-    return _explain(total, chosen, numbers, allowance, wild_mask, fulls)
+    (total, _), best = max(states.values(), key=lambda item: item[0])
+    return _explain(total, best, tally)
 
 
-def _explain(
-    total: int,
-    chosen: _Chosen,
-    numbers: dict[str, set[int]],
-    allowance: dict[str, int],
-    wild_mask: int,
-    fulls: int,
-) -> Score:
+_Piece = tuple[ColourRun, tuple[tuple[str, str], ...], tuple[str, ...], int]
+
+
+@lru_cache(maxsize=16384)
+def _colour_piece(
+    index: int, held: int, allowance: int, choice: tuple[int, int, int, int, int]
+) -> _Piece:
+    """One colour's run, wild assignment and unused colour wilds, and its full wilds used."""
+    colour = data.COLOURS[index]
+    mask, full, points, start, end = choice
+    colour_wilds_left = allowance
+    full_left = full
+    cards: list[str] = []
+    assignment: list[tuple[str, str]] = []
+    if points:
+        for n in range(start, end + 1):
+            if held >> n & 1:
+                cards.append(f"{colour}{n}")
+            elif mask >> n & 1:
+                cards.append(f"W{n}")
+                assignment.append((f"W{n}", f"{colour}{n}"))
+            elif full_left:
+                full_left -= 1
+                cards.append("W#")
+                assignment.append(("W#", f"{colour}{n}"))
+            else:
+                colour_wilds_left -= 1
+                cards.append(f"{colour}#")
+                assignment.append((f"{colour}#", f"{colour}{n}"))
+    run = ColourRun(colour, start, end, points, tuple(cards))
+    return run, tuple(assignment), (f"{colour}#",) * colour_wilds_left, full
+
+
+def _explain(total: int, chosen: _Chosen, tally: _Tally) -> Score:
+    held, allowance, wild_mask, fulls = tally
     runs: list[ColourRun] = []
     assignment: list[tuple[str, str]] = []
     used_numbers_wilds = 0
     fulls_used = 0
     unused: list[str] = []
-    for colour, (mask, full, points, start, end) in zip(data.COLOURS, chosen, strict=True):
-        colour_wilds_left = allowance[colour]
-        full_left = full
-        cards: list[str] = []
-        if points:
-            for n in range(start, end + 1):
-                if n in numbers[colour]:
-                    cards.append(f"{colour}{n}")
-                elif mask >> n & 1:
-                    cards.append(f"W{n}")
-                    assignment.append((f"W{n}", f"{colour}{n}"))
-                elif full_left:
-                    full_left -= 1
-                    cards.append("W#")
-                    assignment.append(("W#", f"{colour}{n}"))
-                else:
-                    colour_wilds_left -= 1
-                    cards.append(f"{colour}#")
-                    assignment.append((f"{colour}#", f"{colour}{n}"))
-        unused.extend([f"{colour}#"] * colour_wilds_left)
-        used_numbers_wilds |= mask
+    for index, choice in enumerate(chosen):
+        run, assigned, left, full = _colour_piece(index, held[index], allowance[index], choice)
+        runs.append(run)
+        assignment.extend(assigned)
+        unused.extend(left)
+        used_numbers_wilds |= choice[0]
         fulls_used += full
-        runs.append(ColourRun(colour, start, end, points, tuple(cards)))
-    unused.extend(
-        f"W{n}" for n in data.NUMBERS if wild_mask >> n & 1 and not used_numbers_wilds >> n & 1
-    )
+    if wild_mask:
+        unused.extend(
+            f"W{n}" for n in data.NUMBERS if wild_mask >> n & 1 and not used_numbers_wilds >> n & 1
+        )
     unused.extend(["W#"] * (fulls - fulls_used))
     return Score(total, tuple(runs), tuple(assignment), tuple(unused))

@@ -98,6 +98,7 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
 async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
     from cogs.dynamic import DYNAMIC_ITEMS
+    from cogs.leaderboard_cog import LEADERBOARD_ITEMS
     from tests.testgame import CountEngine
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
@@ -114,9 +115,12 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
         await bot.setup_hook()
         assert synced == [123]
         assert bot.get_cog("GameCog") is not None
-        assert {c.name for c in bot.tree.get_commands()} == {"game", "rules"}
+        assert {c.name for c in bot.tree.get_commands()} == {
+            "game", "rules", "leaderboard", "stats", "history"
+        }
         registered = set(bot._connection._view_store._dynamic_items.values())
-        assert registered == set(DYNAMIC_ITEMS)
+        assert registered == {*DYNAMIC_ITEMS, *LEADERBOARD_ITEMS}
+        assert bot.leaderboards.min_games == 3
         assert bot.services.manager.engines.keys() == {"count"}
     finally:
         await bot.close()

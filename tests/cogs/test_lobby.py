@@ -38,7 +38,10 @@ async def test_new_lobby_lists_seats_limits_host_and_buttons(table: Table) -> No
     sent = ia.last
     assert "COUNT — lobby" in sent.text and "Ana" in sent.text and "2–3" in sent.text
     sid = table.manager.in_channel(100).id
-    assert sent.custom_ids == [f"tb:lobby:{a}:{sid}" for a in ("join", "leave", "start", "cancel")]
+    assert sent.custom_ids == [
+        f"tb:lobby:{a}:{sid}"
+        for a in ("join", "leave", "start", "cancel", "bot-easy", "bot-normal", "unbot")
+    ]
 
 
 async def test_join_start_flow_turns_lobby_into_table(table: Table) -> None:
@@ -100,13 +103,17 @@ async def test_leave_and_status_without_game(table: Table) -> None:
         assert_refused(ia.last, errors.NO_GAME)
 
 
-async def test_leave_running_game_refused(table: Table) -> None:
+async def test_leave_running_game_hands_the_seat_to_a_bot(table: Table) -> None:
     sid, message = await open_lobby(table)
     await press(table, BEN, message, f"tb:lobby:join:{sid}")
     await press(table, ANA, message, f"tb:lobby:start:{sid}")
     ia = table.interaction(BEN)
     await invoke(GameCog.leave, table.cog, ia)
-    assert_refused(ia.last, errors.ALREADY_STARTED)
+    assert not ia.last.ephemeral and "Ben left the game" in ia.last.content
+    assert table.manager.get(sid).seat_of(str(BEN.id)).left
+    again = table.interaction(BEN)
+    await invoke(GameCog.leave, table.cog, again)
+    assert_refused(again.last, errors.NOT_SEATED)
 
 
 async def test_rules_are_paged_and_ephemeral(table: Table) -> None:

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print a table of figures (never timed assertions in tests)."""

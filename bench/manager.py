@@ -1,0 +1,508 @@
+"""The session manager and the real SQLite store under load, against a bare aiosqlite floor.
+
+Sessions are SPLIT and TEN tables of four (alternating), driven by random legal actions:
+``engine.legal_actions`` on the live state, a random choice, ``manager.act`` with the current
+version. Every action is durable when ``act`` returns (one transaction, WAL). A finished game
+is replaced by a new one in the same channel, so the number of live sessions stays put.
+
+The floor is a bare aiosqlite loop doing the same writes per action (append the action row,
+replace the snapshot, one transaction, WAL) with the same JSON sizes, recorded from real
+games, and the same serialisation (one connection, one lock), without the engine or the
+manager.
+
+Figures: saturated durable actions/s (100 and 1,000 sessions); p50/p95/p99 latency per action
+at an offered load of 200 actions/s over 100 sessions; database bytes per finished game;
+resident memory per live session; time to restore 10,000 stored sessions.
+
+    python -m bench.manager            # the full table (about two minutes)
+    python -m bench.manager --quick    # tiny sizes, for the smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import resource
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bench._common import machine_line, median, percentile, table
+from bot.manager import SessionManager
+from bot.models import Seat
+from bot.store import Store
+from game.base import Engine
+from game.registry import engines as all_engines
+
+GAMES = ("split", "ten")
+PLAYERS = 4
+
+
+@dataclass
+class Sizes:
+    small_sessions: int = 100
+    large_sessions: int = 1000
+    small_actions: int = 40  # per session, saturated, 100 sessions
+    large_actions: int = 6  # per session, saturated, 1,000 sessions
+    rate: float = 200.0  # offered load, actions/s
+    load_sessions: int = 100
+    load_seconds: float = 10.0
+    finished_games: int = 6  # per game, for bytes per finished game
+    restore_sessions: int = 10_000
+    repeats: int = 3
+
+
+QUICK = Sizes(
+    small_sessions=4,
+    large_sessions=8,
+    small_actions=5,
+    large_actions=2,
+    rate=50.0,
+    load_sessions=4,
+    load_seconds=0.5,
+    finished_games=1,
+    restore_sessions=50,
+    repeats=1,
+)
+
+
+def seats(table_no: int) -> list[Seat]:
+    return [
+        Seat(player_id=str(table_no * 10 + n), display_name=f"P{n}") for n in range(1, PLAYERS + 1)
+    ]
+
+
+# --- driving the manager -----------------------------------------------------------------
+
+
+@dataclass
+class Driver:
+    """Opens tables through the manager and plays random legal actions on them."""
+
+    manager: SessionManager
+    rng: random.Random
+    channels: dict[int, int] = field(default_factory=dict)  # session id -> table number
+    finished: int = 0
+
+    async def open_table(self, table_no: int) -> int:
+        game = GAMES[table_no % len(GAMES)]
+        players = seats(table_no)
+        session = await self.manager.open_lobby(1, 10_000 + table_no, game, players[0])
+        for seat in players[1:]:
+            session = await self.manager.join(session.id, seat)
+        session = await self.manager.start(session.id, players[0].player_id)
+        self.channels[session.id] = table_no
+        return session.id
+
+    async def step(self, session_id: int) -> int:
+        """One random legal action; returns the id of the session to go on with (a new
+        table when the action ended the game)."""
+        session = self.manager.get(session_id)
+        assert session is not None
+        engine = self.manager.engine(session.game)
+        player = engine.awaiting(session.state)[0]
+        action = self.rng.choice(engine.legal_actions(session.state, player))
+        change = await self.manager.act(session_id, player, session.version, action)
+        if change.kind != "finished":
+            return session_id
+        self.finished += 1
+        return await self.open_table(self.channels.pop(session_id))
+
+
+async def open_tables(driver: Driver, count: int) -> list[int]:
+    return [await driver.open_table(n) for n in range(count)]
+
+
+async def saturate_manager(driver: Driver, session_ids: list[int], actions: int) -> float:
+    """Every session acts as fast as it can, ``actions`` times; returns actions/s."""
+
+    async def run(session_id: int) -> None:
+        for _ in range(actions):
+            session_id = await driver.step(session_id)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(run(sid) for sid in session_ids))
+    return len(session_ids) * actions / (time.perf_counter() - start)
+
+
+async def offered_load(
+    step: Any, targets: Sequence[Any], rate: float, seconds: float, seed: int
+) -> list[float]:
+    """Poisson arrivals at ``rate``/s for ``seconds``, round-robin over ``targets``; each
+    arrival runs ``await step(target)``. Returns the latencies (s) from arrival to durable.
+    Arrivals on one target are queued behind each other (a player acts on the newest view)."""
+    rng = random.Random(seed)
+    locks = [asyncio.Lock() for _ in targets]
+    current = list(targets)
+    latencies: list[float] = []
+    tasks: list[asyncio.Task[None]] = []
+
+    async def one(index: int, arrival: float) -> None:
+        async with locks[index]:
+            current[index] = await step(current[index])
+        latencies.append(time.perf_counter() - arrival)
+
+    loop_start = time.perf_counter()
+    next_at = loop_start
+    count = 0
+    while next_at - loop_start < seconds:
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.create_task(one(count % len(targets), next_at)))
+        count += 1
+        next_at += rng.expovariate(rate)
+    await asyncio.gather(*tasks)
+    return latencies
+
+
+# --- the floor: bare aiosqlite -------------------------------------------------------------
+
+
+@dataclass
+class Trace:
+    """What one game writes per action: (action JSON, snapshot JSON), in order."""
+
+    writes: list[tuple[str, str]]
+
+
+def record_traces(count: int, seed: int) -> list[Trace]:
+    """Real games played with random legal actions, JSON-encoded as the store does."""
+    engines = all_engines()
+    traces = []
+    for index in range(count):
+        engine = engines[GAMES[index % len(GAMES)]]
+        rng = random.Random(seed + index)
+        players = [seat.player_id for seat in seats(index)]
+        state = engine.new_game(players, seed + index)
+        writes = []
+        while not engine.is_over(state):
+            player = engine.awaiting(state)[0]
+            action = rng.choice(engine.legal_actions(state, player))
+            engine.apply(state, player, action)
+            writes.append((json.dumps(action.model_dump(mode="json")), state.model_dump_json()))
+        traces.append(Trace(writes))
+    return traces
+
+
+class Floor:
+    """One aiosqlite connection with the store's schema and PRAGMAs; one lock, like the store."""
+
+    def __init__(self, conn: aiosqlite.Connection, traces: list[Trace]) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+        self.traces = traces
+        self.position: dict[int, int] = {}
+
+    @classmethod
+    async def open(cls, path: Path, traces: list[Trace]) -> Floor:
+        store = await Store.open(path)  # creates the same schema
+        await store.close()
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        return cls(conn, traces)
+
+    async def add_sessions(self, count: int) -> list[int]:
+        now = datetime.now(UTC).isoformat()
+        seat_json = json.dumps([seat.model_dump() for seat in seats(0)])
+        ids = []
+        for index in range(count):
+            cursor = await self.conn.execute(
+                "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seats, state,"
+                " version, created_at, updated_at) VALUES (1, ?, ?, 'active', '1', ?, ?, 1, ?, ?)",
+                (index, GAMES[index % 2], seat_json, self.traces[0].writes[0][1], now, now),
+            )
+            assert cursor.lastrowid is not None
+            ids.append(cursor.lastrowid)
+            self.position[cursor.lastrowid] = 1
+        return ids
+
+    async def step(self, session_id: int) -> int:
+        version = self.position[session_id]
+        trace = self.traces[session_id % len(self.traces)].writes
+        action, snapshot = trace[(version - 1) % len(trace)]
+        now = datetime.now(UTC).isoformat()
+        async with self.lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self.conn.execute(
+                    "INSERT INTO actions (session_id, seq, user_id, action, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (session_id, version + 1, "11", action, now),
+                )
+                await self.conn.execute(
+                    "UPDATE sessions SET state = ?, version = ?, updated_at = ? WHERE id = ?",
+                    (snapshot, version + 1, now, session_id),
+                )
+                await self.conn.execute("COMMIT")
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+        self.position[session_id] = version + 1
+        return session_id
+
+    async def saturate(self, session_ids: list[int], actions: int) -> float:
+        async def run(session_id: int) -> None:
+            for _ in range(actions):
+                await self.step(session_id)
+
+        start = time.perf_counter()
+        await asyncio.gather(*(run(sid) for sid in session_ids))
+        return len(session_ids) * actions / (time.perf_counter() - start)
+
+
+# --- single figures ----------------------------------------------------------------------------
+
+
+def rss_bytes() -> int:
+    """Current resident set size (Linux /proc), else the peak from getrusage."""
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[1])
+        return pages * resource.getpagesize()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+async def database_bytes(conn_path: Path) -> int:
+    async with aiosqlite.connect(conn_path) as conn:
+        await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        async with conn.execute("PRAGMA page_count") as cur:
+            pages = (await cur.fetchone())[0]  # type: ignore[index]
+        async with conn.execute("PRAGMA page_size") as cur:
+            size = (await cur.fetchone())[0]  # type: ignore[index]
+    return int(pages) * int(size)
+
+
+async def bytes_per_game(folder: Path, games: int, seed: int) -> dict[str, float]:
+    """Play ``games`` full games of each kind through the manager; database growth per game."""
+    result = {}
+    for game in GAMES:
+        path = folder / f"games-{game}.sqlite3"
+        store = await Store.open(path)
+        empty = await database_bytes(path)
+        manager = SessionManager(store, all_engines())
+        driver = Driver(manager, random.Random(seed))
+        table_no = GAMES.index(game)
+        for _ in range(games):
+            session_id = await driver.open_table(table_no)
+            while driver.finished < games and manager.get(session_id) is not None:
+                session = manager.get(session_id)
+                assert session is not None
+                engine = manager.engine(session.game)
+                player = engine.awaiting(session.state)[0]
+                action = driver.rng.choice(engine.legal_actions(session.state, player))
+                change = await manager.act(session_id, player, session.version, action)
+                if change.kind == "finished":
+                    driver.finished += 1
+                    break
+            table_no += len(GAMES)
+        await store.close()
+        result[game] = (await database_bytes(path) - empty) / games
+    return result
+
+
+async def restore_time(folder: Path, count: int, traces: list[Trace], repeats: int) -> float:
+    """Seconds for a new manager's ``restore()`` of ``count`` stored active sessions."""
+    path = folder / "restore.sqlite3"
+    store = await Store.open(path)
+    await store.close()
+    now = datetime.now(UTC).isoformat()
+    async with aiosqlite.connect(path) as conn:
+        rows = []
+        for index in range(count):
+            trace = traces[index % len(traces)].writes
+            snapshot = trace[(index * 7) % len(trace)][1]  # mid-game states of every age
+            game = GAMES[(index % len(traces)) % len(GAMES)]
+            seat_json = json.dumps([seat.model_dump() for seat in seats(index % len(traces))])
+            rows.append((index, game, seat_json, snapshot, now, now))
+        await conn.executemany(
+            "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seats, state,"
+            " version, created_at, updated_at) VALUES (1, ?, ?, 'active', '11', ?, ?, 2, ?, ?)",
+            rows,
+        )
+        await conn.commit()
+    times = []
+    for _ in range(repeats):
+        store = await Store.open(path)
+        manager = SessionManager(store, all_engines())
+        gc.collect()
+        start = time.perf_counter()
+        report = await manager.restore()
+        times.append(time.perf_counter() - start)
+        assert report.restored == count, report
+        await store.close()
+    return median(times)
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    saturated: dict[int, tuple[float, float]] = field(default_factory=dict)  # n -> (mgr, floor)
+    latency: dict[str, list[float]] = field(default_factory=dict)  # "manager"/"floor" -> s
+    bytes_per_game: dict[str, float] = field(default_factory=dict)
+    memory_traced: float = 0.0
+    memory_rss: float = 0.0
+    restore_seconds: float = 0.0
+    restored: int = 0
+
+
+async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
+    figures = Figures()
+    traces = record_traces(8 if sizes.restore_sessions > 100 else 2, seed)
+    engines: dict[str, Engine[Any, Any]] = all_engines()
+
+    # Memory per live session, while the 1,000 tables are opened and played a little.
+    store = await Store.open(folder / "large.sqlite3")
+    manager = SessionManager(store, engines)
+    driver = Driver(manager, random.Random(seed))
+    gc.collect()
+    rss_before = rss_bytes()
+    tracemalloc.start()
+    traced_before = tracemalloc.get_traced_memory()[0]
+    large = await open_tables(driver, sizes.large_sessions)
+    for index, session_id in enumerate(large):
+        large[index] = await driver.step(session_id)
+    gc.collect()
+    traced = tracemalloc.get_traced_memory()[0] - traced_before
+    tracemalloc.stop()
+    figures.memory_traced = traced / sizes.large_sessions
+    figures.memory_rss = (rss_bytes() - rss_before) / sizes.large_sessions
+
+    large_rates = [
+        await saturate_manager(driver, large, sizes.large_actions) for _ in range(sizes.repeats)
+    ]
+    await store.close()
+
+    store = await Store.open(folder / "small.sqlite3")
+    manager = SessionManager(store, engines)
+    driver = Driver(manager, random.Random(seed + 1))
+    small = await open_tables(driver, sizes.small_sessions)
+    small_rates = []
+    for _ in range(sizes.repeats):
+        small_rates.append(await saturate_manager(driver, small, sizes.small_actions))
+        small = [s.id for s in manager.live_sessions()]
+    load = small[: sizes.load_sessions]
+    figures.latency["manager"] = await offered_load(
+        driver.step, load, sizes.rate, sizes.load_seconds, seed
+    )
+    await store.close()
+
+    floor = await Floor.open(folder / "floor.sqlite3", traces)
+    floor_small = await floor.add_sessions(sizes.small_sessions)
+    floor_large = await floor.add_sessions(sizes.large_sessions)
+    floor_small_rates = [
+        await floor.saturate(floor_small, sizes.small_actions) for _ in range(sizes.repeats)
+    ]
+    floor_large_rates = [
+        await floor.saturate(floor_large, sizes.large_actions) for _ in range(sizes.repeats)
+    ]
+    figures.latency["floor"] = await offered_load(
+        floor.step, floor_small[: sizes.load_sessions], sizes.rate, sizes.load_seconds, seed
+    )
+    await floor.conn.close()
+
+    figures.saturated[sizes.small_sessions] = (median(small_rates), median(floor_small_rates))
+    figures.saturated[sizes.large_sessions] = (median(large_rates), median(floor_large_rates))
+    figures.bytes_per_game = await bytes_per_game(folder, sizes.finished_games, seed)
+    figures.restore_seconds = await restore_time(
+        folder, sizes.restore_sessions, traces, sizes.repeats
+    )
+    figures.restored = sizes.restore_sessions
+    return figures
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def report(figures: Figures, sizes: Sizes) -> str:
+    rows: list[list[object]] = []
+    for sessions, (rate, floor_rate) in figures.saturated.items():
+        share = rate / floor_rate
+        rows.append(
+            [
+                f"saturated, {sessions:,} sessions",
+                "actions/s",
+                rate,
+                floor_rate,
+                f"{share:.0%} of floor",
+                ">= 50% of floor",
+                verdict(share >= 0.5),
+            ]
+        )
+    manager_lat, floor_lat = figures.latency["manager"], figures.latency["floor"]
+    for name, fraction in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
+        ours, base = percentile(manager_lat, fraction), percentile(floor_lat, fraction)
+        target = "<= 2x floor" if name == "p99" else "-"
+        ok = "" if name != "p99" else verdict(ours <= 2 * base)
+        rows.append(
+            [
+                f"latency {name} at {sizes.rate:.0f}/s, {sizes.load_sessions} sessions",
+                "ms",
+                ours * 1000,
+                base * 1000,
+                f"{ours / base:.1f}x floor",
+                target,
+                ok,
+            ]
+        )
+    for game, size in figures.bytes_per_game.items():
+        rows.append([f"database per finished {game.upper()} game", "KB", size / 1024, "-", "",
+                     "-", ""])
+    rows.append(
+        ["memory per live session (Python heap)", "KB", figures.memory_traced / 1024, "-", "",
+         "<= 50 KB", verdict(figures.memory_traced <= 50 * 1024)]
+    )
+    rows.append(
+        ["memory per live session (RSS delta)", "KB", figures.memory_rss / 1024, "-", "", "-",
+         ""]
+    )
+    rows.append(
+        [f"restore {figures.restored:,} stored sessions", "s", figures.restore_seconds, "-", "",
+         "< 2 s", verdict(figures.restore_seconds < 2.0)]
+    )
+    headers = ["figure", "unit", "manager", "floor", "ratio", "target", ""]
+    return table(headers, rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.manager", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--repeats", type=int, help="timed runs of each saturated figure")
+    parser.add_argument("--dir", type=Path, help="where the databases go (default: a temp dir)")
+    args = parser.parse_args(argv)
+    sizes = QUICK if args.quick else Sizes()
+    if args.repeats:
+        sizes.repeats = args.repeats
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        figures = asyncio.run(measure(sizes, Path(folder), args.seed))
+    print("Session manager + SQLite store (on disk, WAL) vs a bare aiosqlite floor")
+    print(machine_line())
+    print(
+        f"SPLIT and TEN tables of {PLAYERS}, random legal actions; saturated: "
+        f"{sizes.small_sessions} sessions x {sizes.small_actions} actions and "
+        f"{sizes.large_sessions:,} x {sizes.large_actions}, median of {sizes.repeats}; "
+        f"offered load: {sizes.load_seconds:.0f} s of Poisson arrivals\n"
+    )
+    print(report(figures, sizes))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""Skill ratings: OpenSkill's Plackett–Luce model, ranked by the conservative ordinal.
+
+Ratings are never stored. They are replayed from the append-only results rows (one rated
+game after another, in ``finished_at`` order), so the model or its parameters can change
+later without a migration: the next replay simply gives the new numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from game.base import PlayerId
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill estimate: mean ``mu``, uncertainty ``sigma``; higher ordinal is better."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class RatingBook:
+    """The ratings of one table of players, updated one finished game at a time."""
+
+    def __init__(self, model: PlackettLuce | None = None) -> None:
+        self.model = model or PlackettLuce()
+        self._ratings: dict[PlayerId, PlackettLuceRating] = {}
+
+    def record(self, placements: Sequence[tuple[PlayerId, int]]) -> None:
+        """Rate one game: ``(player, placement)`` pairs; equal placements are a tie."""
+        if len(placements) < 2:
+            return
+        teams = [[self._ratings.get(player) or self.model.rating()] for player, _ in placements]
+        rated = self.model.rate(teams, ranks=[float(place) for _, place in placements])
+        for (player, _), (new,) in zip(placements, rated, strict=True):
+            self._ratings[player] = new
+
+    def get(self, player: PlayerId) -> Rating | None:
+        raw = self._ratings.get(player)
+        if raw is None:
+            return None
+        return Rating(mu=raw.mu, sigma=raw.sigma, ordinal=raw.ordinal())
+
+    def all(self) -> Mapping[PlayerId, Rating]:
+        return {player: rating for player in self._ratings if (rating := self.get(player))}
+
+    def __len__(self) -> int:
+        return len(self._ratings)
+
+
+def replay(games: Iterable[Sequence[tuple[PlayerId, int]]],
+           model: PlackettLuce | None = None) -> RatingBook:
+    """A fresh book after rating ``games`` in the given order."""
+    book = RatingBook(model)
+    for game in games:
+        book.record(game)
+    return book

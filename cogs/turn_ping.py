@@ -1,0 +1,92 @@
+"""Pings a player in a new channel message when the game starts waiting for them.
+
+Game-agnostic manager listener (edits never ping, so the table message cannot do this). A
+player is pinged when they join the set of humans the engine awaits: at the start, when the
+turn passes, when a new round opens with them. Someone who stays awaited (the several steps of
+one turn) is not pinged again. Bot seats and autopiloted seats are never pinged.
+
+The previous awaited set is remembered per session in memory; after a restart the first change
+falls back to "only the actor was awaited", which is true of every single action.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.manager import Change
+from bot.models import Session
+from cogs.services import Services
+from game.base import PlayerId
+
+log = logging.getLogger(__name__)
+
+
+def humans_awaited(services: Services, session: Session) -> list[PlayerId]:
+    """The awaited players who are people at the keyboard, in the engine's order."""
+    if session.state is None or not session.is_live:
+        return []
+    engine = services.manager.engine(session.game)
+    result = []
+    for player in engine.awaiting(session.state):
+        seat = session.seat_of(player)
+        if seat is None or seat.is_bot or getattr(seat, "autopiloted", False):
+            continue
+        if player.isdigit():
+            result.append(player)
+    return result
+
+
+def ping_text(title: str, players: list[PlayerId]) -> str:
+    mentions = " ".join(f"<@{player}>" for player in players)
+    return f"{mentions} — your turn in {title}. Press **My hand** on the table to play."
+
+
+class TurnPing:
+    def __init__(self, client: Any, services: Services) -> None:
+        self._client = client
+        self._services = services
+        # session id -> (version, humans awaited at that version)
+        self._awaited: dict[int, tuple[int, frozenset[PlayerId]]] = {}
+
+    def to_ping(self, change: Change) -> list[PlayerId]:
+        """Who this change should ping; also remembers the new awaited set."""
+        session = change.session
+        if change.kind not in ("started", "action"):
+            if not session.is_live:
+                self._awaited.pop(session.id, None)
+            return []
+        known = self._awaited.get(session.id)
+        if known is not None and known[0] >= session.version:
+            return []  # an older change arriving late
+        now = humans_awaited(self._services, session)
+        if known is not None:
+            before = known[1]
+        elif change.kind == "action" and change.actor is not None:
+            before = frozenset({change.actor})
+        else:
+            before = frozenset()
+        self._awaited[session.id] = (session.version, frozenset(now))
+        return [player for player in now if player not in before]
+
+    async def on_change(self, change: Change) -> None:
+        players = self.to_ping(change)
+        if not players:
+            return
+        session = change.session
+        title = self._services.manager.engine(session.game).title
+        channel = self._client.get_channel(session.channel_id)
+        if channel is None:
+            channel = await self._client.fetch_channel(session.channel_id)
+        try:
+            await channel.send(
+                content=ping_text(title, players),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False,
+                    users=[discord.Object(id=int(player)) for player in players],
+                ),
+            )
+        except discord.HTTPException:
+            log.warning("could not ping the next player of session %s", session.id)

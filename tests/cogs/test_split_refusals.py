@@ -1,0 +1,155 @@
+"""Every refusal path of the SPLIT table, stale clicks, restarts and the info buttons."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import errors
+from bot.manager import SessionManager
+from bot.store import Store
+from cogs.game_cog import GameCog
+from cogs.split_hand import NOT_AVAILABLE, UNKNOWN_CONTROL
+from game.split import SplitEngine
+from game.split.cards import FACE_NAMES
+from tests.cogs.conftest import ANA, BEN, CY
+from tests.cogs.split_table_fixture import SEED, SplitTable, faces_in
+from tests.cogs.test_split_game import start_game
+from tests.fakes import Sent
+
+
+@pytest.fixture
+async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
+    store = await Store.open(tmp_path / "split.sqlite3")
+    yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
+    await store.close()
+
+
+def refused(sent: Sent, message: str) -> None:
+    assert sent.ephemeral and sent.content == message, sent.content
+
+
+async def two_player_game(split: SplitTable) -> tuple[object, object]:
+    table = await start_game(split, (ANA, BEN))
+    session = split.session()
+    on_turn = ANA if split.engine.awaiting(session.state) == [str(ANA.id)] else BEN
+    other = BEN if on_turn is ANA else ANA
+    return table, (on_turn, other)
+
+
+async def test_refusals_change_nothing(split: SplitTable) -> None:
+    table, (on_turn, other) = await two_player_game(split)
+    session = split.session()
+    sid, version = session.id, session.version
+    mine = await split.hand(on_turn)
+    draw = mine.custom_ids[0]
+    assert draw == f"tb:act:{sid}:{version}:a:0"
+    # Not seated: hand command, My hand button, a game control, Scores.
+    refused(await split.hand(CY), errors.NOT_SEATED)
+    refused(await split.press(CY, table, f"tb:hand:{sid}"), errors.NOT_SEATED)
+    refused(await split.press(CY, mine.message, draw), errors.NOT_SEATED)
+    refused(await split.press(CY, table, f"tb:act:{sid}:{version}:scores"), errors.NOT_SEATED)
+    # Seated but not on turn: any game control.
+    refused(await split.press(other, mine.message, draw), errors.NOT_YOUR_TURN)
+    refused(await split.press(other, mine.message, f"tb:sel:{sid}:{version}:s:pick:0", ["1"]),
+            errors.NOT_YOUR_TURN)
+    # On turn, forged or impossible payloads.
+    refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:a:77"),
+            NOT_AVAILABLE)
+    refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:xyz"),
+            UNKNOWN_CONTROL)
+    refused(await split.press(on_turn, mine.message, f"tb:sel:{sid}:{version}:s:disc:0", ["0"]),
+            NOT_AVAILABLE)  # index 0 is the draw, not a discard
+    # No game behind the id.
+    refused(await split.press(on_turn, mine.message, f"tb:act:999:{version}:a:0"), errors.NO_GAME)
+    assert split.manager.get(sid) is session
+
+
+async def test_stale_click_answers_with_a_fresh_current_view(split: SplitTable) -> None:
+    _, (on_turn, _other) = await two_player_game(split)
+    session = split.session()
+    old = await split.hand(on_turn)
+    played = await split.press(on_turn, old.message, old.custom_ids[0])  # draw
+    assert played.kind == "edit_message" and played.message is old.message
+    current = split.session()
+    assert current.version == session.version + 1
+    stale = await split.press(on_turn, old.message, old.custom_ids[0])
+    assert stale.kind == "send_message" and stale.ephemeral
+    assert stale.content == errors.STALE
+    assert all(f":{current.version}:" in cid for cid in stale.custom_ids)
+    assert "Make matches or upgrades" in stale.text
+    assert split.session() is current
+
+
+async def test_private_views_are_ephemeral_and_idle_players_see_why(split: SplitTable) -> None:
+    table, (on_turn, other) = await two_player_game(split)
+    session = split.session()
+    idle = await split.hand(other)
+    assert idle.ephemeral and idle.view is None
+    assert "No moves for you now" in idle.text and "take a card" in idle.text
+    by_button = await split.press(other, table, f"tb:hand:{session.id}")
+    assert by_button.ephemeral and by_button.text == idle.text
+    mine = await split.hand(on_turn)
+    assert mine.ephemeral and "Draw a card" in [getattr(i, "label", "") for i in
+                                                 mine.view.children]
+    seat = session.state.players.index(str(on_turn.id))
+    assert len(session.state.hands[seat]) == 9 and "**Your hand (9):**" in mine.text
+
+
+async def test_scores_and_rules_buttons_answer_privately(split: SplitTable) -> None:
+    table, (_on_turn, other) = await two_player_game(split)
+    session = split.session()
+    ids = table.edits[-1].custom_ids
+    assert ids == [f"tb:hand:{session.id}", f"tb:info:{session.id}:rules",
+                   f"tb:act:{session.id}:{session.version}:scores"]
+    scores = await split.press(other, table, ids[2])
+    assert scores.kind == "send_message" and scores.ephemeral
+    assert "score sheets after 0 of 3 rounds" in scores.text
+    assert " K □□□□□□□□□□□□   0" in scores.text and "no round finished yet" in scores.text
+    rules = await split.press(CY, table, ids[1])
+    assert rules.ephemeral and "SPLIT rules" in rules.text
+    assert table.edits[-1].custom_ids == ids  # the table itself was not replaced
+
+
+async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "restart.sqlite3"
+    store = await Store.open(path)
+    split = SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
+    _, (on_turn, _other) = await two_player_game(split)
+    first = await split.hand(on_turn)
+    await split.press(on_turn, first.message, first.custom_ids[0])  # draw
+    before = split.session()
+    assert len(before.log) == 1 and "drew a card" in before.log[0]
+    view = await split.hand(on_turn)
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        manager = SessionManager(store, {"split": SplitEngine()})
+        await manager.restore()
+        revived = SplitTable(manager)
+        restored = revived.session()
+        assert restored.version == before.version and restored.log == before.log
+        discard = next(item for item in view.view.children
+                       if ":s:disc:" in str(item.custom_id))
+        played = await revived.press(on_turn, view.message, str(discard.custom_id),
+                                     [discard.options[0].value])
+        assert played.kind == "edit_message" and played.message is view.message
+        after = revived.session()
+        assert after.version == before.version + 1 and "discarded" in after.log[-1]
+        status = await revived.command(GameCog.status, CY)
+        assert not status.ephemeral and after.log[0] in status.text
+    finally:
+        await store.close()
+
+
+async def test_opening_table_shows_no_dealt_card(split: SplitTable) -> None:
+    table = await start_game(split, (ANA, BEN, CY))
+    state = split.session().state
+    public = table.edits[-1].text
+    row = set(split.engine.view(state, None).row)
+    dealt = {FACE_NAMES[card >> 1] for hand in state.hands for card in hand} - row
+    assert len(dealt) > 15 and not dealt & faces_in(public)
+    assert "`1` " + FACE_NAMES[state.row[0] >> 1] in public

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.manager import Change, SessionManager
+from bot.models import Seat
+from bot.store import Store
+from cogs.services import Services
+from cogs.turn_ping import TurnPing, ping_text
+from game.split import SplitEngine
+from tests.cogs.conftest import ANA, BEN
+from tests.cogs.split_table_fixture import SEED, SplitTable
+from tests.cogs.test_split_game import start_game
+
+
+@pytest.fixture
+async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
+    store = await Store.open(tmp_path / "ping.sqlite3")
+    yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
+    await store.close()
+
+
+def pings(split: SplitTable) -> list[str]:
+    return [s.content or "" for s in split.channel.sent if "<@" in (s.content or "")]
+
+
+async def test_next_player_is_pinged_once_per_turn(split: SplitTable) -> None:
+    await start_game(split, (ANA, BEN))
+    state = split.session().state
+    first = split.engine.awaiting(state)[0]
+    second = next(p for p in state.players if p != first)
+    assert pings(split) == [ping_text("SPLIT", [first])]
+    user = ANA if first == str(ANA.id) else BEN
+    while split.engine.awaiting(split.session().state) == [first]:
+        view = await split.hand(user)
+        legal = split.engine.legal_actions(split.session().state, first)
+        # Draw, then discard the first card offered: a turn of two steps.
+        index = next(i for i, a in enumerate(legal) if a.type in ("draw", "discard"))
+        target = next(
+            cid for cid in view.custom_ids if cid.endswith(f":a:{index}") or ":s:disc:" in cid
+        )
+        values = None if ":a:" in target else [str(index)]
+        await split.press(user, view.message, target, values)
+        if split.engine.awaiting(split.session().state) == [first]:
+            assert len(pings(split)) == 1  # still the same turn: nobody new to ping
+    assert pings(split) == [ping_text("SPLIT", [first]), ping_text("SPLIT", [second])]
+    assert all(not sent.ephemeral for sent in split.channel.sent)
+
+
+async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
+    split: SplitTable,
+) -> None:
+    await start_game(split, (ANA, BEN))
+    session = split.session()
+    first = split.engine.awaiting(session.state)[0]
+    services = Services(manager=split.manager, uis=split.services.uis)
+    fresh = TurnPing(split.client, services)  # as after a restart: nothing remembered
+    assert fresh.to_ping(Change("action", session, actor=first)) == []
+    other = next(p for p in session.state.players if p != first)
+    assert TurnPing(split.client, services).to_ping(Change("action", session, actor=other)) == [
+        first
+    ]
+    as_bot = replace(session, seats=tuple(
+        Seat(player_id=s.player_id, display_name=s.display_name, is_bot=s.player_id == first)
+        for s in session.seats
+    ))
+    assert TurnPing(split.client, services).to_ping(Change("started", as_bot)) == []
+    late = TurnPing(split.client, services)
+    assert late.to_ping(Change("started", session)) == [first]
+    older = replace(session, version=session.version - 1)
+    assert late.to_ping(Change("action", older, actor=other)) == []
