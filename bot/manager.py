@@ -263,21 +263,24 @@ class SessionManager:
                     seats=_with_seat(session.seats, me.model_copy(update={"left": True})),
                     host_id=_next_host(session, player_id),
                 )
-                await self._save(self.store.save_session(new))
-                self._swap(new)
-                log.info("session %s: %s left the running game", new.id, player_id)
-                await self._publish(Change("seat", new, actor=player_id, origin=origin))
-                return new
-            seats = tuple(seat for seat in session.seats if seat.player_id != player_id)
-            humans = [seat for seat in seats if not seat.is_bot]
-            if not humans:
-                new = self._next(session, seats=seats, status=Status.ABANDONED)
             else:
-                host = session.host_id if session.host_id != player_id else humans[0].player_id
-                new = self._next(session, seats=seats, host_id=host)
+                seats = tuple(seat for seat in session.seats if seat.player_id != player_id)
+                humans = [seat for seat in seats if not seat.is_bot]
+                if not humans:
+                    new = self._next(session, seats=seats, status=Status.ABANDONED)
+                else:
+                    host = (
+                        session.host_id if session.host_id != player_id else humans[0].player_id
+                    )
+                    new = self._next(session, seats=seats, host_id=host)
             await self._save(self.store.save_session(new))
             self._swap(new)
-        kind: ChangeKind = "lobby" if new.is_live else "abandoned"
+        kind: ChangeKind
+        if new.status is Status.ACTIVE:
+            kind = "seat"
+            log.info("session %s: %s left the running game", new.id, player_id)
+        else:
+            kind = "lobby" if new.is_live else "abandoned"
         await self._publish(Change(kind, new, actor=player_id, origin=origin))
         return new
 

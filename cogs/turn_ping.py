@@ -41,7 +41,10 @@ def humans_awaited(services: Services, session: Session) -> list[PlayerId]:
 
 def ping_text(title: str, players: list[PlayerId]) -> str:
     mentions = " ".join(f"<@{player}>" for player in players)
-    return f"{mentions} — your turn in {title}. Press **My hand** on the table to play."
+    return (
+        f"{mentions} — your turn in {title}. "
+        "Open your own view from the table's buttons (only you see it)."
+    )
 
 
 class TurnPing:
