@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import statistics
@@ -29,7 +30,8 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))
+    rank = math.ceil(fraction * len(ordered) - 1e-9)  # 0.99 * 100 is 99.00000000000001
+    index = min(len(ordered) - 1, max(0, rank - 1))
     return ordered[index]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import random
@@ -80,6 +81,23 @@ def seats(table_no: int) -> list[Seat]:
     return [
         Seat(player_id=str(table_no * 10 + n), display_name=f"P{n}") for n in range(1, PLAYERS + 1)
     ]
+
+
+# Every connection the run opens, closed at the end even after an error: an open aiosqlite
+# connection's thread would keep the process alive.
+_OPEN: list[Store | aiosqlite.Connection] = []
+
+
+async def open_store(path: Path) -> Store:
+    store = await Store.open(path)
+    _OPEN.append(store)
+    return store
+
+
+async def close_all() -> None:
+    while _OPEN:
+        with contextlib.suppress(Exception):  # already closed
+            await _OPEN.pop().close()
 
 
 # --- driving the manager -----------------------------------------------------------------
@@ -206,9 +224,10 @@ class Floor:
 
     @classmethod
     async def open(cls, path: Path, traces: list[Trace]) -> Floor:
-        store = await Store.open(path)  # creates the same schema
+        store = await open_store(path)  # creates the same schema
         await store.close()
         conn = await aiosqlite.connect(path, isolation_level=None)
+        _OPEN.append(conn)
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA foreign_keys=ON")
         await conn.execute("PRAGMA busy_timeout=5000")
@@ -218,7 +237,8 @@ class Floor:
         now = datetime.now(UTC).isoformat()
         seat_json = json.dumps([seat.model_dump() for seat in seats(0)])
         ids = []
-        for index in range(count):
+        for _ in range(count):
+            index = len(self.position)
             cursor = await self.conn.execute(
                 "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seats, state,"
                 " version, created_at, updated_at) VALUES (1, ?, ?, 'active', '1', ?, ?, 1, ?, ?)",
@@ -291,14 +311,14 @@ async def bytes_per_game(folder: Path, games: int, seed: int) -> dict[str, float
     result = {}
     for game in GAMES:
         path = folder / f"games-{game}.sqlite3"
-        store = await Store.open(path)
+        store = await open_store(path)
         empty = await database_bytes(path)
         manager = SessionManager(store, all_engines())
         driver = Driver(manager, random.Random(seed))
         table_no = GAMES.index(game)
         for _ in range(games):
             session_id = await driver.open_table(table_no)
-            while driver.finished < games and manager.get(session_id) is not None:
+            while True:
                 session = manager.get(session_id)
                 assert session is not None
                 engine = manager.engine(session.game)
@@ -306,7 +326,6 @@ async def bytes_per_game(folder: Path, games: int, seed: int) -> dict[str, float
                 action = driver.rng.choice(engine.legal_actions(session.state, player))
                 change = await manager.act(session_id, player, session.version, action)
                 if change.kind == "finished":
-                    driver.finished += 1
                     break
             table_no += len(GAMES)
         await store.close()
@@ -317,7 +336,7 @@ async def bytes_per_game(folder: Path, games: int, seed: int) -> dict[str, float
 async def restore_time(folder: Path, count: int, traces: list[Trace], repeats: int) -> float:
     """Seconds for a new manager's ``restore()`` of ``count`` stored active sessions."""
     path = folder / "restore.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.close()
     now = datetime.now(UTC).isoformat()
     async with aiosqlite.connect(path) as conn:
@@ -336,7 +355,7 @@ async def restore_time(folder: Path, count: int, traces: list[Trace], repeats: i
         await conn.commit()
     times = []
     for _ in range(repeats):
-        store = await Store.open(path)
+        store = await open_store(path)
         manager = SessionManager(store, all_engines())
         gc.collect()
         start = time.perf_counter()
@@ -367,7 +386,7 @@ async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
     engines: dict[str, Engine[Any, Any]] = all_engines()
 
     # Memory per live session, while the 1,000 tables are opened and played a little.
-    store = await Store.open(folder / "large.sqlite3")
+    store = await open_store(folder / "large.sqlite3")
     manager = SessionManager(store, engines)
     driver = Driver(manager, random.Random(seed))
     gc.collect()
@@ -388,7 +407,7 @@ async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
     ]
     await store.close()
 
-    store = await Store.open(folder / "small.sqlite3")
+    store = await open_store(folder / "small.sqlite3")
     manager = SessionManager(store, engines)
     driver = Driver(manager, random.Random(seed + 1))
     small = await open_tables(driver, sizes.small_sessions)
@@ -424,6 +443,13 @@ async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
     )
     figures.restored = sizes.restore_sessions
     return figures
+
+
+async def run(sizes: Sizes, folder: Path, seed: int) -> Figures:
+    try:
+        return await measure(sizes, folder, seed)
+    finally:
+        await close_all()
 
 
 def verdict(ok: bool) -> str:
@@ -491,14 +517,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.repeats:
         sizes.repeats = args.repeats
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        figures = asyncio.run(measure(sizes, Path(folder), args.seed))
+        figures = asyncio.run(run(sizes, Path(folder), args.seed))
     print("Session manager + SQLite store (on disk, WAL) vs a bare aiosqlite floor")
     print(machine_line())
     print(
         f"SPLIT and TEN tables of {PLAYERS}, random legal actions; saturated: "
         f"{sizes.small_sessions} sessions x {sizes.small_actions} actions and "
         f"{sizes.large_sessions:,} x {sizes.large_actions}, median of {sizes.repeats}; "
-        f"offered load: {sizes.load_seconds:.0f} s of Poisson arrivals\n"
+        f"offered load: {sizes.load_seconds:g} s of Poisson arrivals\n"
     )
     print(report(figures, sizes))
     return 0

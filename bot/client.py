@@ -20,6 +20,7 @@ from bot.manager import SessionManager
 from bot.settings import Settings
 from bot.store import Store
 from bot.turn_clock import TurnClock
+from cogs.unexpected import TableTree
 from game.base import Engine
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,8 @@ class TableBot(commands.Bot):
         self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None
     ) -> None:
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None
+            command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
+            tree_cls=TableTree,
         )
         self.settings = settings
         self._engines = engines

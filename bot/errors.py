@@ -51,6 +51,7 @@ NOT_AWAY = "You are not away."
 ALREADY_AWAY = "You are already away."
 NO_BOT = "There is no bot seat to remove."
 NOT_TIMED_OUT = "That turn has not run out of time."
+NO_SCORE_SHEET = "This game has no score sheet; the table shows the scores."
 
 
 def lobby_full(max_players: int) -> str:

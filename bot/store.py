@@ -12,9 +12,10 @@ either all of them or none.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -24,87 +25,15 @@ import aiosqlite
 from pydantic import BaseModel
 
 from bot.errors import ConfigError
+from bot.migrations import MIGRATIONS
 from bot.models import ActionRow, Deadline, ResultRow, Seat, Session, Status
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: the initial schema
-    """
-    CREATE TABLE sessions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
-        host_id TEXT NOT NULL,
-        options TEXT NOT NULL DEFAULT '{}',
-        seats TEXT NOT NULL DEFAULT '[]',
-        state TEXT,
-        version INTEGER NOT NULL,
-        table_message_id INTEGER,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX sessions_one_live_per_channel
-        ON sessions (channel_id) WHERE status IN ('lobby', 'active');
-    CREATE INDEX sessions_by_status ON sessions (status);
-
-    CREATE TABLE actions (
-        session_id INTEGER NOT NULL REFERENCES sessions (id),
-        seq INTEGER NOT NULL,
-        user_id TEXT NOT NULL,
-        action TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (session_id, seq)
-    );
-    CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
-        BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END;
-    CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
-        BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END;
-
-    CREATE TABLE results (
-        session_id INTEGER NOT NULL REFERENCES sessions (id),
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        placement INTEGER NOT NULL,
-        score INTEGER NOT NULL,
-        is_bot_seat INTEGER NOT NULL,
-        bots_in_game INTEGER NOT NULL,
-        rated INTEGER NOT NULL,
-        finished_at TEXT NOT NULL,
-        UNIQUE (session_id, user_id)
-    );
-    CREATE INDEX results_by_time ON results (guild_id, game, finished_at);
-    CREATE INDEX results_by_user ON results (guild_id, game, user_id);
-    CREATE TRIGGER results_no_update BEFORE UPDATE ON results
-        BEGIN SELECT RAISE(ABORT, 'results are append-only'); END;
-    CREATE TRIGGER results_no_delete BEFORE DELETE ON results
-        BEGIN SELECT RAISE(ABORT, 'results are append-only'); END;
-
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    """,
-    # 2: leaderboard and history reads. The covering index answers a leaderboard from the
-    # index alone, already in replay order; the channel index finds a channel's past games.
-    """
-    CREATE INDEX results_board ON results
-        (guild_id, game, finished_at, session_id, user_id, placement, score, is_bot_seat, rated);
-    CREATE INDEX sessions_by_channel ON sessions (channel_id, status, id);
-    """,
-    # 3: the public table log (the last few event lines, as a JSON list of strings).
-    """
-    ALTER TABLE sessions ADD COLUMN log TEXT NOT NULL DEFAULT '[]';
-    """,
-    # 4: the turn clock: the limit in minutes (0 = off) and the current deadlines (JSON).
-    """
-    ALTER TABLE sessions ADD COLUMN turn_minutes INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE sessions ADD COLUMN deadlines TEXT NOT NULL DEFAULT '[]';
-    """,
-)
 
 _SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
     "table_message_id, created_at, updated_at, log, turn_minutes, deadlines"
 )
+# Set when the session is created and never changed by an update.
+_FIXED_COLUMNS = ("guild_id", "channel_id", "game", "created_at")
 
 
 def check_writable(path: Path) -> None:
@@ -128,6 +57,28 @@ def _dump_state(state: Any) -> str | None:
     if isinstance(state, BaseModel):
         return state.model_dump_json()
     return json.dumps(state)
+
+
+def _session_values(session: Session) -> dict[str, Any]:
+    """The ``sessions`` row of ``session`` (every column but ``id``), as stored."""
+    return {
+        "guild_id": session.guild_id,
+        "channel_id": session.channel_id,
+        "game": session.game,
+        "status": session.status.value,
+        "host_id": session.host_id,
+        "options": json.dumps(session.options),
+        "seats": json.dumps([seat.model_dump() for seat in session.seats]),
+        "state": _dump_state(session.state),
+        "version": session.version,
+        "table_message_id": session.table_message_id,
+        "created_at": session.created_at.isoformat(),
+        "updated_at": session.updated_at.isoformat(),
+        "log": json.dumps(list(session.log)),
+        "turn_minutes": session.turn_minutes,
+        "deadlines": json.dumps([deadline.model_dump(mode="json")
+                                 for deadline in session.deadlines]),
+    }
 
 
 class Store:
@@ -179,52 +130,36 @@ class Store:
 
     # --- transactions -------------------------------------------------------------------
 
-    async def _run_transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Hold the write lock around one transaction: committed when the block ends, rolled
+        back when it raises."""
         async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in steps:
-                    await self._conn.execute(sql, params)
+                yield self._conn
                 await self._conn.execute("COMMIT")
             except BaseException:
                 await self._conn.execute("ROLLBACK")
                 raise
+
+    async def _run_transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        async with self._transaction() as conn:
+            for sql, params in steps:
+                await conn.execute(sql, params)
 
     # --- sessions -------------------------------------------------------------------------
 
     async def create_session(self, session: Session) -> Session:
         """Insert a new session; returns it with its database id."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._conn.execute(
-                    "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, options,"
-                    " seats, state, version, table_message_id, created_at, updated_at, log,"
-                    " turn_minutes, deadlines)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        session.guild_id,
-                        session.channel_id,
-                        session.game,
-                        session.status.value,
-                        session.host_id,
-                        json.dumps(session.options),
-                        self._seats_json(session.seats),
-                        _dump_state(session.state),
-                        session.version,
-                        session.table_message_id,
-                        session.created_at.isoformat(),
-                        session.updated_at.isoformat(),
-                        json.dumps(list(session.log)),
-                        session.turn_minutes,
-                        self._deadlines_json(session),
-                    ),
-                )
-                new_id = cursor.lastrowid
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
+        values = _session_values(session)
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                f"INSERT INTO sessions ({', '.join(values)})"
+                f" VALUES ({', '.join('?' for _ in values)})",
+                tuple(values.values()),
+            )
+            new_id = cursor.lastrowid
         assert new_id is not None
         return replace(session, id=new_id)
 
@@ -244,17 +179,11 @@ class Store:
         ``session`` is the state after the action; its ``version`` is the action's ``seq``.
         ``results`` (when the action ended the game) are written in the same transaction.
         """
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                await self._insert_action(session, user_id, action)
-                await self._write_snapshot(session)
-                for result in results:
-                    await self._insert_result(result)
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
+        async with self._transaction():
+            await self._insert_action(session, user_id, action)
+            await self._write_snapshot(session)
+            for result in results:
+                await self._insert_result(result)
 
     async def _insert_action(
         self, session: Session, user_id: str, action: dict[str, Any] | str
@@ -291,34 +220,18 @@ class Store:
             ),
         )
 
-    def _snapshot_step(self, session: Session) -> tuple[str, Sequence[Any]]:
+    @staticmethod
+    def _snapshot_step(session: Session) -> tuple[str, Sequence[Any]]:
+        """The UPDATE that overwrites ``session``'s row (all but the fixed columns)."""
+        values = {
+            column: value for column, value in _session_values(session).items()
+            if column not in _FIXED_COLUMNS
+        }
+        assignments = ", ".join(f"{column} = ?" for column in values)
         return (
-            "UPDATE sessions SET status = ?, host_id = ?, options = ?, seats = ?, state = ?,"
-            " version = ?, table_message_id = ?, updated_at = ?, log = ?, turn_minutes = ?,"
-            " deadlines = ? WHERE id = ?",
-            (
-                session.status.value,
-                session.host_id,
-                json.dumps(session.options),
-                self._seats_json(session.seats),
-                _dump_state(session.state),
-                session.version,
-                session.table_message_id,
-                session.updated_at.isoformat(),
-                json.dumps(list(session.log)),
-                session.turn_minutes,
-                self._deadlines_json(session),
-                session.id,
-            ),
+            f"UPDATE sessions SET {assignments} WHERE id = ?",
+            (*values.values(), session.id),
         )
-
-    @staticmethod
-    def _seats_json(seats: Iterable[Seat]) -> str:
-        return json.dumps([seat.model_dump() for seat in seats])
-
-    @staticmethod
-    def _deadlines_json(session: Session) -> str:
-        return json.dumps([deadline.model_dump(mode="json") for deadline in session.deadlines])
 
     async def load_sessions(self, statuses: Iterable[Status]) -> list[Session]:
         """Sessions with these statuses, oldest first; ``state`` is the raw JSON (dict or None)."""

@@ -20,7 +20,7 @@ LOBBY_TEMPLATE = (
 )
 BACK_TEMPLATE = r"tb:back:(?P<sid>[0-9]+)"
 RULES_TEMPLATE = r"tb:rules:(?P<game>[a-z0-9_]+):(?P<page>[0-9]+):(?P<dir>[pn])"
-INFO_TEMPLATE = r"tb:info:(?P<sid>[0-9]+):(?P<what>table|rules)"
+INFO_TEMPLATE = r"tb:info:(?P<sid>[0-9]+):(?P<what>table|rules|scores)"
 
 LOBBY_ACTIONS: tuple[tuple[str, str, discord.ButtonStyle], ...] = (
     ("join", "Join", discord.ButtonStyle.primary),
@@ -36,18 +36,19 @@ LOBBY_BOT_ACTIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _checked(custom_id: str) -> str:
+def checked_id(custom_id: str) -> str:
+    """``custom_id``, or ValueError when Discord would refuse it as too long."""
     if len(custom_id) > MAX_CUSTOM_ID:
         raise ValueError(f"custom_id longer than {MAX_CUSTOM_ID} characters: {custom_id!r}")
     return custom_id
 
 
 def act_id(session: Session, payload: str) -> str:
-    return _checked(f"tb:act:{session.id}:{session.version}:{payload}")
+    return checked_id(f"tb:act:{session.id}:{session.version}:{payload}")
 
 
 def select_id(session: Session, payload: str) -> str:
-    return _checked(f"tb:sel:{session.id}:{session.version}:{payload}")
+    return checked_id(f"tb:sel:{session.id}:{session.version}:{payload}")
 
 
 def act_button(
@@ -95,9 +96,10 @@ def hand_button(session: Session, *, label: str = "My hand") -> discord.ui.Butto
 def info_button(
     session: Session, what: str, *, label: str
 ) -> discord.ui.Button[discord.ui.View]:
-    """A table button for anyone in the channel, seated or not: ``what`` is ``table`` (an
-    ephemeral copy of the table) or ``rules`` (the game's rules, ephemeral)."""
-    return discord.ui.Button(custom_id=_checked(f"tb:info:{session.id}:{what}"), label=label)
+    """A table button for anyone in the channel, seated or not, answered ephemeral: ``what``
+    is ``table`` (a copy of the table), ``rules`` (the game's rules) or ``scores`` (the
+    GameUI's :class:`cogs.game_ui.ShowsScores` sheet)."""
+    return discord.ui.Button(custom_id=checked_id(f"tb:info:{session.id}:{what}"), label=label)
 
 
 def lobby_view(session: Session) -> discord.ui.View:

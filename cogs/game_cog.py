@@ -12,13 +12,22 @@ from discord.ext import commands
 from bot import errors
 from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
-from bot.models import Status
+from bot.models import Session, Status
 from cogs import handlers
+from cogs.choices import game_choices
 from cogs.rendering import table_render
 from cogs.rules_text import RULES, rules_page
 from cogs.services import is_moderator, player_id, refuse, seat_for, send_private, services
 
 Interaction = discord.Interaction[Any]
+
+
+def channel_game(interaction: Interaction) -> Session:
+    """The live session of the channel the command was used in; refused when there is none."""
+    session = services(interaction).manager.in_channel(interaction.channel_id or 0)
+    if session is None:
+        raise errors.Refusal(errors.NO_GAME)
+    return session
 
 
 class GameCog(commands.Cog):
@@ -63,18 +72,15 @@ class GameCog(commands.Cog):
     async def _game_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=title, value=key)
-            for key, title in self.games.items()
-            if current.lower() in key or current.lower() in title.lower()
-        ]
+        return game_choices(self.games, current)
 
     @game.command(name="status", description="Show this channel's table")
     async def status(self, interaction: Interaction) -> None:
         svc = services(interaction)
-        session = svc.manager.in_channel(interaction.channel_id or 0)
-        if session is None:
-            await refuse(interaction, errors.NO_GAME)
+        try:
+            session = channel_game(interaction)
+        except TableError as err:
+            await refuse(interaction, err.message)
             return
         await interaction.response.send_message(**table_render(svc, session).send_kwargs())
         # The newest copy becomes the table message that later changes edit.
@@ -92,10 +98,8 @@ class GameCog(commands.Cog):
     )
     async def leave(self, interaction: Interaction) -> None:
         svc = services(interaction)
-        session = svc.manager.in_channel(interaction.channel_id or 0)
         try:
-            if session is None:
-                raise errors.Refusal(errors.NO_GAME)
+            session = channel_game(interaction)
             after = await svc.manager.leave(session.id, player_id(interaction.user))
         except TableError as err:
             await refuse(interaction, err.message)
@@ -111,10 +115,8 @@ class GameCog(commands.Cog):
     @game.command(name="cancel", description="Close this channel's lobby or game without a result")
     async def cancel(self, interaction: Interaction) -> None:
         svc = services(interaction)
-        session = svc.manager.in_channel(interaction.channel_id or 0)
         try:
-            if session is None:
-                raise errors.Refusal(errors.NO_GAME)
+            session = channel_game(interaction)
             await svc.manager.cancel(
                 session.id, player_id(interaction.user), moderator=is_moderator(interaction)
             )
@@ -135,8 +137,4 @@ class GameCog(commands.Cog):
     async def _rules_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=title, value=key)
-            for key, (title, _) in RULES.items()
-            if current.lower() in key or current.lower() in title.lower()
-        ]
+        return game_choices({key: title for key, (title, _) in RULES.items()}, current)

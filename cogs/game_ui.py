@@ -14,6 +14,9 @@ Component scheme (built with ``cogs.components``; all ids are at most 100 charac
     A game select menu; the chosen option values are passed as ``values``.
 ``tb:hand:{session_id}``
     "My hand": sends the clicker's :meth:`GameUI.private` view, ephemeral.
+``tb:info:{session_id}:{table|rules|scores}``
+    For anyone in the channel, seated or not, answered ephemeral: a copy of the table, the
+    rules, or the score sheet of a UI that also is a :class:`ShowsScores`.
 ``tb:lobby:{join|leave|start|cancel}:{session_id}`` and ``tb:rules:{game}:{page}:{dir}``
     Lobby and rules paging buttons (not for GameUIs).
 
@@ -85,4 +88,13 @@ class GameUI(Protocol):
         Raise ``bot.errors.Refusal`` for a payload that makes no sense. Never apply anything:
         the cogs pass the result to ``manager.act``.
         """
+        ...
+
+
+@runtime_checkable
+class ShowsScores(Protocol):
+    """A GameUI that also draws a public score sheet (the ``tb:info:{id}:scores`` button)."""
+
+    def scores(self, session: Session) -> Render:
+        """Everyone's scores so far, for a running game: public, so no hidden information."""
         ...

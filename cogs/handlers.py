@@ -14,7 +14,7 @@ import discord
 from bot import errors
 from bot.errors import StaleVersion, TableError
 from bot.models import Session, Status
-from cogs.game_ui import Render
+from cogs.game_ui import Render, ShowsScores
 from cogs.rendering import table_render
 from cogs.rules_text import RULES, rules_page
 from cogs.services import (
@@ -137,17 +137,31 @@ async def _show_step(interaction: Interaction, step: Render) -> None:
 
 
 async def info_click(interaction: Interaction, session_id: int, what: str) -> None:
-    """Table / Rules on a table message: for anyone in the channel, answered ephemeral."""
+    """Table / Rules / Scores on a table message: for anyone in the channel, answered
+    ephemeral (``what`` is ``table``, ``rules`` or ``scores``)."""
     svc = services(interaction)
-    session = svc.manager.get(session_id)
+    try:
+        render = _info_render(svc, svc.manager.get(session_id), what)
+    except TableError as err:
+        await refuse(interaction, err.message)
+        return
+    await send_private(interaction, render)
+
+
+def _info_render(svc: Services, session: Session | None, what: str) -> Render:
     if session is None:
-        await refuse(interaction, errors.NO_GAME)
-        return
+        raise errors.Refusal(errors.NO_GAME)
     if what == "rules" and session.game in RULES:
-        await send_private(interaction, rules_page(session.game, 0))
-        return
+        return rules_page(session.game, 0)
+    if what == "scores":
+        ui = svc.ui(session.game)
+        if not isinstance(ui, ShowsScores):
+            raise errors.Refusal(errors.NO_SCORE_SHEET)
+        if session.status is Status.LOBBY:
+            raise errors.Refusal(errors.NOT_STARTED)
+        return ui.scores(session)
     table = table_render(svc, session)
-    await send_private(interaction, Render(content=table.content, embeds=table.embeds))
+    return Render(content=table.content, embeds=table.embeds)
 
 
 async def back_click(interaction: Interaction, session_id: int) -> None:

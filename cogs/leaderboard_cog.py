@@ -9,9 +9,8 @@ click re-queries, so an old page shows current numbers.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -26,12 +25,13 @@ from bot.leaderboard import (
     Period,
     Standing,
 )
-from cogs.components import MAX_CUSTOM_ID
+from cogs.choices import game_choices
+from cogs.components import checked_id
+from cogs.dynamic_item import ParsedItem
 from cogs.game_ui import Render
 from cogs.services import player_id, refuse, send_private, services
 
 Interaction = discord.Interaction[Any]
-Button = discord.ui.Button[discord.ui.View]
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
@@ -45,7 +45,8 @@ PERIOD_NAMES: dict[str, str] = {"all": "all time", "month": "this month", "week"
 
 def leaderboards(interaction: Interaction) -> Leaderboards:
     """The bot's :class:`Leaderboards` (``client.leaderboards``, set in ``setup_hook``)."""
-    return interaction.client.leaderboards  # type: ignore[attr-defined,no-any-return]
+    found: Leaderboards = interaction.client.leaderboards
+    return found
 
 
 def game_titles(interaction: Interaction) -> dict[str, str]:
@@ -53,10 +54,7 @@ def game_titles(interaction: Interaction) -> dict[str, str]:
 
 
 def page_id(board: Board, page: int, direction: str) -> str:
-    custom_id = f"tb:lb:{board.guild_id}:{board.game}:{board.period}:{page}:{direction}"
-    if len(custom_id) > MAX_CUSTOM_ID:
-        raise ValueError(f"custom_id longer than {MAX_CUSTOM_ID} characters: {custom_id!r}")
-    return custom_id
+    return checked_id(f"tb:lb:{board.guild_id}:{board.game}:{board.period}:{page}:{direction}")
 
 
 # --- rendering ----------------------------------------------------------------------------------
@@ -263,11 +261,7 @@ class LeaderboardCog(commands.Cog):
     async def _game_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=title, value=key)
-            for key, title in game_titles(interaction).items()
-            if current.lower() in key or current.lower() in title.lower()
-        ]
+        return game_choices(game_titles(interaction), current)
 
 
 async def page_click(interaction: Interaction, guild_id: int, game: str, period: Period,
@@ -291,25 +285,11 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
-class LeaderboardPageButton(discord.ui.DynamicItem[Button], template=PAGE_TEMPLATE):
-    def __init__(self, item: Button, guild_id: int, game: str, period: Period, page: int) -> None:
-        super().__init__(item)
-        self.guild_id = guild_id
-        self.game = game
-        self.period = period
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LeaderboardPageButton:
-        return cls(
-            item, int(match["guild"]), match["game"], match["period"],  # type: ignore[arg-type]
-            int(match["page"]),
-        )
-
-    async def callback(self, interaction: Interaction) -> None:
-        await page_click(interaction, self.guild_id, self.game, self.period, self.page)
+class LeaderboardPageButton(ParsedItem, template=PAGE_TEMPLATE):
+    async def run(self, interaction: Interaction) -> None:
+        period = cast(Period, self.fields["period"])  # the template admits only periods
+        await page_click(interaction, int(self.fields["guild"]), self.fields["game"], period,
+                         int(self.fields["page"]))
 
 
 LEADERBOARD_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)

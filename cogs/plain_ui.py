@@ -57,7 +57,7 @@ class PlainUI:
         embed = discord.Embed(title=f"{self.engine.title} — your view", description=_block(mine))
         if session.status is not Status.ACTIVE:
             return Render(embeds=[embed])
-        options = []
+        options: list[discord.SelectOption] = []
         for action in self.engine.legal_actions(session.state, viewer):
             value = action.model_dump_json()
             if len(value) <= _MAX_VALUE and len(options) < _MAX_OPTIONS:

@@ -31,7 +31,8 @@ class Services:
 
 
 def services(interaction: discord.Interaction[Any]) -> Services:
-    return interaction.client.services  # type: ignore[attr-defined,no-any-return]
+    found: Services = interaction.client.services  # set by TableBot.setup_hook
+    return found
 
 
 def player_id(user: discord.abc.User) -> str:

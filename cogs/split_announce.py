@@ -15,6 +15,7 @@ import discord
 from bot.manager import Change
 from cogs.services import Services
 from cogs.split_table import final_embed, round_summary_embed
+from game.split.engine import SplitEngine
 from game.split.state import RoundSummary
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,8 @@ class SplitAnnouncer:
         if session.game != "split" or change.kind not in ("action", "finished"):
             return []
         engine = self._services.manager.engine(session.game)
+        if not isinstance(engine, SplitEngine):
+            return []
         view = engine.view(session.state, None)
         embeds = [
             round_summary_embed(session, view, RoundSummary.model_validate(event.data))

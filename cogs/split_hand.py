@@ -86,8 +86,8 @@ class _Controls:
 
 
 def _option_description(view: SplitView, action: SplitAction) -> str | None:
-    if action.type == "pick" and action.pos is not None:  # type: ignore[union-attr]
-        return f"Row position {action.pos + 1} of {len(view.row)}"  # type: ignore[union-attr]
+    if action.type == "pick" and action.pos is not None:
+        return f"Row position {action.pos + 1} of {len(view.row)}"
     if action.type == "discard":
         return "Ends your turn"
     return None

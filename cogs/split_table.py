@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.models import Session, Status
-from cogs.components import act_button, hand_button, info_button
+from cogs.components import hand_button, info_button
 from cogs.game_ui import Render
 from cogs.split_format import (
     COLOUR,
@@ -33,8 +33,6 @@ from game.split.state import RoundSummary
 from game.split.view import SplitView
 
 TABLE_LOG_LINES = 8
-RULES_PAYLOAD = "rules"
-SCORES_PAYLOAD = "scores"
 PLACE_MARKS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
@@ -45,7 +43,7 @@ def table_render(session: Session, view: SplitView, results: Sequence[PlayerResu
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(hand_button(session))
     buttons.add_item(info_button(session, "rules", label="Rules"))
-    buttons.add_item(act_button(session, SCORES_PAYLOAD, label="Scores"))
+    buttons.add_item(info_button(session, "scores", label="Scores"))
     return Render(embeds=[embed], view=buttons)
 
 

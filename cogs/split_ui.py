@@ -15,16 +15,21 @@ from bot.models import Session, Status
 from cogs.game_ui import Render
 from cogs.rules_text import rules_page
 from cogs.split_hand import UNKNOWN_CONTROL, private_render, resolve
-from cogs.split_table import RULES_PAYLOAD, SCORES_PAYLOAD, scores_embed, table_render
+from cogs.split_table import scores_embed, table_render
 from game.base import Engine, PlayerId
 from game.split.engine import SplitEngine
+
+# Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
+# buttons; a restarted bot still answers those for the seated players.
+LEGACY_RULES_PAYLOAD = "rules"
+LEGACY_SCORES_PAYLOAD = "scores"
 
 
 class SplitUI:
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, SplitEngine):
             raise TypeError("SplitUI draws SPLIT games only")
-        self.engine = engine
+        self.engine: SplitEngine = engine
 
     def table(self, session: Session) -> Render:
         view = self.engine.view(session.state, None)
@@ -42,9 +47,9 @@ class SplitUI:
     def action_for(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str]
     ) -> Mapping[str, Any] | str | Render:
-        if payload == RULES_PAYLOAD:
+        if payload == LEGACY_RULES_PAYLOAD:
             return rules_page(self.engine.key, 0)
-        if payload == SCORES_PAYLOAD:
+        if payload == LEGACY_SCORES_PAYLOAD:
             return self.scores(session)
         if payload.startswith("pg:"):
             page = payload[3:]

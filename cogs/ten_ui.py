@@ -21,7 +21,7 @@ from cogs.components import act_button, hand_button, info_button
 from cogs.game_ui import Render
 from cogs.ten_controls import Item
 from game.base import Engine, PlayerId
-from game.ten import Payment, payment_options
+from game.ten import Payment, TenEngine, payment_options
 from game.ten.payments import wealth
 from game.ten.state import TenState
 from game.ten.view import PlayerView, TenView
@@ -54,7 +54,9 @@ def info_buttons(session: Session) -> list[Item]:
 
 class TenUI:
     def __init__(self, engine: Engine[Any, Any]) -> None:
-        self.engine = engine
+        if not isinstance(engine, TenEngine):
+            raise TypeError("TenUI draws TEN games only")
+        self.engine: TenEngine = engine
 
     # --- the public table -------------------------------------------------------------------
 

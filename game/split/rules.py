@@ -30,6 +30,7 @@ from game.split.actions import (
 from game.split.cards import (
     DECK_SIZE,
     FACE_NAMES,
+    FACES,
     LEVEL_NAMES,
     PERFECT,
     RANKS,
@@ -49,6 +50,9 @@ from game.split.state import (
 )
 
 Pair = tuple[int, int]  # the two half faces of a match
+
+# face_level of every two faces, as one flat table: the enumeration asks it in inner loops.
+_LEVELS: tuple[int, ...] = tuple(face_level(a, b) for a in range(FACES) for b in range(FACES))
 
 
 # ---------------------------------------------------------------- setup
@@ -200,10 +204,13 @@ def legal_picks(state: SplitState, seat: int) -> list[int]:
 
 def swap_pairs(state: SplitState, seat: int) -> list[tuple[int, int]]:
     """(mine, theirs) match ids that a weak bonus may swap."""
-    levels = [face_level(a, b) for a, b in match_pairs(state)]
-    mine = [i for i, m in enumerate(state.matches) if m.owner == seat]
-    theirs = [i for i, m in enumerate(state.matches) if m.owner != seat]
-    return [(i, j) for i in mine for j in theirs if levels[i] == levels[j]]
+    mine: list[tuple[int, int]] = []
+    theirs: list[tuple[int, int]] = []
+    for index, match in enumerate(state.matches):
+        halves = match.halves
+        level = _LEVELS[(halves[0] >> 1) * FACES + (halves[1] >> 1)]
+        (mine if match.owner == seat else theirs).append((index, level))
+    return [(i, j) for i, level in mine for j, other in theirs if level == other]
 
 
 def _face_counts(hand: Sequence[int]) -> dict[int, int]:
@@ -236,6 +243,7 @@ _MATCHES: dict[Pair, MakeMatch] = {}
 _LAYS: dict[Pair, LayMatch] = {}
 _UPGRADES: dict[tuple[int, int, int], Upgrade] = {}
 _PICKS: dict[tuple[int, int], Pick] = {}
+_SWAPS: dict[tuple[int, int], Swap] = {}
 
 
 def _match_action(pair: Pair) -> MakeMatch:
@@ -259,6 +267,14 @@ def _upgrade_action(match_id: int, face: int, replaced: int) -> Upgrade:
         action = _UPGRADES[key] = build(
             Upgrade, match=match_id, card=FACE_NAMES[face], replace=FACE_NAMES[replaced]
         )
+    return action
+
+
+def _swap_action(mine: int, theirs: int) -> Swap:
+    key = (mine, theirs)
+    action = _SWAPS.get(key)
+    if action is None:
+        action = _SWAPS[key] = build(Swap, mine=mine, theirs=theirs)
     return action
 
 
@@ -294,7 +310,7 @@ def legal_actions(state: SplitState, seat: int) -> list[SplitAction]:
     if step == "bonus_strong":
         return [BONUS_DRAW, SKIP]
     # bonus_weak
-    swaps: list[SplitAction] = [build(Swap, mine=i, theirs=j) for i, j in swap_pairs(state, seat)]
+    swaps: list[SplitAction] = [_swap_action(i, j) for i, j in swap_pairs(state, seat)]
     swaps.append(SKIP)
     return swaps
 
@@ -306,30 +322,44 @@ def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
     pairs = match_pairs(state)
     picked = None if state.picked is None else state.picked >> 1
     picked_rank_count = 0 if picked is None else _rank_count(hand, picked >> 2)
+    # Per match: whether the picked card could upgrade it. A play keeps the picked card
+    # usable (``usable`` over the changed table) when an untouched match or the new pair
+    # takes it, so the table is scanned once, not once per candidate.
+    picked_ups = [] if picked is None else [can_upgrade_with((pair,), picked) for pair in pairs]
+    picked_up_count = sum(picked_ups)
     result: list[SplitAction] = []
     if size >= 3:
         for a, b in _match_candidates(counts):
             if picked is not None and picked != a and picked != b:
                 removed = 2 if a >> 2 == picked >> 2 else 0
-                if not usable(size - 2, picked_rank_count - removed, picked, [*pairs, (a, b)]):
+                if not usable(size - 2, picked_rank_count - removed, picked, [(a, b)]) and not (
+                    size - 2 >= 2 and picked_up_count
+                ):
                     continue
             result.append(_match_action((a, b)))
-    if size >= 2:
+    if size >= 2 and pairs:
+        by_rank: dict[int, list[int]] = {}
+        for face in counts:
+            by_rank.setdefault(face >> 2, []).append(face)
+        levels = _LEVELS
         for match_id, (a, b) in enumerate(pairs):
-            current = face_level(a, b)
+            faces = by_rank.get(a >> 2)
+            if faces is None:
+                continue
+            current = levels[a * FACES + b]
             if current == PERFECT:
                 continue
-            for face in counts:
-                if face >> 2 != a >> 2:
-                    continue
+            for face in faces:
                 for replaced, kept in ((a, b), (b, a)):
-                    if face_level(face, kept) <= current:
+                    if levels[face * FACES + kept] <= current:
                         continue
                     if picked is not None and face != picked:
-                        changed = list(pairs)
-                        changed[match_id] = (face, kept)
                         removed = 1 if face >> 2 == picked >> 2 else 0
-                        if not usable(size - 1, picked_rank_count - removed, picked, changed):
+                        others = picked_up_count - picked_ups[match_id]
+                        new_pair = [(face, kept)]
+                        if not usable(
+                            size - 1, picked_rank_count - removed, picked, new_pair
+                        ) and not (size - 1 >= 2 and others):
                             continue
                     result.append(_upgrade_action(match_id, face, replaced))
     if picked is None:

@@ -10,8 +10,9 @@ import pytest
 
 from bot.errors import SaveFailed
 from bot.leaderboard import Leaderboards
-from bot.manager import SessionManager, _leavers_last
+from bot.manager import SessionManager
 from bot.models import Session, Status
+from bot.results import leavers_last
 from bot.store import Store
 from game.base import PlayerResult
 from tests.bot.conftest import FakeClock, make_manager, seat
@@ -32,7 +33,7 @@ async def move(manager: SessionManager, session_id: int, player: str, *,
 
 
 def placements(results: list[tuple[str, int]], leavers: set[str]) -> dict[str, int]:
-    return _leavers_last([PlayerResult(player=p, placement=n, score=0) for p, n in results],
+    return leavers_last([PlayerResult(player=p, placement=n, score=0) for p, n in results],
                          leavers)
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,3 +43,13 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
     yield Table(manager)
     await store.close()
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail a test whose handler crashed: the error hook in ``cogs.unexpected`` answers the
+    user politely, which would otherwise hide the bug from the test. A test that provokes an
+    error on purpose checks the records and then calls ``caplog.clear()``."""
+    yield
+    crashed = [r for r in caplog.get_records("call") if r.name == "cogs.unexpected"]
+    assert not crashed, [r.getMessage() for r in crashed]

@@ -131,3 +131,12 @@ async def test_rules_are_paged_and_ephemeral(table: Table) -> None:
     ia = table.interaction(ANA)
     await invoke(GameCog.rules, table.cog, ia, game="chess")
     assert_refused(ia.last, errors.unknown_game("chess"))
+
+
+async def test_game_autocomplete_matches_key_or_title(table: Table) -> None:
+    ia = table.interaction(ANA)
+    found = await table.cog._game_choices(ia, "CoU")
+    assert [(c.name, c.value) for c in found] == [("COUNT", "count")]
+    assert await table.cog._game_choices(ia, "ten") == []
+    rules = await table.cog._rules_choices(ia, "Sp")
+    assert [(c.name, c.value) for c in rules] == [("SPLIT", "split")]

@@ -131,3 +131,15 @@ async def test_finished_game_shows_result_and_frees_channel(table: Table) -> Non
     assert len(results) == 2
     stored = await table.manager.store.load_session(session.id)
     assert stored.status is Status.FINISHED
+
+
+async def test_info_buttons_answer_spectators_and_refuse_a_missing_score_sheet(
+    table: Table,
+) -> None:
+    session, message = await start_game(table)
+    copy = await press(table, CY, message, f"tb:info:{session.id}:table")  # CY is not seated
+    assert copy.ephemeral and copy.view is None and "Total: 0" in copy.text
+    for user in (ANA, CY):  # the COUNT UI draws no score sheet
+        assert_refused(await press(table, user, message, f"tb:info:{session.id}:scores"),
+                       errors.NO_SCORE_SHEET)
+    assert table.manager.get(session.id) is session

@@ -46,7 +46,7 @@ async def test_refusals_change_nothing(split: SplitTable) -> None:
     mine = await split.hand(on_turn)
     draw = mine.custom_ids[0]
     assert draw == f"tb:act:{sid}:{version}:a:0"
-    # Not seated: hand command, My hand button, a game control, Scores.
+    # Not seated: hand command, My hand button, a game control (also an old table's Scores).
     refused(await split.hand(CY), errors.NOT_SEATED)
     refused(await split.press(CY, table, f"tb:hand:{sid}"), errors.NOT_SEATED)
     refused(await split.press(CY, mine.message, draw), errors.NOT_SEATED)
@@ -98,19 +98,40 @@ async def test_private_views_are_ephemeral_and_idle_players_see_why(split: Split
     assert len(session.state.hands[seat]) == 9 and "**Your hand (9):**" in mine.text
 
 
-async def test_scores_and_rules_buttons_answer_privately(split: SplitTable) -> None:
+async def test_scores_and_rules_buttons_answer_anyone_privately(split: SplitTable) -> None:
     table, (_on_turn, other) = await two_player_game(split)
     session = split.session()
     ids = table.edits[-1].custom_ids
     assert ids == [f"tb:hand:{session.id}", f"tb:info:{session.id}:rules",
-                   f"tb:act:{session.id}:{session.version}:scores"]
-    scores = await split.press(other, table, ids[2])
-    assert scores.kind == "send_message" and scores.ephemeral
-    assert "score sheets after 0 of 3 rounds" in scores.text
-    assert " K □□□□□□□□□□□□   0" in scores.text and "no round finished yet" in scores.text
+                   f"tb:info:{session.id}:scores"]
+    for who in (other, CY):  # a seated player and a spectator (CY is not seated)
+        scores = await split.press(who, table, ids[2])
+        assert scores.kind == "send_message" and scores.ephemeral
+        assert "score sheets after 0 of 3 rounds" in scores.text
+        assert " K □□□□□□□□□□□□   0" in scores.text and "no round finished yet" in scores.text
+        assert scores.view is None
     rules = await split.press(CY, table, ids[1])
     assert rules.ephemeral and "SPLIT rules" in rules.text
     assert table.edits[-1].custom_ids == ids  # the table itself was not replaced
+    assert split.session() is session  # and nothing changed
+
+
+async def test_an_old_tables_scores_game_button_still_answers_seated_players(
+    split: SplitTable,
+) -> None:
+    table, (_on_turn, other) = await two_player_game(split)
+    session = split.session()
+    scores = await split.press(other, table, f"tb:act:{session.id}:{session.version}:scores")
+    assert scores.ephemeral and "score sheets after 0 of 3 rounds" in scores.text
+    assert split.session() is session
+
+
+async def test_scores_of_an_ended_game_or_a_lobby_are_refused(split: SplitTable) -> None:
+    lobby = await split.command(GameCog.new, ANA, game="split")
+    session = split.session()
+    refused(await split.press(CY, lobby.message, f"tb:info:{session.id}:scores"),
+            errors.NOT_STARTED)
+    refused(await split.press(CY, lobby.message, "tb:info:999:scores"), errors.NO_GAME)
 
 
 async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:

@@ -392,6 +392,10 @@ class FakeDiscord:
 async def gather_clicks(
     fd: FakeDiscord, users: list[FakeUser], message: StoredMessage | int, custom_id: str
 ) -> list[InteractionRecord]:
-    """Dispatch one click per user at (nearly) the same time, then wait for every answer."""
-    records = [await fd.click(u, message, custom_id, wait=False) for u in users]
+    """Dispatch one click per user at the same time, then wait for every answer.
+
+    Every click is checked against the message as it is now and dispatched before the bot can
+    answer any of them (the same user may appear many times: one control clicked N times).
+    """
+    records = await asyncio.gather(*(fd.click(u, message, custom_id, wait=False) for u in users))
     return list(await asyncio.gather(*(fd.wait_response(r) for r in records)))

@@ -1,0 +1,45 @@
+"""The last line of defence: an exception nobody expected, in a command or a component.
+
+Refusals (``bot.errors.TableError``) are answered by the handlers themselves; anything that
+reaches this module is a bug or an outage. It is logged with its traceback at ERROR level and
+the user gets one plain sentence, never the exception text (it could name hidden cards), so
+Discord does not show "The application did not respond".
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+async def answer_unexpected(
+    interaction: discord.Interaction[Any], error: BaseException, where: str
+) -> None:
+    """Log ``error`` (``where`` names the command or component) and tell the user, ephemeral."""
+    log.error("unexpected error in %s", where, exc_info=error)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(UNEXPECTED, ephemeral=True)
+        else:
+            await interaction.response.send_message(UNEXPECTED, ephemeral=True)
+    except discord.HTTPException:  # the interaction expired or Discord is down: log only
+        log.warning("could not tell the user about the error in %s", where)
+
+
+class TableTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: an exception in a slash command answers the user."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        command = interaction.command
+        where = f"/{command.qualified_name}" if command is not None else "the command tree"
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await answer_unexpected(interaction, cause, where)

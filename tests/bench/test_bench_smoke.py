@@ -1,0 +1,63 @@
+"""The benchmark scripts run end to end in their quick mode and print their tables.
+
+No figure is asserted (a busy machine would make that flaky); only that each script works
+and reports what the issue asks for.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import engine as engine_bench
+from bench import manager as manager_bench
+from bench._common import percentile, table
+from game.split import SplitEngine
+from game.ten import TenEngine
+
+
+def test_engine_bench_quick_prints_every_configuration(capsys: pytest.CaptureFixture[str]) -> None:
+    assert engine_bench.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "cores" in out and "Python 3." in out
+    for label in ("SPLIT 2p", "SPLIT 4p", "SPLIT 6p", "TEN 2p", "TEN 4p", "TEN 5p"):
+        assert label in out
+    assert "games/s" in out and "actions/s" in out
+
+
+@pytest.mark.parametrize("engine", [SplitEngine(), TenEngine()], ids=["split", "ten"])
+def test_a_random_game_runs_to_the_end(engine: SplitEngine | TenEngine) -> None:
+    actions = engine_bench.play_random_game(engine, ["a", "b", "c"], seed=3)
+    assert actions > 10
+    again = engine_bench.play_random_game(engine, ["a", "b", "c"], seed=3)
+    assert again == actions  # the same seed replays the same game
+
+
+def test_manager_bench_quick_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert manager_bench.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "cores" in out and "Python 3." in out
+    for figure in (
+        "saturated, 4 sessions",
+        "saturated, 8 sessions",
+        "latency p50",
+        "latency p99",
+        "database per finished SPLIT game",
+        "database per finished TEN game",
+        "memory per live session",
+        "restore 50 stored sessions",
+    ):
+        assert figure in out
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = list(range(1, 101))
+    assert percentile(values, 0.5) == 50
+    assert percentile(values, 0.99) == 99
+    assert percentile([5.0], 0.99) == 5.0
+
+
+def test_table_aligns_columns() -> None:
+    text = table(["name", "n"], [["a", 1], ["long name", 1234]])
+    lines = text.splitlines()
+    assert lines[0].startswith("name") and lines[-1].endswith("1,234")
+    assert len({len(line) for line in lines[1:]}) == 1

@@ -1,0 +1,42 @@
+"""Fixtures of the scenario tests, and the latency summary printed after the run."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.scenario_support import BOT_ENV, LATENCY_REPORT
+
+
+@pytest.fixture
+async def guild() -> AsyncIterator[FakeDiscord]:
+    """The stand-in with three members, alice, bob and carol."""
+    fake = FakeDiscord()
+    for name in ("alice", "bob", "carol"):
+        fake.add_user(name)
+    async with fake:
+        yield fake
+
+
+@pytest.fixture
+async def live_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """``python -m bot`` connected to ``guild`` with its commands synced."""
+    proc = BotProcess(guild, tmp_path / "bot", extra_env=BOT_ENV)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if LATENCY_REPORT:
+        terminalreporter.section("interaction latency of the real bot (Discord allows 3 s)")
+        for line in LATENCY_REPORT:
+            terminalreporter.write_line(line)

@@ -1,0 +1,32 @@
+"""Shared by the scenario tests (``test_scenario_*.py``): settings and the latency check."""
+
+from __future__ import annotations
+
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.players import latency_summary
+
+DISCORD_DEADLINE = 3.0
+# One finished game ranks a player, so the leaderboard after one game shows ranks.
+BOT_ENV = {"LEADERBOARD_MIN_GAMES": "1"}
+LATENCY_REPORT: list[str] = []
+
+
+def assert_answered_in_time(fd: FakeDiscord, scenario: str) -> str:
+    """Every answered interaction came within Discord's 3 s; the summary goes to the report."""
+    summary, latencies = latency_summary(fd.interactions)
+    LATENCY_REPORT.append(f"{scenario}: {summary}")
+    late = [
+        (r.data.get("name") or r.data.get("custom_id"), round(r.latency, 3))
+        for r in fd.interactions
+        if r.latency is not None and r.latency >= DISCORD_DEADLINE
+    ]
+    assert not late, f"answered after {DISCORD_DEADLINE} s: {late}"
+    assert latencies, "no interaction was answered"
+    return summary
+
+
+def assert_clean_log(bot: BotProcess) -> None:
+    """No error and no traceback in the bot's output (all its runs)."""
+    bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
+    assert not bad, "\n".join(bad) + "\n--- bot output ---\n" + bot.log_text()

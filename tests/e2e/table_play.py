@@ -1,0 +1,197 @@
+"""``TablePlay``: simulated users play one game at the real bot, clicking what they see.
+
+Whose turn it is comes from the oracle (``Replica``, rebuilt from the bot's stored seed and
+actions); what the player does is read off the messages the stand-in shows them:
+
+1. their private view, if it is current (its controls carry the session's current version);
+2. else the game controls on the public table (TEN's Draw / Stop);
+3. else they open their private view from the table (TEN's "Bid or pass — Name" panel button,
+   or "My hand" / "My view") and use that.
+
+After every interaction the registered checks run (hidden information, consistency).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.base import Engine, PlayerId
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.model import FakeChannel, FakeUser, InteractionRecord, StoredMessage
+from tests.e2e.players import (
+    HAND_ID,
+    Choice,
+    GameDb,
+    Replica,
+    SessionRow,
+    Strategy,
+    choices_on,
+    use,
+)
+
+EDIT_MESSAGE = 7
+Check = Callable[[], None]
+
+
+class TablePlay:
+    def __init__(
+        self,
+        fd: FakeDiscord,
+        bot: BotProcess,
+        channel: FakeChannel,
+        engine: Engine[Any, Any],
+        strategy: Strategy,
+    ) -> None:
+        self.fd = fd
+        self.bot = bot
+        self.channel = channel
+        self.engine = engine
+        self.strategy = strategy
+        self.db = GameDb(bot.database_path)
+        self.users: dict[PlayerId, FakeUser] = {}
+        self.session_id = 0
+        self.replica: Replica | None = None
+        self.private: dict[PlayerId, int] = {}  # the latest private view message of a player
+        self.checks: list[Check] = []
+        self.steps = 0
+        self.openings = 0
+
+    # --- setting the table up ------------------------------------------------------------------
+
+    async def open(self, game: str, host: FakeUser, *others: FakeUser) -> StoredMessage:
+        """``/game new`` by ``host``, Join by ``others``, Start by ``host``; returns the table."""
+        opened = await self.fd.slash(host, self.channel, "game new", game=game, turn_minutes=0)
+        assert opened.callback_type == 4 and not opened.ephemeral, opened.callback_data
+        assert opened.original_message_id is not None
+        lobby = self.fd.message(opened.original_message_id)
+        for user in (host, *others):
+            self.users[str(user.id)] = user
+        for user in others:
+            joined = await self.fd.click_label(user, lobby, "Join")
+            assert joined.callback_type == EDIT_MESSAGE, joined.callback_data
+        started = await self.fd.click_label(host, lobby, "Start")
+        assert started.callback_type == EDIT_MESSAGE, started.callback_data
+        row = self.row()
+        assert row.status == "active" and row.table_message_id == lobby.id
+        self.session_id = row.id
+        self.replica = Replica.from_row(self.engine, row)
+        assert self.replica.matches_stored(row), "the dealt state is not the seed's deal"
+        self.run_checks()
+        return self.fd.message(lobby.id)
+
+    def row(self) -> SessionRow:
+        return self.db.session_in(self.channel.id)
+
+    @property
+    def oracle(self) -> Replica:
+        assert self.replica is not None, "open() the table first"
+        return self.replica
+
+    def table(self) -> StoredMessage:
+        row = self.row()
+        assert row.table_message_id is not None
+        return self.fd.message(row.table_message_id)
+
+    def run_checks(self) -> None:
+        for check in self.checks:
+            check()
+
+    # --- playing ----------------------------------------------------------------------------------
+
+    def current_choices(self, message: StoredMessage, version: int) -> list[Choice]:
+        return [
+            choice for choice in self.strategy.usable(choices_on(message))
+            if choice.version == version
+        ]
+
+    def public_choices(self) -> list[Choice]:
+        """The game controls on the public table that are current now."""
+        return self.current_choices(self.table(), self.row().version)
+
+    async def choices_for(self, player: PlayerId) -> list[Choice]:
+        """What the awaited ``player`` can use now, opening their private view if needed."""
+        version = self.row().version
+        private = self.private.get(player)
+        if private is not None:
+            found = self.current_choices(self.fd.message(private), version)
+            if found:
+                return found
+        table = self.table()
+        found = self.current_choices(table, version)
+        if found:
+            return found
+        user = self.users[player]
+        openers = [c for c in choices_on(table) if c.payload == "panel"] or [
+            c for c in choices_on(table) if HAND_ID.fullmatch(c.custom_id)
+        ]
+        assert openers, f"the table offers {user.name} no way to play: {table.text}"
+        shown = await use(self.fd, user, openers[0])
+        self.openings += 1
+        assert shown.ephemeral and shown.original_message_id is not None, shown.callback_data
+        self.private[player] = shown.original_message_id
+        self.run_checks()
+        found = self.current_choices(self.fd.message(shown.original_message_id), version)
+        assert found, f"{user.name}'s private view has no controls: {shown.callback_data}"
+        return found
+
+    def _awaited(self) -> tuple[PlayerId, FakeUser]:
+        awaiting = self.oracle.awaiting()
+        assert awaiting, "the game is over"
+        return awaiting[0], self.users[awaiting[0]]
+
+    async def step(self) -> InteractionRecord:
+        """The awaited player uses one control; the oracle catches up with the stored actions."""
+        player, user = self._awaited()
+        choice = self.strategy.choose(await self.choices_for(player))
+        record = await use(self.fd, user, choice)
+        assert record.callback_type == EDIT_MESSAGE, (
+            f"{user.name} used {choice.label!r}: answered {record.callback_type}"
+            f" {record.callback_data}"
+        )
+        if self.fd.message(choice.message_id).ephemeral:
+            self.private[player] = choice.message_id
+        self.oracle.sync(self.db, self.session_id)
+        self.steps += 1
+        self.run_checks()
+        return record
+
+    async def crash_during_step(self) -> InteractionRecord:
+        """The awaited player clicks and the bot is SIGKILLed before (or while) it answers;
+        then it starts again. The click may or may not have been stored."""
+        player, user = self._awaited()
+        choice = self.strategy.choose(await self.choices_for(player))
+        if choice.values is None:
+            record = await self.fd.click(user, choice.message_id, choice.custom_id, wait=False)
+        else:
+            record = await self.fd.select(
+                user, choice.message_id, choice.custom_id, list(choice.values), wait=False
+            )
+        await self.bot.kill()
+        await self.restart_checked()
+        return record
+
+    async def restart_checked(self) -> None:
+        """Start the bot again; the stored game must be exactly the replayed one."""
+        if self.bot.running:
+            await self.bot.kill()
+        await self.bot.start()
+        self.oracle.sync(self.db, self.session_id)
+        row = self.row()
+        assert row.status in ("active", "finished")
+        assert self.oracle.matches_stored(row), "the stored state differs from the replay"
+        self.run_checks()
+
+    async def play_to_end(self, *, limit: int = 2000,
+                          at_step: dict[int, Callable[[], Any]] | None = None) -> None:
+        """Step until the game is over; ``at_step[n]`` (an async callable) runs before step n."""
+        hooks = dict(at_step or {})
+        while not self.oracle.over:
+            assert self.steps < limit, f"no end after {limit} steps"
+            hook = hooks.pop(self.steps, None)
+            if hook is not None:
+                await hook()
+                if self.oracle.over:
+                    break
+            await self.step()

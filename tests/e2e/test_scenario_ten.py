@@ -1,0 +1,100 @@
+"""Issue 9, TEN: a whole game at the real bot process, from ``/game new`` to ``/leaderboard``.
+
+Alice and Bob click what they see: the active player's Draw / Stop on the public table, and
+bids, payments and buys in the private view that the table's panel button opens. Checked
+throughout: no text lists the draw pile's next cards in order and none shows the seed; every
+answer within 3 s; the stored game is exactly the engine's replay of its seed and actions.
+"""
+
+from __future__ import annotations
+
+from game.ten import TenEngine
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.driver import gather_clicks
+from tests.e2e.hidden_info import SeedCheck, TenPileCheck
+from tests.e2e.players import Choice, GameDb, Replica, Strategy
+from tests.e2e.scenario_support import assert_answered_in_time, assert_clean_log
+from tests.e2e.table_play import EDIT_MESSAGE, TablePlay
+
+# Lower is preferred: draw on, pass auctions, buy what is offered and pay the suggested way.
+PAYLOAD_RANKS = {"d": 0, "p": 0, "y": 0, "m": 1, "k": 3, "sn": 3, "sc": 3, "b": 5, "yo": 5,
+                 "yc": 6, "r": 9}
+
+
+def ten_rank(choice: Choice) -> int | None:
+    """How much a TEN player likes a control, from its payload code (see cogs.ten_controls)."""
+    if not choice.is_game_control:
+        return None
+    return PAYLOAD_RANKS.get(choice.payload.partition(":")[0])  # None: panel, back to view
+
+
+def table_is_current(table: TablePlay) -> None:
+    """The public table shows the game as it is now (the bot keeps it current)."""
+    if table.oracle.over:
+        return
+    view = table.oracle.engine.view(table.oracle.state, None)
+    text = table.table().text
+    assert f"TEN — turn {view.turn}" in text, text
+    assert f"{view.pile_size} cards" in text or view.pile_size == 0, text
+
+
+async def twenty_draw_clicks(table: TablePlay) -> None:
+    """The active player's Draw on the public table, clicked 20 times at once: one draw."""
+    while not (draws := [c for c in table.public_choices() if c.payload == "d"]):
+        await table.step()
+    player = table.oracle.awaiting()[0]
+    before = table.oracle.seq
+    answers = await gather_clicks(
+        table.fd, [table.users[player]] * 20, draws[0].message_id, draws[0].custom_id
+    )
+    assert [a.callback_type for a in answers].count(EDIT_MESSAGE) == 1
+    assert all(a.ephemeral for a in answers if a.callback_type != EDIT_MESSAGE)
+    assert table.oracle.sync(table.db, table.session_id) == 1
+    assert table.oracle.actions[-1] == (player, {"type": "draw"}) and table.oracle.seq > before
+    table.run_checks()
+
+
+async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: BotProcess) -> None:
+    alice, bob, _ = guild.world.users.values()
+    channel = guild.add_channel("ten-table")
+    table = TablePlay(guild, live_bot, channel, TenEngine(), Strategy(ten_rank, seed=10))
+    await table.open("ten", alice, bob)
+    pile = TenPileCheck(guild, table.oracle)
+    table.checks += [pile, SeedCheck(guild, table.oracle), lambda: table_is_current(table)]
+
+    await table.play_to_end(at_step={20: lambda: twenty_draw_clicks(table),
+                                     40: table.restart_checked})
+
+    row = table.row()
+    assert row.status == "finished" and table.steps > 40
+    assert table.oracle.matches_stored(row), "the stored final state is not the replay's"
+    replay = Replica.from_row(TenEngine(), row)
+    replay.sync(GameDb(live_bot.database_path), table.session_id)
+    expected = {r.player: (r.placement, r.score) for r in replay.engine.results(replay.state)}
+    assert table.db.results(table.session_id) == expected
+    kinds = {data["type"] for _, data in table.oracle.actions}
+    assert {"draw", "pass"} <= kinds, kinds  # the table's buttons and the private panel
+
+    final = table.table()
+    assert "TEN — final scores" in final.text and final.interactive() == []
+
+    board = await guild.slash(alice, channel, "leaderboard", game="ten")
+    shown = await guild.wait_for(  # answered at once or after "thinking"
+        lambda: board.original_message_id
+        and not guild.message(board.original_message_id).loading
+        and guild.message(board.original_message_id),
+        what="the leaderboard",
+    )
+    assert not shown.ephemeral and "TEN leaderboard" in shown.text
+    winner = min(expected, key=lambda p: expected[p])
+    assert f"**1.** <@{winner}>" in shown.text
+    for player, (_, score) in expected.items():
+        assert f"<@{player}>" in shown.text and f"best {score}" in shown.text
+
+    assert pile.checked > 100
+    assert_clean_log(live_bot)
+    assert guild.unknown_routes == [], live_bot.log_text()
+    print(assert_answered_in_time(
+        guild, f"TEN, {table.steps} clicks + {table.openings} private views, 1 restart"
+    ))
