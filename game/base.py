@@ -83,8 +83,16 @@ class Engine(Protocol[S, A]):
     title: ClassVar[str]  # "SPLIT" / "TEN"
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    state_model: ClassVar[type[GameState]]
-    options_model: ClassVar[type[BaseModel]]
+
+    @property
+    def state_model(self) -> type[GameState]:
+        """The pydantic model of this game's state (to load snapshots)."""
+        ...
+
+    @property
+    def options_model(self) -> type[BaseModel]:
+        """The pydantic model of this game's options (``/game new`` choices)."""
+        ...
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None

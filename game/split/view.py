@@ -222,11 +222,11 @@ def describe_action(state: SplitState, action: SplitAction, names: Mapping[str, 
         halves = [card >> 1 for card in match.halves]
         replaced = parse_face(action.replace)
         kept = halves[1] if halves[0] == replaced else halves[0]
-        level = LEVEL_NAMES.get(face_level(parse_face(action.card), kept), "no match")
+        result = LEVEL_NAMES.get(face_level(parse_face(action.card), kept), "no match")
         owner = state.players[match.owner]
         turn_player = state.players[state.turn]
         whose = "" if owner == turn_player else f" (take from {_name(names, owner)})"
-        return f"{action.card} on {pair_name(match.halves)} for {action.replace}: {level}{whose}"
+        return f"{action.card} on {pair_name(match.halves)} for {action.replace}: {result}{whose}"
     if isinstance(action, Target):
         return f"Mark {_name(names, action.player)}"
     if isinstance(action, BonusDraw):
