@@ -15,10 +15,13 @@ from tests.e2e.scenario_support import BOT_ENV, LATENCY_REPORT
 
 @pytest.fixture
 async def guild() -> AsyncIterator[FakeDiscord]:
-    """The stand-in with three members, alice, bob and carol."""
+    """The stand-in with three members (alice, bob, carol) and the channels the scenarios use;
+    all exist before the bot connects, so they are in its GUILD_CREATE."""
     fake = FakeDiscord()
     for name in ("alice", "bob", "carol"):
         fake.add_user(name)
+    for name in ("split-table", "ten-table"):
+        fake.add_channel(name)
     async with fake:
         yield fake
 

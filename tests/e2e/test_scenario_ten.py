@@ -57,7 +57,7 @@ async def twenty_draw_clicks(table: TablePlay) -> None:
 
 async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: BotProcess) -> None:
     alice, bob, _ = guild.world.users.values()
-    channel = guild.add_channel("ten-table")
+    channel = guild.channel_named("ten-table")
     table = TablePlay(guild, live_bot, channel, TenEngine(), Strategy(ten_rank, seed=10))
     await table.open("ten", alice, bob)
     pile = TenPileCheck(guild, table.oracle)

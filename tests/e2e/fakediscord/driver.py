@@ -80,10 +80,21 @@ class FakeDiscord:
         self.world.channels[channel.id] = channel
         return channel
 
+    def channel_named(self, name: str) -> FakeChannel:
+        found = [c for c in self.world.channels.values() if c.name == name]
+        if len(found) != 1:
+            raise LookupError(f"{len(found)} channels are named {name!r}")
+        return found[0]
+
     def set_callback_deadline(self, seconds: float | None) -> None:
         """Refuse callbacks later than ``seconds`` with 10062 Unknown interaction, as Discord
         does after 3 s. Off by default: a slow machine then records latency instead of failing."""
         self.rest.callback_deadline = seconds
+
+    def set_channel_delay(self, seconds: float) -> None:
+        """Make every bot request on ``/channels/...`` (posts, edits, fetches) take ``seconds``,
+        like a slow link or a rate-limited channel. Interaction callbacks are not delayed."""
+        self.rest.channel_delay = seconds
 
     # -- waiting ----
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -72,6 +73,8 @@ class RestApi:
         self.token = token
         # Interaction callbacks later than this many seconds get Discord's 10062 error.
         self.callback_deadline: float | None = None
+        # Seconds every bot request on /channels/ takes (a slow or rate-limited channel).
+        self.channel_delay = 0.0
 
     def routes(self) -> list[web.RouteDef]:
         r = web.route
@@ -129,6 +132,8 @@ class RestApi:
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
+            if self.channel_delay and request.path.startswith(API + "/channels/"):
+                await asyncio.sleep(self.channel_delay)
             response = await handler(request)
         except ApiError as err:
             response = json_response({"message": err.message, "code": err.code}, err.status)
