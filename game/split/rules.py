@@ -47,6 +47,7 @@ from game.split.state import (
     RoundSummary,
     SplitState,
     TableMatch,
+    construct,
 )
 
 Pair = tuple[int, int]  # the two half faces of a match
@@ -533,7 +534,7 @@ def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> 
     cards = [_take_face(hand, a), _take_face(hand, b)]
     if state.picked is not None and state.picked >> 1 in (a, b):
         state.picked = None
-    state.matches.append(TableMatch.model_construct(owner=seat, halves=cards, covered=[]))
+    state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
     match_id = len(state.matches) - 1
     level = face_level(a, b)
     events = [
@@ -723,7 +724,7 @@ def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Eve
     hand = state.hands[seat]
     _check_pair(hand, a, b)
     cards = [_take_face(hand, a), _take_face(hand, b)]
-    state.matches.append(TableMatch.model_construct(owner=seat, halves=cards, covered=[]))
+    state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
     return [
         Event(
             kind="lay",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -82,9 +82,25 @@ class SplitState(GameState):
     history: list[RoundSummary] = Field(default_factory=list)
 
 
+_SET_FIELD = object.__setattr__
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def construct(cls: type[_M], **values: Any) -> _M:
+    """``cls.model_construct(**values)`` for values naming every field, without its per-call
+    bookkeeping (the session manager copies the state on every action)."""
+    model = cls.__new__(cls)
+    _SET_FIELD(model, "__dict__", values)
+    _SET_FIELD(model, "__pydantic_fields_set__", set(values))
+    _SET_FIELD(model, "__pydantic_extra__", None)
+    _SET_FIELD(model, "__pydantic_private__", None)
+    return model
+
+
 def copy_state(state: SplitState) -> SplitState:
     """A cheap deep copy: lists are copied, finished-round records (never mutated) shared."""
-    return SplitState.model_construct(
+    return construct(
+        SplitState,
         players=list(state.players),
         seed=state.seed,
         round=state.round,
@@ -95,8 +111,11 @@ def copy_state(state: SplitState) -> SplitState:
         pile=list(state.pile),
         row=list(state.row),
         matches=[
-            TableMatch.model_construct(
-                owner=match.owner, halves=list(match.halves), covered=list(match.covered)
+            construct(
+                TableMatch,
+                owner=match.owner,
+                halves=list(match.halves),
+                covered=list(match.covered),
             )
             for match in state.matches
         ],

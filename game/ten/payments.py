@@ -80,13 +80,15 @@ def cheapest_cards(collection: list[str], count: int) -> tuple[str, ...]:
 @lru_cache(maxsize=16384)
 def _spending_order(collection: tuple[str, ...]) -> tuple[str, ...]:
     score = score_notes(collection)
-    in_runs: list[tuple[str, int]] = [(n, run.points) for run in score.runs for n in run.cards]
+    # note -> the points of the runs it stands in, one entry per copy, in run order
+    in_runs: dict[str, list[int]] = {}
+    for run in score.runs:
+        for n in run.cards:
+            in_runs.setdefault(n, []).append(run.points)
     ranked: list[tuple[int, bool, tuple[int, int, str], str]] = []
     for note in collection:
-        match = next((item for item in in_runs if item[0] == note), None)
-        if match is not None:
-            in_runs.remove(match)
-        points = 0 if match is None else match[1]
+        places = in_runs.get(note)
+        points = places.pop(0) if places else 0
         wild = "#" in note or note[0] == "W"
         ranked.append((points, wild, cards.sort_key(note), note))
     ranked.sort()

@@ -101,6 +101,11 @@ _SKIP = Skip()
 _BACK = Back()
 _BIDS: dict[int, Bid] = {}
 _BUYS = {note: Buy(card=note) for note in cards.KNOWN_NOTATIONS if note[0] in data.COLOURS}
+# Market cards (number cards only) in display order, and their prices (the number).
+_BUY_ORDER: tuple[str, ...] = tuple(
+    sorted((note for note in _BUYS if note[1].isdigit()), key=cards.sort_key)
+)
+_BUY_PRICE: dict[str, int] = {note: int(note[1]) for note in _BUY_ORDER}
 
 
 def _bid_action(amount: int) -> Bid:
@@ -131,10 +136,16 @@ def legal(state: TenState, seat: int) -> list[TenAction]:
         actions: list[TenAction] = [option.action() for option in options]
         return [*actions, _BACK] if state.pay_for == "card" else actions
     if phase == "buy":
-        owned = {cards.NOTATION[card] for card in state.collections[seat]}
-        notes = sorted({cards.NOTATION[card] for card in state.market}, key=cards.sort_key)
+        # The same filter as _buy_refusal, with the wealth counted once.
+        notation = cards.NOTATION
+        collection = state.collections[seat]
+        owned = {notation[card] for card in collection}
+        offered = {notation[card] for card in state.market}
+        limit = wealth(state, seat) + len(collection)
         buys: list[TenAction] = [
-            _BUYS[n] for n in notes if _buy_refusal(state, seat, n, owned) is None
+            _BUYS[n]
+            for n in _BUY_ORDER
+            if n in offered and n not in owned and _BUY_PRICE[n] <= limit
         ]
         return [*buys, _SKIP]
     return []

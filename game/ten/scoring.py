@@ -199,9 +199,18 @@ def _score(notes: tuple[str, ...]) -> Score:
     # state (mask, fulls used) -> ((total, sum of squared run points), choices so far).
     # The squares only break ties between equal totals: a wild extends a run rather than
     # starting a one-card run elsewhere (spec example 5 shows W7 as red 7).
-    states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {(0, 0): ((0, 0), ())}
+    # A colour with one option (no shared wild helps it) adds the same to every state, so
+    # it stays out of the programme and is put back in its place afterwards.
+    fixed: dict[int, tuple[int, int, int, int, int]] = {}
+    searched: list[tuple[int, _Options]] = []
     for index in range(len(data.COLOURS)):
         options = _options_for(held[index], allowance[index], wild_mask, fulls)
+        if len(options) == 1:  # only (0, 0): no wilds used
+            fixed[index] = (0, 0, *options[(0, 0)])
+        else:
+            searched.append((index, options))
+    states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {(0, 0): ((0, 0), ())}
+    for _, options in searched:
         next_states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {}
         for (used_mask, used_full), ((total, squares), so_far) in states.items():
             for (mask, full), (points, start, end) in options.items():
@@ -216,7 +225,9 @@ def _score(notes: tuple[str, ...]) -> Score:
                     next_states[key] = candidate
         states = next_states
     (total, _), best = max(states.values(), key=lambda item: item[0])
-    return _explain(total, best, tally)
+    picks = dict(zip((index for index, _ in searched), best, strict=True))
+    chosen = tuple(fixed[i] if i in fixed else picks[i] for i in range(len(data.COLOURS)))
+    return _explain(total + sum(choice[2] for choice in fixed.values()), chosen, tally)
 
 
 _Piece = tuple[ColourRun, tuple[tuple[str, str], ...], tuple[str, ...], int]
