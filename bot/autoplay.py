@@ -72,13 +72,16 @@ class Autoplay:
         )
 
     async def idle(self) -> None:
-        """Wait until no worker runs (tests; every move a machine had to make is made)."""
+        """Wait until no worker runs and every change is published (tests; every move a
+        machine had to make is made). Workers start from published changes, so this settles
+        the manager's publications first, and again after the workers' moves."""
         while True:
+            await self.manager.settle()
             pending = [task for task in self._tasks.values() if not task.done()]
             if not pending:
                 self._tasks.clear()
                 return
-            await asyncio.gather(*pending, return_exceptions=True)
+            await asyncio.wait(pending)
 
     async def close(self) -> None:
         tasks = list(self._tasks.values())
@@ -148,6 +151,8 @@ class Autoplay:
         )
 
     async def _refresh(self, session: Session) -> None:
+        # The turn's own posts (pings, round summaries) go out before the table is redrawn.
+        await self.manager.settle(session.id)
         try:
             await self.notifier.refresh(session)
         except Exception:

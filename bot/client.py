@@ -80,6 +80,7 @@ class TableBot(commands.Bot):
             engines,
             idle_after=timedelta(days=self.settings.session_idle_days),
             turn_minutes=self.settings.turn_minutes,
+            game_seed=self.settings.game_seed,
         )
         await self.manager.restore()
         self.services = Services(manager=self.manager, uis=game_uis(engines))
@@ -127,7 +128,8 @@ class TableBot(commands.Bot):
         return True
 
     async def close(self) -> None:
-        """Let actions in flight finish, disconnect, then close the database."""
+        """Let actions in flight finish and their posts go out, disconnect, then close the
+        database."""
         if self.manager is not None:
             await self.manager.drain()
         if self._clock_task is not None:

@@ -2,17 +2,22 @@
 
     click/command -> manager.act(session, player, version, action)
         -> lock(session) -> checks -> game.base.play on a copy -> store.record_action
-        -> swap the in-memory session -> listeners(Change)
+        -> swap the in-memory session -> queue the Change; return (the click is answered)
+    the session's publish worker -> listeners(Change), one change at a time, in version order
 
 The manager knows no rules: it asks the engine (from any ``Mapping[str, Engine]``) whose
 input the game awaits, parses and applies actions, and reads results. Every failure is a
 :class:`bot.errors.TableError` with a sentence for the user, and changes nothing.
 
-Listeners (``manager.subscribe``) are awaited after every stored change, outside the session
-lock, in subscription order; an exception in one is logged and does not undo the change. A
-listener may call the manager again (a bot seat playing its move). Because changes of one
-session may publish close together, a renderer should draw ``manager.get(session.id)`` (the
-newest) rather than rely on arrival order.
+Listeners (``manager.subscribe``) get every stored change from a per-session publish worker
+(a background task while the session has changes queued), outside the session lock, in
+subscription order; changes of one session arrive strictly in version order, one at a time;
+sessions do not wait for each other. An exception in a listener is logged and does not undo
+the change. ``await manager.settle(session_id=None)`` waits until the queued changes were
+delivered (tests, shutdown; never from a listener of that session). A listener may call the
+manager again (a bot seat playing its move). Because a change is delivered after the operation
+returned, newer versions may already be live: a renderer should draw
+``manager.get(session.id)`` (the newest) or skip a change that was overtaken.
 
 The manager is put together from its parts:
 
@@ -46,6 +51,6 @@ __all__ = [
 class SessionManager(LobbyOps, MoveOps, TurnClockOps):
     """Owns every live (lobby or active) session; one per channel.
 
-    ``SessionManager(store, engines, *, clock=utcnow, seed_source=..., idle_after=7 days,
-    turn_minutes=0)``: see :class:`bot.session_core.ManagerCore`.
+    ``SessionManager(store, engines, *, clock=utcnow, seed_source=..., game_seed=None,
+    idle_after=7 days, turn_minutes=0)``: see :class:`bot.session_core.ManagerCore`.
     """

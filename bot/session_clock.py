@@ -32,51 +32,50 @@ class TurnClockOps(ManagerCore):
     ) -> list[Change]:
         """The player's deadline (stored with ``version``) passed: play the engine's default
         moves for them until the game no longer waits for them, each stored and published like
-        any action. Counts a timeout; the second in a row makes the seat away.
+        any action. Counts a timeout; the second in a row makes the seat away. Returns the
+        stored changes (queued for the listeners in order, like ``act``'s).
 
         A second call for the same deadline is refused as stale: the first moved the version.
         """
         changes: list[Change] = []
-        try:
-            async with self._locked(session_id) as session:
-                if session.status is not Status.ACTIVE:
-                    raise Refusal(errors.NOT_STARTED)
-                if version != session.version:
-                    raise StaleVersion()
-                deadline = session.deadline_of(player_id)
-                seat = session.seat_of(player_id)
-                if deadline is None or seat is None or deadline.due_at > (now or self.clock()):
-                    raise Refusal(errors.NOT_TIMED_OUT)
-                engine = self.engine(session.game)
-                timeouts = seat.timeouts + 1
-                seats = with_seat(
-                    session.seats,
-                    seat.model_copy(update={"timeouts": timeouts, "away": timeouts >= AWAY_AFTER}),
-                )
-                current = session
-                for _ in range(MAX_DEFAULT_MOVES):
-                    if current.status is not Status.ACTIVE:
-                        break
-                    if player_id not in engine.awaiting(current.state):
-                        break
-                    try:
-                        action = engine.default_action(current.state, player_id)
-                    except IllegalAction:
-                        log.exception("session %s: no default move for %s", current.id,
-                                      player_id)
-                        break
-                    change = await self._apply(current, engine, player_id, action, seats, origin)
-                    changes.append(change)
-                    current = change.session
-                    seats = current.seats
-                if not changes:  # nothing to play, but the timeout still counts
-                    new = self._next(session, seats=seats)
-                    await self._commit(new)
-                    changes.append(Change("seat", new, actor=player_id, origin=origin))
-            log.info("session %s: %s timed out (%d in a row)", session_id, player_id, timeouts)
-        finally:
-            for change in changes:
-                await self._publish(change)
+        async with self._locked(session_id) as session:
+            if session.status is not Status.ACTIVE:
+                raise Refusal(errors.NOT_STARTED)
+            if version != session.version:
+                raise StaleVersion()
+            deadline = session.deadline_of(player_id)
+            seat = session.seat_of(player_id)
+            if deadline is None or seat is None or deadline.due_at > (now or self.clock()):
+                raise Refusal(errors.NOT_TIMED_OUT)
+            engine = self.engine(session.game)
+            timeouts = seat.timeouts + 1
+            seats = with_seat(
+                session.seats,
+                seat.model_copy(update={"timeouts": timeouts, "away": timeouts >= AWAY_AFTER}),
+            )
+            current = session
+            for _ in range(MAX_DEFAULT_MOVES):
+                if current.status is not Status.ACTIVE:
+                    break
+                if player_id not in engine.awaiting(current.state):
+                    break
+                try:
+                    action = engine.default_action(current.state, player_id)
+                except IllegalAction:
+                    log.exception("session %s: no default move for %s", current.id, player_id)
+                    break
+                # Each stored move is queued at once: a later failure leaves them published.
+                change = await self._apply(current, engine, player_id, action, seats, origin)
+                self._publish(change)
+                changes.append(change)
+                current = change.session
+                seats = current.seats
+            if not changes:  # nothing to play, but the timeout still counts
+                new = self._next(session, seats=seats)
+                await self._commit(new)
+                changes.append(Change("seat", new, actor=player_id, origin=origin))
+                self._publish(changes[-1])
+        log.info("session %s: %s timed out (%d in a row)", session_id, player_id, timeouts)
         return changes
 
     @in_flight
@@ -119,6 +118,6 @@ class TurnClockOps(ManagerCore):
                 actor=None if away else player_id,
             )
             await self._commit(new)
+            self._publish(Change("seat", new, actor=player_id, origin=origin))
         log.info("session %s: %s is %s", new.id, player_id, "away" if away else "back")
-        await self._publish(Change("seat", new, actor=player_id, origin=origin))
         return new

@@ -3,8 +3,16 @@
 :class:`ManagerCore` holds the state every operation shares and the few steps they all take:
 plan the next version (:meth:`ManagerCore._next`), apply one checked action
 (:meth:`ManagerCore._apply`), store and swap in a new version (:meth:`ManagerCore._commit`)
-and publish a :class:`Change`. The operations themselves live in ``bot.session_lobby``,
-``bot.session_moves`` and ``bot.session_clock``; ``bot.manager.SessionManager`` combines them.
+and publish a :class:`Change`.
+
+Publishing only queues: each session has an ordered queue of changes and, while it holds any,
+one worker task that hands them to the listeners one at a time, in version order. So an
+operation returns as soon as its change is stored, and the click that made it is answered
+before the channel posts (table edit, pings, summaries) go out. :meth:`ManagerCore.settle`
+waits for the queued publications; ``drain`` waits for them too.
+
+The operations themselves live in ``bot.session_lobby``, ``bot.session_moves`` and
+``bot.session_clock``; ``bot.manager.SessionManager`` combines them.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import asyncio
 import functools
 import logging
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -27,7 +36,7 @@ from bot.models import LIVE_STATUSES, Seat, Session, Status, utcnow
 from bot.results import result_rows
 from bot.store import Store
 from bot.table_log import extend_log
-from game.base import Engine, Event, IllegalAction, PlayerId, play
+from game.base import Engine, Event, IllegalAction, PlayerId, play, rng_for
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +80,8 @@ Result = TypeVar("Result")
 def in_flight(
     method: Callable[Concatenate[Core, Params], Awaitable[Result]],
 ) -> Callable[Concatenate[Core, Params], Awaitable[Result]]:
-    """Count the call as a change in flight (checks, store, publish) so ``drain`` waits for it."""
+    """Count the call as a change in flight (checks, store, queueing for the listeners) so
+    ``drain`` waits for it."""
 
     @functools.wraps(method)
     async def wrapper(self: Core, *args: Params.args, **kwargs: Params.kwargs) -> Result:
@@ -99,20 +109,26 @@ class ManagerCore:
         *,
         clock: Clock = utcnow,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        game_seed: int | None = None,
         idle_after: timedelta = timedelta(days=7),
         turn_minutes: int = 0,
     ) -> None:
+        """``game_seed`` (tests and replays only): every game's seed is derived from it and
+        the session id instead of taken from ``seed_source``."""
         self.store = store
         self.turn_minutes = turn_minutes  # the turn clock of a new lobby unless it names one
         self.engines = dict(engines)
         self.clock = clock
         self._seed_source = seed_source
+        self._game_seed = game_seed
         self._idle_after = idle_after
         self._sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._open_lock = asyncio.Lock()
         self._listeners: list[Listener] = []
+        self._outbox: dict[int, deque[Change]] = {}  # session id -> changes not yet published
+        self._publishers: dict[int, asyncio.Task[None]] = {}  # session id -> its worker
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -139,8 +155,15 @@ class ManagerCore:
             raise Refusal(errors.unknown_game(game)) from None
 
     def subscribe(self, listener: Listener) -> None:
-        """Call ``listener(change)`` after every stored change."""
+        """Call ``listener(change)`` after every stored change (from the session's publish
+        worker, in version order). A listener must not ``settle`` its own session."""
         self._listeners.append(listener)
+
+    def seed_for(self, session_id: int) -> int:
+        """The seed of the game dealt in session ``session_id``."""
+        if self._game_seed is not None:
+            return rng_for(self._game_seed, "session", session_id).getrandbits(63)
+        return self._seed_source()
 
     # --- start-up and shutdown --------------------------------------------------------------
 
@@ -174,6 +197,21 @@ class ManagerCore:
         """Refuse new changes and wait until the ones in flight are stored and published."""
         self._closing = True
         await self._idle.wait()
+        await self.settle()
+
+    async def settle(self, session_id: int | None = None) -> None:
+        """Wait until every change queued so far (of ``session_id``, or of every session) has
+        been handed to the listeners, and any queued meanwhile too."""
+        while True:
+            if session_id is None:
+                workers = list(self._publishers.values())
+            else:
+                worker = self._publishers.get(session_id)
+                workers = [worker] if worker is not None else []
+            if not workers:
+                return
+            # asyncio.wait, unlike gather, leaves the workers running if the caller is cancelled.
+            await asyncio.wait(workers)
 
     # --- the steps every operation shares ----------------------------------------------------
 
@@ -253,7 +291,28 @@ class ManagerCore:
     def _locked(self, session_id: int) -> _SessionLock:
         return _SessionLock(self, session_id)
 
-    async def _publish(self, change: Change) -> None:
+    def _publish(self, change: Change) -> None:
+        """Queue ``change`` for the listeners; called under the session lock (or right after
+        the store wrote it, for a new lobby), so a session's queue is in version order."""
+        session_id = change.session.id
+        queue = self._outbox.setdefault(session_id, deque())
+        queue.append(change)
+        if session_id not in self._publishers:
+            self._publishers[session_id] = asyncio.create_task(
+                self._deliver(session_id, queue), name=f"publish-{session_id}"
+            )
+
+    async def _deliver(self, session_id: int, queue: deque[Change]) -> None:
+        """The session's publish worker: one change at a time, until its queue is empty."""
+        try:
+            while queue:
+                await self._notify(queue.popleft())
+        finally:
+            # No await between the empty check and here: nothing can be queued unseen.
+            del self._outbox[session_id]
+            del self._publishers[session_id]
+
+    async def _notify(self, change: Change) -> None:
         for listener in list(self._listeners):
             try:
                 await listener(change)

@@ -66,8 +66,8 @@ class LobbyOps(ManagerCore):
             )
             session = await self._save(self.store.create_session(draft))
             self._register(session)
+            self._publish(Change("lobby", session, actor=host.player_id, origin=origin))
         log.info("session %s: %s lobby opened in channel %s", session.id, game, channel_id)
-        await self._publish(Change("lobby", session, actor=host.player_id, origin=origin))
         return session
 
     @in_flight
@@ -81,7 +81,7 @@ class LobbyOps(ManagerCore):
             self._check_room(session)
             new = self._next(session, seats=(*session.seats, seat))
             await self._commit(new)
-        await self._publish(Change("lobby", new, actor=seat.player_id, origin=origin))
+            self._publish(Change("lobby", new, actor=seat.player_id, origin=origin))
         return new
 
     @in_flight
@@ -114,13 +114,14 @@ class LobbyOps(ManagerCore):
                     )
                     new = self._next(session, seats=seats, host_id=host)
             await self._commit(new)
-        kind: ChangeKind
-        if new.status is Status.ACTIVE:
-            kind = "seat"
+            kind: ChangeKind
+            if new.status is Status.ACTIVE:
+                kind = "seat"
+            else:
+                kind = "lobby" if new.is_live else "abandoned"
+            self._publish(Change(kind, new, actor=player_id, origin=origin))
+        if kind == "seat":
             log.info("session %s: %s left the running game", new.id, player_id)
-        else:
-            kind = "lobby" if new.is_live else "abandoned"
-        await self._publish(Change(kind, new, actor=player_id, origin=origin))
         return new
 
     @in_flight
@@ -135,7 +136,7 @@ class LobbyOps(ManagerCore):
             self._check_room(session)
             new = self._next(session, seats=(*session.seats, bot_seat(session.seats, level)))
             await self._commit(new)
-        await self._publish(Change("lobby", new, actor=player_id, origin=origin))
+            self._publish(Change("lobby", new, actor=player_id, origin=origin))
         return new
 
     @in_flight
@@ -160,7 +161,7 @@ class LobbyOps(ManagerCore):
                 session, seats=tuple(s for s in session.seats if s.player_id != gone)
             )
             await self._commit(new)
-        await self._publish(Change("lobby", new, actor=player_id, origin=origin))
+            self._publish(Change("lobby", new, actor=player_id, origin=origin))
         return new
 
     @in_flight
@@ -182,14 +183,14 @@ class LobbyOps(ManagerCore):
                 seats = (*seats, bot_seat(seats, "normal"))
             try:
                 state = engine.new_game(
-                    [seat.player_id for seat in seats], self._seed_source(), session.options
+                    [seat.player_id for seat in seats], self.seed_for(session.id), session.options
                 )
             except IllegalAction as err:
                 raise Refusal(str(err)) from None
             new = self._next(session, status=Status.ACTIVE, state=state, seats=seats)
             await self._commit(new)
+            self._publish(Change("started", new, actor=player_id, origin=origin))
         log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
-        await self._publish(Change("started", new, actor=player_id, origin=origin))
         return new
 
     @in_flight
@@ -207,8 +208,8 @@ class LobbyOps(ManagerCore):
                 raise Refusal(errors.NOT_HOST_OR_MOD)
             new = self._next(session, status=Status.ABANDONED)
             await self._commit(new)
+            self._publish(Change("abandoned", new, actor=player_id, origin=origin))
         log.info("session %s cancelled", new.id)
-        await self._publish(Change("abandoned", new, actor=player_id, origin=origin))
         return new
 
     @in_flight

@@ -27,7 +27,8 @@ class MoveOps(ManagerCore):
         autopilot: bool = False,
         origin: object = None,
     ) -> Change:
-        """Apply one game action made against ``version``; returns the published change.
+        """Apply one game action made against ``version``; returns the stored change, which
+        is queued for the listeners (``settle`` waits until they have it).
 
         Refusals, in order: no game, not started, not seated (or left), stale version, not your
         turn, the engine's IllegalAction text. A storage failure raises SaveFailed; in every
@@ -64,5 +65,5 @@ class MoveOps(ManagerCore):
             if not autopilot and (seat.away or seat.timeouts):
                 seats = with_seat(seats, seat.model_copy(update={"away": False, "timeouts": 0}))
             change = await self._apply(session, engine, player_id, parsed, seats, origin)
-        await self._publish(change)
+            self._publish(change)
         return change

@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     session_idle_days: float = Field(default=7.0, gt=0)
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
     leaderboard_min_games: int = Field(default=3, ge=1)
+    game_seed: int | None = None  # tests and replays only; never logged
 
     @field_validator("discord_token")
     @classmethod

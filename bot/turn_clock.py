@@ -102,6 +102,8 @@ class TurnClock:
         except TableError as err:
             log.info("session %s: timeout of %s not played: %s", session.id, player, err)
             return False
+        # The moves' own posts (round summaries, pings) go out before the announcement.
+        await self.manager.settle(session.id)
         latest = changes[-1].session
         engine = self.manager.engine(session.game)
         names = latest.names

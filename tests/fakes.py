@@ -11,6 +11,8 @@ Typical use::
 
 Every response/followup/edit is recorded as a :class:`Sent` on the interaction
 (``ia.sent``) and messages edited through channels record their edits (``message.edits``).
+``invoke`` and ``click`` return once the manager has published what the handler changed
+(``settle``), so the listeners' channel posts and table edits are there to assert on.
 """
 
 from __future__ import annotations
@@ -229,6 +231,12 @@ class FakeInteraction:
 async def invoke(command: Any, cog: Any, interaction: FakeInteraction, **params: Any) -> None:
     """Run an app command's callback as Discord would (``GameCog.new``, ``GameCog.rules``)."""
     await command.callback(cog, interaction, **params)
+    await settle(interaction)
+
+
+async def settle(interaction: FakeInteraction) -> None:
+    """Wait until the listeners have every change the handler made (see the module doc)."""
+    await interaction.client.services.manager.settle()
 
 
 async def click(
@@ -247,5 +255,6 @@ async def click(
                 base = discord.ui.Select(custom_id=custom_id)
             item = await factory.from_custom_id(interaction, base, match)  # type: ignore[arg-type]
             await item.callback(interaction)  # type: ignore[arg-type]
+            await settle(interaction)
             return
     raise AssertionError(f"no dynamic item handles {custom_id!r}")

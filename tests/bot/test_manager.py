@@ -191,6 +191,7 @@ async def test_finish_writes_results_and_frees_channel(
         current = manager.get(session.id)
         await manager.act(session.id, player, current.version, {"add": 2})
         player = "2" if player == "1" else "1"
+    await manager.settle()
     assert [c.kind for c in changes][:3] == ["lobby", "lobby", "started"]
     assert changes[-1].kind == "finished"
     assert changes[-1].session.status is Status.FINISHED

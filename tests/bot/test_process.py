@@ -51,13 +51,20 @@ def test_unwritable_database_exits_2(tmp_path: Path) -> None:
 
 
 def test_settings_read_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "SESSION_IDLE_DAYS"):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "SESSION_IDLE_DAYS",
+                 "GAME_SEED"):
         monkeypatch.delenv(name, raising=False)
     env = tmp_path / ".env"
-    env.write_text(f"DISCORD_TOKEN={GOOD_TOKEN}\nDEV_GUILD_ID=\nSESSION_IDLE_DAYS=3\n")
+    env.write_text(
+        f"DISCORD_TOKEN={GOOD_TOKEN}\nDEV_GUILD_ID=\nSESSION_IDLE_DAYS=3\nGAME_SEED=\n"
+    )
     settings = load_settings(env)
     assert settings.discord_token.get_secret_value() == GOOD_TOKEN
-    assert settings.dev_guild_id is None
+    assert settings.dev_guild_id is None and settings.game_seed is None
+    env.write_text(f"DISCORD_TOKEN={GOOD_TOKEN}\nGAME_SEED=77\n")
+    assert load_settings(env).game_seed == 77
+    env.write_text(f"DISCORD_TOKEN={GOOD_TOKEN}\nDEV_GUILD_ID=\nSESSION_IDLE_DAYS=3\n")
+    settings = load_settings(env)
     assert settings.session_idle_days == 3
     assert settings.database_path == Path("data/tablebot.sqlite3")
     env.write_text("DISCORD_TOKEN=a.b\n")

@@ -15,7 +15,15 @@ from cogs.split_ui import SplitUI
 from cogs.turn_ping import TurnPing
 from game.base import Event
 from game.split import SplitEngine
-from tests.fakes import FakeChannel, FakeClient, FakeInteraction, FakeMessage, FakeUser, Sent
+from tests.fakes import (
+    FakeChannel,
+    FakeClient,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    Sent,
+    invoke,
+)
 from tests.fakes import click as fake_click
 
 SEED = 20240501
@@ -53,7 +61,7 @@ class SplitTable:
 
     async def command(self, command: Any, user: FakeUser, **params: Any) -> Sent:
         ia = self.interaction(user)
-        await command.callback(self.cog, ia, **params)
+        await invoke(command, self.cog, ia, **params)
         assert len(ia.sent) == 1
         return ia.last
 

@@ -20,7 +20,7 @@ async def guild() -> AsyncIterator[FakeDiscord]:
     fake = FakeDiscord()
     for name in ("alice", "bob", "carol"):
         fake.add_user(name)
-    for name in ("split-table", "ten-table"):
+    for name in ("split-table", "split-replay", "ten-table"):
         fake.add_channel(name)
     async with fake:
         yield fake

@@ -12,8 +12,9 @@ engine from the stored actions, so a drawn card (private event data) is never "p
 TEN (only the draw pile's order is hidden): no text anyone sees lists the next cards of the
 pile in flip order. Both games: the game seed appears in no text.
 
-Every text version is checked against the state at the time it appeared: the checks run after
-each interaction, and the bot publishes (table edits, pings, summaries) before it answers.
+Every text version is checked against the state it was drawn for: the checks run after each
+interaction, once ``TablePlay`` has waited for the posts the bot makes after answering (table
+edit, round summaries). A late turn ping names no card.
 """
 
 from __future__ import annotations

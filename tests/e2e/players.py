@@ -233,6 +233,11 @@ class TextCursor:
         self.seen: dict[int, int] = {}
         self.checked = 0
 
+    def skip(self, seen: dict[int, int]) -> None:
+        """Treat these message versions (message id -> count) as looked at: an earlier game's."""
+        for message_id, count in seen.items():
+            self.seen[message_id] = max(self.seen.get(message_id, 0), count)
+
     def new_texts(self) -> list[tuple[StoredMessage, str]]:
         """(message, text) for every message version that appeared since the last call."""
         found = []

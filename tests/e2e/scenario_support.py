@@ -7,8 +7,9 @@ from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import latency_summary
 
 DISCORD_DEADLINE = 3.0
-# One finished game ranks a player, so the leaderboard after one game shows ranks.
-BOT_ENV = {"LEADERBOARD_MIN_GAMES": "1"}
+# One finished game ranks a player, so the leaderboard after one game shows ranks. GAME_SEED
+# makes each game's seed a function of the session id, so a run can be repeated exactly.
+BOT_ENV = {"LEADERBOARD_MIN_GAMES": "1", "GAME_SEED": "20240917"}
 LATENCY_REPORT: list[str] = []
 
 

@@ -8,6 +8,11 @@ actions); what the player does is read off the messages the stand-in shows them:
 3. else they open their private view from the table (TEN's "Bid or pass — Name" panel button,
    or "My hand" / "My view") and use that.
 
+The bot answers a click first and posts afterwards (the table edit, pings, round summaries go
+out from its publish queue). So after a move, ``TablePlay`` waits for the table edit it makes
+and for the registered ``waits`` (e.g. SPLIT's round summaries) before the checks run: every
+text is checked against the state it was drawn for.
+
 After every interaction the registered checks run (hidden information, consistency).
 """
 
@@ -32,7 +37,9 @@ from tests.e2e.players import (
 )
 
 EDIT_MESSAGE = 7
+POSTS_TIMEOUT = 20.0  # seconds the bot may take to post what a move calls for
 Check = Callable[[], None]
+Wait = Callable[[], bool]
 
 
 class TablePlay:
@@ -55,6 +62,7 @@ class TablePlay:
         self.replica: Replica | None = None
         self.private: dict[PlayerId, int] = {}  # the latest private view message of a player
         self.checks: list[Check] = []
+        self.waits: list[Wait] = []  # true once the bot posted what the game so far calls for
         self.steps = 0
         self.openings = 0
 
@@ -145,6 +153,8 @@ class TablePlay:
         """The awaited player uses one control; the oracle catches up with the stored actions."""
         player, user = self._awaited()
         choice = self.strategy.choose(await self.choices_for(player))
+        table = self.table()
+        table_versions = len(table.versions)
         record = await use(self.fd, user, choice)
         assert record.callback_type == EDIT_MESSAGE, (
             f"{user.name} used {choice.label!r}: answered {record.callback_type}"
@@ -153,15 +163,29 @@ class TablePlay:
         if self.fd.message(choice.message_id).ephemeral:
             self.private[player] = choice.message_id
         self.oracle.sync(self.db, self.session_id)
+        await self.posted(table.id, table_versions)
         self.steps += 1
         self.run_checks()
         return record
+
+    async def posted(self, table_id: int, table_versions: int) -> None:
+        """Wait until the bot has posted what the last move calls for: the table has a new
+        version (the click's own answer, when it was on the table, else the bot's edit), and
+        every registered wait holds."""
+        await self.bot.wait_until(
+            lambda: len(self.fd.message(table_id).versions) > table_versions,
+            POSTS_TIMEOUT, "the table edit after a move",
+        )
+        for wait in self.waits:
+            await self.bot.wait_until(wait, POSTS_TIMEOUT, "the bot's posts after a move")
 
     async def crash_during_step(self) -> InteractionRecord:
         """The awaited player clicks and the bot is SIGKILLed before (or while) it answers;
         then it starts again. The click may or may not have been stored."""
         player, user = self._awaited()
-        choice = self.strategy.choose(await self.choices_for(player))
+        choices = await self.choices_for(player)
+        before = self.strategy.rng.getstate()
+        choice = self.strategy.choose(choices)
         if choice.values is None:
             record = await self.fd.click(user, choice.message_id, choice.custom_id, wait=False)
         else:
@@ -169,7 +193,12 @@ class TablePlay:
                 user, choice.message_id, choice.custom_id, list(choice.values), wait=False
             )
         await self.bot.kill()
+        seq = self.oracle.seq
         await self.restart_checked()
+        if self.oracle.seq == seq:
+            # The click was lost: the player makes the same choice again, so a seeded game
+            # takes the same course as one without the crash.
+            self.strategy.rng.setstate(before)
         return record
 
     async def restart_checked(self) -> None:

@@ -5,14 +5,14 @@ between two clicks, once with a click in flight) and started again. Checked thro
 hidden hands (see ``hidden_info``), every answer within 3 s, and that the stored game is
 exactly the engine's replay of the stored seed and actions.
 
-There is no setting that fixes the game seed of ``python -m bot`` (``SessionManager`` takes
-``secrets.randbits``), so "the same result as an uninterrupted run" is checked against the
-engine's uninterrupted replay of the stored seed and actions, not against a second bot run.
+The bot runs with ``GAME_SEED`` (``scenario_support.BOT_ENV``), so a game's seed depends only on
+it and the session id: a second, fresh bot process then plays the same seed with the same
+clicks without interruption, and both runs must store the same results rows.
 """
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
 from game.split import SplitEngine
 from tests.e2e.botproc import BotProcess
@@ -21,6 +21,7 @@ from tests.e2e.fakediscord.driver import gather_clicks
 from tests.e2e.hidden_info import SeedCheck, SplitHandsCheck
 from tests.e2e.players import Choice, GameDb, Replica, Strategy, choices_on, use
 from tests.e2e.scenario_support import (
+    BOT_ENV,
     DISCORD_DEADLINE,
     assert_answered_in_time,
     assert_clean_log,
@@ -49,9 +50,22 @@ def split_rank(choice: Choice) -> int | None:
     return None  # paging, Scores, My hand, Rules
 
 
-def new_play(guild: FakeDiscord, bot: BotProcess, seed: int) -> TablePlay:
-    channel = guild.channel_named("split-table")
-    return TablePlay(guild, bot, channel, SplitEngine(), Strategy(split_rank, seed))
+def new_play(
+    guild: FakeDiscord, bot: BotProcess, seed: int, channel_name: str = "split-table"
+) -> TablePlay:
+    channel = guild.channel_named(channel_name)
+    table = TablePlay(guild, bot, channel, SplitEngine(), Strategy(split_rank, seed))
+    table.waits.append(lambda: summaries_posted(table))
+    return table
+
+
+def summaries_posted(table: TablePlay) -> bool:
+    """Every round that ended has its summary in the channel (the last one with the result)."""
+    if table.replica is None:
+        return True
+    ended = sum(1 for event in table.oracle.events if event.kind == "round_end")
+    posted = [m for m in table.fd.public(table.channel) if "is over" in m.text]
+    return len(posted) >= ended
 
 
 def table_is_current(table: TablePlay) -> None:
@@ -75,24 +89,39 @@ async def restart_then_hand_command(table: TablePlay) -> None:
     table.run_checks()
 
 
-async def test_split_game_from_new_to_leaderboard_survives_sigkill(
-    guild: FakeDiscord, live_bot: BotProcess
-) -> None:
+async def play_checked_game(
+    guild: FakeDiscord, bot: BotProcess, channel_name: str, crashes: bool
+) -> tuple[TablePlay, SplitHandsCheck]:
+    """Alice hosts a SPLIT game with Bob; both play the seeded strategy to the end, with the
+    hidden-hand, seed and table checks after every interaction. ``crashes``: SIGKILL and
+    restart between two clicks (then ``/game hand``) and again with a click in flight."""
     alice, bob, _ = guild.world.users.values()
-    table = new_play(guild, live_bot, seed=9)
+    table = new_play(guild, bot, seed=9, channel_name=channel_name)
+    earlier = {m.id: len(m.versions) for m in guild.world.messages.values()}
     await table.open("split", alice, bob)
-    hands = SplitHandsCheck(guild, table.oracle)
-    table.checks += [hands, SeedCheck(guild, table.oracle), lambda: table_is_current(table)]
-
-    await table.play_to_end(at_step={
-        25: lambda: restart_then_hand_command(table), 50: table.crash_during_step,
-    })
-
-    assert table.steps > 40 and live_bot.starts == 3
+    hands, seed = SplitHandsCheck(guild, table.oracle), SeedCheck(guild, table.oracle)
+    for check in (hands, seed):
+        check.cursor.skip(earlier)  # an earlier game's messages hold that game's cards
+    table.checks += [hands, seed, lambda: table_is_current(table)]
+    hooks = (
+        {25: lambda: restart_then_hand_command(table), 50: table.crash_during_step}
+        if crashes else {}
+    )
+    await table.play_to_end(at_step=hooks)
     row = table.row()
     assert row.status == "finished"
     assert table.oracle.matches_stored(row), "the stored final state is not the replay's"
-    # The same result as an uninterrupted run: the engine's replay of seed + stored actions.
+    return table, hands
+
+
+async def test_split_game_from_new_to_leaderboard_survives_sigkill(
+    guild: FakeDiscord, live_bot: BotProcess, tmp_path: Path
+) -> None:
+    alice, bob, _ = guild.world.users.values()
+    table, hands = await play_checked_game(guild, live_bot, "split-table", crashes=True)
+    assert table.steps > 40 and live_bot.starts == 3
+    row = table.row()
+    # The engine's replay of seed + stored actions gives the stored results.
     replay = Replica.from_row(SplitEngine(), row)
     replay.sync(GameDb(live_bot.database_path), table.session_id)
     expected = {r.player: (r.placement, r.score) for r in replay.engine.results(replay.state)}
@@ -128,6 +157,21 @@ async def test_split_game_from_new_to_leaderboard_survives_sigkill(
     print(assert_answered_in_time(
         guild, f"SPLIT, {table.steps} clicks + {table.openings} hand views, 2 restarts"
     ))
+
+    # The same seed and the same clicks in a fresh bot that is never interrupted: the same
+    # game, so the same results rows.
+    await live_bot.terminate()
+    fresh = BotProcess(guild, tmp_path / "uninterrupted", extra_env=BOT_ENV)
+    try:
+        await fresh.start()
+        calm, _ = await play_checked_game(guild, fresh, "split-replay", crashes=False)
+        assert calm.session_id == table.session_id and calm.oracle.seed == table.oracle.seed
+        assert calm.db.results(calm.session_id) == table.db.results(table.session_id)
+        assert calm.oracle.actions == table.oracle.actions
+        assert fresh.starts == 1
+        assert_clean_log(fresh)
+    finally:
+        await fresh.close()
 
 
 async def test_twenty_simultaneous_clicks_have_one_effect(
@@ -172,12 +216,6 @@ async def test_twenty_simultaneous_clicks_have_one_effect(
 SLOW_POST = 1.6  # seconds per channel request: a rate-limited channel (Discord's 429 waits)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot bug: a click is answered only after SessionManager.act has awaited every "
-    "listener (table edit, turn ping, round summary); two slow channel requests push the "
-    "answer past Discord's 3 s deadline",
-)
 async def test_a_move_is_answered_in_time_when_channel_posts_are_slow(
     guild: FakeDiscord, live_bot: BotProcess
 ) -> None:
