@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
+import json
 import logging
 import secrets
 from collections import deque
@@ -168,29 +170,48 @@ class ManagerCore:
     # --- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self) -> RestoreReport:
-        """Load every lobby and active session; mark the idle ones (and unknown games) abandoned."""
+        """Load every lobby and active session; mark the idle ones (and unknown games) abandoned.
+
+        The cyclic garbage collector is paused meanwhile: decoding thousands of snapshots
+        allocates millions of objects, and its passes over the growing heap would take most of
+        the time. Afterwards the restored sessions (with the rest of the start-up heap) are
+        frozen (``gc.freeze``): they are long-lived, and later full collections need not
+        traverse them again; refcounting still frees them when their game ends.
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            report = await self._restore()
+        finally:
+            if collecting:
+                gc.enable()
+        gc.freeze()
+        log.info("restored %d sessions, abandoned %d", report.restored, report.abandoned)
+        return report
+
+    async def _restore(self) -> RestoreReport:
         now = self.clock()
         restored = abandoned = 0
-        for stored in await self.store.load_sessions(LIVE_STATUSES):
+        for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True):
             engine = self.engines.get(stored.game)
             idle = now - stored.updated_at > self._idle_after
             if engine is None or idle:
+                state = json.loads(stored.state) if stored.state is not None else None
                 await self.store.save_session(
-                    replace(stored, status=Status.ABANDONED, version=stored.version + 1,
-                            updated_at=now)
+                    replace(stored, state=state, status=Status.ABANDONED,
+                            version=stored.version + 1, updated_at=now)
                 )
                 abandoned += 1
                 log.info("session %s (%s) abandoned on start: %s", stored.id, stored.game,
                          "idle" if engine else "unknown game")
                 continue
             state = (
-                engine.state_model.model_validate(stored.state)
+                engine.state_model.model_validate_json(stored.state)
                 if stored.state is not None
                 else None
             )
             self._register(replace(stored, state=state))
             restored += 1
-        log.info("restored %d sessions, abandoned %d", restored, abandoned)
         return RestoreReport(restored, abandoned)
 
     async def drain(self) -> None:

@@ -4,9 +4,11 @@ One aiosqlite connection in WAL mode with foreign keys on. Migrations are number
 with ``PRAGMA user_version``. Writes are serialised by one lock so that two sessions'
 transactions never interleave on the shared connection.
 
-Applying an action (:meth:`Store.record_action`) is one transaction: the action row, the new
-snapshot and version and, when the game ends, the results rows and the status. A crash leaves
-either all of them or none.
+Applying an action (:meth:`Store.record_action`) writes the action row, the new snapshot and
+version and, when the game ends, the results rows and the status in one transaction. A crash
+leaves either all of them or none. Actions of several sessions that arrive while the lock is
+busy share the next transaction (group commit: one commit, so one WAL sync, for all of them);
+each caller returns only once its own action is committed.
 """
 
 from __future__ import annotations
@@ -14,26 +16,45 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from bot.errors import ConfigError
 from bot.migrations import MIGRATIONS
 from bot.models import ActionRow, Deadline, ResultRow, Seat, Session, Status
 
+log = logging.getLogger(__name__)
+
 _SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
     "table_message_id, created_at, updated_at, log, turn_minutes, deadlines"
 )
-# Set when the session is created and never changed by an update.
-_FIXED_COLUMNS = ("guild_id", "channel_id", "game", "created_at")
+# Everything but ``id`` and the columns set once at creation (guild, channel, game, created).
+_UPDATED_COLUMNS = (
+    "status", "host_id", "options", "seats", "state", "version", "table_message_id",
+    "updated_at", "log", "turn_minutes", "deadlines",
+)
+_UPDATE_SESSION = (
+    f"UPDATE sessions SET {', '.join(f'{column} = ?' for column in _UPDATED_COLUMNS)}"
+    " WHERE id = ?"
+)
+_INSERT_ACTION = (
+    "INSERT INTO actions (session_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+_INSERT_RESULT = (
+    "INSERT INTO results (session_id, guild_id, game, user_id, placement, score, is_bot_seat,"
+    " bots_in_game, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_SEATS = TypeAdapter(tuple[Seat, ...])
+_DEADLINES = TypeAdapter(tuple[Deadline, ...])
 
 
 def check_writable(path: Path) -> None:
@@ -68,7 +89,7 @@ def _session_values(session: Session) -> dict[str, Any]:
         "status": session.status.value,
         "host_id": session.host_id,
         "options": json.dumps(session.options),
-        "seats": json.dumps([seat.model_dump() for seat in session.seats]),
+        "seats": _SEATS.dump_json(session.seats).decode(),
         "state": _dump_state(session.state),
         "version": session.version,
         "table_message_id": session.table_message_id,
@@ -76,9 +97,71 @@ def _session_values(session: Session) -> dict[str, Any]:
         "updated_at": session.updated_at.isoformat(),
         "log": json.dumps(list(session.log)),
         "turn_minutes": session.turn_minutes,
-        "deadlines": json.dumps([deadline.model_dump(mode="json")
-                                 for deadline in session.deadlines]),
+        "deadlines": _DEADLINES.dump_json(session.deadlines).decode(),
     }
+
+
+def _snapshot_params(session: Session) -> tuple[Any, ...]:
+    """The parameters of :data:`_UPDATE_SESSION` for ``session``."""
+    values = _session_values(session)
+    return (*(values[column] for column in _UPDATED_COLUMNS), session.id)
+
+
+def _result_params(result: ResultRow) -> tuple[Any, ...]:
+    return (
+        result.session_id,
+        result.guild_id,
+        result.game,
+        result.user_id,
+        result.placement,
+        result.score,
+        int(result.is_bot_seat),
+        int(result.bots_in_game),
+        int(result.rated),
+        result.finished_at.isoformat(),
+    )
+
+
+@dataclass(frozen=True)
+class _ActionWrite:
+    """One :meth:`Store.record_action`, its statement parameters ready."""
+
+    session_id: int
+    action_row: tuple[Any, ...]
+    snapshot: tuple[Any, ...]
+    results: tuple[ResultRow, ...]
+
+    @classmethod
+    def of(
+        cls,
+        session: Session,
+        user_id: str,
+        action: dict[str, Any] | str,
+        results: Iterable[ResultRow],
+    ) -> _ActionWrite:
+        return cls(
+            session_id=session.id,
+            action_row=(session.id, session.version, user_id, json.dumps(action),
+                        session.updated_at.isoformat()),
+            snapshot=_snapshot_params(session),
+            results=tuple(results),
+        )
+
+
+@dataclass(frozen=True)
+class _Queued:
+    """An action write waiting for a group commit, and the future its caller awaits."""
+
+    write: _ActionWrite
+    done: asyncio.Future[None]
+
+    def succeed(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def fail(self, err: Exception) -> None:
+        if not self.done.done():
+            self.done.set_exception(err)
 
 
 class Store:
@@ -86,7 +169,9 @@ class Store:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # one transaction at a time on the shared connection
+        self._queued: list[_Queued] = []  # action writes waiting for the next group commit
+        self._writer: asyncio.Task[None] | None = None  # the group-commit writer, while busy
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -102,6 +187,9 @@ class Store:
         return store
 
     async def close(self) -> None:
+        """Close the connection once the queued action writes are committed."""
+        while self._writer is not None:
+            await asyncio.wait([self._writer])
         async with self._lock:
             await self._conn.close()
 
@@ -134,14 +222,20 @@ class Store:
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """Hold the write lock around one transaction: committed when the block ends, rolled
         back when it raises."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                await self._conn.execute("COMMIT")
-            except BaseException:
+        async with self._lock, self._begun() as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def _begun(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction; the caller holds the write lock."""
+        await self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+            await self._conn.execute("COMMIT")
+        except BaseException:
+            if self._conn.in_transaction:  # a failed COMMIT may have rolled back already
                 await self._conn.execute("ROLLBACK")
-                raise
+            raise
 
     async def _run_transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
         async with self._transaction() as conn:
@@ -165,7 +259,7 @@ class Store:
 
     async def save_session(self, session: Session) -> None:
         """Overwrite a session's row with ``session`` (lobby changes, start, cancel, ...)."""
-        await self._run_transaction([self._snapshot_step(session)])
+        await self._run_transaction([(_UPDATE_SESSION, _snapshot_params(session))])
 
     async def record_action(
         self,
@@ -174,67 +268,91 @@ class Store:
         action: dict[str, Any] | str,
         results: Iterable[ResultRow] = (),
     ) -> None:
-        """Store one applied action atomically.
+        """Store one applied action atomically; returns once it is committed.
 
         ``session`` is the state after the action; its ``version`` is the action's ``seq``.
         ``results`` (when the action ended the game) are written in the same transaction.
+
+        Group commit: actions of other sessions that arrive while a transaction is under way
+        are written together in the next one (each action row with its snapshot and results;
+        ordered as they arrived). Should that shared transaction fail, each of its writes is
+        tried again alone, so a bad write fails only its own caller.
         """
-        async with self._transaction():
-            await self._insert_action(session, user_id, action)
-            await self._write_snapshot(session)
-            for result in results:
+        # Every JSON text is built here, before the write lock: the lock is the bottleneck.
+        queued = _Queued(_ActionWrite.of(session, user_id, action, results),
+                         asyncio.get_running_loop().create_future())
+        self._queued.append(queued)
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_queued(), name="store-group-commit")
+        await queued.done
+
+    async def _write_queued(self) -> None:
+        """The group-commit writer: runs while action writes are queued, one transaction per
+        batch; a batch is everything queued by the time it holds the write lock."""
+        batch: list[_Queued] = []
+        try:
+            while self._queued:
+                async with self._lock:
+                    # A caller cancelled while waiting is left out: it saw no success.
+                    batch = [queued for queued in self._queued if not queued.done.done()]
+                    self._queued = []
+                    if batch:
+                        await self._commit_batch(batch)
+                    batch = []
+        except BaseException:
+            for queued in (*batch, *self._queued):  # the writer itself was cancelled
+                queued.done.cancel()
+            self._queued = []
+            raise
+        finally:
+            self._writer = None
+
+    async def _commit_batch(self, batch: Sequence[_Queued]) -> None:
+        """Commit ``batch`` in one transaction, else each write alone; answer every caller."""
+        try:
+            async with self._begun():
+                await self._write_actions([queued.write for queued in batch])
+        except Exception as err:
+            if len(batch) == 1:
+                batch[0].fail(err)
+                return
+            log.warning("a group commit of %d actions failed (%s); writing them one by one",
+                        len(batch), err)
+            for queued in batch:
+                try:
+                    async with self._begun():
+                        await self._write_actions([queued.write])
+                except Exception as alone:
+                    queued.fail(alone)
+                else:
+                    queued.succeed()
+            return
+        for queued in batch:
+            queued.succeed()
+
+    async def _write_actions(self, writes: Sequence[_ActionWrite]) -> None:
+        """Inside a transaction: the action rows, then the snapshots, then the results."""
+        await self._conn.executemany(_INSERT_ACTION, [w.action_row for w in writes])
+        await self._write_snapshots(writes)
+        for write in writes:
+            for result in write.results:  # only the finishing move has any
                 await self._insert_result(result)
 
-    async def _insert_action(
-        self, session: Session, user_id: str, action: dict[str, Any] | str
-    ) -> None:
-        await self._conn.execute(
-            "INSERT INTO actions (session_id, seq, user_id, action, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (session.id, session.version, user_id, json.dumps(action),
-             session.updated_at.isoformat()),
-        )
-
-    async def _write_snapshot(self, session: Session) -> None:
-        sql, params = self._snapshot_step(session)
-        cursor = await self._conn.execute(sql, params)
-        if cursor.rowcount != 1:
-            raise LookupError(f"session {session.id} does not exist")
-
     async def _insert_result(self, result: ResultRow) -> None:
-        await self._conn.execute(
-            "INSERT INTO results (session_id, guild_id, game, user_id, placement, score,"
-            " is_bot_seat, bots_in_game, rated, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                result.session_id,
-                result.guild_id,
-                result.game,
-                result.user_id,
-                result.placement,
-                result.score,
-                int(result.is_bot_seat),
-                int(result.bots_in_game),
-                int(result.rated),
-                result.finished_at.isoformat(),
-            ),
-        )
+        await self._conn.execute(_INSERT_RESULT, _result_params(result))
 
-    @staticmethod
-    def _snapshot_step(session: Session) -> tuple[str, Sequence[Any]]:
-        """The UPDATE that overwrites ``session``'s row (all but the fixed columns)."""
-        values = {
-            column: value for column, value in _session_values(session).items()
-            if column not in _FIXED_COLUMNS
-        }
-        assignments = ", ".join(f"{column} = ?" for column in values)
-        return (
-            f"UPDATE sessions SET {assignments} WHERE id = ?",
-            (*values.values(), session.id),
-        )
+    async def _write_snapshots(self, writes: Sequence[_ActionWrite]) -> None:
+        cursor = await self._conn.executemany(_UPDATE_SESSION, [w.snapshot for w in writes])
+        if cursor.rowcount != len(writes):
+            ids = ", ".join(str(w.session_id) for w in writes)
+            raise LookupError(f"not every session of {ids} exists")
 
-    async def load_sessions(self, statuses: Iterable[Status]) -> list[Session]:
-        """Sessions with these statuses, oldest first; ``state`` is the raw JSON (dict or None)."""
+    async def load_sessions(
+        self, statuses: Iterable[Status], *, raw_state: bool = False
+    ) -> list[Session]:
+        """Sessions with these statuses, oldest first. ``state`` is the decoded JSON (dict or
+        None), or with ``raw_state`` the stored JSON text itself (for the engine's
+        ``state_model.model_validate_json``, which skips building the dicts)."""
         wanted = [status.value for status in statuses]
         marks = ", ".join("?" for _ in wanted)
         async with self._conn.execute(
@@ -242,7 +360,7 @@ class Store:
             wanted,
         ) as cursor:
             rows = await cursor.fetchall()
-        return [self._session_from_row(row) for row in rows]
+        return [self._session_from_row(row, raw_state=raw_state) for row in rows]
 
     async def load_session(self, session_id: int) -> Session | None:
         async with self._conn.execute(
@@ -252,7 +370,10 @@ class Store:
         return self._session_from_row(row) if row else None
 
     @staticmethod
-    def _session_from_row(row: Sequence[Any]) -> Session:
+    def _session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:
+        state = row[8]
+        if state is not None and not raw_state:
+            state = json.loads(state)
         return Session(
             id=row[0],
             guild_id=row[1],
@@ -261,15 +382,15 @@ class Store:
             status=Status(row[4]),
             host_id=row[5],
             options=json.loads(row[6]),
-            seats=tuple(Seat.model_validate(seat) for seat in json.loads(row[7])),
-            state=json.loads(row[8]) if row[8] is not None else None,
+            seats=_SEATS.validate_json(row[7]),
+            state=state,
             version=row[9],
             table_message_id=row[10],
             created_at=datetime.fromisoformat(row[11]),
             updated_at=datetime.fromisoformat(row[12]),
             log=tuple(json.loads(row[13])),
             turn_minutes=row[14],
-            deadlines=tuple(Deadline.model_validate(d) for d in json.loads(row[15])),
+            deadlines=_DEADLINES.validate_json(row[15]),
         )
 
     # --- log and results --------------------------------------------------------------------

@@ -61,10 +61,10 @@ async def test_failure_between_action_and_snapshot_keeps_previous_state(
     created = await store.create_session(replace(lobby(), status=Status.ACTIVE, state={"n": 0}))
     after = replace(created, state={"n": 1}, version=created.version + 1)
 
-    async def crash(session: Session) -> None:
+    async def crash(writes: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(store, "_write_snapshot", crash)
+    monkeypatch.setattr(store, "_write_snapshots", crash)
     with pytest.raises(RuntimeError):
         await store.record_action(after, "1", {"add": 1})
     monkeypatch.undo()
