@@ -6,6 +6,7 @@ a random choice among them and ``apply`` (no invariant checks). Each configurati
 
     python -m bench.engine            # the full table (takes about a minute)
     python -m bench.engine --quick    # a few games each, for the smoke test
+    python -m bench.engine --game ten --players 4    # one row only
 """
 
 from __future__ import annotations
@@ -64,10 +65,20 @@ def time_games(engine: Engine[Any, Any], players: int, games: int, seed: int) ->
     return Run(games, actions, time.perf_counter() - start)
 
 
-def measure(games: int, repeats: int, seed: int) -> list[list[object]]:
+def measure(
+    games: int,
+    repeats: int,
+    seed: int,
+    only_game: str | None = None,
+    only_players: int | None = None,
+) -> list[list[object]]:
     engines: dict[str, Engine[Any, Any]] = {"split": SplitEngine(), "ten": TenEngine()}
     rows: list[list[object]] = []
     for key, players in CONFIGS:
+        if only_game is not None and key != only_game:
+            continue
+        if only_players is not None and players != only_players:
+            continue
         engine = engines[key]
         time_games(engine, players, 1, seed)  # warm the caches and imports
         runs = [time_games(engine, players, games, seed + r * games) for r in range(repeats)]
@@ -98,9 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per configuration")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="3 games, 1 run: a smoke test")
+    parser.add_argument("--game", choices=("split", "ten"), help="only this game's rows")
+    parser.add_argument("--players", type=int, help="only rows with this player count")
     args = parser.parse_args(argv)
     games, repeats = (3, 1) if args.quick else (args.games, args.repeats)
-    rows = measure(games, repeats, args.seed)
+    rows = measure(games, repeats, args.seed, args.game, args.players)
     print("Engine: full random games, legal actions enumerated at every step, one process")
     print(machine_line())
     print(f"{repeats} timed run(s) of {games} games per row; figures are medians\n")

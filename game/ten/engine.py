@@ -65,16 +65,24 @@ class TenEngine:
             return None
 
     def legal_actions(self, state: TenState, player: PlayerId) -> list[TenAction]:
-        seat = self._seat(state, player)
-        return [] if seat is None else rules.legal(state, seat)
+        try:
+            seat = state.players.index(player)
+        except ValueError:
+            return []
+        return rules.legal(state, seat)
 
     def awaiting(self, state: TenState) -> list[PlayerId]:
+        if state.phase == "draw":
+            return [state.players[state.active]]
         seat = rules.waiting_seat(state)
         return [] if seat is None else [state.players[seat]]
 
     def apply(self, state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
-        seat = self._seat(state, player)
-        if seat is None:
+        try:
+            seat = state.players.index(player)
+        except ValueError:
+            seat = -1
+        if seat < 0:
             raise IllegalAction("You are not playing in this game.")
         return rules.apply_action(state, seat, action)
 

@@ -15,13 +15,12 @@ payer's collection of the same count.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 from game.base import PlayerId
-from game.ten import cards, data
-from game.ten.scoring import score_notes
+from game.ten import cards, data, fast
+from game.ten.scoring import runs_of
 from game.ten.state import Pay, TenState
 
 
@@ -48,18 +47,25 @@ class Payment:
         return f"{text} ({self.overpay} lost)" if self.overpay else text
 
 
+# The Pay caches stay small on purpose: their objects then die young, which keeps them out
+# of the garbage collector's full passes (a long-lived cache of models slows every game).
 _PAYS: dict[tuple[int, int, str], Pay] = {}
-_PAYS_KEPT = 4096
+_PAYS_KEPT = 512
+_PAY_FIELDS = frozenset({"c", "b", "cards"})
 
 
 def pay_action(c: int, b: int, spent: str) -> Pay:
-    """A shared (frozen) Pay action: the legal lists are rebuilt at every step."""
+    """A shared (frozen) Pay action: the legal lists are rebuilt at every step.
+
+    ``Pay(c=c, b=b, cards=spent)`` without its validation (ints and a notation string)."""
     key = (c, b, spent)
     action = _PAYS.get(key)
     if action is None:
         if len(_PAYS) >= _PAYS_KEPT:
             _PAYS.clear()
-        action = _PAYS[key] = Pay(c=c, b=b, cards=spent)
+        action = _PAYS[key] = fast.construct(
+            Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, set(_PAY_FIELDS)
+        )
     return action
 
 
@@ -77,22 +83,30 @@ def cheapest_cards(collection: list[str], count: int) -> tuple[str, ...]:
     return _spending_order(tuple(sorted(collection)))[:count]
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _spending_order(collection: tuple[str, ...]) -> tuple[str, ...]:
-    score = score_notes(collection)
     # note -> the points of the runs it stands in, one entry per copy, in run order
     in_runs: dict[str, list[int]] = {}
-    for run in score.runs:
-        for n in run.cards:
-            in_runs.setdefault(n, []).append(run.points)
-    ranked: list[tuple[int, bool, tuple[int, int, str], str]] = []
+    for points, run_cards in runs_of(collection):
+        for n in run_cards:
+            places = in_runs.get(n)
+            if places is None:
+                in_runs[n] = [points]
+            else:
+                places.append(points)
+    ranked: list[tuple[int, tuple[bool, tuple[int, int, str]], str]] = []
     for note in collection:
         places = in_runs.get(note)
         points = places.pop(0) if places else 0
-        wild = "#" in note or note[0] == "W"
-        ranked.append((points, wild, cards.sort_key(note), note))
+        ranked.append((points, _SPEND_RANK[note], note))
     ranked.sort()
-    return tuple(item[3] for item in ranked)
+    return tuple(item[2] for item in ranked)
+
+
+# note -> (is a wild, display order): the spending order after the run points
+_SPEND_RANK: dict[str, tuple[bool, tuple[int, int, str]]] = {
+    note: ("#" in note or note[0] == "W", cards.sort_key(note)) for note in cards.KNOWN_NOTATIONS
+}
 
 
 def _splits(price: int, currency: int, busts: int, card_count: int) -> list[tuple[int, int, int]]:
@@ -109,17 +123,33 @@ def _splits(price: int, currency: int, busts: int, card_count: int) -> list[tupl
     return found
 
 
+@lru_cache(maxsize=8192)
+def _ordered_splits(
+    price: int, currency: int, busts: int, card_count: int
+) -> tuple[tuple[tuple[int, int, int], ...], int]:
+    """The splits, least wasteful first, and the most cards any of them spends."""
+    splits = _splits(price, currency, busts, card_count)
+    splits.sort(key=lambda s: (s[0] + data.BUST_TOKEN_VALUE * s[1] + s[2] - price, s[2], s[1]))
+    return tuple(splits), max((s[2] for s in splits), default=0)
+
+
+def _canonical(state: TenState, seat: int, count: int) -> tuple[str, ...]:
+    if not count:
+        return ()
+    notation = cards.NOTATION
+    return cheapest_cards([notation[card] for card in state.collections[seat]], count)
+
+
 def payment_options(
     state: TenState, player: PlayerId, price: int, *, cards_allowed: bool = True
 ) -> list[Payment]:
     """Every valid payment of ``price`` by ``player``, least wasteful first (flagged)."""
     seat = state.players.index(player)
-    collection = [cards.NOTATION[card] for card in state.collections[seat]]
-    card_count = len(collection) if cards_allowed else 0
-    splits = _splits(price, state.currency[seat], state.bust[seat], card_count)
-    splits.sort(key=lambda s: (s[0] + data.BUST_TOKEN_VALUE * s[1] + s[2] - price, s[2], s[1]))
-    most_cards = max((s[2] for s in splits), default=0)
-    canonical = cheapest_cards(collection, most_cards) if most_cards else ()
+    card_count = len(state.collections[seat]) if cards_allowed else 0
+    splits, most_cards = _ordered_splits(
+        price, state.currency[seat], state.bust[seat], card_count
+    )
+    canonical = _canonical(state, seat, most_cards)
     return [
         Payment(
             c=c,
@@ -132,12 +162,37 @@ def payment_options(
     ]
 
 
+# (price, currency, busts, the collection's card ids or None when cards may not pay) -> the
+# Pay actions in order
+_LEGAL_PAYS: dict[tuple[int, int, int, tuple[int, ...] | None], tuple[Pay, ...]] = {}
+_LEGAL_PAYS_KEPT = 128
+
+
+def legal_payments(
+    state: TenState, seat: int, price: int, *, cards_allowed: bool
+) -> tuple[Pay, ...]:
+    """``[option.action() for option in payment_options(...)]``, built once per situation."""
+    currency = state.currency[seat]
+    busts = state.bust[seat]
+    collection = state.collections[seat]
+    key = (price, currency, busts, tuple(collection) if cards_allowed else None)
+    pays = _LEGAL_PAYS.get(key)
+    if pays is None:
+        card_count = len(collection) if cards_allowed else 0
+        splits, most_cards = _ordered_splits(price, currency, busts, card_count)
+        joined = cards.join_notes(_canonical(state, seat, most_cards))
+        if len(_LEGAL_PAYS) >= _LEGAL_PAYS_KEPT:
+            _LEGAL_PAYS.clear()
+        pays = _LEGAL_PAYS[key] = tuple(pay_action(c, b, joined[: 2 * k]) for c, b, k in splits)
+    return pays
+
+
 def payment_error(
     state: TenState, seat: int, price: int, pay: Pay, *, cards_allowed: bool
 ) -> str | None:
     """Why ``pay`` cannot pay ``price`` (one sentence), or None when it is valid."""
     try:
-        notes = cards.split_notes(pay.cards)
+        notes = cards.split_notes(pay.cards) if pay.cards else []
     except ValueError as err:
         return f"{err}."
     if pay.c < 0 or pay.b < 0:
@@ -149,8 +204,15 @@ def payment_error(
     if pay.b > state.bust[seat]:
         return f"You have only {state.bust[seat]} bust tokens."
     if notes:
-        owned = Counter(cards.NOTATION[card] for card in state.collections[seat])
-        missing = Counter(notes) - owned
+        wanted: dict[str, int] = {}
+        for note in notes:
+            wanted[note] = wanted.get(note, 0) + 1
+        notation = cards.NOTATION
+        for card in state.collections[seat]:
+            note = notation[card]
+            if note in wanted:
+                wanted[note] -= 1
+        missing = [note for note, count in wanted.items() if count > 0]
         if missing:
             return f"{', '.join(sorted(missing))} is not in your collection."
     total = pay.c + data.BUST_TOKEN_VALUE * pay.b + len(notes) * data.COLLECTION_CARD_VALUE
@@ -167,10 +229,13 @@ def execute_payment(state: TenState, seat: int, pay: Pay) -> list[str]:
     """Take the (validated) payment from the player; spent cards leave the game."""
     state.currency[seat] -= pay.c
     state.bust[seat] -= pay.b
+    if not pay.cards:
+        return []
     spent = cards.split_notes(pay.cards)
     collection = state.collections[seat]
+    notation = cards.NOTATION
     for note in spent:
-        card = next(card for card in collection if cards.NOTATION[card] == note)
+        card = next(card for card in collection if notation[card] == note)
         collection.remove(card)
         state.removed.append(card)
     return spent

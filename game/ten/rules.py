@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.base import Event, IllegalAction, PlayerId, rng_for
-from game.ten import cards, data
+from game.ten import cards, data, fast
 from game.ten.cards import Kind
-from game.ten.odds import running_total, tableau_currency
+from game.ten.odds import tableau_currency
 from game.ten.payments import (
     execute_payment,
+    legal_payments,
     payment_error,
-    payment_options,
     wealth,
 )
 from game.ten.state import (
@@ -79,23 +79,33 @@ def can_stop(state: TenState) -> bool:
 
 
 def buy_error(state: TenState, seat: int, note: str) -> str | None:
-    if note not in {cards.NOTATION[card] for card in state.market}:
-        return f"There is no {note} in the market."
-    return _buy_refusal(state, seat, note, {cards.NOTATION[c] for c in state.collections[seat]})
+    return _buy_check(state, seat, note)[0]
 
 
-def _buy_refusal(state: TenState, seat: int, note: str, owned: set[str]) -> str | None:
-    if note in owned:
-        return f"You already own a {note}, so you cannot buy another."
+def _buy_check(state: TenState, seat: int, note: str) -> tuple[str | None, int]:
+    """(why ``note`` cannot be bought, or None; the first market card of that notation)."""
+    notation = cards.NOTATION
+    for card in state.market:
+        if notation[card] == note:
+            break
+    else:
+        return f"There is no {note} in the market.", -1
+    collection = state.collections[seat]
+    for owned in collection:
+        if notation[owned] == note:
+            return f"You already own a {note}, so you cannot buy another.", card
     price = int(note[1])
-    if wealth(state, seat) + len(state.collections[seat]) < price:
-        return f"You cannot pay {price} for {note}."
-    return None
+    if wealth(state, seat) + len(collection) < price:
+        return f"You cannot pay {price} for {note}.", card
+    return None, card
 
 
 # Actions are frozen models, so the legal lists share these instances.
 _DRAW = Draw()
-_STOPS: list[TenAction] = [Stop(take="numbers"), Stop(take="currency")]
+_STOP_NUMBERS = Stop(take="numbers")
+_STOP_CURRENCY = Stop(take="currency")
+_STOPS: tuple[TenAction, ...] = (_STOP_NUMBERS, _STOP_CURRENCY)
+_DRAW_OR_STOP: tuple[TenAction, ...] = (_DRAW, *_STOPS)
 _PASS = Pass()
 _SKIP = Skip()
 _BACK = Back()
@@ -106,6 +116,16 @@ _BUY_ORDER: tuple[str, ...] = tuple(
     sorted((note for note in _BUYS if note[1].isdigit()), key=cards.sort_key)
 )
 _BUY_PRICE: dict[str, int] = {note: int(note[1]) for note in _BUY_ORDER}
+# Per card id: its place in _BUY_ORDER (number cards), or a place no market card has.
+_BUY_RANK: tuple[int, ...] = tuple(
+    _BUY_ORDER.index(note) if note in _BUY_PRICE else len(_BUY_ORDER) + card
+    for card, note in enumerate(cards.NOTATION)
+)
+_BUY_BY_RANK: tuple[Buy, ...] = tuple(_BUYS[note] for note in _BUY_ORDER)
+_PRICE_BY_RANK: tuple[int, ...] = tuple(_BUY_PRICE[note] for note in _BUY_ORDER)
+_BUY_COUNT = len(_BUY_ORDER)
+# (lowest bid, wealth) -> the auction's legal actions
+_AUCTION_LEGAL: dict[tuple[int, int], tuple[TenAction, ...]] = {}
 
 
 def _bid_action(amount: int) -> Bid:
@@ -116,50 +136,64 @@ def _bid_action(amount: int) -> Bid:
 
 
 def legal(state: TenState, seat: int) -> list[TenAction]:
-    if waiting_seat(state) != seat:
-        return []
     phase = state.phase
     if phase == "draw":
+        if seat != state.active:
+            return []
         if not state.pile:
             return list(_STOPS)
-        return [_DRAW, *_STOPS] if state.tableau else [_DRAW]
+        return list(_DRAW_OR_STOP) if state.tableau else [_DRAW]
     if phase == "auction":
+        if seat != state.bidders[state.bid_index]:
+            return []
         low = max(state.high_bid + 1, data.MIN_FIRST_BID)
-        return [_PASS, *(_bid_action(a) for a in range(low, wealth(state, seat) + 1))]
+        key = (low, state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat])
+        actions = _AUCTION_LEGAL.get(key)
+        if actions is None:
+            bids = (_bid_action(a) for a in range(low, key[1] + 1))
+            actions = _AUCTION_LEGAL[key] = (_PASS, *bids)
+        return list(actions)
     if phase == "pay":
-        options = payment_options(
-            state,
-            state.players[seat],
-            state.pay_price,
-            cards_allowed=state.pay_for == "card",
+        if seat != (state.high_bidder if state.pay_for == "wild" else state.buyer):
+            return []
+        by_cards = state.pay_for == "card"
+        pays: list[TenAction] = list(
+            legal_payments(state, seat, state.pay_price, cards_allowed=by_cards)
         )
-        actions: list[TenAction] = [option.action() for option in options]
-        return [*actions, _BACK] if state.pay_for == "card" else actions
+        if by_cards:
+            pays.append(_BACK)
+        return pays
     if phase == "buy":
-        # The same filter as _buy_refusal, with the wealth counted once.
-        notation = cards.NOTATION
+        if seat != state.buyer:
+            return []
+        # The same filter as _buy_check, with the wealth counted once.
+        rank = _BUY_RANK
         collection = state.collections[seat]
-        owned = {notation[card] for card in collection}
-        offered = {notation[card] for card in state.market}
-        limit = wealth(state, seat) + len(collection)
+        offered = {rank[card] for card in state.market}
+        offered.difference_update([rank[card] for card in collection])
+        limit = state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat] + len(collection)
+        prices = _PRICE_BY_RANK
         buys: list[TenAction] = [
-            _BUYS[n]
-            for n in _BUY_ORDER
-            if n in offered and n not in owned and _BUY_PRICE[n] <= limit
+            _BUY_BY_RANK[r] for r in sorted(offered) if r < _BUY_COUNT and prices[r] <= limit
         ]
-        return [*buys, _SKIP]
+        buys.append(_SKIP)
+        return buys
     return []
 
 
 def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
-    waiting = waiting_seat(state)
+    phase = state.phase
+    if phase == "draw":
+        waiting: int | None = state.active
+    else:
+        waiting = waiting_seat(state)
     if waiting is None:
         raise IllegalAction("The game is over.")
     if waiting != seat:
         who = state.players[waiting]
         raise IllegalAction(f"It is not your move: the game waits for {who}.")
     player = state.players[seat]
-    handler = _HANDLERS.get((state.phase, action.type))
+    handler = _HANDLERS.get((phase, action.type))
     if handler is None:
         raise IllegalAction(_wrong_phase_text(state, action.type))
     return handler(state, seat, player, action)
@@ -179,55 +213,90 @@ def _wrong_phase_text(state: TenState, kind: str) -> str:
 
 
 def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    if not state.pile:
+    pile = state.pile
+    if not pile:
         raise IllegalAction("The draw pile is empty: you must stop.")
-    card = state.pile.pop()
+    card = pile.pop()
     note = cards.NOTATION[card]
-    if not state.pile:
-        state.final = True
+    if not pile:
+        state.__dict__["final"] = True
+        state.__pydantic_fields_set__.add("final")
     if cards.IS_WILD[card]:
-        events = [Event(kind="flip", actor=player, data={"card": note, "left": len(state.pile)})]
-        return events + _start_auction(state, card)
-    state.tableau.append(card)
-    total = running_total(state.tableau)
-    currency = tableau_currency(state.tableau)
+        flip = fast.event(
+            fast.KIND_ACTOR_DATA, "flip", player, {"card": note, "left": len(pile)}
+        )
+        return [flip, *_start_auction(state, card)]
+    tableau = state.tableau
+    tableau.append(card)
+    currency = 0
+    total = 0
+    for c in tableau:
+        currency += _CURRENCY_VALUE[c]
+        total += _NUMBER[c]
+    total -= currency
     events = [
-        Event(
-            kind="flip",
-            actor=player,
-            data={"card": note, "total": total, "currency": currency, "left": len(state.pile)},
+        fast.event(
+            fast.KIND_ACTOR_DATA,
+            "flip",
+            player,
+            {"card": note, "total": total, "currency": currency, "left": len(pile)},
         )
     ]
-    if cards.KIND[card] == Kind.NUMBER and total >= data.NUMBER_BUST_AT:
+    kind = cards.KIND[card]
+    if kind == Kind.NUMBER and total >= data.NUMBER_BUST_AT:
         return events + _bust(state, seat, player, "number")
-    if cards.KIND[card] == Kind.CURRENCY and currency >= data.CURRENCY_BUST_AT:
+    if kind == Kind.CURRENCY and currency >= data.CURRENCY_BUST_AT:
         return events + _bust(state, seat, player, "currency")
     return events
 
 
+_NUMBER = cards.NUMBER
+_CURRENCY_VALUE = cards.CURRENCY_VALUE
+_IS_NUMBER: tuple[bool, ...] = tuple(kind == Kind.NUMBER for kind in cards.KIND)
+_IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.KIND)
+
+
 def _split_tableau(state: TenState) -> tuple[list[int], int]:
     """Empties the tableau: returns its number cards; currency cards go to the discard."""
-    numbers = [c for c in state.tableau if cards.KIND[c] == Kind.NUMBER]
-    currency = tableau_currency(state.tableau)
-    state.discard.extend(c for c in state.tableau if cards.KIND[c] == Kind.CURRENCY)
-    state.tableau.clear()
+    tableau = state.tableau
+    is_number = _IS_NUMBER
+    numbers = [c for c in tableau if is_number[c]]
+    currency = 0
+    if len(numbers) != len(tableau):
+        state.discard.extend(c for c in tableau if _IS_CURRENCY[c])
+        currency = tableau_currency(tableau)
+    tableau.clear()
     return numbers, currency
+
+
+def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, int]:
+    gains: dict[str, int] = {}
+    players = state.players
+    tokens = state.currency
+    cap = data.CURRENCY_CAP
+    for other in range(len(players)):
+        if other != seat:
+            before = tokens[other]
+            after = min(cap, before + currency)
+            tokens[other] = after
+            gains[players[other]] = after - before
+    return gains
 
 
 def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event]:
     state.bust[seat] += 1
-    state.stats_busts += 1
+    state.__dict__["stats_busts"] += 1
+    state.__pydantic_fields_set__.add("stats_busts")
     numbers, currency = _split_tableau(state)
     state.market.extend(numbers)
     gains: dict[str, int] = {}
     if kind == "number" and currency:
-        for other in range(len(state.players)):
-            if other != seat:
-                gains[state.players[other]] = gain(state, other, currency)
-    event = Event(
-        kind="bust",
-        actor=player,
-        data={
+        gains = _gains_for_others(state, seat, currency)
+    event = fast.event(
+        fast.KIND_ACTOR_DATA,
+        "bust",
+        player,
+        {
             "bust": kind,
             "to_market": [cards.NOTATION[c] for c in numbers],
             "currency": currency if kind == "number" else 0,
@@ -243,40 +312,49 @@ def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
     notes = [cards.NOTATION[c] for c in numbers]
-    gains: dict[str, int] = {}
     if action.take == "numbers":
         state.collections[seat].extend(numbers)
-        for other in range(len(state.players)):
-            if other != seat:
-                gains[state.players[other]] = gain(state, other, currency)
-        state.took_numbers = True
-        event = Event(
-            kind="stop",
-            actor=player,
-            data={"take": "numbers", "cards": notes, "currency": currency, "gains": gains},
+        gains = _gains_for_others(state, seat, currency)
+        state.__dict__["took_numbers"] = True
+        state.__pydantic_fields_set__.add("took_numbers")
+        event = fast.event(
+            fast.KIND_ACTOR_DATA,
+            "stop",
+            player,
+            {"take": "numbers", "cards": notes, "currency": currency, "gains": gains},
         )
         return [event, *_open_buy(state, seat, extra=False)]
-    gains[player] = gain(state, seat, currency)
+    gains = {player: gain(state, seat, currency)}
     state.market.extend(numbers)
-    event = Event(
-        kind="stop",
-        actor=player,
-        data={"take": "currency", "cards": notes, "currency": currency, "gains": gains},
+    event = fast.event(
+        fast.KIND_ACTOR_DATA,
+        "stop",
+        player,
+        {"take": "currency", "cards": notes, "currency": currency, "gains": gains},
     )
     return [event, *_end_turn(state)]
 
 
+_NEXT_TURN_FIELDS = ("active", "turn", "took_numbers", "phase")
+
+
 def _end_turn(state: TenState) -> list[Event]:
     count = len(state.players)
+    fields = state.__dict__
     if state.final:
-        state.final_buys = True
-        state.after_buy = [(state.active + i) % count for i in range(1, count + 1)]
+        active = fields["active"]
+        fast.put(
+            state,
+            final_buys=True,
+            after_buy=[(active + i) % count for i in range(1, count + 1)],
+        )
         return _next_final_buy(state)
-    state.active = (state.active + 1) % count
-    state.turn += 1
-    state.took_numbers = False
-    state.phase = "draw"
-    return [Event(kind="turn", actor=state.players[state.active], data={"turn": state.turn})]
+    active = fields["active"] = (fields["active"] + 1) % count
+    turn = fields["turn"] = fields["turn"] + 1
+    fields["took_numbers"] = False
+    fields["phase"] = "draw"
+    state.__pydantic_fields_set__.update(_NEXT_TURN_FIELDS)
+    return [fast.event(fast.KIND_ACTOR_DATA, "turn", state.players[active], {"turn": turn})]
 
 
 # --- auction --------------------------------------------------------------------------------
@@ -284,36 +362,42 @@ def _end_turn(state: TenState) -> list[Event]:
 
 def _start_auction(state: TenState, card: int) -> list[Event]:
     count = len(state.players)
-    state.phase = "auction"
-    state.auction_card = card
-    state.bidders = [(state.active + i) % count for i in range(1, count + 1)]
-    state.bid_index = 0
-    state.high_bid = 0
-    state.high_bidder = None
-    state.stats_auctions += 1
-    return [Event(kind="auction", data={"card": cards.NOTATION[card]})]
+    active = state.active
+    fast.put(
+        state,
+        phase="auction",
+        auction_card=card,
+        bidders=[(active + i) % count for i in range(1, count + 1)],
+        bid_index=0,
+        high_bid=0,
+        high_bidder=None,
+        stats_auctions=state.stats_auctions + 1,
+    )
+    return [fast.event(fast.KIND_DATA, "auction", data={"card": cards.NOTATION[card]})]
 
 
 def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Bid)
     low = max(state.high_bid + 1, data.MIN_FIRST_BID)
-    if action.amount < low:
+    amount = action.amount
+    if amount < low:
         raise IllegalAction(f"Bid at least {low}.")
-    if action.amount > wealth(state, seat):
+    if amount > wealth(state, seat):
         raise IllegalAction(f"You can bid at most {wealth(state, seat)} (your wealth).")
-    state.high_bid = action.amount
-    state.high_bidder = seat
-    events = [Event(kind="bid", actor=player, data={"amount": action.amount})]
+    fast.put(state, high_bid=amount, high_bidder=seat)
+    events = [fast.event(fast.KIND_ACTOR_DATA, "bid", player, {"amount": amount})]
     return events + _next_bidder(state)
 
 
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return [Event(kind="pass", actor=player), *_next_bidder(state)]
+    return [fast.event(fast.KIND_ACTOR, "pass", player), *_next_bidder(state)]
 
 
 def _next_bidder(state: TenState) -> list[Event]:
-    state.bid_index += 1
-    if state.bid_index < len(state.bidders):
+    fields = state.__dict__
+    index = fields["bid_index"] = fields["bid_index"] + 1
+    state.__pydantic_fields_set__.add("bid_index")
+    if index < len(state.bidders):
         return []
     card = state.auction_card
     assert card is not None
@@ -321,16 +405,18 @@ def _next_bidder(state: TenState) -> list[Event]:
     winner = state.high_bidder
     if winner is None:
         state.removed.append(card)
-        return [Event(kind="unsold", data={"card": note}), *_back_to_draw(state)]
+        unsold = fast.event(fast.KIND_DATA, "unsold", data={"card": note})
+        return [unsold, *_back_to_draw(state)]
+    price = state.high_bid
     events = [
-        Event(kind="won", actor=state.players[winner], data={"card": note, "price": state.high_bid})
+        fast.event(
+            fast.KIND_ACTOR_DATA, "won", state.players[winner], {"card": note, "price": price}
+        )
     ]
-    options = payment_options(state, state.players[winner], state.high_bid, cards_allowed=False)
-    state.phase = "pay"
-    state.pay_for = "wild"
-    state.pay_price = state.high_bid
+    options = legal_payments(state, winner, price, cards_allowed=False)
+    fast.put(state, phase="pay", pay_for="wild", pay_price=price)
     if len(options) == 1:
-        return events + _finish_wild(state, winner, options[0].action())
+        return events + _finish_wild(state, winner, options[0])
     return events
 
 
@@ -339,23 +425,27 @@ def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
     assert card is not None
     execute_payment(state, seat, pay)
     state.collections[seat].append(card)
-    event = Event(
-        kind="paid",
-        actor=state.players[seat],
-        data={"card": cards.NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
+    event = fast.event(
+        fast.KIND_ACTOR_DATA,
+        "paid",
+        state.players[seat],
+        {"card": cards.NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
     )
     return [event, *_back_to_draw(state)]
 
 
 def _back_to_draw(state: TenState) -> list[Event]:
-    state.phase = "draw"
-    state.auction_card = None
-    state.bidders = []
-    state.bid_index = 0
-    state.high_bid = 0
-    state.high_bidder = None
-    state.pay_for = None
-    state.pay_price = 0
+    fast.put(
+        state,
+        phase="draw",
+        auction_card=None,
+        bidders=[],
+        bid_index=0,
+        high_bid=0,
+        high_bidder=None,
+        pay_for=None,
+        pay_price=0,
+    )
     return []
 
 
@@ -375,54 +465,45 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     spent = execute_payment(state, seat, action)
     state.market.remove(card)
     state.collections[seat].append(card)
-    event = Event(
-        kind="bought",
-        actor=player,
-        data={"card": cards.NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
+    event = fast.event(
+        fast.KIND_ACTOR_DATA,
+        "bought",
+        player,
+        {"card": cards.NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
     )
     return [event, *_close_buy(state)]
 
 
 def _open_buy(state: TenState, seat: int, *, extra: bool) -> list[Event]:
-    state.phase = "buy"
-    state.buyer = seat
+    fast.put(state, phase="buy", buyer=seat)
     if extra:
-        return [Event(kind="final_buy", actor=state.players[seat])]
+        return [fast.event(fast.KIND_ACTOR, "final_buy", state.players[seat])]
     return []
 
 
 def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Buy)
-    error = buy_error(state, seat, action.card)
+    note = action.card
+    error, card = _buy_check(state, seat, note)
     if error:
         raise IllegalAction(error)
-    state.phase = "pay"
-    state.pay_for = "card"
-    state.pay_card = next(c for c in state.market if cards.NOTATION[c] == action.card)
-    state.pay_price = cards.NUMBER[state.pay_card]
-    return [Event(kind="choose", actor=player, data={"card": action.card})]
+    fast.put(state, phase="pay", pay_for="card", pay_card=card, pay_price=cards.NUMBER[card])
+    return [fast.event(fast.KIND_ACTOR_DATA, "choose", player, {"card": note})]
 
 
 def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     if state.pay_for != "card":
         raise IllegalAction("You won the auction and must pay for the wild.")
-    state.phase = "buy"
-    state.pay_for = None
-    state.pay_card = None
-    state.pay_price = 0
-    return [Event(kind="back", actor=player)]
+    fast.put(state, phase="buy", pay_for=None, pay_card=None, pay_price=0)
+    return [fast.event(fast.KIND_ACTOR, "back", player)]
 
 
 def _skip(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return [Event(kind="skip", actor=player), *_close_buy(state)]
+    return [fast.event(fast.KIND_ACTOR, "skip", player), *_close_buy(state)]
 
 
 def _close_buy(state: TenState) -> list[Event]:
-    state.phase = "draw"
-    state.buyer = None
-    state.pay_for = None
-    state.pay_card = None
-    state.pay_price = 0
+    fast.put(state, phase="draw", buyer=None, pay_for=None, pay_card=None, pay_price=0)
     if state.final_buys:
         return _next_final_buy(state)
     return _end_turn(state)
@@ -431,9 +512,8 @@ def _close_buy(state: TenState) -> list[Event]:
 def _next_final_buy(state: TenState) -> list[Event]:
     if state.after_buy:
         return _open_buy(state, state.after_buy.pop(0), extra=True)
-    state.phase = "over"
-    state.final_buys = False
-    return [Event(kind="over")]
+    fast.put(state, phase="over", final_buys=False)
+    return [fast.event(fast.KIND, "over")]
 
 
 _HANDLERS = {

@@ -147,6 +147,29 @@ def _tally(notes: tuple[str, ...]) -> _Tally:
     allowance = [0] * len(data.COLOURS)
     wild_mask = 0
     fulls = 0
+    parts = _NOTE_PARTS
+    for note in notes:
+        part = parts.get(note)
+        if part is None:
+            return _tally_any(notes)
+        what, index, bit = part
+        if what == _HELD:
+            held[index] |= bit
+        elif what == _COLOUR_WILD:
+            allowance[index] += 1
+        elif what == _NUMBER_WILD:
+            wild_mask |= bit
+        elif what == _FULL_WILD:
+            fulls += 1
+    return tuple(held), tuple(allowance), wild_mask, fulls
+
+
+def _tally_any(notes: tuple[str, ...]) -> _Tally:
+    """``_tally`` for any text (a note ``_NOTE_PARTS`` does not know)."""
+    held = [0] * len(data.COLOURS)
+    allowance = [0] * len(data.COLOURS)
+    wild_mask = 0
+    fulls = 0
     for note in notes:
         head, tail = note[0], note[1]
         if head == "W":
@@ -163,6 +186,26 @@ def _tally(notes: tuple[str, ...]) -> _Tally:
             else:
                 held[index] |= 1 << int(tail)
     return tuple(held), tuple(allowance), wild_mask, fulls
+
+
+_HELD, _COLOUR_WILD, _NUMBER_WILD, _FULL_WILD, _IGNORED = range(5)
+
+
+def _note_part(note: str) -> tuple[int, int, int]:
+    """What one card adds to the tally: (which part, colour index, bit)."""
+    head, tail = note[0], note[1]
+    if head == "W":
+        return (_FULL_WILD, 0, 0) if tail == "#" else (_NUMBER_WILD, 0, 1 << int(tail))
+    index = _COLOUR_INDEX.get(head)
+    if index is None:
+        return (_IGNORED, 0, 0)
+    return (_COLOUR_WILD, index, 0) if tail == "#" else (_HELD, index, 1 << int(tail))
+
+
+_NOTE_PARTS: dict[str, tuple[int, int, int]] = {
+    note: _note_part(note)
+    for note in [f"{c}{n}" for c in (*data.COLOURS, "W", "$") for n in (*data.NUMBERS, "#")]
+}
 
 
 @lru_cache(maxsize=65536)
@@ -185,8 +228,35 @@ def _total(notes: tuple[str, ...]) -> int:
     return max(states.values())
 
 
+# A programme state's value packs (total, sum of squared run points) into one int, compared
+# like the pair: the squares stay below _SQUARES_BASE (at most 4 runs of 10 points).
+_SQUARES_BASE = 1024
+_FULL_SHIFT = 16  # programme state key: number-wild mask | full wilds used << _FULL_SHIFT
+# per option: (mask, full, value added, the colour's choice)
+_Encoded = tuple[tuple[int, int, int, tuple[int, int, int, int, int]], ...]
+
+
+@lru_cache(maxsize=65536)
+def _encoded(held: int, allowance: int, wild_mask: int, fulls: int) -> _Encoded:
+    options = _colour_options(held, allowance, wild_mask, fulls)
+    return tuple(
+        (mask, full, points * _SQUARES_BASE + points * points, (mask, full, points, start, end))
+        for (mask, full), (points, start, end) in options.items()
+    )
+
+
 @lru_cache(maxsize=65536)
 def _score(notes: tuple[str, ...]) -> Score:
+    return _explain(*best_choices(notes))
+
+
+_Best = tuple[int, _Chosen, _Tally]
+
+
+@lru_cache(maxsize=4096)
+def best_choices(notes: tuple[str, ...]) -> _Best:
+    """(best total, per colour (number-wild mask, full wilds, points, start, end), tally) of
+    a sorted collection: ``_explain`` turns it into the Score."""
     tally = _tally(notes)
     held, allowance, wild_mask, fulls = tally
     if not wild_mask and not fulls:
@@ -195,39 +265,83 @@ def _score(notes: tuple[str, ...]) -> Score:
         chosen: _Chosen = tuple(
             (0, 0, *_plain_best(h, a)) for h, a in zip(held, allowance, strict=True)
         )
-        return _explain(sum(choice[2] for choice in chosen), chosen, tally)
+        return sum(choice[2] for choice in chosen), chosen, tally
     # state (mask, fulls used) -> ((total, sum of squared run points), choices so far).
     # The squares only break ties between equal totals: a wild extends a run rather than
     # starting a one-card run elsewhere (spec example 5 shows W7 as red 7).
     # A colour with one option (no shared wild helps it) adds the same to every state, so
     # it stays out of the programme and is put back in its place afterwards.
-    fixed: dict[int, tuple[int, int, int, int, int]] = {}
-    searched: list[tuple[int, _Options]] = []
+    chosen_list: list[tuple[int, int, int, int, int] | None] = []
+    searched: list[_Encoded] = []
+    fixed_total = 0
     for index in range(len(data.COLOURS)):
-        options = _options_for(held[index], allowance[index], wild_mask, fulls)
-        if len(options) == 1:  # only (0, 0): no wilds used
-            fixed[index] = (0, 0, *options[(0, 0)])
+        h = held[index]
+        encoded = _encoded(h, allowance[index], wild_mask & ~h & _ALL_NUMBERS, fulls)
+        if len(encoded) == 1:  # only (0, 0): no wilds used
+            choice = encoded[0][3]
+            chosen_list.append(choice)
+            fixed_total += choice[2]
         else:
-            searched.append((index, options))
-    states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {(0, 0): ((0, 0), ())}
-    for _, options in searched:
-        next_states: dict[tuple[int, int], tuple[tuple[int, int], _Chosen]] = {}
-        for (used_mask, used_full), ((total, squares), so_far) in states.items():
-            for (mask, full), (points, start, end) in options.items():
+            chosen_list.append(None)
+            searched.append(encoded)
+    if not wild_mask & (wild_mask - 1) and (fulls + (wild_mask > 0)) == 1:
+        single = _single_wild(searched)
+        if single is not None:
+            value, picked = single
+            picks = iter(picked)
+            chosen = tuple(next(picks) if c is None else c for c in chosen_list)
+            return value // _SQUARES_BASE + fixed_total, chosen, tally
+    # The programme keeps the first best value per state in the order states are reached,
+    # and the first best state at the end (ties stay as the plain tuple programme had them).
+    states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {0: (0, ())}
+    for encoded in searched:
+        next_states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {}
+        for key, (value, so_far) in states.items():
+            used_mask = key & _ALL_NUMBERS
+            used_full = key >> _FULL_SHIFT
+            for mask, full, gain, choice in encoded:
                 if mask & used_mask or used_full + full > fulls:
                     continue
-                key = (used_mask | mask, used_full + full)
-                candidate = (
-                    (total + points, squares + points * points),
-                    (*so_far, (mask, full, points, start, end)),
-                )
-                if key not in next_states or next_states[key][0] < candidate[0]:
-                    next_states[key] = candidate
+                new_key = key + mask + (full << _FULL_SHIFT)
+                candidate = value + gain
+                old = next_states.get(new_key)
+                if old is None or old[0] < candidate:
+                    next_states[new_key] = (candidate, (*so_far, choice))
         states = next_states
-    (total, _), best = max(states.values(), key=lambda item: item[0])
-    picks = dict(zip((index for index, _ in searched), best, strict=True))
-    chosen = tuple(fixed[i] if i in fixed else picks[i] for i in range(len(data.COLOURS)))
-    return _explain(total + sum(choice[2] for choice in fixed.values()), chosen, tally)
+    best_value, best = max(states.values(), key=lambda item: item[0])
+    picks = iter(best)
+    chosen = tuple(next(picks) if c is None else c for c in chosen_list)
+    return best_value // _SQUARES_BASE + fixed_total, chosen, tally
+
+
+def _single_wild(
+    searched: list[_Encoded],
+) -> tuple[int, list[tuple[int, int, int, int, int]]] | None:
+    """The programme's outcome when one shared wild exists, without the programme.
+
+    Each searched colour then has two options, the wild's first (``_colour_options`` keeps
+    an option using the wild only when it scores more, and orders by points). The programme
+    ends in the state that used the wild, reached first from the earliest colour where the
+    wild adds the most; None when the options are not of that shape."""
+    picked: list[tuple[int, int, int, int, int]] = []
+    best_position = -1
+    best_gain = -1
+    value = 0
+    for position, encoded in enumerate(searched):
+        if len(encoded) != 2:
+            return None
+        (_, _, wild_value, _), (mask, full, plain_value, plain_choice) = encoded
+        if mask or full or wild_value <= plain_value:
+            return None
+        value += plain_value
+        picked.append(plain_choice)
+        if wild_value - plain_value > best_gain:
+            best_gain = wild_value - plain_value
+            best_position = position
+    if best_position < 0:
+        return value, picked
+    picked[best_position] = searched[best_position][0][3]
+    return value + best_gain, picked
 
 
 _Piece = tuple[ColourRun, tuple[tuple[str, str], ...], tuple[str, ...], int]
@@ -261,6 +375,17 @@ def _colour_piece(
                 assignment.append((f"{colour}#", f"{colour}{n}"))
     run = ColourRun(colour, start, end, points, tuple(cards))
     return run, tuple(assignment), (f"{colour}#",) * colour_wilds_left, full
+
+
+def runs_of(notes: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
+    """(points, cards) of each scoring run of a sorted collection, table order: the runs of
+    ``score_notes(notes)`` that score, without building the Score."""
+    _, chosen, (held, allowance, _, _) = best_choices(notes)
+    return [
+        (choice[2], _colour_piece(index, held[index], allowance[index], choice)[0].cards)
+        for index, choice in enumerate(chosen)
+        if choice[2]
+    ]
 
 
 def _explain(total: int, chosen: _Chosen, tally: _Tally) -> Score:

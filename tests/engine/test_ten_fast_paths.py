@@ -1,0 +1,88 @@
+"""The engine's hot-path shortcuts build exactly what the validated, general code builds."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.base import Event
+from game.ten import cards, payment_options, scoring
+from game.ten.payments import cheapest_cards, legal_payments
+from game.ten.state import Pay, TenState
+from tests.engine.ten_helpers import ENGINE
+
+_NUMBER_AND_COLOUR_WILDS = sorted({n for n in cards.NOTATION if n[0] in "RBOG"})
+_SHARED_WILDS = sorted({n for n in cards.NOTATION if n[0] == "W"})
+
+
+def _playout(players: int, seed: int) -> list[tuple[TenState, list[Event]]]:
+    """(state before the action, events of the action) for a whole random game."""
+    rng = random.Random(seed)
+    state = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
+    steps = []
+    while not ENGINE.is_over(state):
+        (player,) = ENGINE.awaiting(state)
+        before = ENGINE.copy_state(state)
+        action = rng.choice(ENGINE.legal_actions(state, player))
+        steps.append((before, ENGINE.apply(state, player, action)))
+    return steps
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (4, 12), (5, 13)])
+def test_events_and_payments_match_the_validated_models(players: int, seed: int) -> None:
+    paying = 0
+    for state, events in _playout(players, seed):
+        for event in events:
+            given = {name: getattr(event, name) for name in event.model_fields_set}
+            validated = Event(**given)
+            assert event.__dict__ == validated.__dict__
+            assert event.model_fields_set == validated.model_fields_set
+        if state.phase != "pay":
+            continue
+        paying += 1
+        seat = state.players.index(ENGINE.awaiting(state)[0])
+        by_cards = state.pay_for == "card"
+        options = payment_options(
+            state, state.players[seat], state.pay_price, cards_allowed=by_cards
+        )
+        pays = legal_payments(state, seat, state.pay_price, cards_allowed=by_cards)
+        assert list(pays) == [option.action() for option in options]
+        for pay in pays:
+            validated_pay = Pay(c=pay.c, b=pay.b, cards=pay.cards)
+            assert pay.__dict__ == validated_pay.__dict__
+            assert pay.model_fields_set == validated_pay.model_fields_set
+    assert paying
+
+
+def test_new_game_state_matches_its_json_round_trip() -> None:
+    state = ENGINE.new_game(["a", "b", "c"], seed=5)
+    again = TenState.model_validate_json(state.model_dump_json())
+    assert again == state
+    assert list(again.__dict__) == list(state.__dict__)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_NUMBER_AND_COLOUR_WILDS), max_size=24),
+    st.sampled_from(_SHARED_WILDS),
+)
+def test_single_shared_wild_shortcut_matches_the_programme(
+    notes: list[str], wild: str
+) -> None:
+    collection = tuple(sorted([*notes, wild]))
+    shortcut = scoring.best_choices.__wrapped__(collection)
+    original = scoring._single_wild
+    try:
+        scoring._single_wild = lambda searched: None  # force the full programme
+        programme = scoring.best_choices.__wrapped__(collection)
+    finally:
+        scoring._single_wild = original
+    assert shortcut == programme
+
+
+def test_spending_order_ranks_unscoring_cards_first() -> None:
+    # R1-R3 is a 3-point run; B7 with B# a 2-point run; the second R1 scores nothing.
+    order = cheapest_cards(["R1", "R2", "R3", "B7", "R1", "B#"], 6)
+    assert order == ("R1", "B7", "B#", "R1", "R2", "R3")
+    assert cheapest_cards(["R1", "R2", "R3", "B7", "R1", "B#"], 2) == ("R1", "B7")
