@@ -61,6 +61,7 @@ class TableBot(commands.Bot):
         self.manager: SessionManager | None = None
         self.autoplay: Autoplay | None = None
         self._clock_task: asyncio.Task[None] | None = None
+        self._catch_up_task: asyncio.Task[int] | None = None
 
     async def setup_hook(self) -> None:
         from cogs.dynamic import DYNAMIC_ITEMS
@@ -100,6 +101,9 @@ class TableBot(commands.Bot):
         self.manager.subscribe(TurnPing(self, self.services).on_change)
         await self.sync_commands()
         self.autoplay.resume()  # bot turns that were pending when the process stopped
+        self._catch_up_task = asyncio.create_task(
+            publisher.catch_up(self.manager.live_sessions()), name="table-catch-up"
+        )
         self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
 
     def command_tree_hash(self) -> str:
@@ -132,6 +136,11 @@ class TableBot(commands.Bot):
         database."""
         if self.manager is not None:
             await self.manager.drain()
+        if self._catch_up_task is not None:
+            self._catch_up_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catch_up_task
+            self._catch_up_task = None
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -10,13 +10,15 @@ run of moves is over, so the table is edited once per bot turn rather than once 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 
 from bot.manager import Change
-from bot.models import Session
+from bot.models import Session, Status
 from bot.notify import AUTOMATIC
 from cogs.rendering import table_render
 from cogs.services import Services
@@ -40,6 +42,26 @@ class TablePublisher:
         if current is not None and current.version > session.version:
             return
         await self._edit(session)
+
+    async def catch_up(self, sessions: Iterable[Session], *, pause: float = 0.2) -> int:
+        """Redraw the table of every running session once, ``pause`` seconds apart.
+
+        Run after a restart: a crash can lose channel posts that were queued behind a stored
+        move (see ``SessionManager.settle``), which would leave a table showing an old turn.
+        The pause keeps a large restore well under Discord's global rate limit.
+        """
+        redrawn = 0
+        for session in sessions:
+            if session.status is not Status.ACTIVE or session.table_message_id is None:
+                continue
+            try:
+                await self.refresh(session)
+            except discord.HTTPException:
+                log.warning("could not redraw the table of session %s", session.id)
+                continue
+            redrawn += 1
+            await asyncio.sleep(pause)
+        return redrawn
 
     # --- the Notifier ---------------------------------------------------------------------------
 

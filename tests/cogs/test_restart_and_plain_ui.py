@@ -6,6 +6,7 @@ from bot.manager import SessionManager
 from bot.store import Store
 from cogs.game_cog import GameCog
 from cogs.plain_ui import PlainUI
+from cogs.publisher import TablePublisher
 from cogs.services import Services
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import press
@@ -69,3 +70,31 @@ def _seat(user: object):
     from cogs.services import seat_for
 
     return seat_for(user)  # type: ignore[arg-type]
+
+
+async def test_restart_redraws_running_tables_once(tmp_path: Path) -> None:
+    """A crash can lose the table edit queued behind a stored move: on start the publisher
+    redraws every running table once (lobbies are left alone)."""
+    path = tmp_path / "catch-up.sqlite3"
+    store = await Store.open(path)
+    manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
+    running = await manager.open_lobby(1, 100, "count", _seat(ANA))
+    await manager.join(running.id, _seat(BEN))
+    await manager.start(running.id, str(ANA.id))
+    await manager.set_table_message(running.id, 555)
+    lobby = await manager.open_lobby(1, 200, "count", _seat(BEN))
+    await manager.set_table_message(lobby.id, 666)
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        manager = SessionManager(store, {"count": CountEngine()})
+        await manager.restore()
+        table = Table(manager)
+        publisher = TablePublisher(table.client, table.services)
+        assert await publisher.catch_up(manager.live_sessions(), pause=0) == 1
+        [edit] = table.client.channel(100).get_partial_message(555).edits
+        assert "Total: 0" in edit.text
+        assert table.client.channel(200).get_partial_message(666).edits == []
+    finally:
+        await store.close()
