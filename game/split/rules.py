@@ -442,12 +442,17 @@ def apply(state: SplitState, seat: int, action: SplitAction) -> list[Event]:
 
 
 def _draw(state: SplitState, seat: int, actor: str) -> list[Event]:
+    state.turns_started[seat] += 1
+    return _take_top_card(state, seat, actor, "draw")
+
+
+def _take_top_card(state: SplitState, seat: int, actor: str, kind: str) -> list[Event]:
+    """A draw (take step or strong bonus): the card is private; the last card ends the round."""
     card = state.pile.pop()
     state.hands[seat].append(card)
-    state.turns_started[seat] += 1
     events = [
         Event(
-            kind="draw",
+            kind=kind,
             actor=actor,
             data={"pile": len(state.pile)},
             private={"card": FACE_NAMES[card >> 1]},
@@ -640,23 +645,8 @@ def _target(state: SplitState, seat: int, actor: str, action: Target) -> list[Ev
 
 
 def _bonus_draw(state: SplitState, seat: int, actor: str) -> list[Event]:
-    card = state.pile.pop()
-    state.hands[seat].append(card)
     state.bonus_match = None
-    events = [
-        Event(
-            kind="bonus_draw",
-            actor=actor,
-            data={"pile": len(state.pile)},
-            private={"card": FACE_NAMES[card >> 1]},
-            private_to=actor,
-        )
-    ]
-    if not state.pile:
-        events.extend(_end_round(state, "pile"))
-    else:
-        state.step = "main"
-    return events
+    return _take_top_card(state, seat, actor, "bonus_draw")
 
 
 def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]:
