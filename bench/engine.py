@@ -43,15 +43,17 @@ class Run:
 
 def play_random_game(engine: Engine[Any, Any], players: Sequence[str], seed: int) -> int:
     """One full game of random legal actions; returns the number of actions applied."""
-    rng = random.Random(seed)
+    choice = random.Random(seed).choice
+    # Bound methods looked up once: the loop measures the engine, not attribute lookups.
+    is_over, awaiting = engine.is_over, engine.awaiting
+    legal_actions, apply = engine.legal_actions, engine.apply
     state = engine.new_game(players, seed)
     actions = 0
-    while not engine.is_over(state):
-        for player in engine.awaiting(state):
-            legal = engine.legal_actions(state, player)
-            engine.apply(state, player, rng.choice(legal))
+    while not is_over(state):
+        for player in awaiting(state):
+            apply(state, player, choice(legal_actions(state, player)))
             actions += 1
-            if engine.is_over(state):
+            if is_over(state):
                 break
     return actions
 

@@ -85,28 +85,30 @@ def cheapest_cards(collection: list[str], count: int) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def _spending_order(collection: tuple[str, ...]) -> tuple[str, ...]:
-    # note -> the points of the runs it stands in, one entry per copy, in run order
-    in_runs: dict[str, list[int]] = {}
+    # Each card is one int: the points of the run it stands in (0 outside every run) times
+    # _RANK_STEP, plus its place in _SPEND_ORDER; sorting the ints sorts by (points, spend
+    # rank). Copies of a note are alike, so which copy stands in a run does not matter.
+    rank = _SPEND_INDEX
+    keys = [rank[note] for note in collection]
     for points, run_cards in runs_of(collection):
-        for n in run_cards:
-            places = in_runs.get(n)
-            if places is None:
-                in_runs[n] = [points]
-            else:
-                places.append(points)
-    ranked: list[tuple[int, tuple[bool, tuple[int, int, str]], str]] = []
-    for note in collection:
-        places = in_runs.get(note)
-        points = places.pop(0) if places else 0
-        ranked.append((points, _SPEND_RANK[note], note))
-    ranked.sort()
-    return tuple(item[2] for item in ranked)
+        bonus = points * _RANK_STEP
+        for note in run_cards:
+            key = rank[note]
+            keys.remove(key)
+            keys.append(key + bonus)
+    keys.sort()
+    order = _SPEND_ORDER
+    step = _RANK_STEP
+    return tuple([order[key % step] for key in keys])
 
 
 # note -> (is a wild, display order): the spending order after the run points
 _SPEND_RANK: dict[str, tuple[bool, tuple[int, int, str]]] = {
     note: ("#" in note or note[0] == "W", cards.sort_key(note)) for note in cards.KNOWN_NOTATIONS
 }
+_SPEND_ORDER: tuple[str, ...] = tuple(sorted(_SPEND_RANK, key=_SPEND_RANK.__getitem__))
+_SPEND_INDEX: dict[str, int] = {note: index for index, note in enumerate(_SPEND_ORDER)}
+_RANK_STEP = len(_SPEND_ORDER)
 
 
 def _splits(price: int, currency: int, busts: int, card_count: int) -> list[tuple[int, int, int]]:

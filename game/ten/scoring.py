@@ -257,7 +257,10 @@ _Best = tuple[int, _Chosen, _Tally]
 def best_choices(notes: tuple[str, ...]) -> _Best:
     """(best total, per colour (number-wild mask, full wilds, points, start, end), tally) of
     a sorted collection: ``_explain`` turns it into the Score."""
-    tally = _tally(notes)
+    return _best_for_tally(_tally(notes))
+
+
+def _best_for_tally(tally: _Tally) -> _Best:
     held, allowance, wild_mask, fulls = tally
     if not wild_mask and not fulls:
         # No shared wilds: every colour scores on its own (the programme below would keep
@@ -377,10 +380,28 @@ def _colour_piece(
     return run, tuple(assignment), (f"{colour}#",) * colour_wilds_left, full
 
 
+@lru_cache(maxsize=4096)
+def _plain_run(index: int, held: int, allowance: int) -> tuple[int, tuple[str, ...]]:
+    """(points, cards) of a colour's run made of its own cards only."""
+    choice = (0, 0, *_plain_best(held, allowance))
+    return choice[2], _colour_piece(index, held, allowance, choice)[0].cards
+
+
 def runs_of(notes: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
     """(points, cards) of each scoring run of a sorted collection, table order: the runs of
     ``score_notes(notes)`` that score, without building the Score."""
-    _, chosen, (held, allowance, _, _) = best_choices(notes)
+    held, allowance, wild_mask, fulls = _tally(notes)
+    if not wild_mask and not fulls:
+        # No shared wilds: each colour's run is its plain best (as in ``best_choices``), so
+        # the programme and its cache are skipped.
+        runs = []
+        for index in range(len(held)):
+            run = _plain_run(index, held[index], allowance[index])
+            if run[0]:
+                runs.append(run)
+        return runs
+    # Uncached: the caller caches the spending order it builds from these runs.
+    _, chosen, _ = _best_for_tally((held, allowance, wild_mask, fulls))
     return [
         (choice[2], _colour_piece(index, held[index], allowance[index], choice)[0].cards)
         for index, choice in enumerate(chosen)

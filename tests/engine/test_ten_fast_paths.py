@@ -86,3 +86,38 @@ def test_spending_order_ranks_unscoring_cards_first() -> None:
     order = cheapest_cards(["R1", "R2", "R3", "B7", "R1", "B#"], 6)
     assert order == ("R1", "B7", "B#", "R1", "R2", "R3")
     assert cheapest_cards(["R1", "R2", "R3", "B7", "R1", "B#"], 2) == ("R1", "B7")
+
+
+def _reference_spending_order(collection: tuple[str, ...]) -> tuple[str, ...]:
+    """The spending order by its definition: run points from ``score_notes`` (one entry per
+    card standing in a run), then wilds after number cards, then display order."""
+    in_runs: dict[str, list[int]] = {}
+    for run in scoring.score_notes(collection).runs:
+        if run.points:
+            for note in run.cards:
+                in_runs.setdefault(note, []).append(run.points)
+    ranked = []
+    for note in collection:
+        places = in_runs.get(note)
+        points = places.pop(0) if places else 0
+        ranked.append((points, "#" in note or note[0] == "W", cards.sort_key(note), note))
+    return tuple(item[3] for item in sorted(ranked))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_NUMBER_AND_COLOUR_WILDS), max_size=20),
+    st.lists(st.sampled_from(_SHARED_WILDS), max_size=3, unique=True),
+)
+def test_spending_order_matches_its_definition(notes: list[str], shared: list[str]) -> None:
+    collection = tuple(sorted([*notes, *shared]))
+    assert cheapest_cards(list(collection), len(collection)) == _reference_spending_order(
+        collection
+    )
+    # runs_of skips the programme when no shared wild exists; both give the same runs.
+    _, chosen, (held, allowance, _, _) = scoring.best_choices(collection)
+    assert scoring.runs_of(collection) == [
+        (choice[2], scoring._colour_piece(index, held[index], allowance[index], choice)[0].cards)
+        for index, choice in enumerate(chosen)
+        if choice[2]
+    ]
