@@ -476,7 +476,10 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
         positions = [pos for pos, card in enumerate(row) if card >> 1 == face]
         if not positions:
             raise IllegalAction(f"{label} is not in the discard row.")
-        pos = positions[-1]
+        # The newest copy that may be picked: an older one takes more cards along, which
+        # can make a pick legal that the newest copy would not be.
+        usable = [pos for pos in positions if pick_usable(state, seat, pos)]
+        pos = usable[-1] if usable else positions[-1]
     else:
         pos = action.pos
         if not 0 <= pos < len(row) or row[pos] >> 1 != face:

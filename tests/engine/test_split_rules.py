@@ -143,6 +143,14 @@ def test_s4_pick_refused_when_no_card_would_be_left_to_discard() -> None:
     E.apply(state, "ana", Pick(card="9S"))
 
 
+def test_s4_pick_without_position_takes_the_newest_copy_that_may_be_picked() -> None:
+    # Newest 9♠ alone leaves no card to discard after 9♠+9♣; the older copy takes 4♣ along.
+    state = make_state(["9C", "4C"], step="take", row="9S 4C 9S")
+    E.apply(state, "ana", Pick(card="9S"))
+    assert names(state.row) == []
+    assert sorted(names(state.hands[0])) == ["4♣", "9♠", "9♠", "9♣"]
+
+
 def test_s4_pick_allowed_for_an_upgrade() -> None:
     state = make_state(["2C", "4C"], step="take", row="9S", matches=[(1, "9H 9C", "")])
     E.apply(state, "ana", Pick(card="9S"))
