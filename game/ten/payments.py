@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from game.base import PlayerId
 from game.ten import cards, data, fast
-from game.ten.scoring import runs_of
+from game.ten.scoring import run_cards, run_choices
 from game.ten.state import Pay, TenState
 
 
@@ -90,16 +90,35 @@ def _spending_order(collection: tuple[str, ...]) -> tuple[str, ...]:
     # rank). Copies of a note are alike, so which copy stands in a run does not matter.
     rank = _SPEND_INDEX
     keys = [rank[note] for note in collection]
-    for points, run_cards in runs_of(collection):
-        bonus = points * _RANK_STEP
-        for note in run_cards:
-            key = rank[note]
+    run_keys = _RUN_KEYS
+    for index, held, allowance, choice in run_choices(collection):
+        found = run_keys.get((index, held, choice))
+        if found is None:
+            if len(run_keys) >= _RUN_KEYS_KEPT:
+                run_keys.clear()
+            found = run_keys[(index, held, choice)] = _run_keys(index, held, allowance, choice)
+        bonus, in_run = found
+        for key in in_run:
             keys.remove(key)
-            keys.append(key + bonus)
+        keys.extend([key + bonus for key in in_run])
     keys.sort()
     order = _SPEND_ORDER
     step = _RANK_STEP
     return tuple([order[key % step] for key in keys])
+
+
+# (colour index, held mask, choice) -> (the run's bonus, its cards' spend ranks); a run's
+# cards do not depend on the colour wilds left over, so they stay out of the key
+_RUN_KEYS: dict[tuple[int, int, tuple[int, int, int, int, int]], tuple[int, tuple[int, ...]]] = {}
+_RUN_KEYS_KEPT = 8192
+
+
+def _run_keys(
+    index: int, held: int, allowance: int, choice: tuple[int, int, int, int, int]
+) -> tuple[int, tuple[int, ...]]:
+    rank = _SPEND_INDEX
+    in_run = tuple(rank[note] for note in run_cards(index, held, allowance, choice))
+    return choice[2] * _RANK_STEP, in_run
 
 
 # note -> (is a wild, display order): the spending order after the run points
@@ -177,16 +196,57 @@ def legal_payments(
     currency = state.currency[seat]
     busts = state.bust[seat]
     collection = state.collections[seat]
-    key = (price, currency, busts, tuple(collection) if cards_allowed else None)
+    owned = tuple(collection) if cards_allowed else None
+    key = (price, currency, busts, owned)
     pays = _LEGAL_PAYS.get(key)
     if pays is None:
         card_count = len(collection) if cards_allowed else 0
         splits, most_cards = _ordered_splits(price, currency, busts, card_count)
-        joined = cards.join_notes(_canonical(state, seat, most_cards))
+        joined = _joined_order(owned) if most_cards and owned is not None else ""
         if len(_LEGAL_PAYS) >= _LEGAL_PAYS_KEPT:
             _LEGAL_PAYS.clear()
-        pays = _LEGAL_PAYS[key] = tuple(pay_action(c, b, joined[: 2 * k]) for c, b, k in splits)
+        pays = _LEGAL_PAYS[key] = tuple([pay_action(c, b, joined[: 2 * k]) for c, b, k in splits])
     return pays
+
+
+# the collection's card ids (as held) -> its whole spending order, joined notation; a buyer
+# who goes back and chooses another card pays from the same collection at another price
+_JOINED: dict[tuple[int, ...], str] = {}
+_JOINED_KEPT = 256
+
+
+def _joined_order(owned: tuple[int, ...]) -> str:
+    joined = _JOINED.get(owned)
+    if joined is None:
+        notation = cards.NOTATION
+        order = _spending_order(tuple(sorted([notation[card] for card in owned])))
+        if len(_JOINED) >= _JOINED_KEPT:
+            _JOINED.clear()
+        joined = _JOINED[owned] = "".join(order)
+    return joined
+
+
+def is_listed_payment(
+    state: TenState, seat: int, price: int, pay: Pay, *, cards_allowed: bool
+) -> bool:
+    """Whether ``pay`` is one of the very Pay objects the legal list of this situation holds
+    (then it is valid and needs no check); False only means "check it"."""
+    collection = state.collections[seat]
+    key = (
+        price,
+        state.currency[seat],
+        state.bust[seat],
+        tuple(collection) if cards_allowed else None,
+    )
+    pays = _LEGAL_PAYS.get(key)
+    if pays is None:
+        return False
+    for listed in pays:
+        if listed is pay:
+            break
+    else:
+        return False
+    return True
 
 
 def payment_error(

@@ -10,6 +10,7 @@ from game.ten.cards import Kind
 from game.ten.odds import tableau_currency
 from game.ten.payments import (
     execute_payment,
+    is_listed_payment,
     legal_payments,
     payment_error,
     wealth,
@@ -455,9 +456,11 @@ def _back_to_draw(state: TenState) -> list[Event]:
 def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Pay)
     by_cards = state.pay_for == "card"
-    error = payment_error(state, seat, state.pay_price, action, cards_allowed=by_cards)
-    if error:
-        raise IllegalAction(error)
+    price = state.pay_price
+    if not is_listed_payment(state, seat, price, action, cards_allowed=by_cards):
+        error = payment_error(state, seat, price, action, cards_allowed=by_cards)
+        if error:
+            raise IllegalAction(error)
     if not by_cards:
         return _finish_wild(state, seat, action)
     card = state.pay_card

@@ -297,6 +297,24 @@ def _best_for_tally(tally: _Tally) -> _Best:
     # The programme keeps the first best value per state in the order states are reached,
     # and the first best state at the end (ties stay as the plain tuple programme had them).
     states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {0: (0, ())}
+    if fulls <= 1:
+        # The full wild (at most one) as bit 0 of the key (the numbers use bits 1-9): one
+        # test of the bits then says whether an option's wilds are still free.
+        for encoded in searched:
+            reached: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {}
+            get = reached.get
+            for key, (value, so_far) in states.items():
+                for mask, full, gain, choice in encoded:
+                    bits = mask | full
+                    if bits & key:
+                        continue
+                    new_key = key | bits
+                    candidate = value + gain
+                    old = get(new_key)
+                    if old is None or old[0] < candidate:
+                        reached[new_key] = (candidate, (*so_far, choice))
+            states = reached
+        searched = []
     for encoded in searched:
         next_states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {}
         for key, (value, so_far) in states.items():
@@ -407,6 +425,35 @@ def runs_of(notes: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
         for index, choice in enumerate(chosen)
         if choice[2]
     ]
+
+
+_RunChoice = tuple[int, int, int, tuple[int, int, int, int, int]]
+
+
+def run_choices(notes: tuple[str, ...]) -> list[_RunChoice]:
+    """(colour index, held mask, colour wilds, choice) of each scoring colour of a sorted
+    collection, table order: the runs ``runs_of`` lists, before their cards are spelled."""
+    held, allowance, wild_mask, fulls = _tally(notes)
+    if not wild_mask and not fulls:
+        found: list[_RunChoice] = []
+        for index in range(len(held)):
+            best = _plain_best(held[index], allowance[index])
+            if best[0]:
+                found.append((index, held[index], allowance[index], (0, 0, *best)))
+        return found
+    _, chosen, _ = _best_for_tally((held, allowance, wild_mask, fulls))
+    return [
+        (index, held[index], allowance[index], choice)
+        for index, choice in enumerate(chosen)
+        if choice[2]
+    ]
+
+
+def run_cards(index: int, held: int, allowance: int, choice: tuple[int, int, int, int, int]) -> (
+    tuple[str, ...]
+):
+    """The cards of one colour's run (as ``runs_of`` lists them)."""
+    return _colour_piece(index, held, allowance, choice)[0].cards
 
 
 def _explain(total: int, chosen: _Chosen, tally: _Tally) -> Score:

@@ -121,3 +121,20 @@ def test_spending_order_matches_its_definition(notes: list[str], shared: list[st
         for index, choice in enumerate(chosen)
         if choice[2]
     ]
+
+
+def test_only_the_listed_pay_objects_skip_the_payment_check() -> None:
+    from game.ten.payments import is_listed_payment
+
+    for state, _ in _playout(4, 21):
+        if state.phase != "pay" or state.pay_for != "card":
+            continue
+        seat = state.players.index(ENGINE.awaiting(state)[0])
+        pays = legal_payments(state, seat, state.pay_price, cards_allowed=True)
+        listed = pays[0]
+        assert is_listed_payment(state, seat, state.pay_price, listed, cards_allowed=True)
+        twin = Pay(c=listed.c, b=listed.b, cards=listed.cards)
+        assert not is_listed_payment(state, seat, state.pay_price, twin, cards_allowed=True)
+        assert not is_listed_payment(state, seat, state.pay_price + 1, listed, cards_allowed=True)
+        return
+    raise AssertionError("no card payment in the game")
