@@ -37,11 +37,11 @@ SOLO_NEEDS_BOT = (
 def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
     count = len(players)
     if count < data.MIN_SEATS:
-        raise ValueError(SOLO_NEEDS_BOT)
+        raise IllegalAction(SOLO_NEEDS_BOT)
     if count > data.MAX_SEATS:
-        raise ValueError(f"TEN is for at most {data.MAX_SEATS} players.")
+        raise IllegalAction(f"TEN is for at most {data.MAX_SEATS} players.")
     if len(set(players)) != count:
-        raise ValueError("Every player may sit only once.")
+        raise IllegalAction("Every player may sit only once.")
     pile = cards.deck_for(count)
     rng_for(seed, "ten", "deck").shuffle(pile)
     return TenState(

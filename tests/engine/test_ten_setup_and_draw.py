@@ -55,12 +55,16 @@ def test_s2_setup_tokens_pile_and_first_player() -> None:
 
 def test_s6_solo_needs_a_bot_seat() -> None:
     assert TenEngine.min_players == 1 and TenEngine.max_players == 5
-    with pytest.raises(ValueError, match="bot seat"):
+    with pytest.raises(IllegalAction, match="bot seat"):
         ENGINE.new_game(["solo"], seed=1)
     state = ENGINE.new_game(["solo", "bot:1"], seed=1)
     assert len(state.pile) == 89
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction, match="at most 5"):
         ENGINE.new_game([str(i) for i in range(6)], seed=1)
+    with pytest.raises(IllegalAction, match="only once"):
+        ENGINE.new_game(["a", "a"], seed=1)
+    with pytest.raises(IllegalAction, match="no table options"):
+        ENGINE.new_game(["a", "b"], seed=1, options={"speed": "fast"})
 
 
 def test_s3_1_must_flip_at_least_one_card() -> None:
