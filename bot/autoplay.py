@@ -10,6 +10,12 @@ made with ``origin=AUTOMATIC``; the table is redrawn through the notifier once p
 when the game stops waiting for that seat. Bot seats play their own level; away and left
 players are played at "normal". The random generator of a move is derived from the game seed,
 the version and the seat, so a restarted process makes the same choices.
+
+Nothing else would ever move a machine's seat (they have no turn clock), so a worker does not
+give up on a failure that may pass: a failed save, or an unexpected error, is tried again after
+a delay that doubles up to ``MAX_RETRY_DELAY``. A move the engine itself refuses (an engine
+bug) is replaced once by the engine's default move; if that is refused too, the worker stops
+with an ERROR log.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.errors import StaleVersion, TableError
+from bot.errors import SaveFailed, StaleVersion, TableError
 from bot.manager import BOT_LEVELS, Change, SessionManager
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notifier, SilentNotifier
@@ -30,6 +36,13 @@ log = logging.getLogger(__name__)
 Sleep = Callable[[float], Awaitable[Any]]
 DEFAULT_PACE = 1.0  # seconds between two machine moves
 STAND_IN_LEVEL = "normal"  # how a machine plays for a player who is away or left
+FIRST_RETRY_DELAY = 1.0  # seconds before trying again after a failure; doubles each time
+MAX_RETRY_DELAY = 60.0
+
+
+def retry_delay(failures: int) -> float:
+    """The wait before the next try, after ``failures`` (>= 1) failures in a row."""
+    return min(FIRST_RETRY_DELAY * 2 ** (failures - 1), MAX_RETRY_DELAY)
 
 
 class Autoplay:
@@ -67,9 +80,16 @@ class Autoplay:
         task = self._tasks.get(session_id)
         if task is not None and not task.done():
             return  # the running worker looks again before it stops
-        self._tasks[session_id] = asyncio.create_task(
-            self._run(session_id), name=f"autoplay-{session_id}"
-        )
+        task = asyncio.create_task(self._work(session_id), name=f"autoplay-{session_id}")
+        self._tasks[session_id] = task
+        task.add_done_callback(lambda done: self._forget(session_id, done))
+
+    def _forget(self, session_id: int, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(session_id) is task:
+            del self._tasks[session_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the machine player of session %s stopped", session_id,
+                      exc_info=task.exception())
 
     async def idle(self) -> None:
         """Wait until no worker runs and every change is published (tests; every move a
@@ -114,9 +134,25 @@ class Autoplay:
 
     # --- the worker ---------------------------------------------------------------------------
 
+    async def _work(self, session_id: int) -> None:
+        """The worker: :meth:`_run`, started again after an unexpected error."""
+        failures = 0
+        while True:
+            try:
+                await self._run(session_id)
+                return
+            except Exception:
+                failures += 1
+                delay = retry_delay(failures)
+                log.exception("the machine player of session %s failed; again in %.0f s",
+                              session_id, delay)
+                await self._sleep(delay)
+
     async def _run(self, session_id: int) -> None:
         turn_of: PlayerId | None = None  # the seat whose turn runs and is not redrawn yet
         latest: Session | None = None
+        failed_saves = 0
+        refused_at: int | None = None  # the version at which the engine's bot move was refused
         while True:
             player = self.next_player(self.manager.get(session_id))
             if turn_of is not None and player != turn_of:
@@ -130,22 +166,42 @@ class Autoplay:
             session = self.manager.get(session_id)
             if session is None or self.next_player(session) != player:
                 continue
+            fallback = refused_at == session.version
             try:
-                change = await self._move(session, player)
+                change = await self._move(session, player, fallback=fallback)
             except StaleVersion:
                 continue  # a human moved or came back meanwhile
+            except SaveFailed:
+                failed_saves += 1
+                delay = retry_delay(failed_saves)
+                log.warning("session %s: a machine move for %s was not stored; again in %.0f s",
+                            session_id, player, delay)
+                await self._sleep(delay)
+                continue
             except (TableError, IllegalAction) as err:
-                log.warning("session %s: the machine could not move for %s: %s",
-                            session_id, player, err)
+                # The text can come from the engine and name a player's cards: DEBUG only.
+                log.debug("session %s: machine move for %s refused: %s", session_id, player, err)
+                if not fallback:
+                    log.warning("session %s: the machine's move for %s was refused (%s); "
+                                "playing the default move", session_id, player,
+                                type(err).__name__)
+                    refused_at = session.version
+                    continue
+                log.error("session %s: the machine could not move for %s (%s); it stops",
+                          session_id, player, type(err).__name__)
                 if turn_of is not None and latest is not None:
                     await self._refresh(latest)
                 return
+            failed_saves = 0
             latest, turn_of = change.session, player
 
-    async def _move(self, session: Session, player: PlayerId) -> Change:
+    async def _move(self, session: Session, player: PlayerId, *, fallback: bool = False) -> Change:
         engine = self.manager.engine(session.game)
-        rng = rng_for(session.state.seed, "autoplay", session.version, player)
-        action = engine.bot_action(session.state, player, self.level_of(session, player), rng)
+        if fallback:
+            action = engine.default_action(session.state, player)
+        else:
+            rng = rng_for(session.state.seed, "autoplay", session.version, player)
+            action = engine.bot_action(session.state, player, self.level_of(session, player), rng)
         return await self.manager.act(
             session.id, player, session.version, action, autopilot=True, origin=AUTOMATIC
         )

@@ -54,6 +54,8 @@ class TableBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
             tree_cls=TableTree,
+            # Nobody is pinged unless a message names them (turn pings, reminders).
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self._engines = engines
@@ -146,6 +148,7 @@ class TableBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._clock_task
             self._clock_task = None
+            await self.turn_clock.close()  # its last announcements go out
         if self.autoplay is not None:
             await self.autoplay.close()
         await super().close()

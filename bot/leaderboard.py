@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -217,7 +218,10 @@ class Leaderboards:
         self.clock = clock
         self._cache_size = cache_size
         self._cache: OrderedDict[CacheKey, Tally] = OrderedDict()
-        self._locks: dict[CacheKey, asyncio.Lock] = {}
+        # A key's lock lives while a caller holds or awaits it, then drops out by itself.
+        self._locks: weakref.WeakValueDictionary[CacheKey, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def _key(self, guild_id: int, game: str, period: Period) -> tuple[CacheKey, datetime | None]:
         since = period_start(period, self.clock())
@@ -230,7 +234,10 @@ class Leaderboards:
 
     async def board(self, guild_id: int, game: str, period: Period = "all") -> Board:
         key, since = self._key(guild_id, game, period)
-        async with self._locks.setdefault(key, asyncio.Lock()):
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        async with lock:
             tally = await self._refresh(key, since)
             # Built under the lock: the board copies the lines a later refresh will change.
             return build_board(tally, guild_id, game, period, since, self.min_games)

@@ -260,10 +260,9 @@ class ManagerCore:
             actor=player_id,
         )
         results = result_rows(new, engine) if finished else []
-        await self._save(
-            self.store.record_action(new, player_id, parsed.model_dump(mode="json"), results)
+        await self._store_then_swap(
+            self.store.record_action(new, player_id, parsed.model_dump(mode="json"), results), new
         )
-        self._swap(new)
         log.debug("session %s: action by %s -> version %s", new.id, player_id, new.version)
         if finished:
             log.info("session %s: %s finished: %s", new.id, new.game,
@@ -285,8 +284,7 @@ class ManagerCore:
 
     async def _commit(self, new: Session) -> None:
         """Store ``new`` (a session row change, no action) and make it the live version."""
-        await self._save(self.store.save_session(new))
-        self._swap(new)
+        await self._store_then_swap(self.store.save_session(new), new)
 
     def _register(self, session: Session) -> None:
         self._sessions[session.id] = session
@@ -301,6 +299,25 @@ class ManagerCore:
         if self._by_channel.get(session.channel_id) == session.id:
             del self._by_channel[session.channel_id]
         self._locks.pop(session.id, None)
+
+    async def _store_then_swap(self, write: Awaitable[object], new: Session) -> None:
+        """Store ``new``, then make it the live version. A caller cancelled meanwhile does not
+        stop it halfway (a stored row without the swap would make every later write collide
+        with it): the step finishes, still under the session lock, before the cancellation
+        goes on."""
+
+        async def step() -> None:
+            await self._save(write)
+            self._swap(new)
+
+        task = asyncio.ensure_future(step())
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            await asyncio.wait([task])
+            if not task.cancelled():
+                task.exception()  # retrieved: the caller sees its cancellation instead
+            raise
 
     async def _save(self, write: Awaitable[Result]) -> Result:
         try:

@@ -9,8 +9,11 @@ change), so they survive restarts. :meth:`TurnClock.tick` handles everything due
   engine's default moves for the player; a second firing for the same deadline is refused as
   stale. The table gets one announcement and one redraw.
 
-Tests call ``tick`` with a fake clock. In the process, :meth:`TurnClock.run` sleeps until the
-next reminder or deadline (or until a change may have brought an earlier one) and ticks.
+A tick only makes the manager calls; what they tell a channel goes out in a background task per
+session (in order), so a slow or rate-limited channel never delays another table's clock.
+Tests call ``tick`` with a fake clock and :meth:`TurnClock.idle` to wait for those posts. In
+the process, :meth:`TurnClock.run` sleeps until the next reminder or deadline (or until a change
+may have brought an earlier one) and ticks.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-from bot.errors import TableError
+from bot.errors import StaleVersion, TableError
 from bot.manager import Change, SessionManager
 from bot.models import Deadline, Session, Status
 from bot.notify import AUTOMATIC, Notifier, SilentNotifier, mention, relative_time
+from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,7 @@ class TurnClock:
         self.manager = manager
         self.notifier = notifier or SilentNotifier()
         self._wake = asyncio.Event()
+        self._posts: dict[int, asyncio.Task[None]] = {}  # session id -> its latest posts
 
     async def on_change(self, change: Change) -> None:
         """The manager listener: a change may have set an earlier deadline."""
@@ -91,6 +96,15 @@ class TurnClock:
             except Exception:
                 log.exception("the turn clock failed to tick")
 
+    async def idle(self) -> None:
+        """Wait until every post the ticks so far queued went out."""
+        while self._posts:
+            await asyncio.wait(list(self._posts.values()))
+
+    async def close(self) -> None:
+        """Let the queued posts go out (the process is stopping)."""
+        await self.idle()
+
     # --- what a tick does ----------------------------------------------------------------------
 
     async def _expire(self, session: Session, deadline: Deadline, now: datetime) -> bool:
@@ -99,11 +113,29 @@ class TurnClock:
             changes = await self.manager.time_out(
                 session.id, player, session.version, now=now, origin=AUTOMATIC
             )
-        except TableError as err:
-            log.info("session %s: timeout of %s not played: %s", session.id, player, err)
+        except StaleVersion:
+            # The player moved (or another tick fired) first: nothing to do, by design.
+            log.debug("session %s: timeout of %s overtaken", session.id, player)
             return False
-        # The moves' own posts (round summaries, pings) go out before the announcement.
-        await self.manager.settle(session.id)
+        except TableError as err:
+            # The text can come from the engine and name a player's cards: DEBUG only.
+            log.warning("session %s: timeout of %s not played (%s)",
+                        session.id, player, type(err).__name__)
+            log.debug("session %s: timeout of %s refused: %s", session.id, player, err)
+            return False
+        latest = changes[-1].session
+        text = self._timeout_text(session, player, changes)
+
+        async def tell() -> None:
+            # The moves' own posts (round summaries, pings) go out before the announcement.
+            await self.manager.settle(session.id)
+            await self._say(self.notifier.announce(latest, text), latest)
+            await self._say(self.notifier.refresh(latest), latest)
+
+        self._post(session.id, tell)
+        return True
+
+    def _timeout_text(self, session: Session, player: PlayerId, changes: Sequence[Change]) -> str:
         latest = changes[-1].session
         engine = self.manager.engine(session.game)
         names = latest.names
@@ -121,9 +153,7 @@ class TurnClock:
             text += f"\n💤 {name} is away — a bot plays for them until they click I'm back."
         if len(text) > MAX_ANNOUNCEMENT:
             text = text[: MAX_ANNOUNCEMENT - 1] + "…"
-        await self._say(self.notifier.announce(latest, text), latest)
-        await self._say(self.notifier.refresh(latest), latest)
-        return True
+        return text
 
     async def _remind(self, session: Session, deadline: Deadline) -> int:
         try:
@@ -139,8 +169,30 @@ class TurnClock:
             f"⏳ {mention(deadline.player_id)}, your move in {title}: "
             f"time runs out {relative_time(deadline.due_at)}."
         )
-        await self._say(self.notifier.remind(marked, deadline.player_id, text), marked)
+        self._post(
+            session.id,
+            lambda: self._say(self.notifier.remind(marked, deadline.player_id, text), marked),
+        )
         return 1
+
+    def _post(self, session_id: int, job: Callable[[], Awaitable[None]]) -> None:
+        """Run ``job`` in the session's background task, after the posts queued before it."""
+        before = self._posts.get(session_id)
+
+        async def run() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            await job()
+
+        task = asyncio.create_task(run(), name=f"turn-clock-posts-{session_id}")
+        self._posts[session_id] = task
+        task.add_done_callback(lambda done: self._forget(session_id, done))
+
+    def _forget(self, session_id: int, task: asyncio.Task[None]) -> None:
+        if self._posts.get(session_id) is task:
+            del self._posts[session_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("posting for session %s failed", session_id, exc_info=task.exception())
 
     @staticmethod
     async def _say(message: Awaitable[None], session: Session) -> None:

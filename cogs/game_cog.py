@@ -64,9 +64,17 @@ class GameCog(commands.Cog):
         except TableError as err:
             await refuse(interaction, err.message)
             return
-        await interaction.response.send_message(**render.send_kwargs())
+        try:
+            await interaction.response.send_message(**render.send_kwargs())
+        except discord.HTTPException:
+            # A lobby nobody can see would block the channel: close it, then let the error
+            # hook answer.
+            with contextlib.suppress(TableError):
+                await svc.manager.cancel(session.id, session.host_id)
+            raise
         message = await interaction.original_response()
-        await svc.manager.set_table_message(session.id, message.id)
+        with contextlib.suppress(TableError):  # the lobby was closed meanwhile
+            await svc.manager.set_table_message(session.id, message.id)
 
     @new.autocomplete("game")
     async def _game_choices(

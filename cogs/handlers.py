@@ -6,7 +6,8 @@ manager call, turns TableError into an ephemeral refusal and re-renders the righ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
@@ -27,12 +28,23 @@ from cogs.services import (
     send_private,
     services,
 )
+from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
 Interaction = discord.Interaction[Any]
 
 
 def _origin(interaction: Interaction) -> int | None:
     return interaction.message.id if interaction.message is not None else None
+
+
+@contextlib.asynccontextmanager
+async def _after_change(text: str) -> AsyncIterator[None]:
+    """Mark an error raised after the manager stored a change: the error hook answers it with
+    ``text``, not with "nothing was changed"."""
+    try:
+        yield
+    except Exception as error:
+        raise ChangeNotShown(error, text) from error
 
 
 async def lobby_click(interaction: Interaction, action: str, session_id: int) -> None:
@@ -59,11 +71,12 @@ async def lobby_click(interaction: Interaction, action: str, session_id: int) ->
             session = await manager.remove_bot(session_id, me, origin=origin)
         else:
             raise errors.Refusal("That button does nothing.")
-        render = table_render(svc, session)
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    await interaction.response.edit_message(**render.edit_kwargs())
+    async with _after_change(DONE_NOT_SHOWN):
+        render = table_render(svc, session)
+        await interaction.response.edit_message(**render.edit_kwargs())
 
 
 def _private_or_refuse(svc: Services, session: Session | None, me: str) -> Render:
@@ -118,11 +131,12 @@ async def act_click(
         await refuse(interaction, err.message)
         return
     new = change.session
-    if is_ephemeral(interaction.message):
-        render = svc.ui(new.game).private(new, me)
-    else:
-        render = table_render(svc, new)
-    await interaction.response.edit_message(**render.edit_kwargs())
+    async with _after_change(MOVE_MADE):
+        if is_ephemeral(interaction.message):
+            render = svc.ui(new.game).private(new, me)
+        else:
+            render = table_render(svc, new)
+        await interaction.response.edit_message(**render.edit_kwargs())
 
 
 def ui_private(svc: Services, session: Session, me: str) -> Render:
@@ -171,15 +185,15 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
         session = await svc.manager.set_away(
             session_id, player_id(interaction.user), False, origin=_origin(interaction)
         )
-        render = table_render(svc, session)
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    if is_ephemeral(interaction.message):
-        await interaction.response.send_message("Welcome back: your seat is yours again.",
-                                                ephemeral=True)
-        return
-    await interaction.response.edit_message(**render.edit_kwargs())
+    async with _after_change(DONE_NOT_SHOWN):
+        if is_ephemeral(interaction.message):
+            await interaction.response.send_message("Welcome back: your seat is yours again.",
+                                                    ephemeral=True)
+            return
+        await interaction.response.edit_message(**table_render(svc, session).edit_kwargs())
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:

@@ -72,15 +72,15 @@ class TablePublisher:
         await self._edit(session)
 
     async def announce(self, session: Session, text: str) -> None:
-        channel = await self._channel(session)
+        channel = self._channel(session)
         try:
             await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post in the channel of session %s", session.id)
 
     async def remind(self, session: Session, player_id: PlayerId, text: str) -> None:
-        channel = await self._channel(session)
-        users = [discord.Object(id=int(player_id))] if player_id.isdigit() else False
+        channel = self._channel(session)
+        users = [discord.Object(id=int(player_id))] if player_id.isdecimal() else False
         try:
             await channel.send(
                 content=text,
@@ -91,16 +91,14 @@ class TablePublisher:
 
     # --- internals ------------------------------------------------------------------------------
 
-    async def _channel(self, session: Session) -> Any:
-        channel = self._client.get_channel(session.channel_id)
-        if channel is None:
-            channel = await self._client.fetch_channel(session.channel_id)
-        return channel
+    def _channel(self, session: Session) -> Any:
+        # Sends and edits need only the channel id: no cache lookup, no fetch.
+        return self._client.get_partial_messageable(session.channel_id)
 
     async def _edit(self, session: Session) -> None:
         if session.table_message_id is None:
             return
-        channel = await self._channel(session)
+        channel = self._channel(session)
         message = channel.get_partial_message(session.table_message_id)
         try:
             await message.edit(**table_render(self._services, session).edit_kwargs())

@@ -49,9 +49,7 @@ class SplitAnnouncer:
         if not embeds:
             return
         session = change.session
-        channel = self._client.get_channel(session.channel_id)
-        if channel is None:
-            channel = await self._client.fetch_channel(session.channel_id)
+        channel = self._client.get_partial_messageable(session.channel_id)
         try:
             await channel.send(embeds=embeds)
         except discord.HTTPException:

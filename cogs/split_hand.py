@@ -224,7 +224,7 @@ def resolve(
     else:
         raise Refusal(UNKNOWN_CONTROL)
     actions = engine.legal_actions(session.state, viewer)
-    if not raw.isdigit() or int(raw) >= len(actions):
+    if not raw.isdecimal() or int(raw) >= len(actions):
         raise Refusal(NOT_AVAILABLE)
     action = actions[int(raw)]
     expected = SELECT_KINDS[kind][0] if kind is not None else None

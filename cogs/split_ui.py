@@ -53,7 +53,7 @@ class SplitUI:
             return self.scores(session)
         if payload.startswith("pg:"):
             page = payload[3:]
-            if not page.isdigit():
+            if not page.isdecimal():
                 raise Refusal(UNKNOWN_CONTROL)
             return private_render(self.engine, session, viewer, page=int(page))
         return resolve(self.engine, session, viewer, payload, values)

@@ -34,7 +34,7 @@ def humans_awaited(services: Services, session: Session) -> list[PlayerId]:
         seat = session.seat_of(player)
         if seat is None or seat.is_bot or getattr(seat, "autopiloted", False):
             continue
-        if player.isdigit():
+        if player.isdecimal():
             result.append(player)
     return result
 
@@ -80,9 +80,7 @@ class TurnPing:
             return
         session = change.session
         title = self._services.manager.engine(session.game).title
-        channel = self._client.get_channel(session.channel_id)
-        if channel is None:
-            channel = await self._client.fetch_channel(session.channel_id)
+        channel = self._client.get_partial_messageable(session.channel_id)
         try:
             await channel.send(
                 content=ping_text(title, players),

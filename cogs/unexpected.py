@@ -17,18 +17,38 @@ from discord import app_commands
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
+# For an error after the manager stored the change (rendering or answering failed).
+MOVE_MADE = (
+    "Your move was made, but this message could not be updated; "
+    "open your view again from the table."
+)
+DONE_NOT_SHOWN = "That was done, but this message could not be updated; /game status shows it."
+
+
+class ChangeNotShown(Exception):
+    """``error`` happened after the manager stored a change; the user is told ``text``."""
+
+    def __init__(self, error: Exception, text: str) -> None:
+        super().__init__(text)
+        self.error = error
+        self.text = text
 
 
 async def answer_unexpected(
     interaction: discord.Interaction[Any], error: BaseException, where: str
 ) -> None:
-    """Log ``error`` (``where`` names the command or component) and tell the user, ephemeral."""
+    """Log ``error`` (``where`` names the command or component) and tell the user, ephemeral:
+    nothing was changed, unless the error is a :class:`ChangeNotShown`."""
+    text = UNEXPECTED
+    if isinstance(error, ChangeNotShown):
+        text = error.text
+        error = error.error
     log.error("unexpected error in %s", where, exc_info=error)
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(UNEXPECTED, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            await interaction.response.send_message(UNEXPECTED, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:  # the interaction expired or Discord is down: log only
         log.warning("could not tell the user about the error in %s", where)
 

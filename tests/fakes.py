@@ -58,6 +58,7 @@ class Sent:
     view: discord.ui.View | None = None
     ephemeral: bool = False
     message: FakeMessage | None = None
+    allowed_mentions: discord.AllowedMentions | None = None
 
     @property
     def custom_ids(self) -> list[str]:
@@ -123,13 +124,16 @@ class FakeClient:
     async def fetch_channel(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
 
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return self.channel(channel_id)
+
 
 def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = None) -> Sent:
     embeds = list(kwargs.get("embeds") or [])
     if kwargs.get("embed") is not None:
         embeds.append(kwargs["embed"])
     return Sent(kind, kwargs.get("content"), embeds, kwargs.get("view"),
-                bool(kwargs.get("ephemeral", False)), message)
+                bool(kwargs.get("ephemeral", False)), message, kwargs.get("allowed_mentions"))
 
 
 class FakeResponse:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +18,7 @@ from bot.manager import SessionManager
 from bot.models import Deadline, Seat, Session
 from bot.store import Store
 from bot.turn_clock import TurnClock
+from game.base import IllegalAction
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat
 from tests.bot.recorder import RecordingNotifier, no_sleep
@@ -97,6 +101,7 @@ async def test_one_reminder_before_expiry(
     assert turn_clock.next_wakeup() == clock.now
     assert await turn_clock.tick() == 1
     assert await turn_clock.tick() == 0
+    await turn_clock.idle()
     due = session.deadline_of("1").due_at
     assert notifier.reminded == [
         ("1", f"⏳ <@1>, your move in COUNT: time runs out <t:{int(due.timestamp())}:R>.")
@@ -114,6 +119,7 @@ async def test_expiry_plays_the_default_move_once(
     clock.advance(minutes=5)
     assert await turn_clock.tick() == 1  # the expiry (no late reminder)
     assert await turn_clock.tick() == 0
+    await turn_clock.idle()
     assert notifier.reminded == []
     actions = await store.actions(session.id)
     assert [(a.user_id, a.action) for a in actions] == [("1", {"add": 1})]
@@ -151,6 +157,7 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_a_bot(
     await manager.act(session.id, "2", now.version, {"add": 2})  # total 3
     clock.advance(minutes=5)
     await turn_clock.tick()  # P1 times out again: +1, now away
+    await turn_clock.idle()
     seat1 = manager.get(session.id).seat_of("1")
     assert seat1.away and seat1.timeouts == 2
     assert "P1 is away — a bot plays for them until they click I'm back." in notifier.announced[-1]
@@ -281,10 +288,64 @@ async def test_expiry_plays_the_whole_default_turn_of_a_real_game(
     engine = manager.engine(game)
     [first] = engine.awaiting(session.state)
     clock.advance(minutes=5)
-    assert await TurnClock(manager, notifier=notifier).tick() == 1
+    turn_clock = TurnClock(manager, notifier=notifier)
+    assert await turn_clock.tick() == 1
+    await turn_clock.idle()
     now = manager.get(session.id)
     actions = await store.actions(session.id)
     assert {a.user_id for a in actions} == {first} and len(actions) >= fewest_moves
     assert first not in engine.awaiting(now.state)
     assert now.seat_of(first).timeouts == 1 and not now.seat_of(first).away
     assert notifier.announced[0].startswith(f"⏰ P{first} ran out of time: ")
+
+
+async def test_a_slow_channel_does_not_hold_other_tables_clocks(
+    store: Store, clock: FakeClock
+) -> None:
+    manager = clocked_manager(store, clock, minutes=1)
+    gate = asyncio.Event()
+
+    class SlowChannel(RecordingNotifier):
+        async def announce(self, session: Session, text: str) -> None:
+            await super().announce(session, text)
+            if session.channel_id == 10:
+                await gate.wait()  # a rate-limited channel
+
+    notifier = SlowChannel()
+    turn_clock = TurnClock(manager, notifier=notifier)
+    sessions = []
+    for channel in (10, 11):
+        session = await manager.open_lobby(1, channel, "count", seat(1))
+        session = await manager.join(session.id, seat(2))
+        sessions.append(await manager.start(session.id, "1"))
+    clock.advance(minutes=2)
+    # The guard only stops a hang: a tick no longer waits for any channel.
+    assert await asyncio.wait_for(turn_clock.tick(), timeout=10) == 2
+    for session in sessions:
+        assert manager.get(session.id).version == session.version + 1  # both expired
+    gate.set()
+    await turn_clock.idle()
+    assert len(notifier.announced) == 2 and len(notifier.refreshed) == 2
+    assert await turn_clock.tick() == 0  # nothing fires twice
+
+
+class RefusedDefault(CountEngine):
+    def apply(self, state: Any, player: str, action: Any) -> Any:
+        raise IllegalAction("You hold only one Queen.")  # an engine bug; the text is private
+
+
+async def test_a_refused_timeout_logs_the_engine_text_only_at_debug(
+    store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot.turn_clock")
+    manager = SessionManager(store, {"count": RefusedDefault()}, clock=clock,
+                             seed_source=lambda: 42, turn_minutes=5)
+    session = await started(manager)
+    clock.advance(minutes=5)
+    assert await TurnClock(manager).tick() == 1  # only the (late) reminder
+    assert manager.get(session.id).version == session.version  # no move was made
+    text = "You hold only one Queen."
+    assert any(text in r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG)
+    assert not any(text in r.getMessage() for r in caplog.records if r.levelno > logging.DEBUG)
+    assert any(r.levelno == logging.WARNING and "Refusal" in r.getMessage()
+               for r in caplog.records)

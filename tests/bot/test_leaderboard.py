@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from dataclasses import replace
@@ -280,3 +281,11 @@ async def test_channel_history(store: Store) -> None:
     ]
     assert [g.session_id for g in history[1:]] == list(reversed(ids))[:9]
     assert await boards(store).channel_history(52, 10) == []
+
+
+async def test_a_boards_lock_is_dropped_once_nobody_uses_it(store: Store) -> None:
+    cached = Leaderboards(store, clock=lambda: NOW, cache_size=2)
+    for guild in range(5):
+        await asyncio.gather(*(cached.board(guild, "count", period)
+                               for period in ("all", "month", "all")))
+    assert len(cached._locks) == 0  # not one per (guild, game, period) ever asked for

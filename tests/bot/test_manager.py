@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -224,3 +225,31 @@ async def test_drain_refuses_new_changes(manager: SessionManager) -> None:
     with pytest.raises(Refusal) as err:
         await manager.act(session.id, "1", session.version, {"add": 1})
     assert err.value.message == errors.SHUTTING_DOWN
+
+
+async def test_an_act_cancelled_after_its_write_committed_still_swaps(
+    manager: SessionManager, store: Store
+) -> None:
+    session = await manager.open_lobby(1, 10, "count", seat(1))
+    session = await manager.join(session.id, seat(2))
+    session = await manager.start(session.id, "1")
+    real = store.record_action
+    committed, release = asyncio.Event(), asyncio.Event()
+
+    async def commit_then_wait(*args: Any, **kwargs: Any) -> None:
+        await real(*args, **kwargs)
+        committed.set()
+        await release.wait()  # the caller is cancelled here: its row is already stored
+
+    store.record_action = commit_then_wait  # type: ignore[method-assign]
+    act = asyncio.create_task(manager.act(session.id, "1", session.version, {"add": 1}))
+    await committed.wait()
+    act.cancel()
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await act
+    stored = await store.load_session(session.id)
+    assert stored.version == manager.get(session.id).version == session.version + 1
+    store.record_action = real  # type: ignore[method-assign]
+    after = await manager.act(session.id, "2", session.version + 1, {"add": 1})
+    assert after.session.version == session.version + 2  # no collision with the stored seq

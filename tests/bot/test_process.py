@@ -131,3 +131,14 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
         assert bot.services.manager.engines.keys() == {"count"}
     finally:
         await bot.close()
+
+
+async def test_the_client_pings_nobody_by_default(tmp_path: Path) -> None:
+    settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
+                        _env_file=None)  # type: ignore[call-arg]
+    bot = TableBot(settings, engines={})
+    try:
+        assert bot.allowed_mentions is not None
+        assert bot.allowed_mentions.to_dict() == {"parse": []}
+    finally:
+        await bot.close()

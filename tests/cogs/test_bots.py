@@ -83,11 +83,13 @@ async def test_reminder_pings_and_expiry_is_announced_once(clocked: ClockedTable
     edits = len(message.edits)
     clocked.clock.advance(minutes=4)
     await clocked.turn_clock.tick()
+    await clocked.turn_clock.idle()
     ping = clocked.channel.sent[-1]
     assert ping.content.startswith("⏳ <@1>, your move in COUNT")
     clocked.clock.advance(minutes=1)
     await clocked.turn_clock.tick()
     await clocked.turn_clock.tick()
+    await clocked.turn_clock.idle()
     texts = [sent.content for sent in clocked.channel.sent]
     assert texts.count("⏰ Ana ran out of time: Ana adds 1 (total 1).") == 1
     assert len(message.edits) == edits + 1  # one redraw for the timeout
@@ -100,6 +102,7 @@ async def test_two_timeouts_then_im_back(clocked: ClockedTable) -> None:
     for _ in range(2):
         clocked.clock.advance(minutes=5)
         await clocked.turn_clock.tick()  # Ana's default move
+        await clocked.turn_clock.idle()
         now = manager.get(sid)
         await manager.act(sid, "2", now.version, {"add": 1})  # Ben moves
         await clocked.autoplay.idle()

@@ -174,3 +174,18 @@ async def test_opening_table_shows_no_dealt_card(split: SplitTable) -> None:
     dealt = {FACE_NAMES[card >> 1] for hand in state.hands for card in hand} - row
     assert len(dealt) > 15 and not dealt & faces_in(public)
     assert "`1` " + FACE_NAMES[state.row[0] >> 1] in public
+
+
+async def test_forged_superscript_digits_are_refused(split: SplitTable) -> None:
+    # "²".isdigit() is true but int("²") fails: these must be refusals, not crashes.
+    _, (on_turn, _) = await two_player_game(split)
+    session = split.session()
+    sid, version = session.id, session.version
+    mine = await split.hand(on_turn)
+    refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:a:²"),
+            NOT_AVAILABLE)
+    refused(await split.press(on_turn, mine.message, f"tb:sel:{sid}:{version}:s:disc:0", ["²"]),
+            NOT_AVAILABLE)
+    refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:pg:²"),
+            UNKNOWN_CONTROL)
+    assert split.session().version == version

@@ -4,17 +4,20 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.manager import Change, SessionManager
 from bot.models import Seat
 from bot.store import Store
+from cogs.publisher import TablePublisher
 from cogs.services import Services
 from cogs.turn_ping import TurnPing, ping_text
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable
 from tests.cogs.test_split_game import start_game
+from tests.fakes import Sent
 
 
 @pytest.fixture
@@ -73,3 +76,38 @@ async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
     assert late.to_ping(Change("started", session)) == [first]
     older = replace(session, version=session.version - 1)
     assert late.to_ping(Change("action", older, actor=other)) == []
+
+
+def pings_only(sent: Sent, user: str) -> None:
+    """``sent`` pings ``user`` and nobody else, over the client's no-ping default."""
+    assert sent.allowed_mentions is not None
+    effective = discord.AllowedMentions.none().merge(sent.allowed_mentions).to_dict()
+    assert effective == {"parse": [], "users": [int(user)]}
+
+
+async def test_pings_still_reach_their_player_over_the_no_ping_default(
+    split: SplitTable,
+) -> None:
+    await start_game(split, (ANA, BEN))
+    first = split.engine.awaiting(split.session().state)[0]
+    [ping] = [s for s in split.channel.sent if "<@" in (s.content or "")]
+    pings_only(ping, first)
+    publisher = TablePublisher(split.client, split.services)
+    await publisher.remind(split.session(), first, f"<@{first}>, your move")
+    pings_only(split.channel.sent[-1], first)
+
+
+async def test_posts_and_table_edits_need_no_channel_lookup(
+    split: SplitTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def no_fetch(channel_id: int) -> None:
+        raise AssertionError("a post fetched its channel")
+
+    monkeypatch.setattr(split.client, "get_channel", lambda channel_id: None)
+    monkeypatch.setattr(split.client, "fetch_channel", no_fetch)
+    table = await start_game(split, (ANA, BEN))
+    first = split.engine.awaiting(split.session().state)[0]
+    assert pings(split) == [ping_text("SPLIT", [first])]
+    edits = len(table.edits)
+    await TablePublisher(split.client, split.services).refresh(split.session())
+    assert len(table.edits) == edits + 1

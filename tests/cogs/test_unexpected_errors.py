@@ -4,6 +4,7 @@ ephemeral, and logs the traceback at ERROR level; the exception text never reach
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -13,11 +14,12 @@ from discord import app_commands
 from bot.client import TableBot
 from bot.models import Status
 from bot.settings import Settings
-from cogs.unexpected import UNEXPECTED, TableTree
+from cogs.services import seat_for
+from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, UNEXPECTED, TableTree
 from tests.bot.test_process import GOOD_TOKEN
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import open_lobby
-from tests.fakes import FakeInteraction, click
+from tests.fakes import FakeInteraction, FakeMessage, click
 
 SECRET = "hand of Ana: 7♠ 8♥"
 
@@ -113,7 +115,8 @@ async def test_a_click_that_crashes_after_answering_follows_up(
     await click(ia, f"tb:lobby:join:{sid}")
     assert [(s.kind, s.ephemeral) for s in ia.sent] == [("edit_message", False),
                                                         ("followup", True)]
-    assert ia.last.content == UNEXPECTED
+    assert ia.last.content == DONE_NOT_SHOWN  # Ben did join: "nothing was changed" is wrong
+    assert len(table.manager.get(sid).seats) == 2
     check_logged_and_hidden(caplog, f"'tb:lobby:join:{sid}'")
 
 
@@ -125,3 +128,68 @@ async def test_the_bot_uses_the_answering_tree(tmp_path: Any) -> None:
         assert isinstance(bot.tree, TableTree)
     finally:
         await bot.close()
+
+
+def http_error(status: int = 400) -> discord.HTTPException:
+    return discord.HTTPException(SimpleNamespace(status=status, reason="Bad Request"),
+                                 "Invalid Form Body")
+
+
+async def refuse_edits(**kwargs: Any) -> None:
+    raise http_error()
+
+
+async def test_a_move_whose_answer_fails_says_the_move_was_made(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    sid, _ = await open_lobby(table)
+    session = await table.manager.join(sid, seat_for(BEN))  # type: ignore[arg-type]
+    session = await table.manager.start(sid, "1")
+    ia = table.interaction(ANA, FakeMessage(table.channel, ephemeral=True))
+    ia.response.edit_message = refuse_edits  # type: ignore[method-assign]
+    await click(ia, f"tb:act:{sid}:{session.version}:add1")
+    assert table.manager.get(sid).version == session.version + 1  # the move is stored
+    assert [(s.kind, s.content, s.ephemeral) for s in ia.sent] == [
+        ("send_message", MOVE_MADE, True)
+    ]
+    assert [r.levelno for r in caplog.records if r.name == "cogs.unexpected"] == [logging.ERROR]
+    caplog.clear()
+
+
+async def test_im_back_whose_answer_fails_says_it_was_done(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    sid, message = await open_lobby(table)
+    await table.manager.join(sid, seat_for(BEN))  # type: ignore[arg-type]
+    await table.manager.start(sid, "1")
+    await table.manager.set_away(sid, "1", True)
+    ia = table.interaction(ANA, message)
+    ia.response.edit_message = refuse_edits  # type: ignore[method-assign]
+    await click(ia, f"tb:back:{sid}")
+    assert not table.manager.get(sid).seat_of("1").away
+    assert ia.last.content == DONE_NOT_SHOWN
+    caplog.clear()
+
+
+async def test_a_lobby_that_could_not_be_shown_is_closed(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    ia = table.interaction(ANA)
+    answer = ia.response.send_message
+    calls = 0
+
+    async def first_send_fails(*args: Any, **kwargs: Any) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise http_error(503)
+        await answer(*args, **kwargs)
+
+    ia.response.send_message = first_send_fails  # type: ignore[method-assign]
+    await run_command(table, game_command(table, "new"), ia, game="count")
+    assert table.manager.in_channel(100) is None  # no invisible lobby blocks the channel
+    assert [(s.kind, s.content, s.ephemeral) for s in ia.sent] == [
+        ("send_message", UNEXPECTED, True)  # the error hook answered: nothing was changed
+    ]
+    caplog.clear()
+    await open_lobby(table)  # the next /game new works
