@@ -17,7 +17,7 @@ from game.split.cards import FACE_NAMES
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable, faces_in
 from tests.cogs.test_split_game import start_game
-from tests.fakes import Sent
+from tests.fakes import FakeMessage, FakeUser, Sent
 
 
 @pytest.fixture
@@ -28,10 +28,19 @@ async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
 
 
 def refused(sent: Sent, message: str) -> None:
-    assert sent.ephemeral and sent.content == message, sent.content
+    assert sent.kind == "send_message" and sent.ephemeral, (sent.kind, sent.ephemeral)
+    assert sent.content == message, sent.content
 
 
-async def two_player_game(split: SplitTable) -> tuple[object, object]:
+def public_marks(split: SplitTable, *messages: FakeMessage | None) -> tuple[int, ...]:
+    """How much has been shown so far: edits of each message, and new channel posts."""
+    assert all(message is not None for message in messages)
+    return (*(len(m.edits) for m in messages if m is not None), len(split.channel.sent))
+
+
+async def two_player_game(
+    split: SplitTable,
+) -> tuple[FakeMessage, tuple[FakeUser, FakeUser]]:
     table = await start_game(split, (ANA, BEN))
     session = split.session()
     on_turn = ANA if split.engine.awaiting(session.state) == [str(ANA.id)] else BEN
@@ -46,6 +55,7 @@ async def test_refusals_change_nothing(split: SplitTable) -> None:
     mine = await split.hand(on_turn)
     draw = mine.custom_ids[0]
     assert draw == f"tb:act:{sid}:{version}:a:0"
+    shown = public_marks(split, table, mine.message)
     # Not seated: hand command, My hand button, a game control (also an old table's Scores).
     refused(await split.hand(CY), errors.NOT_SEATED)
     refused(await split.press(CY, table, f"tb:hand:{sid}"), errors.NOT_SEATED)
@@ -65,6 +75,29 @@ async def test_refusals_change_nothing(split: SplitTable) -> None:
     # No game behind the id.
     refused(await split.press(on_turn, mine.message, f"tb:act:999:{version}:a:0"), errors.NO_GAME)
     assert split.manager.get(sid) is session
+    assert public_marks(split, table, mine.message) == shown  # no edit, no channel post
+
+
+async def test_malformed_select_values_are_refused_and_change_nothing(
+    split: SplitTable,
+) -> None:
+    table, (on_turn, _other) = await two_player_game(split)
+    first = await split.hand(on_turn)
+    await split.press(on_turn, first.message, first.custom_ids[0])  # draw: now discard
+    session = split.session()
+    mine = await split.hand(on_turn)
+    discard = next(str(item.custom_id) for item in mine.view.children
+                   if ":s:disc:" in str(item.custom_id))
+    assert discard.startswith(f"tb:sel:{session.id}:{session.version}:")
+    shown = public_marks(split, table, mine.message)
+    for values in (["x"], ["-1"], [""], ["1.0"], ["99"]):
+        refused(await split.press(on_turn, mine.message, discard, values), NOT_AVAILABLE)
+    refused(await split.press(on_turn, mine.message, discard, ["0", "1"]),
+            "Choose one option from the list.")
+    refused(await split.press(on_turn, mine.message, discard, []),
+            "Choose one option from the list.")
+    assert split.session() is session
+    assert public_marks(split, table, mine.message) == shown
 
 
 async def test_stale_click_answers_with_a_fresh_current_view(split: SplitTable) -> None:
@@ -104,6 +137,7 @@ async def test_scores_and_rules_buttons_answer_anyone_privately(split: SplitTabl
     ids = table.edits[-1].custom_ids
     assert ids == [f"tb:hand:{session.id}", f"tb:info:{session.id}:rules",
                    f"tb:info:{session.id}:scores"]
+    shown = public_marks(split, table)
     for who in (other, CY):  # a seated player and a spectator (CY is not seated)
         scores = await split.press(who, table, ids[2])
         assert scores.kind == "send_message" and scores.ephemeral
@@ -113,6 +147,7 @@ async def test_scores_and_rules_buttons_answer_anyone_privately(split: SplitTabl
     rules = await split.press(CY, table, ids[1])
     assert rules.ephemeral and "SPLIT rules" in rules.text
     assert table.edits[-1].custom_ids == ids  # the table itself was not replaced
+    assert public_marks(split, table) == shown
     assert split.session() is session  # and nothing changed
 
 
@@ -121,9 +156,12 @@ async def test_an_old_tables_scores_game_button_still_answers_seated_players(
 ) -> None:
     table, (_on_turn, other) = await two_player_game(split)
     session = split.session()
+    shown = public_marks(split, table)
     scores = await split.press(other, table, f"tb:act:{session.id}:{session.version}:scores")
-    assert scores.ephemeral and "score sheets after 0 of 3 rounds" in scores.text
+    assert scores.kind == "send_message" and scores.ephemeral
+    assert "score sheets after 0 of 3 rounds" in scores.text
     assert split.session() is session
+    assert public_marks(split, table) == shown
 
 
 async def test_scores_of_an_ended_game_or_a_lobby_are_refused(split: SplitTable) -> None:
@@ -178,10 +216,11 @@ async def test_opening_table_shows_no_dealt_card(split: SplitTable) -> None:
 
 async def test_forged_superscript_digits_are_refused(split: SplitTable) -> None:
     # "²".isdigit() is true but int("²") fails: these must be refusals, not crashes.
-    _, (on_turn, _) = await two_player_game(split)
+    table, (on_turn, _) = await two_player_game(split)
     session = split.session()
     sid, version = session.id, session.version
     mine = await split.hand(on_turn)
+    shown = public_marks(split, table, mine.message)
     refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:a:²"),
             NOT_AVAILABLE)
     refused(await split.press(on_turn, mine.message, f"tb:sel:{sid}:{version}:s:disc:0", ["²"]),
@@ -189,3 +228,4 @@ async def test_forged_superscript_digits_are_refused(split: SplitTable) -> None:
     refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:pg:²"),
             UNKNOWN_CONTROL)
     assert split.session().version == version
+    assert public_marks(split, table, mine.message) == shown

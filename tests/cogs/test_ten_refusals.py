@@ -24,11 +24,18 @@ from tests.cogs.test_ten_support import (
     payload_ids,
     play_until,
 )
-from tests.fakes import FakeUser, Sent
+from tests.fakes import FakeMessage, FakeUser, Sent
 
 
 def assert_refused(sent: Sent, message: str) -> None:
     assert sent.ephemeral and sent.kind == "send_message" and sent.content == message
+
+
+def public_marks(table: TenTable, *messages: FakeMessage | None) -> tuple[int, ...]:
+    """How much has been shown so far: edits of the table (and of ``messages``), and new
+    channel posts."""
+    shown = [table.table_message, *messages]
+    return (*(len(m.edits) for m in shown if m is not None), len(table.channel.sent))
 
 
 def bystander(table: TenTable) -> FakeUser:
@@ -50,7 +57,7 @@ async def test_turn_and_seat_refusals_and_info_buttons(tmp_path: Path) -> None:
         draw = item(table.table, "d").custom_id
         active = table.awaited_user()
         other = bystander(table)
-        edits = len(table.table_message.edits)
+        shown = public_marks(table)
         assert_refused(await table.press(DEE, table.table_message, draw), errors.NOT_SEATED)
         assert_refused(await table.press(other, table.table_message, draw),
                        f"It is {active.display_name}'s turn.")
@@ -62,7 +69,7 @@ async def test_turn_and_seat_refusals_and_info_buttons(tmp_path: Path) -> None:
         rules = await table.press(DEE, table.table_message, f"tb:info:{table.sid}:rules")
         assert rules.ephemeral and "TEN rules" in rules.text
         assert rules.custom_ids == ["tb:rules:ten:0:p", "tb:rules:ten:1:n"]
-        assert table.session is session and len(table.table_message.edits) == edits
+        assert table.session is session and public_marks(table) == shown
         # a private view of someone who is not awaited has no controls
         mine = await table.press(other, table.table_message, f"tb:hand:{table.sid}")
         assert mine.ephemeral and payload_ids(mine) == []
@@ -78,6 +85,7 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
         old_draw = item(table.table, "d").custom_id
         await table.press(active, table.table_message, old_draw)  # a real draw
         current = table.session
+        shown = public_marks(table)
         stale = await table.press(active, table.table_message, old_draw)
         assert stale.ephemeral and stale.content.startswith(errors.STALE)
         assert table.session is current
@@ -98,6 +106,7 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
         assert table.session is current
         gone = await table.press(player, table.table_message, "tb:act:999:1:d")
         assert_refused(gone, errors.NO_GAME)
+        assert public_marks(table) == shown  # no table edit, no channel post
     finally:
         await store.close()
 
@@ -118,6 +127,7 @@ async def test_auction_refusals(tmp_path: Path) -> None:
         bidder = table.awaited_user()
         other = bystander(table)
         panel_id = item(table.table, "panel").custom_id
+        shown = public_marks(table)
         assert_refused(await table.press(other, table.table_message, panel_id),
                        f"It is {bidder.display_name}'s turn to bid.")
         version = table.session.version
@@ -135,6 +145,7 @@ async def test_auction_refusals(tmp_path: Path) -> None:
         too_little = await table.press(bidder, panel.message, bid_select, ["0"])
         assert_refused(too_little, "Bid at least 1.")
         assert table.session is before
+        assert public_marks(table) == shown and panel.message.edits == []
         # a real bid: the next bidder is pinged and the table names them
         done = await table.press(bidder, panel.message, bid_select, ["1"])
         assert done.kind == "edit_message" and done.message is panel.message
@@ -171,6 +182,7 @@ async def test_buy_refusals(tmp_path: Path) -> None:
         assert offered == legal and "k" in payload_ids(panel)
         buy = f"tb:sel:{table.sid}:{table.session.version}:m:0"
         before = table.session
+        shown = public_marks(table, panel.message)
         assert_refused(await table.press(buyer, panel.message, buy, [dear]),
                        f"You cannot pay {dear[1]} for {dear}.")
         assert_refused(await table.press(buyer, panel.message, buy, ["R0"]),
@@ -178,6 +190,7 @@ async def test_buy_refusals(tmp_path: Path) -> None:
         assert_refused(await table.press(bystander(table), panel.message, buy, [dear]),
                        f"It is {buyer.display_name}'s buy phase.")
         assert table.session is before
+        assert public_marks(table, panel.message) == shown
     finally:
         await store.close()
 
@@ -204,12 +217,14 @@ async def test_payment_with_cards_refuses_a_wrong_card_count(tmp_path: Path) -> 
                                    [choice.card])
         assert "chooses how to pay" in paying.text and "r" in payload_ids(paying)
         before = table.session
+        shown = public_marks(table, panel.message)
         picker = f"tb:sel:{table.sid}:{before.version}:yc:0:0"
         state = table.state
         notes = sorted(NOTATION[c] for c in state.collections[state.buyer])
         sent = await table.press(payer, panel.message, picker, notes[:1])
         assert_refused(sent, f"That pays 1, but the price is {choice.card[1]}.")
         assert table.session is before
+        assert public_marks(table, panel.message) == shown
         back = await table.press(payer, panel.message, item(paying, "r").custom_id)
         assert back.kind == "edit_message" and table.state.phase == "buy"
         assert "m:0" in payload_ids(back)  # the buy select again

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import event as note_event
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from game.base import IllegalAction
@@ -113,14 +114,21 @@ def _check_unlisted_refused(state: SplitState, player: str, legal: list) -> None
         raise AssertionError(f"{action} applied but was not listed")
 
 
-@settings(max_examples=15, deadline=None)
-@given(games)
-def test_prop_every_listed_action_applies(game: tuple[int, int]) -> None:
+# Seeds whose normal-bot playout reaches a first-turn lay-down within the step limit.
+@settings(max_examples=20, deadline=None)
+@given(games, st.sampled_from(["easy", "normal"]))
+@example((5, 78), "normal")
+@example((4, 57), "normal")
+@example((6, 179), "normal")
+def test_prop_every_listed_action_applies(game: tuple[int, int], level: str) -> None:
     count, seed = game
     state = E.new_game(_players(count), seed)
     rng = random.Random(seed)
     steps = 0
+    note_event(f"level {level}")
     while not E.is_over(state) and steps < 150:
+        if state.step == "laydown":
+            note_event("reached the first-turn lay-down")
         for player in E.awaiting(state):
             legal = E.legal_actions(state, player)
             assert legal and len(legal) < 200
@@ -132,5 +140,7 @@ def test_prop_every_listed_action_applies(game: tuple[int, int]) -> None:
         for player in others:
             assert E.legal_actions(state, player) == []
         player = rng.choice(E.awaiting(state))
-        E.apply(state, player, rng.choice(E.legal_actions(state, player)))
+        action = E.bot_action(state, player, level, rng)
+        assert action in E.legal_actions(state, player)
+        E.apply(state, player, action)
         steps += 1

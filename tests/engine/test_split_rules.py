@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from game.base import IllegalAction
@@ -199,6 +201,23 @@ def test_s4_upgrade_takes_ownership_and_covers_replaced_half() -> None:
     assert state.step == "bonus_strong"
 
 
+def test_s4_upgrader_chooses_which_half_is_replaced() -> None:
+    # Weak 7♥|7♠: 7♦ for 7♠ makes 7♥|7♦ strong; 7♣ for 7♥ makes 7♣|7♠ strong.
+    for card, replace, kept in (("7D", "7S", "7♥"), ("7C", "7H", "7♠")):
+        state = make_state(["7D 7C 2C", "4C"], matches=[(1, "7H 7S", "")])
+        upgrade = Upgrade(match=0, card=card, replace=replace)
+        assert upgrade in E.legal_actions(state, "ana")
+        E.apply(state, "ana", upgrade)
+        match = state.matches[0]
+        assert names(match.covered) == [canonical(replace)]
+        assert sorted(names(match.halves)) == sorted([kept, canonical(card)])
+        assert match.owner == 0
+        check_invariants(state)
+    state = make_state(["7D 7C 2C", "4C"], matches=[(1, "7H 7S", "")])
+    refused(state, "ana", Upgrade(match=0, card="7D", replace="7H"), "would not make")
+    refused(state, "ana", Upgrade(match=0, card="7C", replace="7S"), "would not make")
+
+
 def test_s4_upgrade_must_be_strictly_stronger() -> None:
     state = make_state(["7C 7D 2C 3C", "4C"], matches=[(1, "7H 7S", ""), (1, "7D 7H", "")])
     refused(state, "ana", Upgrade(match=0, card="7C", replace="7S"), "would not make")
@@ -312,8 +331,39 @@ def test_s5_weak_bonus_skipped_without_a_pair() -> None:
 
 def test_s5_upgrade_resolves_bonus_of_new_level() -> None:
     state = make_state(["7H 2C", "4C", "5C"], matches=[(1, "7H 7D", "")])
-    E.apply(state, "ana", Upgrade(match=0, card="7H", replace="7D"))
-    assert state.step == "bonus_perfect"
+    events = E.apply(state, "ana", Upgrade(match=0, card="7H", replace="7D"))
+    assert state.matches[0].owner == 0 and events[0].data["from_owner"] == "ben"
+    assert state.step == "bonus_perfect" and state.bonus_match == 0
+    assert E.legal_actions(state, "ana") == [Target(player="ben"), Target(player="cy")]
+    events = E.apply(state, "ana", Target(player="ben"))  # the former owner may be chosen
+    assert events[-1].kind == "mark" and events[-1].data["target"] == "ben"
+    assert state.negatives == [0, 1, 0] and state.round_marks == [0, 1, 0]
+    assert state.step == "main" and state.bonus_match is None
+
+
+def test_s5_marks_and_boxes_carry_into_next_round() -> None:
+    state = make_state(["7H 7H 5C", "4C 9H", "3C"], turns_started=[2, 1, 1], dealer=2)
+    state.boxes[1][12] = 2  # two K boxes and
+    state.negatives = [1, 2, 0]  # some negatives from earlier play
+    E.apply(state, "ana", MakeMatch(a="7H", b="7H"))
+    E.apply(state, "ana", Target(player="cy"))
+    E.apply(state, "ana", Discard(card="5C"))
+    assert state.round == 2 and state.step == "take" and state.matches == []
+    assert state.boxes[0][6] == 1 and state.boxes[1][12] == 2
+    assert state.negatives == [1, 4, 2]  # earlier + hand cards + the perfect-bonus mark
+    assert state.round_marks == [0, 0, 0]  # the per-round record restarts ...
+    assert state.history[0].players[2].bonus_marks == 1  # ... the mark itself stays
+    assert E.view(state, None).sheets[1].negatives == 4
+    sheets = ([list(b) for b in state.boxes], list(state.negatives))
+    rng = random.Random(3)
+    while state.round == 2:
+        player = E.awaiting(state)[0]
+        E.apply(state, player, E.bot_action(state, player, "normal", rng))
+    for seat in range(3):  # a further round only adds boxes and marks
+        assert all(n >= m for n, m in zip(state.boxes[seat], sheets[0][seat], strict=True))
+        assert state.negatives[seat] >= sheets[1][seat]
+    added = sum(p.hand_marks + p.bonus_marks for p in state.history[1].players)
+    assert sum(state.negatives) == sum(sheets[1]) + added
 
 
 # ---------------------------------------------------------------- 6. End of a round
@@ -371,6 +421,29 @@ def test_s6_first_turn_out_lets_players_without_a_turn_lay_down() -> None:
     assert summary.first_turn_out
     assert [p.hand_marks for p in summary.players] == [1, 0, 2, 0]
     assert [p.matches for p in summary.players] == [0, 0, 1, 1]
+
+
+def test_s8_laydown_in_any_order_each_saying_done() -> None:
+    # The reverse order of test_s6_first_turn_out_lets_players_without_a_turn_lay_down.
+    state = make_state(
+        ["2C", "5C", "7H 7S 7D 8C", "9H 9S"], turn=1, turns_started=[1, 1, 0, 0], dealer=3
+    )
+    E.apply(state, "ben", Discard(card="5C"))
+    assert E.awaiting(state) == ["cy", "di"]
+    refused(state, "ana", Done(), "not had a turn")  # had a turn
+    refused(state, "ben", Done(), "not had a turn")  # went out
+    E.apply(state, "cy", LayMatch(a="7S", b="7D"))
+    events = E.apply(state, "cy", Done())
+    assert [e.kind for e in events] == ["done"] and not state.history
+    assert E.awaiting(state) == ["di"]
+    refused(state, "cy", Done(), "not had a turn")  # already done
+    refused(state, "cy", LayMatch(a="7H", b="7H"), "not had a turn")
+    events = E.apply(state, "di", Done())  # di lays nothing
+    assert [e.kind for e in events][:2] == ["done", "round_end"]
+    summary = state.history[0]
+    assert [p.hand_marks for p in summary.players] == [1, 0, 2, 2]
+    assert [p.matches for p in summary.players] == [0, 0, 1, 0]
+    assert state.round == 2 and state.dealer == 1
 
 
 def test_s6_no_laydown_when_goer_out_was_not_on_first_turn() -> None:

@@ -2,6 +2,8 @@
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -79,17 +81,47 @@ def test_view_shows_table_without_pile_order() -> None:
     assert "seed" not in dumped and '"pile"' not in dumped
 
 
+# Every event kind the TEN engine emits (game/ten/rules.py).
+EVENT_KINDS = {
+    "flip",
+    "bust",
+    "stop",
+    "turn",
+    "auction",
+    "bid",
+    "pass",
+    "unsold",
+    "won",
+    "paid",
+    "choose",
+    "back",
+    "bought",
+    "skip",
+    "final_buy",
+    "over",
+}
+
+
+def test_event_kind_list_matches_the_rules_source() -> None:
+    package = Path(__file__).parents[2] / "game" / "ten"
+    source = "".join(path.read_text() for path in package.glob("*.py"))
+    assert set(re.findall(r'fast\.KIND\w*,\s*"(\w+)"', source)) == EVENT_KINDS
+
+
 def test_describe_every_event_kind() -> None:
-    rng = random.Random(1)
-    state = ENGINE.new_game(["a", "b", "c", "d"], seed=11)
     seen: set[str] = set()
-    while not ENGINE.is_over(state):
-        player = ENGINE.awaiting(state)[0]
-        for event in ENGINE.apply(state, player, ENGINE.bot_action(state, player, "easy", rng)):
-            seen.add(event.kind)
-            line = ENGINE.describe(event, None, {"a": "Ana"})
-            assert line and "{" not in line
-    assert {"flip", "stop", "turn", "auction", "bid", "pass", "final_buy", "over"} <= seen
+    for seed in range(12):
+        for level in ("easy", "normal"):
+            rng = random.Random(seed)
+            state = ENGINE.new_game(["a", "b", "c", "d", "e"][: 2 + seed % 4], seed=seed)
+            while not ENGINE.is_over(state):
+                player = ENGINE.awaiting(state)[0]
+                action = ENGINE.bot_action(state, player, level, rng)
+                for event in ENGINE.apply(state, player, action):
+                    seen.add(event.kind)
+                    line = ENGINE.describe(event, None, {"a": "Ana"})
+                    assert line and "{" not in line and not line.startswith(event.kind + " ")
+    assert seen == EVENT_KINDS
     assert "Ana" in ENGINE.describe(Event(kind="pass", actor="a"), None, {"a": "Ana"})
 
 

@@ -167,6 +167,20 @@ def test_s3_2_take_currency_numbers_to_market_no_buy_phase() -> None:
     assert state.phase == "draw" and state.active == 1
 
 
+@pytest.mark.parametrize("take", ["numbers", "currency"])
+def test_s3_2_currency_cards_go_to_discard_after_stopping(take: str) -> None:
+    state = build(flips=["$1", "R4", "$2", "B3"])
+    for _ in range(4):
+        act(state, "A", Draw())
+    act(state, "A", Stop(take=take))  # type: ignore[arg-type]
+    assert state.tableau == []
+    assert sorted(notes(state.discard)) == ["$1", "$2"]
+    assert ENGINE.view(state, "B").discard_count == 2
+    kept = notes(state.collections[0]) + notes(state.market)
+    assert sorted(kept) == ["B3", "R4"]  # the numbers, and no currency card, stay in play
+    assert state.currency[0] == (8 if take == "currency" else 5)
+
+
 def test_s3_3_example1_number_bust() -> None:
     state = build(flips=["R4", "B5", "$3", "G6"], currency=[5, 5, 9, 5])
     totals = [act(state, "A", Draw())[0].data["total"] for _ in range(4)]
