@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import latency_summary
@@ -31,3 +33,23 @@ def assert_clean_log(bot: BotProcess) -> None:
     """No error and no traceback in the bot's output (all its runs)."""
     bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
     assert not bad, "\n".join(bad) + "\n--- bot output ---\n" + bot.log_text()
+
+
+async def assert_leaderboard_ranks(
+    fd: FakeDiscord, user: Any, channel: Any, game: str, title: str,
+    expected: dict[str, tuple[int, int]],
+) -> None:
+    """``/leaderboard`` shows the game's board publicly: the winner first and every player's
+    best score (``expected``: player -> (placement, score) of the one finished game)."""
+    board = await fd.slash(user, channel, "leaderboard", game=game)
+    shown = await fd.wait_for(  # answered at once or after "thinking"
+        lambda: board.original_message_id
+        and not fd.message(board.original_message_id).loading
+        and fd.message(board.original_message_id),
+        what="the leaderboard",
+    )
+    assert not shown.ephemeral and f"{title} leaderboard" in shown.text
+    winner = min(expected, key=lambda p: expected[p])
+    assert f"**1.** <@{winner}>" in shown.text
+    for player, (_, score) in expected.items():
+        assert f"<@{player}>" in shown.text and f"best {score}" in shown.text

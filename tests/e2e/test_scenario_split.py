@@ -25,6 +25,7 @@ from tests.e2e.scenario_support import (
     DISCORD_DEADLINE,
     assert_answered_in_time,
     assert_clean_log,
+    assert_leaderboard_ranks,
 )
 from tests.e2e.table_play import EDIT_MESSAGE, TablePlay
 
@@ -138,18 +139,7 @@ async def test_split_game_from_new_to_leaderboard_survives_sigkill(
     rounds = [m for m in guild.public(table.channel) if "is over" in m.text]
     assert len(rounds) == 3
 
-    board = await guild.slash(alice, table.channel, "leaderboard", game="split")
-    shown = await guild.wait_for(  # answered at once or after "thinking"
-        lambda: board.original_message_id
-        and not guild.message(board.original_message_id).loading
-        and guild.message(board.original_message_id),
-        what="the leaderboard",
-    )
-    assert not shown.ephemeral and "SPLIT leaderboard" in shown.text
-    winner = min(expected, key=lambda p: expected[p])
-    assert f"**1.** <@{winner}>" in shown.text
-    for player, (_, score) in expected.items():
-        assert f"<@{player}>" in shown.text and f"best {score}" in shown.text
+    await assert_leaderboard_ranks(guild, alice, table.channel, "split", "SPLIT", expected)
 
     assert hands.public_checked > 100 and hands.private_checked > 100
     assert_clean_log(live_bot)

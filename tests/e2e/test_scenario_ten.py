@@ -14,7 +14,11 @@ from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.driver import gather_clicks
 from tests.e2e.hidden_info import SeedCheck, TenPileCheck
 from tests.e2e.players import Choice, GameDb, Replica, Strategy
-from tests.e2e.scenario_support import assert_answered_in_time, assert_clean_log
+from tests.e2e.scenario_support import (
+    assert_answered_in_time,
+    assert_clean_log,
+    assert_leaderboard_ranks,
+)
 from tests.e2e.table_play import EDIT_MESSAGE, TablePlay
 
 # Lower is preferred: draw on, pass auctions, buy what is offered and pay the suggested way.
@@ -79,18 +83,7 @@ async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: Bo
     final = table.table()
     assert "TEN — final scores" in final.text and final.interactive() == []
 
-    board = await guild.slash(alice, channel, "leaderboard", game="ten")
-    shown = await guild.wait_for(  # answered at once or after "thinking"
-        lambda: board.original_message_id
-        and not guild.message(board.original_message_id).loading
-        and guild.message(board.original_message_id),
-        what="the leaderboard",
-    )
-    assert not shown.ephemeral and "TEN leaderboard" in shown.text
-    winner = min(expected, key=lambda p: expected[p])
-    assert f"**1.** <@{winner}>" in shown.text
-    for player, (_, score) in expected.items():
-        assert f"<@{player}>" in shown.text and f"best {score}" in shown.text
+    await assert_leaderboard_ranks(guild, alice, channel, "ten", "TEN", expected)
 
     assert pile.checked > 100
     assert_clean_log(live_bot)
