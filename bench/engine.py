@@ -43,19 +43,21 @@ class Run:
 
 def play_random_game(engine: Engine[Any, Any], players: Sequence[str], seed: int) -> int:
     """One full game of random legal actions; returns the number of actions applied."""
-    choice = random.Random(seed).choice
-    # Bound methods looked up once: the loop measures the engine, not attribute lookups.
+    # Bound methods looked up once and a uniform index drawn from ``random()`` (cheaper than
+    # ``Random.choice``): the loop measures the engine, not its own overhead.
+    rand = random.Random(seed).random
     is_over, awaiting = engine.is_over, engine.awaiting
     legal_actions, apply = engine.legal_actions, engine.apply
     state = engine.new_game(players, seed)
-    actions = 0
+    applied = 0
     while not is_over(state):
         for player in awaiting(state):
-            apply(state, player, choice(legal_actions(state, player)))
-            actions += 1
+            legal = legal_actions(state, player)
+            apply(state, player, legal[int(rand() * len(legal))])
+            applied += 1
             if is_over(state):
                 break
-    return actions
+    return applied
 
 
 def time_games(engine: Engine[Any, Any], players: int, games: int, seed: int) -> Run:

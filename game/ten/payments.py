@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from game.base import PlayerId
 from game.ten import cards, data, fast
-from game.ten.scoring import run_cards, run_choices
+from game.ten.spending import joined_order, spending_order
 from game.ten.state import Pay, TenState
 
 
@@ -80,54 +80,7 @@ def cheapest_cards(collection: list[str], count: int) -> tuple[str, ...]:
     shortest runs; number cards before wilds, then table order."""
     if count <= 0:
         return ()
-    return _spending_order(tuple(sorted(collection)))[:count]
-
-
-@lru_cache(maxsize=4096)
-def _spending_order(collection: tuple[str, ...]) -> tuple[str, ...]:
-    # Each card is one int: the points of the run it stands in (0 outside every run) times
-    # _RANK_STEP, plus its place in _SPEND_ORDER; sorting the ints sorts by (points, spend
-    # rank). Copies of a note are alike, so which copy stands in a run does not matter.
-    rank = _SPEND_INDEX
-    keys = [rank[note] for note in collection]
-    run_keys = _RUN_KEYS
-    for index, held, allowance, choice in run_choices(collection):
-        found = run_keys.get((index, held, choice))
-        if found is None:
-            if len(run_keys) >= _RUN_KEYS_KEPT:
-                run_keys.clear()
-            found = run_keys[(index, held, choice)] = _run_keys(index, held, allowance, choice)
-        bonus, in_run = found
-        for key in in_run:
-            keys.remove(key)
-        keys.extend([key + bonus for key in in_run])
-    keys.sort()
-    order = _SPEND_ORDER
-    step = _RANK_STEP
-    return tuple([order[key % step] for key in keys])
-
-
-# (colour index, held mask, choice) -> (the run's bonus, its cards' spend ranks); a run's
-# cards do not depend on the colour wilds left over, so they stay out of the key
-_RUN_KEYS: dict[tuple[int, int, tuple[int, int, int, int, int]], tuple[int, tuple[int, ...]]] = {}
-_RUN_KEYS_KEPT = 8192
-
-
-def _run_keys(
-    index: int, held: int, allowance: int, choice: tuple[int, int, int, int, int]
-) -> tuple[int, tuple[int, ...]]:
-    rank = _SPEND_INDEX
-    in_run = tuple(rank[note] for note in run_cards(index, held, allowance, choice))
-    return choice[2] * _RANK_STEP, in_run
-
-
-# note -> (is a wild, display order): the spending order after the run points
-_SPEND_RANK: dict[str, tuple[bool, tuple[int, int, str]]] = {
-    note: ("#" in note or note[0] == "W", cards.sort_key(note)) for note in cards.KNOWN_NOTATIONS
-}
-_SPEND_ORDER: tuple[str, ...] = tuple(sorted(_SPEND_RANK, key=_SPEND_RANK.__getitem__))
-_SPEND_INDEX: dict[str, int] = {note: index for index, note in enumerate(_SPEND_ORDER)}
-_RANK_STEP = len(_SPEND_ORDER)
+    return spending_order(collection)[:count]
 
 
 def _splits(price: int, currency: int, busts: int, card_count: int) -> list[tuple[int, int, int]]:
@@ -202,28 +155,11 @@ def legal_payments(
     if pays is None:
         card_count = len(collection) if cards_allowed else 0
         splits, most_cards = _ordered_splits(price, currency, busts, card_count)
-        joined = _joined_order(owned) if most_cards and owned is not None else ""
+        joined = joined_order(owned) if most_cards and owned is not None else ""
         if len(_LEGAL_PAYS) >= _LEGAL_PAYS_KEPT:
             _LEGAL_PAYS.clear()
         pays = _LEGAL_PAYS[key] = tuple([pay_action(c, b, joined[: 2 * k]) for c, b, k in splits])
     return pays
-
-
-# the collection's card ids (as held) -> its whole spending order, joined notation; a buyer
-# who goes back and chooses another card pays from the same collection at another price
-_JOINED: dict[tuple[int, ...], str] = {}
-_JOINED_KEPT = 256
-
-
-def _joined_order(owned: tuple[int, ...]) -> str:
-    joined = _JOINED.get(owned)
-    if joined is None:
-        notation = cards.NOTATION
-        order = _spending_order(tuple(sorted([notation[card] for card in owned])))
-        if len(_JOINED) >= _JOINED_KEPT:
-            _JOINED.clear()
-        joined = _JOINED[owned] = "".join(order)
-    return joined
 
 
 def is_listed_payment(

@@ -56,7 +56,7 @@ def _options_for(held: int, allowance: int, wild_mask: int, fulls: int) -> _Opti
 
 
 @lru_cache(maxsize=4096)
-def _plain_best(held: int, allowance: int) -> tuple[int, int, int]:
+def plain_best(held: int, allowance: int) -> tuple[int, int, int]:
     """(points, start, end) of the longest run the colour's own cards make: the first
     interval (by start, then end) of the highest points whose gaps its colour wilds fill."""
     best = (0, 0, 0)
@@ -79,7 +79,7 @@ def _colour_options(held: int, allowance: int, wild_mask: int, fulls: int) -> _O
     """``held``: bit mask of the colour's numbers; ``wild_mask``: the shared number wilds
     (bit n for W n) that could fill one of its gaps."""
     if not wild_mask and not fulls:
-        return {(0, 0): _plain_best(held, allowance)}
+        return {(0, 0): plain_best(held, allowance)}
     options: _Options = {(0, 0): (0, 0, 0)}
     last = data.NUMBERS[-1]
     for start in data.NUMBERS:
@@ -212,7 +212,7 @@ _NOTE_PARTS: dict[str, tuple[int, int, int]] = {
 def _total(notes: tuple[str, ...]) -> int:
     held, allowance, wild_mask, fulls = _tally(notes)
     if not wild_mask and not fulls:
-        return sum(_plain_best(h, a)[0] for h, a in zip(held, allowance, strict=True))
+        return sum(plain_best(h, a)[0] for h, a in zip(held, allowance, strict=True))
     states: dict[tuple[int, int], int] = {(0, 0): 0}
     for index in range(len(data.COLOURS)):
         options = _options_for(held[index], allowance[index], wild_mask, fulls)
@@ -257,18 +257,26 @@ _Best = tuple[int, _Chosen, _Tally]
 def best_choices(notes: tuple[str, ...]) -> _Best:
     """(best total, per colour (number-wild mask, full wilds, points, start, end), tally) of
     a sorted collection: ``_explain`` turns it into the Score."""
-    return _best_for_tally(_tally(notes))
+    return best_choices_for_tally(_tally(notes))
 
 
-def _best_for_tally(tally: _Tally) -> _Best:
+def best_choices_for_tally(tally: _Tally) -> _Best:
     held, allowance, wild_mask, fulls = tally
     if not wild_mask and not fulls:
         # No shared wilds: every colour scores on its own (the programme below would keep
         # one state throughout).
         chosen: _Chosen = tuple(
-            (0, 0, *_plain_best(h, a)) for h, a in zip(held, allowance, strict=True)
+            (0, 0, *plain_best(h, a)) for h, a in zip(held, allowance, strict=True)
         )
         return sum(choice[2] for choice in chosen), chosen, tally
+    if not wild_mask & (wild_mask - 1) and fulls + (wild_mask > 0) == 1:
+        return _one_shared_wild(tally)
+    return _programme(tally)
+
+
+def _programme(tally: _Tally) -> _Best:
+    """The dynamic programme over the colours, for any number of shared wilds."""
+    held, allowance, wild_mask, fulls = tally
     # state (mask, fulls used) -> ((total, sum of squared run points), choices so far).
     # The squares only break ties between equal totals: a wild extends a run rather than
     # starting a one-card run elsewhere (spec example 5 shows W7 as red 7).
@@ -287,13 +295,6 @@ def _best_for_tally(tally: _Tally) -> _Best:
         else:
             chosen_list.append(None)
             searched.append(encoded)
-    if not wild_mask & (wild_mask - 1) and (fulls + (wild_mask > 0)) == 1:
-        single = _single_wild(searched)
-        if single is not None:
-            value, picked = single
-            picks = iter(picked)
-            chosen = tuple(next(picks) if c is None else c for c in chosen_list)
-            return value // _SQUARES_BASE + fixed_total, chosen, tally
     # The programme keeps the first best value per state in the order states are reached,
     # and the first best state at the end (ties stay as the plain tuple programme had them).
     states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {0: (0, ())}
@@ -335,34 +336,41 @@ def _best_for_tally(tally: _Tally) -> _Best:
     return best_value // _SQUARES_BASE + fixed_total, chosen, tally
 
 
-def _single_wild(
-    searched: list[_Encoded],
-) -> tuple[int, list[tuple[int, int, int, int, int]]] | None:
-    """The programme's outcome when one shared wild exists, without the programme.
+def _one_shared_wild(tally: _Tally) -> _Best:
+    """The programme's outcome when exactly one shared wild exists, without the programme.
 
-    Each searched colour then has two options, the wild's first (``_colour_options`` keeps
-    an option using the wild only when it scores more, and orders by points). The programme
-    ends in the state that used the wild, reached first from the earliest colour where the
-    wild adds the most; None when the options are not of that shape."""
-    picked: list[tuple[int, int, int, int, int]] = []
-    best_position = -1
-    best_gain = -1
-    value = 0
-    for position, encoded in enumerate(searched):
-        if len(encoded) != 2:
-            return None
-        (_, _, wild_value, _), (mask, full, plain_value, plain_choice) = encoded
-        if mask or full or wild_value <= plain_value:
-            return None
-        value += plain_value
-        picked.append(plain_choice)
-        if wild_value - plain_value > best_gain:
-            best_gain = wild_value - plain_value
-            best_position = position
-    if best_position < 0:
-        return value, picked
-    picked[best_position] = searched[best_position][0][3]
-    return value + best_gain, picked
+    The wild serves one colour as one more gap filler there: a number wild fills its own
+    number (so it is the colour's plain best with that number held), the full wild any gap
+    (the plain best with one more colour wild). It goes to the earliest colour where it adds
+    the most (points, then squared points), as the programme would place it."""
+    held, allowance, wild_mask, _ = tally
+    chosen: list[tuple[int, int, int, int, int]] = []
+    total = 0
+    best_gain = 0
+    best_index = -1
+    best_choice = (0, 0, 0, 0, 0)
+    for index in range(len(held)):
+        h = held[index]
+        colour_wilds = allowance[index]
+        points, start, end = plain_best(h, colour_wilds)
+        chosen.append((0, 0, points, start, end))
+        total += points
+        if wild_mask:
+            if h & wild_mask:
+                continue  # the colour holds that number: the wild adds nothing here
+            better = plain_best(h | wild_mask, colour_wilds)
+            choice = (wild_mask, 0, *better)
+        else:
+            better = plain_best(h, colour_wilds + 1)
+            choice = (0, 1, *better)
+        if better[0] > points:
+            gain = better[0] * (_SQUARES_BASE + better[0]) - points * (_SQUARES_BASE + points)
+            if gain > best_gain:
+                best_gain, best_index, best_choice = gain, index, choice
+    if best_index >= 0:
+        total += best_choice[2] - chosen[best_index][2]
+        chosen[best_index] = best_choice
+    return total, tuple(chosen), tally
 
 
 _Piece = tuple[ColourRun, tuple[tuple[str, str], ...], tuple[str, ...], int]
@@ -396,64 +404,6 @@ def _colour_piece(
                 assignment.append((f"{colour}#", f"{colour}{n}"))
     run = ColourRun(colour, start, end, points, tuple(cards))
     return run, tuple(assignment), (f"{colour}#",) * colour_wilds_left, full
-
-
-@lru_cache(maxsize=4096)
-def _plain_run(index: int, held: int, allowance: int) -> tuple[int, tuple[str, ...]]:
-    """(points, cards) of a colour's run made of its own cards only."""
-    choice = (0, 0, *_plain_best(held, allowance))
-    return choice[2], _colour_piece(index, held, allowance, choice)[0].cards
-
-
-def runs_of(notes: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
-    """(points, cards) of each scoring run of a sorted collection, table order: the runs of
-    ``score_notes(notes)`` that score, without building the Score."""
-    held, allowance, wild_mask, fulls = _tally(notes)
-    if not wild_mask and not fulls:
-        # No shared wilds: each colour's run is its plain best (as in ``best_choices``), so
-        # the programme and its cache are skipped.
-        runs = []
-        for index in range(len(held)):
-            run = _plain_run(index, held[index], allowance[index])
-            if run[0]:
-                runs.append(run)
-        return runs
-    # Uncached: the caller caches the spending order it builds from these runs.
-    _, chosen, _ = _best_for_tally((held, allowance, wild_mask, fulls))
-    return [
-        (choice[2], _colour_piece(index, held[index], allowance[index], choice)[0].cards)
-        for index, choice in enumerate(chosen)
-        if choice[2]
-    ]
-
-
-_RunChoice = tuple[int, int, int, tuple[int, int, int, int, int]]
-
-
-def run_choices(notes: tuple[str, ...]) -> list[_RunChoice]:
-    """(colour index, held mask, colour wilds, choice) of each scoring colour of a sorted
-    collection, table order: the runs ``runs_of`` lists, before their cards are spelled."""
-    held, allowance, wild_mask, fulls = _tally(notes)
-    if not wild_mask and not fulls:
-        found: list[_RunChoice] = []
-        for index in range(len(held)):
-            best = _plain_best(held[index], allowance[index])
-            if best[0]:
-                found.append((index, held[index], allowance[index], (0, 0, *best)))
-        return found
-    _, chosen, _ = _best_for_tally((held, allowance, wild_mask, fulls))
-    return [
-        (index, held[index], allowance[index], choice)
-        for index, choice in enumerate(chosen)
-        if choice[2]
-    ]
-
-
-def run_cards(index: int, held: int, allowance: int, choice: tuple[int, int, int, int, int]) -> (
-    tuple[str, ...]
-):
-    """The cards of one colour's run (as ``runs_of`` lists them)."""
-    return _colour_piece(index, held, allowance, choice)[0].cards
 
 
 def _explain(total: int, chosen: _Chosen, tally: _Tally) -> Score:

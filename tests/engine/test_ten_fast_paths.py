@@ -71,14 +71,8 @@ def test_single_shared_wild_shortcut_matches_the_programme(
     notes: list[str], wild: str
 ) -> None:
     collection = tuple(sorted([*notes, wild]))
-    shortcut = scoring.best_choices.__wrapped__(collection)
-    original = scoring._single_wild
-    try:
-        scoring._single_wild = lambda searched: None  # force the full programme
-        programme = scoring.best_choices.__wrapped__(collection)
-    finally:
-        scoring._single_wild = original
-    assert shortcut == programme
+    tally = scoring._tally(collection)
+    assert scoring.best_choices_for_tally(tally) == scoring._programme(tally)
 
 
 def test_spending_order_ranks_unscoring_cards_first() -> None:
@@ -114,13 +108,6 @@ def test_spending_order_matches_its_definition(notes: list[str], shared: list[st
     assert cheapest_cards(list(collection), len(collection)) == _reference_spending_order(
         collection
     )
-    # runs_of skips the programme when no shared wild exists; both give the same runs.
-    _, chosen, (held, allowance, _, _) = scoring.best_choices(collection)
-    assert scoring.runs_of(collection) == [
-        (choice[2], scoring._colour_piece(index, held[index], allowance[index], choice)[0].cards)
-        for index, choice in enumerate(chosen)
-        if choice[2]
-    ]
 
 
 def test_only_the_listed_pay_objects_skip_the_payment_check() -> None:
