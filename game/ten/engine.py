@@ -67,26 +67,28 @@ class TenEngine:
         except ValueError:
             return None
 
+    # The methods below run on every action: they read fields from ``state.__dict__`` (see
+    # ``rules._HOT_READS``).
+
     def legal_actions(self, state: TenState, player: PlayerId) -> list[TenAction]:
         try:
-            seat = state.players.index(player)
+            seat = state.__dict__["players"].index(player)
         except ValueError:
             return []
         return rules.legal(state, seat)
 
     def awaiting(self, state: TenState) -> list[PlayerId]:
-        if state.phase == "draw":
-            return [state.players[state.active]]
+        fields = state.__dict__
+        if fields["phase"] == "draw":
+            return [fields["players"][fields["active"]]]
         seat = rules.waiting_seat(state)
-        return [] if seat is None else [state.players[seat]]
+        return [] if seat is None else [fields["players"][seat]]
 
     def apply(self, state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
         try:
-            seat = state.players.index(player)
+            seat = state.__dict__["players"].index(player)
         except ValueError:
-            seat = -1
-        if seat < 0:
-            raise IllegalAction("You are not playing in this game.")
+            raise IllegalAction("You are not playing in this game.") from None
         return rules.apply_action(state, seat, action)
 
     def copy_state(self, state: TenState) -> TenState:
@@ -104,7 +106,7 @@ class TenEngine:
         return describe_event(event, viewer, names)
 
     def is_over(self, state: TenState) -> bool:
-        return state.phase == "over"
+        return state.__dict__["phase"] == "over"
 
     def results(self, state: TenState) -> list[PlayerResult]:
         return final_results(state)

@@ -2,8 +2,9 @@
 
 Each helper builds or changes a model exactly as the validated way would (the same
 ``__dict__``, the same ``model_fields_set``), without the per-call validation and
-``__setattr__`` bookkeeping that dominate a TEN action's cost. Use them only with values the
-validated path would accept unchanged (ints, strings, ``None``, plain lists and dicts).
+``__setattr__`` bookkeeping that would dominate a TEN action's cost. Use them only with
+values the validated path would accept unchanged (ints, strings, ``None``, plain lists and
+dicts).
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel
-
-from game.base import Event, PlayerId
 
 _NEW = object.__new__
 # The slot setters of every pydantic model (calling them skips the attribute lookup that
@@ -22,35 +21,6 @@ _SET_DICT = _SLOTS["__dict__"].__set__
 _SET_FIELDS_SET = _SLOTS["__pydantic_fields_set__"].__set__
 _SET_EXTRA = _SLOTS["__pydantic_extra__"].__set__
 _SET_PRIVATE = _SLOTS["__pydantic_private__"].__set__
-
-KIND = frozenset({"kind"})
-KIND_ACTOR = frozenset({"kind", "actor"})
-KIND_DATA = frozenset({"kind", "data"})
-KIND_ACTOR_DATA = frozenset({"kind", "actor", "data"})
-
-
-def event(
-    fields: frozenset[str],
-    kind: str,
-    actor: PlayerId | None = None,
-    data: dict[str, Any] | None = None,
-) -> Event:
-    """``Event(kind=..., actor=..., data=...)`` passing only the names in ``fields``."""
-    made = _NEW(Event)
-    _SET_DICT(
-        made,
-        {
-            "kind": kind,
-            "actor": actor,
-            "data": {} if data is None else data,
-            "private": None,
-            "private_to": None,
-        },
-    )
-    _SET_FIELDS_SET(made, set(fields))
-    _SET_EXTRA(made, None)
-    _SET_PRIVATE(made, None)
-    return made
 
 
 def construct(cls: type[BaseModel], values: dict[str, Any], fields: set[str]) -> Any:

@@ -47,24 +47,28 @@ class Payment:
         return f"{text} ({self.overpay} lost)" if self.overpay else text
 
 
-# The Pay caches stay small on purpose: their objects then die young, which keeps them out
-# of the garbage collector's full passes (a long-lived cache of models slows every game).
-_PAYS: dict[tuple[int, int, str], Pay] = {}
+# Token-only payments recur in every game, so they are shared; a payment with cards names
+# cards of one collection and is built anew. The cache stays small on purpose: its objects
+# then die young, which keeps them out of the garbage collector's full passes.
+_PAYS: dict[tuple[int, int], Pay] = {}
 _PAYS_KEPT = 512
 _PAY_FIELDS = frozenset({"c", "b", "cards"})
 
 
 def pay_action(c: int, b: int, spent: str) -> Pay:
-    """A shared (frozen) Pay action: the legal lists are rebuilt at every step.
-
-    ``Pay(c=c, b=b, cards=spent)`` without its validation (ints and a notation string)."""
-    key = (c, b, spent)
+    """``Pay(c=c, b=b, cards=spent)`` without its validation (ints and a notation string);
+    Pay actions are frozen, so the legal lists, rebuilt at every step, may share them."""
+    if spent:
+        return fast.construct(
+            Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, set(_PAY_FIELDS)
+        )
+    key = (c, b)
     action = _PAYS.get(key)
     if action is None:
         if len(_PAYS) >= _PAYS_KEPT:
             _PAYS.clear()
         action = _PAYS[key] = fast.construct(
-            Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, set(_PAY_FIELDS)
+            Pay, {"type": "pay", "c": c, "b": b, "cards": ""}, set(_PAY_FIELDS)
         )
     return action
 
@@ -146,15 +150,16 @@ def legal_payments(
     state: TenState, seat: int, price: int, *, cards_allowed: bool
 ) -> tuple[Pay, ...]:
     """``[option.action() for option in payment_options(...)]``, built once per situation."""
-    currency = state.currency[seat]
-    busts = state.bust[seat]
-    collection = state.collections[seat]
-    owned = tuple(collection) if cards_allowed else None
+    fields = state.__dict__  # a pydantic model's attribute reads are slow (rules._HOT_READS)
+    currency = fields["currency"][seat]
+    busts = fields["bust"][seat]
+    owned = tuple(fields["collections"][seat]) if cards_allowed else None
     key = (price, currency, busts, owned)
     pays = _LEGAL_PAYS.get(key)
     if pays is None:
-        card_count = len(collection) if cards_allowed else 0
-        splits, most_cards = _ordered_splits(price, currency, busts, card_count)
+        splits, most_cards = _ordered_splits(
+            price, currency, busts, len(owned) if owned is not None else 0
+        )
         joined = joined_order(owned) if most_cards and owned is not None else ""
         if len(_LEGAL_PAYS) >= _LEGAL_PAYS_KEPT:
             _LEGAL_PAYS.clear()
@@ -224,16 +229,22 @@ def payment_error(
 
 
 def execute_payment(state: TenState, seat: int, pay: Pay) -> list[str]:
-    """Take the (validated) payment from the player; spent cards leave the game."""
-    state.currency[seat] -= pay.c
-    state.bust[seat] -= pay.b
-    if not pay.cards:
+    """Take the (validated) payment from the player; spent cards leave the game. Each
+    spent note takes the first card of that notation in the collection."""
+    fields = state.__dict__
+    fields["currency"][seat] -= pay.c
+    fields["bust"][seat] -= pay.b
+    text = pay.cards
+    if not text:
         return []
-    spent = cards.split_notes(pay.cards)
-    collection = state.collections[seat]
+    spent = [text[i : i + 2] for i in range(0, len(text), 2)]
+    collection = fields["collections"][seat]
+    removed = fields["removed"]
     notation = cards.NOTATION
     for note in spent:
-        card = next(card for card in collection if notation[card] == note)
-        collection.remove(card)
-        state.removed.append(card)
+        for index, card in enumerate(collection):
+            if notation[card] == note:
+                del collection[index]
+                removed.append(card)
+                break
     return spent

@@ -56,15 +56,16 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
 
 
 def waiting_seat(state: TenState) -> int | None:
-    phase = state.phase
+    fields = state.__dict__  # see _HOT_READS
+    phase = fields["phase"]
     if phase == "draw":
-        return state.active
+        return fields["active"]
     if phase == "auction":
-        return state.bidders[state.bid_index]
+        return fields["bidders"][fields["bid_index"]]
     if phase == "pay":
-        return state.high_bidder if state.pay_for == "wild" else state.buyer
+        return fields["high_bidder"] if fields["pay_for"] == "wild" else fields["buyer"]
     if phase == "buy":
-        return state.buyer
+        return fields["buyer"]
     return None
 
 
@@ -217,23 +218,32 @@ def _wrong_phase_text(state: TenState, kind: str) -> str:
 
 
 # --- draw phase -----------------------------------------------------------------------------
+# The handlers write fields as ``fast.put`` does (the value into ``__dict__``, the name into
+# ``__pydantic_fields_set__``), spelled out because they run on every action.
+
+_NUMBER = cards.NUMBER
+_NOTATION = cards.NOTATION
+_CURRENCY_VALUE = cards.CURRENCY_VALUE
+_IS_WILD = cards.IS_WILD
+_IS_NUMBER: tuple[bool, ...] = tuple(kind == Kind.NUMBER for kind in cards.KIND)
+_IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.KIND)
 
 
 def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    pile = state.pile
+    fields = state.__dict__
+    pile = fields["pile"]
     if not pile:
         raise IllegalAction("The draw pile is empty: you must stop.")
     card = pile.pop()
-    note = cards.NOTATION[card]
-    if not pile:
-        state.__dict__["final"] = True
+    note = _NOTATION[card]
+    left = len(pile)
+    if not left:
+        fields["final"] = True
         state.__pydantic_fields_set__.add("final")
-    if cards.IS_WILD[card]:
-        flip = fast.event(
-            fast.KIND_ACTOR_DATA, "flip", player, {"card": note, "left": len(pile)}
-        )
-        return [flip, *_start_auction(state, card)]
-    tableau = state.tableau
+    if _IS_WILD[card]:
+        flip = Event("flip", player, {"card": note, "left": left})
+        return [flip, _start_auction(state, card)]
+    tableau = fields["tableau"]
     tableau.append(card)
     currency = 0
     total = 0
@@ -241,71 +251,63 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         currency += _CURRENCY_VALUE[c]
         total += _NUMBER[c]
     total -= currency
-    events = [
-        fast.event(
-            fast.KIND_ACTOR_DATA,
-            "flip",
-            player,
-            {"card": note, "total": total, "currency": currency, "left": len(pile)},
-        )
-    ]
-    kind = cards.KIND[card]
-    if kind == Kind.NUMBER and total >= data.NUMBER_BUST_AT:
-        return events + _bust(state, seat, player, "number")
-    if kind == Kind.CURRENCY and currency >= data.CURRENCY_BUST_AT:
-        return events + _bust(state, seat, player, "currency")
-    return events
-
-
-_NUMBER = cards.NUMBER
-_CURRENCY_VALUE = cards.CURRENCY_VALUE
-_IS_NUMBER: tuple[bool, ...] = tuple(kind == Kind.NUMBER for kind in cards.KIND)
-_IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.KIND)
+    flip = Event("flip",
+        player,
+        {"card": note, "total": total, "currency": currency, "left": left},
+    )
+    if _IS_NUMBER[card]:
+        if total >= data.NUMBER_BUST_AT:
+            return [flip, *_bust(state, seat, player, "number")]
+    elif currency >= data.CURRENCY_BUST_AT and _IS_CURRENCY[card]:
+        return [flip, *_bust(state, seat, player, "currency")]
+    return [flip]
 
 
 def _split_tableau(state: TenState) -> tuple[list[int], int]:
     """Empties the tableau: returns its number cards; currency cards go to the discard."""
-    tableau = state.tableau
+    tableau = state.__dict__["tableau"]
     is_number = _IS_NUMBER
     numbers = [c for c in tableau if is_number[c]]
     currency = 0
     if len(numbers) != len(tableau):
-        state.discard.extend(c for c in tableau if _IS_CURRENCY[c])
+        state.__dict__["discard"].extend(c for c in tableau if _IS_CURRENCY[c])
         currency = tableau_currency(tableau)
     tableau.clear()
     return numbers, currency
 
 
 def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, int]:
-    gains: dict[str, int] = {}
-    players = state.players
-    tokens = state.currency
+    fields = state.__dict__
+    players = fields["players"]
+    tokens = fields["currency"]
     cap = data.CURRENCY_CAP
+    gains: dict[str, int] = {}
     for other in range(len(players)):
         if other != seat:
             before = tokens[other]
-            after = min(cap, before + currency)
+            after = before + currency
+            if after > cap:
+                after = cap
             tokens[other] = after
             gains[players[other]] = after - before
     return gains
 
 
 def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event]:
-    state.bust[seat] += 1
-    state.__dict__["stats_busts"] += 1
+    fields = state.__dict__
+    fields["bust"][seat] += 1
+    fields["stats_busts"] += 1
     state.__pydantic_fields_set__.add("stats_busts")
     numbers, currency = _split_tableau(state)
-    state.market.extend(numbers)
+    fields["market"].extend(numbers)
     gains: dict[str, int] = {}
     if kind == "number" and currency:
         gains = _gains_for_others(state, seat, currency)
-    event = fast.event(
-        fast.KIND_ACTOR_DATA,
-        "bust",
+    event = Event("bust",
         player,
         {
             "bust": kind,
-            "to_market": [cards.NOTATION[c] for c in numbers],
+            "to_market": [_NOTATION[c] for c in numbers],
             "currency": currency if kind == "number" else 0,
             "gains": gains,
         },
@@ -315,40 +317,41 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event
 
 def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Stop)
-    if not can_stop(state):
+    fields = state.__dict__
+    if fields["pile"] and not fields["tableau"]:
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
-    notes = [cards.NOTATION[c] for c in numbers]
+    notes = [_NOTATION[c] for c in numbers]
     if action.take == "numbers":
-        state.collections[seat].extend(numbers)
+        fields["collections"][seat].extend(numbers)
         gains = _gains_for_others(state, seat, currency)
-        state.__dict__["took_numbers"] = True
-        state.__pydantic_fields_set__.add("took_numbers")
-        event = fast.event(
-            fast.KIND_ACTOR_DATA,
-            "stop",
+        fields["took_numbers"] = True
+        fields["phase"] = "buy"
+        fields["buyer"] = seat
+        state.__pydantic_fields_set__.update(_STOP_NUMBERS_FIELDS)
+        event = Event("stop",
             player,
             {"take": "numbers", "cards": notes, "currency": currency, "gains": gains},
         )
-        return [event, *_open_buy(state, seat, extra=False)]
+        return [event]
     gains = {player: gain(state, seat, currency)}
-    state.market.extend(numbers)
-    event = fast.event(
-        fast.KIND_ACTOR_DATA,
-        "stop",
+    fields["market"].extend(numbers)
+    event = Event("stop",
         player,
         {"take": "currency", "cards": notes, "currency": currency, "gains": gains},
     )
     return [event, *_end_turn(state)]
 
 
+_STOP_NUMBERS_FIELDS = ("took_numbers", "phase", "buyer")
 _NEXT_TURN_FIELDS = ("active", "turn", "took_numbers", "phase")
 
 
 def _end_turn(state: TenState) -> list[Event]:
-    count = len(state.players)
     fields = state.__dict__
-    if state.final:
+    players = fields["players"]
+    count = len(players)
+    if fields["final"]:
         active = fields["active"]
         fast.put(
             state,
@@ -361,99 +364,114 @@ def _end_turn(state: TenState) -> list[Event]:
     fields["took_numbers"] = False
     fields["phase"] = "draw"
     state.__pydantic_fields_set__.update(_NEXT_TURN_FIELDS)
-    return [fast.event(fast.KIND_ACTOR_DATA, "turn", state.players[active], {"turn": turn})]
+    return [Event("turn", players[active], {"turn": turn})]
 
 
 # --- auction --------------------------------------------------------------------------------
 
+_AUCTION_FIELDS = (
+    "phase", "auction_card", "bidders", "bid_index", "high_bid", "high_bidder", "stats_auctions"
+)
 
-def _start_auction(state: TenState, card: int) -> list[Event]:
-    count = len(state.players)
-    active = state.active
-    fast.put(
-        state,
-        phase="auction",
-        auction_card=card,
-        bidders=[(active + i) % count for i in range(1, count + 1)],
-        bid_index=0,
-        high_bid=0,
-        high_bidder=None,
-        stats_auctions=state.stats_auctions + 1,
-    )
-    return [fast.event(fast.KIND_DATA, "auction", data={"card": cards.NOTATION[card]})]
+
+def _start_auction(state: TenState, card: int) -> Event:
+    fields = state.__dict__
+    count = len(fields["players"])
+    active = fields["active"]
+    fields["phase"] = "auction"
+    fields["auction_card"] = card
+    fields["bidders"] = [(active + i) % count for i in range(1, count + 1)]
+    fields["bid_index"] = 0
+    fields["high_bid"] = 0
+    fields["high_bidder"] = None
+    fields["stats_auctions"] += 1
+    state.__pydantic_fields_set__.update(_AUCTION_FIELDS)
+    return Event("auction", None, {"card": _NOTATION[card]})
 
 
 def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Bid)
-    low = max(state.high_bid + 1, data.MIN_FIRST_BID)
+    fields = state.__dict__
+    low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
     amount = action.amount
     if amount < low:
         raise IllegalAction(f"Bid at least {low}.")
-    if amount > wealth(state, seat):
-        raise IllegalAction(f"You can bid at most {wealth(state, seat)} (your wealth).")
-    fast.put(state, high_bid=amount, high_bidder=seat)
-    events = [fast.event(fast.KIND_ACTOR_DATA, "bid", player, {"amount": amount})]
-    return events + _next_bidder(state)
+    most = fields["currency"][seat] + data.BUST_TOKEN_VALUE * fields["bust"][seat]
+    if amount > most:
+        raise IllegalAction(f"You can bid at most {most} (your wealth).")
+    fields["high_bid"] = amount
+    fields["high_bidder"] = seat
+    state.__pydantic_fields_set__.update(_HIGH_BID_FIELDS)
+    event = Event("bid", player, {"amount": amount})
+    return _next_bidder(state, [event])
+
+
+_HIGH_BID_FIELDS = ("high_bid", "high_bidder")
 
 
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return [fast.event(fast.KIND_ACTOR, "pass", player), *_next_bidder(state)]
+    return _next_bidder(state, [Event("pass", player)])
 
 
-def _next_bidder(state: TenState) -> list[Event]:
+def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
+    """Moves the auction on after a bid or pass (``events``) and returns all events."""
     fields = state.__dict__
     index = fields["bid_index"] = fields["bid_index"] + 1
     state.__pydantic_fields_set__.add("bid_index")
-    if index < len(state.bidders):
-        return []
-    card = state.auction_card
+    if index < len(fields["bidders"]):
+        return events
+    card = fields["auction_card"]
     assert card is not None
-    note = cards.NOTATION[card]
-    winner = state.high_bidder
+    note = _NOTATION[card]
+    winner = fields["high_bidder"]
     if winner is None:
-        state.removed.append(card)
-        unsold = fast.event(fast.KIND_DATA, "unsold", data={"card": note})
-        return [unsold, *_back_to_draw(state)]
-    price = state.high_bid
-    events = [
-        fast.event(
-            fast.KIND_ACTOR_DATA, "won", state.players[winner], {"card": note, "price": price}
+        fields["removed"].append(card)
+        events.append(Event("unsold", None, {"card": note}))
+        _back_to_draw(state)
+        return events
+    price = fields["high_bid"]
+    events.append(
+        Event("won", fields["players"][winner], {"card": note, "price": price}
         )
-    ]
+    )
     options = legal_payments(state, winner, price, cards_allowed=False)
     fast.put(state, phase="pay", pay_for="wild", pay_price=price)
     if len(options) == 1:
-        return events + _finish_wild(state, winner, options[0])
+        events.extend(_finish_wild(state, winner, options[0]))
     return events
 
 
 def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
-    card = state.auction_card
+    fields = state.__dict__
+    card = fields["auction_card"]
     assert card is not None
     execute_payment(state, seat, pay)
-    state.collections[seat].append(card)
-    event = fast.event(
-        fast.KIND_ACTOR_DATA,
-        "paid",
-        state.players[seat],
-        {"card": cards.NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
+    fields["collections"][seat].append(card)
+    event = Event("paid",
+        fields["players"][seat],
+        {"card": _NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
     )
-    return [event, *_back_to_draw(state)]
+    _back_to_draw(state)
+    return [event]
 
 
-def _back_to_draw(state: TenState) -> list[Event]:
-    fast.put(
-        state,
-        phase="draw",
-        auction_card=None,
-        bidders=[],
-        bid_index=0,
-        high_bid=0,
-        high_bidder=None,
-        pay_for=None,
-        pay_price=0,
-    )
-    return []
+_BACK_TO_DRAW_FIELDS = (
+    "phase", "auction_card", "bidders", "bid_index", "high_bid", "high_bidder", "pay_for",
+    "pay_price",
+)
+
+
+def _back_to_draw(state: TenState) -> None:
+    fields = state.__dict__
+    fields["phase"] = "draw"
+    fields["auction_card"] = None
+    fields["bidders"] = []
+    fields["bid_index"] = 0
+    fields["high_bid"] = 0
+    fields["high_bidder"] = None
+    fields["pay_for"] = None
+    fields["pay_price"] = 0
+    state.__pydantic_fields_set__.update(_BACK_TO_DRAW_FIELDS)
 
 
 # --- payments and buying --------------------------------------------------------------------
@@ -461,33 +479,34 @@ def _back_to_draw(state: TenState) -> list[Event]:
 
 def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Pay)
-    by_cards = state.pay_for == "card"
-    price = state.pay_price
+    fields = state.__dict__
+    by_cards = fields["pay_for"] == "card"
+    price = fields["pay_price"]
     if not is_listed_payment(state, seat, price, action, cards_allowed=by_cards):
         error = payment_error(state, seat, price, action, cards_allowed=by_cards)
         if error:
             raise IllegalAction(error)
     if not by_cards:
         return _finish_wild(state, seat, action)
-    card = state.pay_card
+    card = fields["pay_card"]
     assert card is not None
     spent = execute_payment(state, seat, action)
-    state.market.remove(card)
-    state.collections[seat].append(card)
-    event = fast.event(
-        fast.KIND_ACTOR_DATA,
-        "bought",
+    fields["market"].remove(card)
+    fields["collections"][seat].append(card)
+    event = Event("bought",
         player,
-        {"card": cards.NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
+        {"card": _NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
     )
     return [event, *_close_buy(state)]
 
 
-def _open_buy(state: TenState, seat: int, *, extra: bool) -> list[Event]:
+def _open_buy(state: TenState, seat: int) -> list[Event]:
+    """One of the final buy phases (spec section 4)."""
     fast.put(state, phase="buy", buyer=seat)
-    if extra:
-        return [fast.event(fast.KIND_ACTOR, "final_buy", state.players[seat])]
-    return []
+    return [Event("final_buy", state.players[seat])]
+
+
+_CHOOSE_FIELDS = ("phase", "pay_for", "pay_card", "pay_price")
 
 
 def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
@@ -496,33 +515,52 @@ def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     error, card = _buy_check(state, seat, note)
     if error:
         raise IllegalAction(error)
-    fast.put(state, phase="pay", pay_for="card", pay_card=card, pay_price=cards.NUMBER[card])
-    return [fast.event(fast.KIND_ACTOR_DATA, "choose", player, {"card": note})]
+    fields = state.__dict__
+    fields["phase"] = "pay"
+    fields["pay_for"] = "card"
+    fields["pay_card"] = card
+    fields["pay_price"] = _NUMBER[card]
+    state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
+    return [Event("choose", player, {"card": note})]
 
 
 def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    if state.pay_for != "card":
+    fields = state.__dict__
+    if fields["pay_for"] != "card":
         raise IllegalAction("You won the auction and must pay for the wild.")
-    fast.put(state, phase="buy", pay_for=None, pay_card=None, pay_price=0)
-    return [fast.event(fast.KIND_ACTOR, "back", player)]
+    fields["phase"] = "buy"
+    fields["pay_for"] = None
+    fields["pay_card"] = None
+    fields["pay_price"] = 0
+    state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
+    return [Event("back", player)]
 
 
 def _skip(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return [fast.event(fast.KIND_ACTOR, "skip", player), *_close_buy(state)]
+    return [Event("skip", player), *_close_buy(state)]
+
+
+_CLOSE_BUY_FIELDS = ("phase", "buyer", "pay_for", "pay_card", "pay_price")
 
 
 def _close_buy(state: TenState) -> list[Event]:
-    fast.put(state, phase="draw", buyer=None, pay_for=None, pay_card=None, pay_price=0)
-    if state.final_buys:
+    fields = state.__dict__
+    fields["phase"] = "draw"
+    fields["buyer"] = None
+    fields["pay_for"] = None
+    fields["pay_card"] = None
+    fields["pay_price"] = 0
+    state.__pydantic_fields_set__.update(_CLOSE_BUY_FIELDS)
+    if fields["final_buys"]:
         return _next_final_buy(state)
     return _end_turn(state)
 
 
 def _next_final_buy(state: TenState) -> list[Event]:
     if state.after_buy:
-        return _open_buy(state, state.after_buy.pop(0), extra=True)
+        return _open_buy(state, state.after_buy.pop(0))
     fast.put(state, phase="over", final_buys=False)
-    return [fast.event(fast.KIND, "over")]
+    return [Event("over")]
 
 
 _HANDLERS = {

@@ -30,14 +30,9 @@ def _playout(players: int, seed: int) -> list[tuple[TenState, list[Event]]]:
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 11), (4, 12), (5, 13)])
-def test_events_and_payments_match_the_validated_models(players: int, seed: int) -> None:
+def test_payments_match_the_validated_models(players: int, seed: int) -> None:
     paying = 0
-    for state, events in _playout(players, seed):
-        for event in events:
-            given = {name: getattr(event, name) for name in event.model_fields_set}
-            validated = Event(**given)
-            assert event.__dict__ == validated.__dict__
-            assert event.model_fields_set == validated.model_fields_set
+    for state, _ in _playout(players, seed):
         if state.phase != "pay":
             continue
         paying += 1

@@ -105,7 +105,7 @@ EVENT_KINDS = {
 def test_event_kind_list_matches_the_rules_source() -> None:
     package = Path(__file__).parents[2] / "game" / "ten"
     source = "".join(path.read_text() for path in package.glob("*.py"))
-    assert set(re.findall(r'fast\.KIND\w*,\s*"(\w+)"', source)) == EVENT_KINDS
+    assert set(re.findall(r'Event\(\s*"(\w+)"', source)) == EVENT_KINDS
 
 
 def test_describe_every_event_kind() -> None:
