@@ -16,7 +16,6 @@ payer's collection of the same count.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from game.base import PlayerId
 from game.ten import cards, data, fast
@@ -101,14 +100,26 @@ def _splits(price: int, currency: int, busts: int, card_count: int) -> list[tupl
     return found
 
 
-@lru_cache(maxsize=8192)
-def _ordered_splits(
-    price: int, currency: int, busts: int, card_count: int
-) -> tuple[tuple[tuple[int, int, int], ...], int]:
+_SplitOrder = tuple[tuple[tuple[int, int, int], ...], int]
+# (price, currency, busts, card count) -> _ordered_splits: a plain dict (cheaper to ask than
+# an lru_cache; a few thousand situations occur)
+_SPLIT_ORDERS: dict[tuple[int, int, int, int], _SplitOrder] = {}
+_SPLIT_ORDERS_KEPT = 8192
+
+
+def _ordered_splits(price: int, currency: int, busts: int, card_count: int) -> _SplitOrder:
     """The splits, least wasteful first, and the most cards any of them spends."""
-    splits = _splits(price, currency, busts, card_count)
-    splits.sort(key=lambda s: (s[0] + data.BUST_TOKEN_VALUE * s[1] + s[2] - price, s[2], s[1]))
-    return tuple(splits), max((s[2] for s in splits), default=0)
+    key = (price, currency, busts, card_count)
+    found = _SPLIT_ORDERS.get(key)
+    if found is None:
+        splits = _splits(price, currency, busts, card_count)
+        splits.sort(
+            key=lambda s: (s[0] + data.BUST_TOKEN_VALUE * s[1] + s[2] - price, s[2], s[1])
+        )
+        if len(_SPLIT_ORDERS) >= _SPLIT_ORDERS_KEPT:
+            _SPLIT_ORDERS.clear()
+        found = _SPLIT_ORDERS[key] = (tuple(splits), max((s[2] for s in splits), default=0))
+    return found
 
 
 def _canonical(state: TenState, seat: int, count: int) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from game.base import Event, IllegalAction, PlayerId, rng_for
 from game.ten import cards, data, fast
@@ -201,10 +201,13 @@ def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
     players = fields["players"]
     if waiting != seat:
         raise IllegalAction(f"It is not your move: the game waits for {players[waiting]}.")
-    handler = _HANDLERS.get((phase, action.type))
+    handler = _HANDLERS[phase].get(type(action))
     if handler is None:
         raise IllegalAction(_wrong_phase_text(state, action.type))
     return handler(state, seat, players[seat], action)
+
+
+_Handler = Callable[[TenState, int, PlayerId, TenAction], list[Event]]
 
 
 def _wrong_phase_text(state: TenState, kind: str) -> str:
@@ -563,13 +566,11 @@ def _next_final_buy(state: TenState) -> list[Event]:
     return [Event("over")]
 
 
-_HANDLERS = {
-    ("draw", "draw"): _draw,
-    ("draw", "stop"): _stop,
-    ("auction", "bid"): _bid,
-    ("auction", "pass"): _pass,
-    ("pay", "pay"): _pay,
-    ("pay", "back"): _back,
-    ("buy", "buy"): _buy,
-    ("buy", "skip"): _skip,
+# phase -> action class -> handler
+_HANDLERS: dict[str, dict[type, _Handler]] = {
+    "draw": {Draw: _draw, Stop: _stop},
+    "auction": {Bid: _bid, Pass: _pass},
+    "pay": {Pay: _pay, Back: _back},
+    "buy": {Buy: _buy, Skip: _skip},
+    "over": {},
 }

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from game.ten import data
 
@@ -42,7 +43,8 @@ def run_points(length: int) -> int:
 # option: (number-wild mask, full wilds used) -> (points, start, end)
 _Options = dict[tuple[int, int], tuple[int, int, int]]
 # per colour so far: (mask, full wilds, points, start, end)
-_Chosen = tuple[tuple[int, int, int, int, int], ...]
+_Choice = tuple[int, int, int, int, int]
+_Chosen = tuple[_Choice, ...]
 
 
 _ALL_NUMBERS = sum(1 << n for n in data.NUMBERS)
@@ -81,49 +83,54 @@ def _colour_options(held: int, allowance: int, wild_mask: int, fulls: int) -> _O
     if not wild_mask and not fulls:
         return {(0, 0): plain_best(held, allowance)}
     options: _Options = {(0, 0): (0, 0, 0)}
+    get = options.get
     last = data.NUMBERS[-1]
     for start in data.NUMBERS:
-        missing: list[int] = []
-        coverable: list[int] = []
+        missing = 0
+        coverable: list[int] = []  # the gaps a shared number wild fills, as bits
         for end in range(start, last + 1):
-            if not held >> end & 1:
-                missing.append(end)
-                if wild_mask >> end & 1:
-                    coverable.append(end)
+            bit = 1 << end
+            if not held & bit:
+                missing += 1
+                if wild_mask & bit:
+                    coverable.append(bit)
             points = _RUN_POINTS[end - start + 1]
-            if len(missing) <= allowance:
+            if missing <= allowance:
                 if options[(0, 0)][0] < points:
                     options[(0, 0)] = (points, start, end)
                 continue
-            if len(missing) - len(coverable) > allowance + fulls:
+            if missing - len(coverable) > allowance + fulls:
                 # Gaps no shared wild fills outnumber the colour and full wilds, and they
                 # only grow with ``end``.
                 break
             for full in range(fulls + 1):
-                need = len(missing) - allowance - full
-                if full and need + 1 <= 0:
+                need = missing - allowance - full
+                if full and need < 0:
                     break  # a full wild here would be wasted
                 if need > len(coverable):
                     continue
-                for chosen in combinations(coverable, max(need, 0)):
-                    mask = 0
-                    for n in chosen:
-                        mask |= 1 << n
-                    key = (mask, full)
-                    if key not in options or options[key][0] < points:
+                for chosen in combinations(coverable, need if need > 0 else 0):
+                    key = (sum(chosen), full)
+                    old = get(key)
+                    if old is None or old[0] < points:
                         options[key] = (points, start, end)
     if len(options) == 1:
         return options
-    # drop options another one beats with a subset of the same wilds
+    # Drop options another one beats with a subset of the same wilds. In this order every
+    # option kept earlier scores at least as much, so only the subset test remains.
     kept: _Options = {}
-    for key, value in sorted(options.items(), key=lambda item: -item[1][0]):
+    for key, value in sorted(options.items(), key=_minus_points):
         mask, full = key
-        if not any(
-            k_mask & mask == k_mask and k_full <= full and v[0] >= value[0]
-            for (k_mask, k_full), v in kept.items()
-        ):
+        for k_mask, k_full in kept:
+            if k_mask & mask == k_mask and k_full <= full:
+                break
+        else:
             kept[key] = value
     return kept
+
+
+def _minus_points(item: tuple[tuple[int, int], tuple[int, int, int]]) -> int:
+    return -item[1][0]
 
 
 def score_notes(notes: Iterable[str]) -> Score:
@@ -297,27 +304,53 @@ def _programme(tally: _Tally) -> _Best:
             searched.append(encoded)
     # The programme keeps the first best value per state in the order states are reached,
     # and the first best state at the end (ties stay as the plain tuple programme had them).
-    states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {0: (0, ())}
     if fulls <= 1:
-        # The full wild (at most one) as bit 0 of the key (the numbers use bits 1-9): one
-        # test of the bits then says whether an option's wilds are still free.
-        for encoded in searched:
-            reached: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {}
-            get = reached.get
-            for key, (value, so_far) in states.items():
-                for mask, full, gain, choice in encoded:
-                    bits = mask | full
-                    if bits & key:
-                        continue
-                    new_key = key | bits
-                    candidate = value + gain
-                    old = get(new_key)
-                    if old is None or old[0] < candidate:
-                        reached[new_key] = (candidate, (*so_far, choice))
-            states = reached
-        searched = []
+        best_value, best = _programme_one_full(searched)
+    else:
+        best_value, best = _programme_any_fulls(searched, fulls)
+    picks = iter(best)
+    chosen = tuple(next(picks) if c is None else c for c in chosen_list)
+    return best_value // _SQUARES_BASE + fixed_total, chosen, tally
+
+
+_Path = tuple[Any, ...]  # (earlier path, choice), or () at the start: a linked list
+
+
+def _programme_one_full(searched: list[_Encoded]) -> tuple[int, list[_Choice]]:
+    """The programme when at most one full wild exists (always, with the real deck).
+
+    The full wild is bit 0 of a state's key (the numbers use bits 1-9): one test of the bits
+    then says whether an option's wilds are still free. The choices so far are a linked
+    path, so that reaching a state copies nothing."""
+    states: dict[int, tuple[int, _Path]] = {0: (0, ())}
     for encoded in searched:
-        next_states: dict[int, tuple[int, tuple[tuple[int, int, int, int, int], ...]]] = {}
+        options = [(mask | full, gain, choice) for mask, full, gain, choice in encoded]
+        reached: dict[int, tuple[int, _Path]] = {}
+        get = reached.get
+        for key, (value, path) in states.items():
+            for bits, gain, choice in options:
+                if bits & key:
+                    continue
+                new_key = key | bits
+                candidate = value + gain
+                old = get(new_key)
+                if old is None or old[0] < candidate:
+                    reached[new_key] = (candidate, (path, choice))
+        states = reached
+    best_value, path = max(states.values(), key=_first)
+    picked: list[_Choice] = []
+    while path:
+        path, choice = path
+        picked.append(choice)
+    picked.reverse()
+    return best_value, picked
+
+
+def _programme_any_fulls(searched: list[_Encoded], fulls: int) -> tuple[int, list[_Choice]]:
+    """The programme for any number of full wilds (collections the real deck cannot make)."""
+    states: dict[int, tuple[int, tuple[_Choice, ...]]] = {0: (0, ())}
+    for encoded in searched:
+        next_states: dict[int, tuple[int, tuple[_Choice, ...]]] = {}
         for key, (value, so_far) in states.items():
             used_mask = key & _ALL_NUMBERS
             used_full = key >> _FULL_SHIFT
@@ -330,10 +363,12 @@ def _programme(tally: _Tally) -> _Best:
                 if old is None or old[0] < candidate:
                     next_states[new_key] = (candidate, (*so_far, choice))
         states = next_states
-    best_value, best = max(states.values(), key=lambda item: item[0])
-    picks = iter(best)
-    chosen = tuple(next(picks) if c is None else c for c in chosen_list)
-    return best_value // _SQUARES_BASE + fixed_total, chosen, tally
+    best_value, best = max(states.values(), key=_first)
+    return best_value, list(best)
+
+
+def _first(item: tuple[int, Any]) -> int:
+    return item[0]
 
 
 def _one_shared_wild(tally: _Tally) -> _Best:

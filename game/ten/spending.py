@@ -47,12 +47,17 @@ _ORDER: tuple[str, ...] = tuple(
 _RANK_OF_NOTE: dict[str, int] = {note: rank for rank, note in enumerate(_ORDER)}
 # A card's sort key is its rank plus _STEP times the points of the run it stands in.
 _STEP = len(_ORDER)
-_PART: dict[int, tuple[int, int, int, int]] = {
-    card: (*_part(card), _RANK_OF_NOTE[note])
+_NOT_COLLECTABLE = -1
+# per card id: (what, colour index, bit, spend rank); currency cards are not collectable
+_PART: tuple[tuple[int, int, int, int], ...] = tuple(
+    (_NOT_COLLECTABLE, 0, 0, 0) if note[0] == "$" else (*_part(card), _RANK_OF_NOTE[note])
     for card, note in enumerate(cards.NOTATION)
-    if note[0] != "$"
+)
+_CARD_OF_NOTE: dict[str, int] = {
+    cards.NOTATION[card]: card
+    for card in reversed(range(len(_PART)))
+    if _PART[card][0] != _NOT_COLLECTABLE
 }
-_CARD_OF_NOTE: dict[str, int] = {cards.NOTATION[card]: card for card in reversed(_PART)}
 
 _ORDERS: dict[tuple[int, ...], str] = {}
 _ORDERS_KEPT = 256  # small on purpose: a new collection is rarely ranked twice
@@ -83,7 +88,8 @@ def _rank(owned: tuple[int, ...]) -> str:
     allowance = [0, 0, 0, 0]
     wild_mask = 0
     fulls = 0
-    parts = [_PART[card] for card in owned]
+    part = _PART
+    parts = [part[card] for card in owned]
     for what, colour, bit, _ in parts:
         if what == _NUMBER:
             held[colour] |= bit
@@ -91,8 +97,10 @@ def _rank(owned: tuple[int, ...]) -> str:
             allowance[colour] += 1
         elif what == _NUMBER_WILD:
             wild_mask |= bit
-        else:
+        elif what == _FULL_WILD:
             fulls += 1
+        else:
+            raise ValueError("currency cards are never in a collection")
     # Per colour: the run's numbers still to be matched by a held card, its colour wilds
     # still to be matched, and the key bonus of its cards.
     in_run = [0, 0, 0, 0]
