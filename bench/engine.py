@@ -1,7 +1,7 @@
 """Full random games per second for SPLIT and TEN, single process (one core).
 
-A game is: ``new_game``, then until it is over, for each awaited player ``legal_actions``,
-a random choice among them and ``apply`` (no invariant checks). Each configuration is timed
+A game is: ``new_game``, then while a player is awaited, that player's ``legal_actions``, a
+random choice among them and ``apply`` (no invariant checks). Each configuration is timed
 ``--repeats`` times and the median is printed, so a busy machine skews the figures less.
 
     python -m bench.engine            # the full table (takes about a minute)
@@ -42,21 +42,22 @@ class Run:
 
 
 def play_random_game(engine: Engine[Any, Any], players: Sequence[str], seed: int) -> int:
-    """One full game of random legal actions; returns the number of actions applied."""
-    # Bound methods looked up once and a uniform index drawn from ``random()`` (cheaper than
-    # ``Random.choice``): the loop measures the engine, not its own overhead.
+    """One full game of random legal actions; returns the number of actions applied.
+
+    Each step acts for the first awaited player (in a simultaneous step the others come
+    next). Bound methods are looked up once and the index is drawn from ``random()``
+    (cheaper than ``Random.choice``): the loop measures the engine, not its own overhead."""
     rand = random.Random(seed).random
-    is_over, awaiting = engine.is_over, engine.awaiting
-    legal_actions, apply = engine.legal_actions, engine.apply
+    awaiting, legal_actions, apply = engine.awaiting, engine.legal_actions, engine.apply
     state = engine.new_game(players, seed)
     applied = 0
-    while not is_over(state):
-        for player in awaiting(state):
-            legal = legal_actions(state, player)
-            apply(state, player, legal[int(rand() * len(legal))])
-            applied += 1
-            if is_over(state):
-                break
+    while waiting := awaiting(state):
+        player = waiting[0]
+        legal = legal_actions(state, player)
+        apply(state, player, legal[int(rand() * len(legal))])
+        applied += 1
+    if not engine.is_over(state):
+        raise RuntimeError(f"{engine.title}: nobody is awaited but the game is not over")
     return applied
 
 

@@ -67,29 +67,11 @@ class TenEngine:
         except ValueError:
             return None
 
-    # The methods below run on every action: they read fields from ``state.__dict__`` (see
-    # ``rules._HOT_READS``).
-
-    def legal_actions(self, state: TenState, player: PlayerId) -> list[TenAction]:
-        try:
-            seat = state.__dict__["players"].index(player)
-        except ValueError:
-            return []
-        return rules.legal(state, seat)
-
-    def awaiting(self, state: TenState) -> list[PlayerId]:
-        fields = state.__dict__
-        if fields["phase"] == "draw":
-            return [fields["players"][fields["active"]]]
-        seat = rules.waiting_seat(state)
-        return [] if seat is None else [fields["players"][seat]]
-
-    def apply(self, state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
-        try:
-            seat = state.__dict__["players"].index(player)
-        except ValueError:
-            raise IllegalAction("You are not playing in this game.") from None
-        return rules.apply_action(state, seat, action)
+    # The four calls made on every action are the rules' own functions (one call less each).
+    legal_actions = staticmethod(rules.legal_for)
+    awaiting = staticmethod(rules.awaiting)
+    apply = staticmethod(rules.apply_for)
+    is_over = staticmethod(rules.is_over)
 
     def copy_state(self, state: TenState) -> TenState:
         new = state.model_copy()
@@ -104,9 +86,6 @@ class TenEngine:
 
     def describe(self, event: Event, viewer: PlayerId | None, names: Mapping[PlayerId, str]) -> str:
         return describe_event(event, viewer, names)
-
-    def is_over(self, state: TenState) -> bool:
-        return state.__dict__["phase"] == "over"
 
     def results(self, state: TenState) -> list[PlayerResult]:
         return final_results(state)

@@ -55,6 +55,18 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
     )
 
 
+def awaiting(state: TenState) -> list[PlayerId]:
+    fields = state.__dict__  # see _HOT_READS
+    if fields["phase"] == "draw":
+        return [fields["players"][fields["active"]]]
+    seat = waiting_seat(state)
+    return [] if seat is None else [fields["players"][seat]]
+
+
+def is_over(state: TenState) -> bool:
+    return state.__dict__["phase"] == "over"
+
+
 def waiting_seat(state: TenState) -> int | None:
     fields = state.__dict__  # see _HOT_READS
     phase = fields["phase"]
@@ -143,7 +155,16 @@ def _bid_action(amount: int) -> Bid:
 
 
 def legal(state: TenState, seat: int) -> list[TenAction]:
+    return legal_for(state, state.players[seat])
+
+
+def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
+    """``player``'s legal actions (none when the game does not wait for them)."""
     fields = state.__dict__  # see _HOT_READS
+    try:
+        seat = fields["players"].index(player)
+    except ValueError:
+        return []
     phase = fields["phase"]
     if phase == "draw":
         if seat != fields["active"]:
@@ -193,12 +214,22 @@ def legal(state: TenState, seat: int) -> list[TenAction]:
 
 
 def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
+    return apply_for(state, state.players[seat], action)
+
+
+def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
+    """Applies ``player``'s action in place and returns the events; raises IllegalAction
+    (with nothing changed) when the rules refuse it."""
     fields = state.__dict__  # see _HOT_READS
+    players = fields["players"]
+    try:
+        seat = players.index(player)
+    except ValueError:
+        raise IllegalAction("You are not playing in this game.") from None
     phase = fields["phase"]
     waiting = fields["active"] if phase == "draw" else waiting_seat(state)
     if waiting is None:
         raise IllegalAction("The game is over.")
-    players = fields["players"]
     if waiting != seat:
         raise IllegalAction(f"It is not your move: the game waits for {players[waiting]}.")
     handler = _HANDLERS[phase].get(type(action))
