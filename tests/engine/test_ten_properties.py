@@ -3,7 +3,7 @@
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from game.ten import cards
@@ -38,8 +38,15 @@ TEN_VIEW_FIELDS = {
 
 # How many upcoming pile cards must not appear as a run in a view. Three gives chance hits
 # (sorted collections and runs list such sequences: about 1 step in 14,000 over 86,000 steps
-# of playouts), four gave none.
+# of playouts). Four still gives one when the upcoming cards happen to lie in display order
+# (4 players, seed 264: B2 B3 B4 B6 end the pile while a sorted list shows them), so windows
+# in display order are left to the reordered-pile check below, which no order leak passes.
 LEAK_WINDOW = 4
+
+
+def _in_display_order(notes: list[str]) -> bool:
+    keys = [cards.sort_key(note) for note in notes]
+    return keys == sorted(keys)
 
 
 def _card_notations(value: Any, found: list[str]) -> list[str]:
@@ -65,7 +72,8 @@ def _check_pile_hidden(state: TenState, viewer: str | None) -> None:
     dumped = view.model_dump()
     assert set(dumped) == TEN_VIEW_FIELDS
     upcoming = [cards.NOTATION[c] for c in reversed(state.pile)][:LEAK_WINDOW]  # pops the end
-    if len(upcoming) == LEAK_WINDOW:
+    in_order = _in_display_order(upcoming) or _in_display_order(upcoming[::-1])
+    if len(upcoming) == LEAK_WINDOW and not in_order:
         shown = _card_notations(dumped, [])
         assert not _contains_run(shown, upcoming), f"next pile cards {upcoming} in the view"
         assert not _contains_run(shown, upcoming[::-1]), f"pile cards {upcoming} in the view"
@@ -103,6 +111,7 @@ def test_view_fields_are_the_reviewed_allow_list() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 5), st.integers(0, 10**6), st.sampled_from(["easy", "normal"]))
+@example(4, 264, "easy")  # the upcoming cards lie in display order (see LEAK_WINDOW)
 def test_playout_invariants_and_replay(players: int, seed: int, level: str) -> None:
     state, log = _playout(players, seed, level)
     assert not state.pile and not state.tableau
