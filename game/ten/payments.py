@@ -51,25 +51,27 @@ class Payment:
 # then die young, which keeps them out of the garbage collector's full passes.
 _PAYS: dict[tuple[int, int], Pay] = {}
 _PAYS_KEPT = 512
-_PAY_FIELDS = frozenset({"c", "b", "cards"})
 
 
 def pay_action(c: int, b: int, spent: str) -> Pay:
     """``Pay(c=c, b=b, cards=spent)`` without its validation (ints and a notation string);
     Pay actions are frozen, so the legal lists, rebuilt at every step, may share them."""
     if spent:
-        return fast.construct(
-            Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, set(_PAY_FIELDS)
-        )
+        return _new_pay(c, b, spent)
     key = (c, b)
     action = _PAYS.get(key)
     if action is None:
         if len(_PAYS) >= _PAYS_KEPT:
             _PAYS.clear()
-        action = _PAYS[key] = fast.construct(
-            Pay, {"type": "pay", "c": c, "b": b, "cards": ""}, set(_PAY_FIELDS)
-        )
+        action = _PAYS[key] = _new_pay(c, b, "")
     return action
+
+
+def _new_pay(c: int, b: int, spent: str) -> Pay:
+    made: Pay = fast.construct(
+        Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, {"c", "b", "cards"}
+    )
+    return made
 
 
 def wealth(state: TenState, seat: int) -> int:
@@ -174,7 +176,9 @@ def legal_payments(
         joined = joined_order(owned) if most_cards and owned is not None else ""
         if len(_LEGAL_PAYS) >= _LEGAL_PAYS_KEPT:
             _LEGAL_PAYS.clear()
-        pays = _LEGAL_PAYS[key] = tuple([pay_action(c, b, joined[: 2 * k]) for c, b, k in splits])
+        pays = _LEGAL_PAYS[key] = tuple(
+            [_new_pay(c, b, joined[: 2 * k]) if k else pay_action(c, b, "") for c, b, k in splits]
+        )
     return pays
 
 
