@@ -158,9 +158,10 @@ async def saturate_manager(driver: Driver, session_ids: list[int], actions: int)
 
 async def offered_load(
     owner: Driver | Floor, targets: Sequence[int], rate: float, seconds: float, seed: int
-) -> list[float]:
+) -> tuple[list[float], list[int]]:
     """Poisson arrivals at ``rate``/s for ``seconds``, round-robin over ``targets``; each
-    arrival runs ``await owner.step(target)``. Returns the latencies (s) from arrival to durable.
+    arrival runs ``await owner.step(target)``. Returns the latencies (s) from arrival to durable,
+    and the targets to go on with (a finished game's table is a new session).
     Arrivals on one target are queued behind each other (a player acts on the newest view)."""
     rng = random.Random(seed)
     locks = [asyncio.Lock() for _ in targets]
@@ -186,7 +187,7 @@ async def offered_load(
         count += 1
         next_at += rng.expovariate(rate)
     await asyncio.gather(*tasks)
-    return latencies
+    return latencies, current
 
 
 # --- the floor: bare aiosqlite -------------------------------------------------------------
@@ -452,14 +453,16 @@ async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
 
     load = small[: sizes.load_sessions]
     figures.latency = {"manager": [], "floor": []}
+    floor_load = floor_small[: sizes.load_sessions]
     for half in range(2):
-        figures.latency["manager"] += await offered_load(
+        latencies, load = await offered_load(
             small_driver, load, sizes.rate, sizes.load_seconds / 2, seed + half
         )
-        figures.latency["floor"] += await offered_load(
-            floor, floor_small[: sizes.load_sessions], sizes.rate, sizes.load_seconds / 2,
-            seed + half,
+        figures.latency["manager"] += latencies
+        latencies, floor_load = await offered_load(
+            floor, floor_load, sizes.rate, sizes.load_seconds / 2, seed + half
         )
+        figures.latency["floor"] += latencies
     await small_store.close()
     await floor.conn.close()
 

@@ -6,6 +6,8 @@ and reports what the issue asks for.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bench import engine as engine_bench
@@ -61,3 +63,33 @@ def test_table_aligns_columns() -> None:
     lines = text.splitlines()
     assert lines[0].startswith("name") and lines[-1].endswith("1,234")
     assert len({len(line) for line in lines[1:]}) == 1
+
+
+class _EndsEveryGame:
+    """A load target whose every action ends its game: the next table is a new session."""
+
+    def __init__(self) -> None:
+        self.acted_at = 0.0
+        self.stepped: list[int] = []
+
+    async def step(self, session_id: int) -> int:
+        self.stepped.append(session_id)
+        self.acted_at = time.perf_counter()
+        return session_id + 100
+
+
+async def test_offered_load_goes_on_with_the_tables_that_replaced_finished_games() -> None:
+    owner = _EndsEveryGame()
+    latencies, after = await manager_bench.offered_load(
+        owner,  # type: ignore[arg-type]
+        [1, 2],
+        400.0,
+        0.05,
+        seed=1,
+    )
+    assert len(latencies) == len(owner.stepped) >= 4
+    # No finished game is acted on again: each table's sessions come one after the other.
+    assert len(set(owner.stepped)) == len(owner.stepped)
+    for first, last in zip([1, 2], after, strict=True):
+        chain = [sid for sid in owner.stepped if sid % 100 == first]
+        assert chain == list(range(first, last, 100))
