@@ -1,3 +1,5 @@
+import pytest
+
 from game.base import Event, placements, rng_for
 
 
@@ -15,3 +17,14 @@ def test_event_private_part_only_for_its_owner() -> None:
     assert event.visible_to("1") == {"count": 1, "card": "7♥"}
     assert event.visible_to("2") == {"count": 1}
     assert event.visible_to(None) == {"count": 1}
+
+
+def test_event_is_immutable_and_its_default_data_read_only() -> None:
+    event = Event(kind="pass", actor="1")
+    with pytest.raises(AttributeError):
+        event.kind = "bid"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        event.data["amount"] = 3  # type: ignore[index]
+    shown = event.visible_to(None)
+    shown["note"] = "mine"
+    assert event.visible_to(None) == {} and Event(kind="pass").data == {}

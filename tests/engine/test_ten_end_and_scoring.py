@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.base import IllegalAction
 from game.ten import data, score_notes
 from game.ten.scoring import run_points
 from game.ten.state import Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenState
@@ -30,6 +31,8 @@ def test_s4_last_card_forces_stop_then_final_buys_in_order() -> None:
         events = act(state, buyer, Skip())
     assert order == ["C", "A", "B"] and events[-1].kind == "over"
     assert ENGINE.awaiting(state) == [] and ENGINE.legal_actions(state, "A") == []
+    with pytest.raises(IllegalAction, match="The game is over"):
+        ENGINE.apply(state, "A", Skip())
 
 
 def test_s4_final_player_taking_numbers_has_normal_then_extra_buy() -> None:

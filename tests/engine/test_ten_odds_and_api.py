@@ -56,6 +56,7 @@ def test_apply_refuses_wrong_player_and_wrong_phase() -> None:
         act(state, "A", Pass())
     with pytest.raises(IllegalAction, match="not playing"):
         ENGINE.apply(state, "Z", Draw())
+    assert ENGINE.legal_actions(state, "Z") == [] and ENGINE.legal_actions(state, "B") == []
 
 
 def test_play_leaves_original_untouched_and_copy_is_independent() -> None:
