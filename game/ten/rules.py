@@ -92,10 +92,6 @@ def can_stop(state: TenState) -> bool:
     return not state.pile or bool(state.tableau)
 
 
-def buy_error(state: TenState, seat: int, note: str) -> str | None:
-    return _buy_check(state, seat, note)[0]
-
-
 def _buy_check(state: TenState, seat: int, note: str) -> tuple[str | None, int]:
     """(why ``note`` cannot be bought, or None; the first market card of that notation)."""
     notation = cards.NOTATION
