@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -29,7 +28,18 @@ class IllegalAction(Exception):
     """
 
 
-_NO_DATA: Mapping[str, Any] = MappingProxyType({})
+class _NoData(dict[str, Any]):
+    """An event's default ``data``: one shared empty dict that refuses changes (and, unlike a
+    mapping proxy, still pickles and deep-copies)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("an event's default data is read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+
+_NO_DATA: Mapping[str, Any] = _NoData()
 
 
 class Event(NamedTuple):

@@ -67,7 +67,7 @@ class TenEngine:
         except ValueError:
             return None
 
-    # The four calls made on every action are the rules' own functions (one call less each).
+    # The calls made on every action are the rules' own functions (one call less each).
     legal_actions = staticmethod(rules.legal_for)
     awaiting = staticmethod(rules.awaiting)
     apply = staticmethod(rules.apply_for)

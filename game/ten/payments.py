@@ -46,16 +46,17 @@ class Payment:
         return f"{text} ({self.overpay} lost)" if self.overpay else text
 
 
-# Token-only payments recur in every game, so they are shared; a payment with cards names
-# cards of one collection and is built anew. The cache stays small on purpose: its objects
-# then die young, which keeps them out of the garbage collector's full passes.
+# Token-only Pay actions recur in every game, so one object serves every legal list that
+# holds it; a Pay with cards names cards of one collection, so it is built with that list
+# (which _LEGAL_PAYS then keeps for its situation). The cache stays small on purpose: its
+# objects then die young, which keeps them out of the garbage collector's full passes.
 _PAYS: dict[tuple[int, int], Pay] = {}
 _PAYS_KEPT = 512
 
 
 def pay_action(c: int, b: int, spent: str) -> Pay:
     """``Pay(c=c, b=b, cards=spent)`` without its validation (ints and a notation string);
-    Pay actions are frozen, so the legal lists, rebuilt at every step, may share them."""
+    Pay actions are frozen, so token-only ones are shared."""
     if spent:
         return _new_pay(c, b, spent)
     key = (c, b)
@@ -115,9 +116,7 @@ def _ordered_splits(price: int, currency: int, busts: int, card_count: int) -> _
     found = _SPLIT_ORDERS.get(key)
     if found is None:
         splits = _splits(price, currency, busts, card_count)
-        splits.sort(
-            key=lambda s: (s[0] + data.BUST_TOKEN_VALUE * s[1] + s[2] - price, s[2], s[1])
-        )
+        splits.sort(key=lambda s: (s[0] + data.BUST_TOKEN_VALUE * s[1] + s[2] - price, s[2], s[1]))
         if len(_SPLIT_ORDERS) >= _SPLIT_ORDERS_KEPT:
             _SPLIT_ORDERS.clear()
         found = _SPLIT_ORDERS[key] = (tuple(splits), max((s[2] for s in splits), default=0))
@@ -137,9 +136,7 @@ def payment_options(
     """Every valid payment of ``price`` by ``player``, least wasteful first (flagged)."""
     seat = state.players.index(player)
     card_count = len(state.collections[seat]) if cards_allowed else 0
-    splits, most_cards = _ordered_splits(
-        price, state.currency[seat], state.bust[seat], card_count
-    )
+    splits, most_cards = _ordered_splits(price, state.currency[seat], state.bust[seat], card_count)
     canonical = _canonical(state, seat, most_cards)
     return [
         Payment(

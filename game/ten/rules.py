@@ -151,7 +151,8 @@ def _bid_action(amount: int) -> Bid:
 
 
 def legal(state: TenState, seat: int) -> list[TenAction]:
-    return legal_for(state, state.players[seat])
+    players = state.players
+    return legal_for(state, players[seat]) if 0 <= seat < len(players) else []
 
 
 def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
@@ -197,7 +198,8 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
         offered = {rank[card] for card in fields["market"]}
         offered.difference_update([rank[card] for card in collection])
         limit = (
-            fields["currency"][seat] + data.BUST_TOKEN_VALUE * fields["bust"][seat]
+            fields["currency"][seat]
+            + data.BUST_TOKEN_VALUE * fields["bust"][seat]
             + len(collection)
         )
         prices = _PRICE_BY_RANK
@@ -210,7 +212,10 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
 
 
 def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
-    return apply_for(state, state.players[seat], action)
+    players = state.players
+    if not 0 <= seat < len(players):
+        raise IllegalAction("You are not playing in this game.")
+    return apply_for(state, players[seat], action)
 
 
 def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
@@ -230,6 +235,8 @@ def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Even
         raise IllegalAction(f"It is not your move: the game waits for {players[waiting]}.")
     handler = _HANDLERS[phase].get(type(action))
     if handler is None:
+        if type(action) not in _ACTION_CLASSES:
+            raise IllegalAction("That is not a TEN action.")
         raise IllegalAction(_wrong_phase_text(state, action.type))
     return handler(state, seat, players[seat], action)
 
@@ -247,9 +254,11 @@ def _wrong_phase_text(state: TenState, kind: str) -> str:
     return f"You cannot {kind} now: {what}."
 
 
+# The handlers below write fields as ``fast.put`` does (the value into ``__dict__``, the name
+# into ``__pydantic_fields_set__``); on the paths every turn takes this is spelled out, and the
+# rarer ones call ``fast.put``.
+
 # --- draw phase -----------------------------------------------------------------------------
-# The handlers write fields as ``fast.put`` does (the value into ``__dict__``, the name into
-# ``__pydantic_fields_set__``), spelled out because they run on every action.
 
 _NUMBER = cards.NUMBER
 _NOTATION = cards.NOTATION
@@ -281,7 +290,8 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         currency += _CURRENCY_VALUE[c]
         total += _NUMBER[c]
     total -= currency
-    flip = Event("flip",
+    flip = Event(
+        "flip",
         player,
         {"card": note, "total": total, "currency": currency, "left": left},
     )
@@ -333,7 +343,8 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event
     gains: dict[str, int] = {}
     if kind == "number" and currency:
         gains = _gains_for_others(state, seat, currency)
-    event = Event("bust",
+    event = Event(
+        "bust",
         player,
         {
             "bust": kind,
@@ -359,14 +370,16 @@ def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         fields["phase"] = "buy"
         fields["buyer"] = seat
         state.__pydantic_fields_set__.update(_STOP_NUMBERS_FIELDS)
-        event = Event("stop",
+        event = Event(
+            "stop",
             player,
             {"take": "numbers", "cards": notes, "currency": currency, "gains": gains},
         )
         return [event]
     gains = {player: gain(state, seat, currency)}
     fields["market"].extend(numbers)
-    event = Event("stop",
+    event = Event(
+        "stop",
         player,
         {"take": "currency", "cards": notes, "currency": currency, "gains": gains},
     )
@@ -400,7 +413,13 @@ def _end_turn(state: TenState) -> list[Event]:
 # --- auction --------------------------------------------------------------------------------
 
 _AUCTION_FIELDS = (
-    "phase", "auction_card", "bidders", "bid_index", "high_bid", "high_bidder", "stats_auctions"
+    "phase",
+    "auction_card",
+    "bidders",
+    "bid_index",
+    "high_bid",
+    "high_bidder",
+    "stats_auctions",
 )
 
 
@@ -460,10 +479,7 @@ def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
         _back_to_draw(state)
         return events
     price = fields["high_bid"]
-    events.append(
-        Event("won", fields["players"][winner], {"card": note, "price": price}
-        )
-    )
+    events.append(Event("won", fields["players"][winner], {"card": note, "price": price}))
     options = legal_payments(state, winner, price, cards_allowed=False)
     fast.put(state, phase="pay", pay_for="wild", pay_price=price)
     if len(options) == 1:
@@ -477,7 +493,8 @@ def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
     assert card is not None
     execute_payment(state, seat, pay)
     fields["collections"][seat].append(card)
-    event = Event("paid",
+    event = Event(
+        "paid",
         fields["players"][seat],
         {"card": _NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
     )
@@ -486,7 +503,13 @@ def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
 
 
 _BACK_TO_DRAW_FIELDS = (
-    "phase", "auction_card", "bidders", "bid_index", "high_bid", "high_bidder", "pay_for",
+    "phase",
+    "auction_card",
+    "bidders",
+    "bid_index",
+    "high_bid",
+    "high_bidder",
+    "pay_for",
     "pay_price",
 )
 
@@ -523,7 +546,8 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     spent = execute_payment(state, seat, action)
     fields["market"].remove(card)
     fields["collections"][seat].append(card)
-    event = Event("bought",
+    event = Event(
+        "bought",
         player,
         {"card": _NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
     )
@@ -599,5 +623,5 @@ _HANDLERS: dict[str, dict[type, _Handler]] = {
     "auction": {Bid: _bid, Pass: _pass},
     "pay": {Pay: _pay, Back: _back},
     "buy": {Buy: _buy, Skip: _skip},
-    "over": {},
 }
+_ACTION_CLASSES = frozenset(cls for handlers in _HANDLERS.values() for cls in handlers)

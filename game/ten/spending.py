@@ -16,6 +16,7 @@ from game.ten.cards import Kind
 from game.ten.scoring import best_choices_for_tally, plain_best
 
 _NUMBER, _COLOUR_WILD, _NUMBER_WILD, _FULL_WILD = range(4)
+_NOT_COLLECTABLE = -1
 _COLOUR_INDEX = {colour: index for index, colour in enumerate(data.COLOURS)}
 
 
@@ -30,7 +31,7 @@ def _part(card: int) -> tuple[int, int, int]:
         return _NUMBER_WILD, 0, 1 << cards.NUMBER[card]
     if kind == Kind.FULL_WILD:
         return _FULL_WILD, 0, 0
-    raise ValueError(f"{cards.NOTATION[card]} cannot be in a collection")
+    return _NOT_COLLECTABLE, 0, 0  # currency cards
 
 
 def _is_wild(note: str) -> bool:
@@ -47,11 +48,9 @@ _ORDER: tuple[str, ...] = tuple(
 _RANK_OF_NOTE: dict[str, int] = {note: rank for rank, note in enumerate(_ORDER)}
 # A card's sort key is its rank plus _STEP times the points of the run it stands in.
 _STEP = len(_ORDER)
-_NOT_COLLECTABLE = -1
-# per card id: (what, colour index, bit, spend rank); currency cards are not collectable
+# per card id: (what, colour index, bit, spend rank)
 _PART: tuple[tuple[int, int, int, int], ...] = tuple(
-    (_NOT_COLLECTABLE, 0, 0, 0) if note[0] == "$" else (*_part(card), _RANK_OF_NOTE[note])
-    for card, note in enumerate(cards.NOTATION)
+    (*_part(card), _RANK_OF_NOTE.get(note, 0)) for card, note in enumerate(cards.NOTATION)
 )
 _CARD_OF_NOTE: dict[str, int] = {
     cards.NOTATION[card]: card
@@ -120,9 +119,7 @@ def _rank(owned: tuple[int, ...]) -> str:
                     bonus[colour] = points * _STEP
     else:
         tally = (tuple(held), tuple(allowance), wild_mask, fulls)
-        for colour, (mask, full, points, start, end) in enumerate(
-            best_choices_for_tally(tally)[1]
-        ):
+        for colour, (mask, full, points, start, end) in enumerate(best_choices_for_tally(tally)[1]):
             if not points:
                 continue
             h = held[colour]

@@ -1,3 +1,6 @@
+import copy
+import pickle
+
 import pytest
 
 from game.base import Event, placements, rng_for
@@ -25,6 +28,9 @@ def test_event_is_immutable_and_its_default_data_read_only() -> None:
         event.kind = "bid"  # type: ignore[misc]
     with pytest.raises(TypeError):
         event.data["amount"] = 3  # type: ignore[index]
+    with pytest.raises(TypeError):
+        event.data.update(amount=3)  # type: ignore[attr-defined]
     shown = event.visible_to(None)
     shown["note"] = "mine"
     assert event.visible_to(None) == {} and Event(kind="pass").data == {}
+    assert pickle.loads(pickle.dumps(event)) == event == copy.deepcopy(event)

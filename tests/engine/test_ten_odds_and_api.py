@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from game.base import Event, IllegalAction, play
-from game.ten import bust_chance
+from game.split.actions import Draw as SplitDraw
+from game.ten import bust_chance, rules
 from game.ten.state import Bid, Draw, Pass, Stop
 from tests.engine.ten_helpers import ENGINE, act, build
 
@@ -57,6 +58,19 @@ def test_apply_refuses_wrong_player_and_wrong_phase() -> None:
     with pytest.raises(IllegalAction, match="not playing"):
         ENGINE.apply(state, "Z", Draw())
     assert ENGINE.legal_actions(state, "Z") == [] and ENGINE.legal_actions(state, "B") == []
+
+
+def test_apply_refuses_an_action_of_another_game_and_seats_out_of_range() -> None:
+    state = build(flips=["R1"])
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction, match="not a TEN action"):
+        ENGINE.apply(state, "A", SplitDraw())  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="not playing"):
+        rules.apply_action(state, -1, Draw())
+    with pytest.raises(IllegalAction, match="not playing"):
+        rules.apply_action(state, 9, Draw())
+    assert rules.legal(state, -1) == [] and rules.legal(state, 9) == []
+    assert state.model_dump_json() == before
 
 
 def test_play_leaves_original_untouched_and_copy_is_independent() -> None:
