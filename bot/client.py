@@ -9,7 +9,7 @@ import json
 import logging
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -23,9 +23,14 @@ from bot.turn_clock import TurnClock
 from cogs.unexpected import TableTree
 from game.base import Engine
 
+if TYPE_CHECKING:
+    from cogs.publisher import TablePublisher
+    from cogs.turn_ping import TurnPing
+
 log = logging.getLogger(__name__)
 
 TREE_HASH_KEY = "command_tree_hash"
+CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
 
 # Gateway events the bot has no use for: it only answers interactions and edits its own
 # messages over REST. No privileged intent (members, presences, message_content) is used.
@@ -64,6 +69,7 @@ class TableBot(commands.Bot):
         self.autoplay: Autoplay | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[int] | None = None
+        self._restart_pings = False  # the last stop was not clean: ping awaited players again
 
     async def setup_hook(self) -> None:
         from cogs.dynamic import DYNAMIC_ITEMS
@@ -78,6 +84,11 @@ class TableBot(commands.Bot):
 
         engines = dict(self._engines) if self._engines is not None else registry_engines()
         self.store = await Store.open(self.settings.database_path)
+        # "0" while a process runs; close() writes "1" once its posts went out.
+        self._restart_pings = await self.store.get_meta(CLEAN_STOP_KEY) == "0"
+        await self.store.set_meta(CLEAN_STOP_KEY, "0")
+        if self._restart_pings:
+            log.info("the last stop was not clean: awaited players are pinged again")
         self.manager = SessionManager(
             self.store,
             engines,
@@ -100,13 +111,21 @@ class TableBot(commands.Bot):
         self.manager.subscribe(self.autoplay.on_change)
         self.manager.subscribe(self.turn_clock.on_change)
         self.manager.subscribe(SplitAnnouncer(self, self.services).on_change)
-        self.manager.subscribe(TurnPing(self, self.services).on_change)
+        turn_ping = TurnPing(self, self.services)
+        self.manager.subscribe(turn_ping.on_change)
         await self.sync_commands()
         self.autoplay.resume()  # bot turns that were pending when the process stopped
         self._catch_up_task = asyncio.create_task(
-            publisher.catch_up(self.manager.live_sessions()), name="table-catch-up"
+            self._catch_up(publisher, turn_ping), name="table-catch-up"
         )
         self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
+
+    async def _catch_up(self, publisher: TablePublisher, turn_ping: TurnPing) -> int:
+        assert self.manager is not None
+        then = turn_ping.ping_again if self._restart_pings else None
+        redrawn = await publisher.catch_up(self.manager.live_sessions(), then=then)
+        self._restart_pings = False  # done: a clean stop from now on needs no second round
+        return redrawn
 
     def command_tree_hash(self) -> str:
         payload = sorted(
@@ -153,5 +172,7 @@ class TableBot(commands.Bot):
             await self.autoplay.close()
         await super().close()
         if self.store is not None:
+            # A catch-up cut short still owes its pings: then the next start sends them.
+            await self.store.set_meta(CLEAN_STOP_KEY, "0" if self._restart_pings else "1")
             await self.store.close()
             self.store = None

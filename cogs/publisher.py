@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import discord
@@ -43,8 +43,15 @@ class TablePublisher:
             return
         await self._edit(session)
 
-    async def catch_up(self, sessions: Iterable[Session], *, pause: float = 0.2) -> int:
-        """Redraw the table of every running session once, ``pause`` seconds apart.
+    async def catch_up(
+        self,
+        sessions: Iterable[Session],
+        *,
+        pause: float = 0.2,
+        then: Callable[[Session], Awaitable[object]] | None = None,
+    ) -> int:
+        """Redraw the table of every running session once, ``pause`` seconds apart, and
+        ``await then(session)`` after each redraw (the turn ping after an unexpected stop).
 
         Run after a restart: a crash can lose channel posts that were queued behind a stored
         move (see ``SessionManager.settle``), which would leave a table showing an old turn.
@@ -54,13 +61,16 @@ class TablePublisher:
         for session in sessions:
             if session.status is not Status.ACTIVE or session.table_message_id is None:
                 continue
+            if redrawn:
+                await asyncio.sleep(pause)
             try:
                 await self.refresh(session)
             except discord.HTTPException:
                 log.warning("could not redraw the table of session %s", session.id)
                 continue
             redrawn += 1
-            await asyncio.sleep(pause)
+            if then is not None:
+                await then(session)
         return redrawn
 
     # --- the Notifier ---------------------------------------------------------------------------

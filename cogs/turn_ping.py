@@ -6,7 +6,10 @@ turn passes, when a new round opens with them. Someone who stays awaited (the se
 one turn) is not pinged again. Bot seats and autopiloted seats are never pinged.
 
 The previous awaited set is remembered per session in memory; after a restart the first change
-falls back to "only the actor was awaited", which is true of every single action.
+falls back to "only the actor was awaited", which is true of every single action. After an
+unexpected stop (no clean shutdown was recorded) the restart pings the awaited humans of every
+running table once more (``ping_again``), since a ping queued behind a stored move is lost
+with the process; a clean shutdown delivers its posts first, so it pings nobody again.
 """
 
 from __future__ import annotations
@@ -76,14 +79,30 @@ class TurnPing:
 
     async def on_change(self, change: Change) -> None:
         players = self.to_ping(change)
+        if players:
+            session = change.session
+            await self._post(session, ping_text(self._title(session), players), players)
+
+    async def ping_again(self, session: Session) -> bool:
+        """After an unexpected stop, ping the humans the table waits for: the ping of the
+        last stored move may have died with the process. Returns whether anyone was pinged."""
+        current = self._services.manager.get(session.id) or session
+        players = humans_awaited(self._services, current)
+        self._awaited[current.id] = (current.version, frozenset(players))
         if not players:
-            return
-        session = change.session
-        title = self._services.manager.engine(session.game).title
+            return False
+        text = ping_text(self._title(current), players)
+        await self._post(current, f"The table is back after an unexpected stop. {text}", players)
+        return True
+
+    def _title(self, session: Session) -> str:
+        return self._services.manager.engine(session.game).title
+
+    async def _post(self, session: Session, text: str, players: list[PlayerId]) -> None:
         channel = self._client.get_partial_messageable(session.channel_id)
         try:
             await channel.send(
-                content=ping_text(title, players),
+                content=text,
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False,
                     users=[discord.Object(id=int(player)) for player in players],

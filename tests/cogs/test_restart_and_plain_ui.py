@@ -8,6 +8,7 @@ from cogs.game_cog import GameCog
 from cogs.plain_ui import PlainUI
 from cogs.publisher import TablePublisher
 from cogs.services import Services
+from cogs.turn_ping import TurnPing
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import press
 from tests.fakes import FakeClient, FakeInteraction, click, invoke
@@ -96,5 +97,40 @@ async def test_restart_redraws_running_tables_once(tmp_path: Path) -> None:
         [edit] = table.client.channel(100).get_partial_message(555).edits
         assert "Total: 0" in edit.text
         assert table.client.channel(200).get_partial_message(666).edits == []
+        assert table.client.channel(100).sent == []  # a plain redraw pings nobody
+    finally:
+        await store.close()
+
+
+async def test_restart_after_an_unexpected_stop_pings_the_awaited_player_again(
+    tmp_path: Path,
+) -> None:
+    """The ping of the last stored move may have died with the process: the catch-up of a
+    restart after an unexpected stop pings the humans the table waits for (and only them)."""
+    path = tmp_path / "ping-again.sqlite3"
+    store = await Store.open(path)
+    manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
+    running = await manager.open_lobby(1, 100, "count", _seat(ANA))
+    await manager.join(running.id, _seat(BEN))
+    await manager.start(running.id, str(ANA.id))
+    await manager.set_table_message(running.id, 555)
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        manager = SessionManager(store, {"count": CountEngine()})
+        await manager.restore()
+        table = Table(manager)
+        publisher = TablePublisher(table.client, table.services)
+        turn_ping = TurnPing(table.client, table.services)
+        [session] = manager.live_sessions()
+        awaited = manager.engine("count").awaiting(session.state)
+        assert await publisher.catch_up([session], pause=0, then=turn_ping.ping_again) == 1
+        [ping] = table.client.channel(100).sent
+        assert ping.content is not None and "back after an unexpected stop" in ping.content
+        assert ping.allowed_mentions is not None
+        pinged = [str(user.id) for user in ping.allowed_mentions.users]  # type: ignore[union-attr]
+        assert pinged == awaited and all(f"<@{p}>" in ping.content for p in awaited)
+        assert ping.allowed_mentions.everyone is False and ping.allowed_mentions.roles is False
     finally:
         await store.close()

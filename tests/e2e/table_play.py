@@ -18,6 +18,7 @@ After every interaction the registered checks run (hidden information, consisten
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -201,16 +202,46 @@ class TablePlay:
             self.strategy.rng.setstate(before)
         return record
 
-    async def restart_checked(self) -> None:
-        """Start the bot again; the stored game must be exactly the replayed one."""
+    async def restart_checked(self, *, hard: bool = True) -> None:
+        """Start the bot again (after a SIGKILL, or a SIGTERM when not ``hard``); the stored
+        game must be exactly the replayed one. After an unexpected stop the awaited player is
+        pinged again once the table is redrawn; after a clean stop nobody is."""
+        table = self.table()
+        table_versions = len(table.versions)
+        pings_before = self._restart_pings()
         if self.bot.running:
-            await self.bot.kill()
+            await (self.bot.kill() if hard else self.bot.terminate())
         await self.bot.start()
         self.oracle.sync(self.db, self.session_id)
         row = self.row()
         assert row.status in ("active", "finished")
         assert self.oracle.matches_stored(row), "the stored state differs from the replay"
         self.run_checks()
+        if row.status != "active":
+            return
+        await self.bot.wait_until(
+            lambda: len(self.fd.message(table.id).versions) > table_versions,
+            POSTS_TIMEOUT, "the table redraw after a restart",
+        )
+        player, _ = self._awaited()
+        if hard:
+            await self.bot.wait_until(
+                lambda: self._restart_pings()[player] > pings_before[player],
+                POSTS_TIMEOUT, "the awaited player's ping after an unexpected stop",
+            )
+            assert self._restart_pings() == {**pings_before, player: pings_before[player] + 1}
+        else:
+            await asyncio.sleep(1.0)  # the catch-up would ping right after its redraw
+            assert self._restart_pings() == pings_before, (
+                f"a clean restart pinged again\n{self.bot.log_text()}")
+
+    def _restart_pings(self) -> dict[PlayerId, int]:
+        """Per player: the pings seen that say the table is back after an unexpected stop."""
+        return {
+            player: sum("back after an unexpected stop" in m.content
+                        for m in self.fd.mentions_of(user))
+            for player, user in self.users.items()
+        }
 
     async def play_to_end(self, *, limit: int = 2000,
                           at_step: dict[int, Callable[[], Any]] | None = None) -> None:

@@ -68,10 +68,11 @@ async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: Bo
     table.checks += [pile, SeedCheck(guild, table.oracle), lambda: table_is_current(table)]
 
     await table.play_to_end(at_step={20: lambda: twenty_draw_clicks(table),
-                                     40: table.restart_checked})
+                                     40: table.restart_checked,
+                                     60: lambda: table.restart_checked(hard=False)})
 
     row = table.row()
-    assert row.status == "finished" and table.steps > 40
+    assert row.status == "finished" and table.steps > 60
     assert table.oracle.matches_stored(row), "the stored final state is not the replay's"
     replay = Replica.from_row(TenEngine(), row)
     replay.sync(GameDb(live_bot.database_path), table.session_id)
@@ -89,5 +90,5 @@ async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: Bo
     assert_clean_log(live_bot)
     assert guild.unknown_routes == [], live_bot.log_text()
     print(assert_answered_in_time(
-        guild, f"TEN, {table.steps} clicks + {table.openings} private views, 1 restart"
+        guild, f"TEN, {table.steps} clicks + {table.openings} private views, 2 restarts"
     ))
