@@ -223,13 +223,14 @@ class TablePlay:
             lambda: len(self.fd.message(table.id).versions) > table_versions,
             POSTS_TIMEOUT, "the table redraw after a restart",
         )
-        player, _ = self._awaited()
+        awaited = set(self.oracle.awaiting())
         if hard:
             await self.bot.wait_until(
-                lambda: self._restart_pings()[player] > pings_before[player],
-                POSTS_TIMEOUT, "the awaited player's ping after an unexpected stop",
+                lambda: all(self._restart_pings()[p] > pings_before[p] for p in awaited),
+                POSTS_TIMEOUT, "the awaited players' ping after an unexpected stop",
             )
-            assert self._restart_pings() == {**pings_before, player: pings_before[player] + 1}
+            expected = {p: count + (p in awaited) for p, count in pings_before.items()}
+            assert self._restart_pings() == expected
         else:
             await asyncio.sleep(1.0)  # the catch-up would ping right after its redraw
             assert self._restart_pings() == pings_before, (
