@@ -160,7 +160,7 @@ def legal_payments(
     state: TenState, seat: int, price: int, *, cards_allowed: bool
 ) -> tuple[Pay, ...]:
     """``[option.action() for option in payment_options(...)]``, built once per situation."""
-    fields = state.__dict__  # a pydantic model's attribute reads are slow (rules._HOT_READS)
+    fields = state.__dict__  # a pydantic model's attribute reads are slow (see game.ten.rules)
     currency = fields["currency"][seat]
     busts = fields["bust"][seat]
     owned = tuple(fields["collections"][seat]) if cards_allowed else None
