@@ -413,15 +413,8 @@ def _end_turn(state: TenState) -> list[Event]:
 
 # --- auction --------------------------------------------------------------------------------
 
-_AUCTION_FIELDS = (
-    "phase",
-    "auction_card",
-    "bidders",
-    "bid_index",
-    "high_bid",
-    "high_bidder",
-    "stats_auctions",
-)
+_AUCTION_STATE = ("auction_card", "bidders", "bid_index", "high_bid", "high_bidder")
+_AUCTION_FIELDS = ("phase", *_AUCTION_STATE, "stats_auctions")
 
 
 def _start_auction(state: TenState, card: int) -> Event:
@@ -503,16 +496,7 @@ def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
     return [event]
 
 
-_BACK_TO_DRAW_FIELDS = (
-    "phase",
-    "auction_card",
-    "bidders",
-    "bid_index",
-    "high_bid",
-    "high_bidder",
-    "pay_for",
-    "pay_price",
-)
+_BACK_TO_DRAW_FIELDS = ("phase", *_AUCTION_STATE, "pay_for", "pay_price")
 
 
 def _back_to_draw(state: TenState) -> None:

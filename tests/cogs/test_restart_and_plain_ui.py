@@ -73,24 +73,36 @@ def _seat(user: object):
     return seat_for(user)  # type: ignore[arg-type]
 
 
-async def test_restart_redraws_running_tables_once(tmp_path: Path) -> None:
-    """A crash can lose the table edit queued behind a stored move: on start the publisher
-    redraws every running table once (lobbies are left alone)."""
-    path = tmp_path / "catch-up.sqlite3"
+async def _running_table(path: Path) -> tuple[Store, SessionManager]:
+    """A store with one running count game in channel 100 (table message 555), still open."""
     store = await Store.open(path)
     manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
     running = await manager.open_lobby(1, 100, "count", _seat(ANA))
     await manager.join(running.id, _seat(BEN))
     await manager.start(running.id, str(ANA.id))
     await manager.set_table_message(running.id, 555)
+    return store, manager
+
+
+async def _restarted(path: Path) -> tuple[Store, SessionManager]:
+    """The store at ``path`` opened again, with its sessions restored (a new process)."""
+    store = await Store.open(path)
+    manager = SessionManager(store, {"count": CountEngine()})
+    await manager.restore()
+    return store, manager
+
+
+async def test_restart_redraws_running_tables_once(tmp_path: Path) -> None:
+    """A crash can lose the table edit queued behind a stored move: on start the publisher
+    redraws every running table once (lobbies are left alone)."""
+    path = tmp_path / "catch-up.sqlite3"
+    store, manager = await _running_table(path)
     lobby = await manager.open_lobby(1, 200, "count", _seat(BEN))
     await manager.set_table_message(lobby.id, 666)
     await store.close()
 
-    store = await Store.open(path)
+    store, manager = await _restarted(path)
     try:
-        manager = SessionManager(store, {"count": CountEngine()})
-        await manager.restore()
         table = Table(manager)
         publisher = TablePublisher(table.client, table.services)
         assert await publisher.catch_up(manager.live_sessions(), pause=0) == 1
@@ -108,18 +120,11 @@ async def test_restart_after_an_unexpected_stop_pings_the_awaited_player_again(
     """The ping of the last stored move may have died with the process: the catch-up of a
     restart after an unexpected stop pings the humans the table waits for (and only them)."""
     path = tmp_path / "ping-again.sqlite3"
-    store = await Store.open(path)
-    manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
-    running = await manager.open_lobby(1, 100, "count", _seat(ANA))
-    await manager.join(running.id, _seat(BEN))
-    await manager.start(running.id, str(ANA.id))
-    await manager.set_table_message(running.id, 555)
+    store, _ = await _running_table(path)
     await store.close()
 
-    store = await Store.open(path)
+    store, manager = await _restarted(path)
     try:
-        manager = SessionManager(store, {"count": CountEngine()})
-        await manager.restore()
         table = Table(manager)
         publisher = TablePublisher(table.client, table.services)
         turn_ping = TurnPing(table.client, table.services)
