@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
+from game.invariants import require
 from game.split.cards import DECK_SIZE, RANKS, face_level
 from game.split.rules import match_pairs, usable
 from game.split.scoring import RANK_ROW_VALUES, sheet_score
 from game.split.state import ROUNDS, SplitState
 
 _TURN_STEPS = ("take", "main", "bonus_perfect", "bonus_strong", "bonus_weak")
-
-
-class InvariantError(AssertionError):
-    pass
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise InvariantError(message)
 
 
 def all_cards(state: SplitState) -> list[int]:
@@ -31,53 +23,53 @@ def check_invariants(state: SplitState) -> None:
     """Raise InvariantError when ``state`` breaks a rule of the game."""
     count = len(state.players)
     cards = all_cards(state)
-    _require(len(cards) == DECK_SIZE, f"{len(cards)} cards accounted for, not {DECK_SIZE}")
-    _require(sorted(cards) == list(range(DECK_SIZE)), "a card is duplicated or missing")
+    require(len(cards) == DECK_SIZE, f"{len(cards)} cards accounted for, not {DECK_SIZE}")
+    require(sorted(cards) == list(range(DECK_SIZE)), "a card is duplicated or missing")
     for list_name in ("hands", "turns_started", "boxes", "negatives", "round_marks"):
-        _require(len(getattr(state, list_name)) == count, f"{list_name} has the wrong length")
+        require(len(getattr(state, list_name)) == count, f"{list_name} has the wrong length")
     for match_id, match in enumerate(state.matches):
-        _require(0 <= match.owner < count, f"match {match_id} has no owner")
-        _require(len(match.halves) == 2, f"match {match_id} does not have two halves")
+        require(0 <= match.owner < count, f"match {match_id} has no owner")
+        require(len(match.halves) == 2, f"match {match_id} does not have two halves")
         rank = match.halves[0] >> 3
-        _require(
+        require(
             {card >> 3 for card in match.halves + match.covered} == {rank},
             f"match {match_id} mixes ranks",
         )
-        _require(face_level(match.halves[0] >> 1, match.halves[1] >> 1) > 0, "not a match")
+        require(face_level(match.halves[0] >> 1, match.halves[1] >> 1) > 0, "not a match")
     step = state.step
     if step in _TURN_STEPS:
-        _require(bool(state.pile), "the draw pile is empty during a turn")
-        _require(bool(state.hands[state.turn]), "the turn player has no cards")
-    _require((step == "laydown") == bool(state.laydown_waiting), "lay-down list out of step")
-    _require(
+        require(bool(state.pile), "the draw pile is empty during a turn")
+        require(bool(state.hands[state.turn]), "the turn player has no cards")
+    require((step == "laydown") == bool(state.laydown_waiting), "lay-down list out of step")
+    require(
         (state.bonus_match is not None) == step.startswith("bonus_"), "bonus match out of step"
     )
     if state.picked is not None:
-        _require(step == "main" or step.startswith("bonus_"), "a picked card outside a turn")
+        require(step == "main" or step.startswith("bonus_"), "a picked card outside a turn")
         hand = state.hands[state.turn]
         face = state.picked >> 1
-        _require(any(card >> 1 == face for card in hand), "the picked card left the hand")
+        require(any(card >> 1 == face for card in hand), "the picked card left the hand")
         rank_count = sum(1 for card in hand if card >> 3 == face >> 2)
-        _require(
+        require(
             usable(len(hand), rank_count, face, match_pairs(state)),
             "the picked card became unusable",
         )
     finished = ROUNDS if step == "game_over" else state.round - 1
-    _require(len(state.history) == finished, "round history out of step")
+    require(len(state.history) == finished, "round history out of step")
     for seat in range(count):
-        _require(len(state.boxes[seat]) == len(RANKS), "a sheet has the wrong rows")
+        require(len(state.boxes[seat]) == len(RANKS), "a sheet has the wrong rows")
         rows = state.boxes[seat]
-        _require(min(rows) >= 0 and max(rows) < len(RANK_ROW_VALUES), "a rank row overflows")
+        require(min(rows) >= 0 and max(rows) < len(RANK_ROW_VALUES), "a rank row overflows")
         if state.history and step != "game_over":
             before_marks = state.negatives[seat] - state.round_marks[seat]
-            _require(
+            require(
                 sheet_score(state.boxes[seat], before_marks)
                 == state.history[-1].players[seat].score_after,
                 "a sheet disagrees with the round history",
             )
     if step == "game_over":
         for seat in range(count):
-            _require(
+            require(
                 sheet_score(state.boxes[seat], state.negatives[seat])
                 == state.history[-1].players[seat].score_after,
                 "a final sheet disagrees with the round history",

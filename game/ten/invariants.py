@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from game.invariants import require
 from game.ten import cards, data
 from game.ten.cards import Kind
 from game.ten.odds import running_total, seen_cards, tableau_currency, unseen_counts
 from game.ten.state import TenState
-
-
-class InvariantError(AssertionError):
-    pass
-
-
-def _check(condition: bool, message: str) -> None:
-    if not condition:
-        raise InvariantError(message)
 
 
 def card_locations(state: TenState) -> list[int]:
@@ -26,30 +18,30 @@ def card_locations(state: TenState) -> list[int]:
 
 def check_invariants(state: TenState) -> None:
     count = len(state.players)
-    _check(data.MIN_SEATS <= count <= data.MAX_SEATS, "seat count out of range")
+    require(data.MIN_SEATS <= count <= data.MAX_SEATS, "seat count out of range")
     located = card_locations(state)
-    _check(sorted(located) == cards.deck_for(count), "cards lost or duplicated")
-    _check(len(located) == data.DECK_SIZE_BY_PLAYERS[count], "deck size differs from the table")
+    require(sorted(located) == cards.deck_for(count), "cards lost or duplicated")
+    require(len(located) == data.DECK_SIZE_BY_PLAYERS[count], "deck size differs from the table")
     for seat in range(count):
-        _check(0 <= state.currency[seat] <= data.CURRENCY_CAP, f"currency of seat {seat}")
-        _check(state.bust[seat] >= 0, f"bust tokens of seat {seat}")
-    _check(all(cards.KIND[c] in (Kind.NUMBER, Kind.CURRENCY) for c in state.tableau), "tableau")
-    _check(running_total(state.tableau) < data.NUMBER_BUST_AT, "unresolved number bust")
-    _check(tableau_currency(state.tableau) < data.CURRENCY_BUST_AT, "unresolved currency bust")
-    _check(all(cards.KIND[c] == Kind.NUMBER for c in state.market), "market holds a non-number")
-    _check(
+        require(0 <= state.currency[seat] <= data.CURRENCY_CAP, f"currency of seat {seat}")
+        require(state.bust[seat] >= 0, f"bust tokens of seat {seat}")
+    require(all(cards.KIND[c] in (Kind.NUMBER, Kind.CURRENCY) for c in state.tableau), "tableau")
+    require(running_total(state.tableau) < data.NUMBER_BUST_AT, "unresolved number bust")
+    require(tableau_currency(state.tableau) < data.CURRENCY_BUST_AT, "unresolved currency bust")
+    require(all(cards.KIND[c] == Kind.NUMBER for c in state.market), "market holds a non-number")
+    require(
         all(cards.KIND[c] == Kind.CURRENCY for c in state.discard), "discard holds a non-currency"
     )
-    _check(unseen_counts(state) == Counter(cards.NOTATION[c] for c in state.pile), "odds base")
+    require(unseen_counts(state) == Counter(cards.NOTATION[c] for c in state.pile), "odds base")
     in_auction = state.phase == "auction" or (state.phase == "pay" and state.pay_for == "wild")
-    _check((state.auction_card is not None) == in_auction, "auction card outside an auction")
+    require((state.auction_card is not None) == in_auction, "auction card outside an auction")
     if state.auction_card is not None:
-        _check(cards.IS_WILD[state.auction_card], "a non-wild is auctioned")
+        require(cards.IS_WILD[state.auction_card], "a non-wild is auctioned")
     if state.phase == "pay" and state.pay_for == "card":
-        _check(state.pay_card in state.market, "the chosen card left the market")
+        require(state.pay_card in state.market, "the chosen card left the market")
     if state.phase in ("buy", "pay") and state.pay_for != "wild":
-        _check(state.buyer is not None, "buy phase without a buyer")
+        require(state.buyer is not None, "buy phase without a buyer")
     if state.phase == "over":
-        _check(not state.pile and not state.tableau, "game over with cards to play")
+        require(not state.pile and not state.tableau, "game over with cards to play")
     if not state.pile and state.phase == "draw":
-        _check(state.final, "empty pile not marked final")
+        require(state.final, "empty pile not marked final")
