@@ -19,7 +19,8 @@ def check() -> list[str]:
     problems += [f"source: {p}" for p in source_problems(extracted)]
     for language in TRANSLATED:
         catalog = read_catalog(po_path(language), language)
-        problems += [f"{language.value}: {p}" for p in catalog_problems(catalog, template, language)]
+        found = catalog_problems(catalog, template, language)
+        problems += [f"{language.value}: {p}" for p in found]
     return problems
 
 

@@ -17,9 +17,17 @@ FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 MessageKey = tuple[str | None, str]
 
 
+def forms(value: object) -> tuple[str, ...]:
+    """A msgid or msgstr as a tuple of texts (one for a plain message, one per plural form)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, tuple | list):
+        return tuple(str(text) for text in value)
+    return ()
+
+
 def key(message: Message) -> MessageKey:
-    msgid = message.id if isinstance(message.id, str) else message.id[0]
-    return (message.context, msgid)
+    return (message.context, forms(message.id)[0])
 
 
 def keys(catalog: Catalog) -> set[MessageKey]:
@@ -46,7 +54,7 @@ def source_problems(template: Catalog) -> list[str]:
     for message in template:
         if not message.id:
             continue
-        for text in message.id if isinstance(message.id, tuple) else (message.id,):
+        for text in forms(message.id):
             try:
                 fields = placeholders(text)
             except ValueError as error:
@@ -84,17 +92,16 @@ def _message_problems(message: Message, catalog: Catalog) -> list[str]:
     problems = []
     if message.fuzzy:
         problems.append("fuzzy")
-    sources = message.id if isinstance(message.id, tuple) else (message.id,)
-    english = set().union(*(placeholders(text) for text in sources))
-    if isinstance(message.id, tuple):
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        if len(forms) != catalog.num_plurals:
-            problems.append(f"{len(forms)} plural forms, the language has {catalog.num_plurals}")
-    else:
-        if isinstance(message.string, tuple):
-            return [*problems, "plural forms for a message without plural"]
-        forms = (message.string,)
-    for index, form in enumerate(forms):
+    english = set().union(*(placeholders(text) for text in forms(message.id)))
+    translated = forms(message.string)
+    if message.pluralizable:
+        if len(translated) != catalog.num_plurals:
+            problems.append(
+                f"{len(translated)} plural forms, the language has {catalog.num_plurals}"
+            )
+    elif len(translated) != 1:
+        return [*problems, "plural forms for a message without plural"]
+    for index, form in enumerate(translated):
         if not form:
             problems.append(f"form {index} is empty")
             continue
