@@ -7,12 +7,12 @@ catalog's Plural-Forms choose the form.
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
-from datetime import timedelta
 from decimal import Decimal
 
 from babel import Locale
-from babel.dates import format_timedelta
+from babel.dates import format_date, format_timedelta
 from babel.numbers import format_decimal
 
 from cogs.i18n.language import Language
@@ -67,11 +67,15 @@ class Words:
         """``value`` with this language's separators (``1,234.5`` / ``1234,5``)."""
         return format_decimal(value, locale=self.locale)
 
-    def duration(self, span: timedelta, *, direction: bool = False) -> str:
+    def duration(self, span: dt.timedelta, *, direction: bool = False) -> str:
         """``span`` in words (``"5 minutes"``; ``"in 5 minutes"`` with ``direction``)."""
         return format_timedelta(
             span, locale=self.locale, threshold=1.5, add_direction=direction
         )
+
+    def date(self, day: dt.date) -> str:
+        """``day`` in this language's medium date format (``Dec 1, 2026`` / ``1 dic 2026``)."""
+        return format_date(day, format="medium", locale=self.locale)
 
     def _counted(self, count: int, fields: dict[str, object]) -> dict[str, object]:
         if "count" in fields:

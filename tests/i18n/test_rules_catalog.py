@@ -83,4 +83,8 @@ def test_page_title_and_footer_in_every_language() -> None:
     assert rules_page_title("ten", "Subastas", es) == "Reglas de TEN — Subastas"
     assert rules_page_footer(2, 6, es) == "Página 2 de 6"
     assert rules_page_footer(2, 6, words_for(Language.SQ)) == "Faqja 2 nga 6"
+    sq_title = rules_page_title("split", "Pikët", words_for(Language.SQ))
+    assert sq_title == "Rregullat e lojës SPLIT — Pikët"
+    gu_title = rules_page_title("split", "સ્કોરિંગ", words_for(Language.GU))
+    assert gu_title == "SPLITના નિયમો — સ્કોરિંગ"
     assert rules_page_footer(2, 6, words_for(Language.GU)) == "6માંથી પાનું 2"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
@@ -92,3 +92,10 @@ def test_duration_in_words() -> None:
 def test_words_are_built_once_per_language() -> None:
     assert words_for(Language.GU) is words_for(Language.GU)
     assert words_for(Language.GU).language is Language.GU
+
+
+def test_dates_in_the_language() -> None:
+    day = date(2026, 12, 1)
+    assert words_for(Language.EN).date(day) == "Dec 1, 2026"
+    assert words_for(Language.ES).date(day) == "1 dic 2026"
+    assert words_for(Language.SQ).date(day) == "1 dhj 2026"
