@@ -11,6 +11,7 @@ from string import Formatter
 from babel.messages.catalog import Catalog, Message
 from babel.messages.plurals import get_plural
 
+from cogs.i18n.command_texts import command_text_problem
 from cogs.i18n.language import Language
 
 FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -65,6 +66,9 @@ def source_problems(template: Catalog) -> list[str]:
                 for field in sorted(fields)
                 if not FIELD_NAME.fullmatch(field)
             ]
+            refused = command_text_problem(message.context, text)
+            if refused is not None:
+                problems.append(f"{key(message)}: {refused}")
     return problems
 
 
@@ -112,4 +116,7 @@ def _message_problems(message: Message, catalog: Catalog) -> list[str]:
             continue
         if fields != english:
             problems.append(f"form {index} has fields {sorted(fields)}, English {sorted(english)}")
+        refused = command_text_problem(message.context, form)
+        if refused is not None:
+            problems.append(f"form {index}: {refused}")
     return problems

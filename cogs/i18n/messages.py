@@ -61,4 +61,5 @@ EXTRACT_KEYWORDS: dict[str, tuple[int | tuple[int, str], ...]] = {
     "NP_": ((1, "c"), 2),
     "NN_": (1, 2),
     "NNP_": ((1, "c"), 2, 3),
+    "L_": ((1, "c"), 2),  # cogs.i18n.commands: slash-command names, descriptions, choices
 }

@@ -51,6 +51,14 @@ class Words:
             self._counted(count, fields),
         )
 
+    def lookup(self, message: str, context: str | None = None) -> str | None:
+        """The raw translation of ``message`` (fields not filled), or None when there is none."""
+        if context is None:
+            translated = self._translations.gettext(message)
+        else:
+            translated = self._translations.pgettext(context, message)
+        return None if translated == message else translated
+
     def text(self, message: Message, /, **fields: object) -> str:
         """A marked :class:`Message` in this language."""
         if message.context is None:
