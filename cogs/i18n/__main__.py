@@ -1,0 +1,43 @@
+"""``python -m cogs.i18n update`` (extract the template, merge it into every ``.po``) and
+``python -m cogs.i18n check`` (report what is missing, stale, fuzzy or wrong; exit 1 if any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cogs.i18n.catalog_check import catalog_problems, source_problems, template_problems
+from cogs.i18n.catalogs import TEMPLATE_PATH, TRANSLATED, po_path, read_catalog
+from cogs.i18n.extraction import extract_template, update_catalogs
+
+
+def check() -> list[str]:
+    extracted = extract_template()
+    template = read_catalog(TEMPLATE_PATH)
+    problems = [f"template: {p}" for p in template_problems(template, extracted)]
+    problems += [f"source: {p}" for p in source_problems(extracted)]
+    for language in TRANSLATED:
+        catalog = read_catalog(po_path(language), language)
+        found = catalog_problems(catalog, template, language)
+        problems += [f"{language.value}: {p}" for p in found]
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cogs.i18n", description=__doc__)
+    parser.add_argument("command", choices=["update", "check"])
+    command = parser.parse_args(argv).command
+    if command == "update":
+        update_catalogs()
+        print(f"wrote {TEMPLATE_PATH} and {', '.join(str(po_path(lang)) for lang in TRANSLATED)}")
+        return 0
+    problems = check()
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

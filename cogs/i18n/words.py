@@ -1,0 +1,96 @@
+"""``Words``: one language's texts, numbers and durations.
+
+Every text is a ``str.format`` template with named fields only: ``words.gettext("{name}
+joined", name=...)``. Plural texts get the number as ``{count}`` (locale-formatted); the
+catalog's Plural-Forms choose the form.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gettext
+from decimal import Decimal
+
+from babel import Locale
+from babel.dates import format_date, format_timedelta
+from babel.numbers import format_decimal
+
+from cogs.i18n.language import Language
+from cogs.i18n.messages import Message, PluralMessage
+
+
+class Words:
+    """The translations of one language; build with :func:`cogs.i18n.catalogs.words_for`."""
+
+    def __init__(self, language: Language, translations: gettext.NullTranslations) -> None:
+        self.language = language
+        self.locale = Locale.parse(language.value)
+        self._translations = translations
+
+    def __repr__(self) -> str:
+        return f"Words({self.language.value!r})"
+
+    def gettext(self, message: str, /, **fields: object) -> str:
+        return message_fill(self._translations.gettext(message), fields)
+
+    _ = gettext
+
+    def pgettext(self, context: str, message: str, /, **fields: object) -> str:
+        return message_fill(self._translations.pgettext(context, message), fields)
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
+        return message_fill(
+            self._translations.ngettext(singular, plural, count), self._counted(count, fields)
+        )
+
+    def npgettext(
+        self, context: str, singular: str, plural: str, count: int, /, **fields: object
+    ) -> str:
+        return message_fill(
+            self._translations.npgettext(context, singular, plural, count),
+            self._counted(count, fields),
+        )
+
+    def lookup(self, message: str, context: str | None = None) -> str | None:
+        """The raw translation of ``message`` (fields not filled), or None when there is none."""
+        if context is None:
+            translated = self._translations.gettext(message)
+        else:
+            translated = self._translations.pgettext(context, message)
+        return None if translated == message else translated
+
+    def text(self, message: Message, /, **fields: object) -> str:
+        """A marked :class:`Message` in this language."""
+        if message.context is None:
+            return self.gettext(message.text, **fields)
+        return self.pgettext(message.context, message.text, **fields)
+
+    def plural(self, message: PluralMessage, count: int, /, **fields: object) -> str:
+        """A marked :class:`PluralMessage` for ``count`` in this language."""
+        if message.context is None:
+            return self.ngettext(message.singular, message.plural, count, **fields)
+        return self.npgettext(message.context, message.singular, message.plural, count, **fields)
+
+    def number(self, value: int | float | Decimal) -> str:
+        """``value`` with this language's separators (``1,234.5`` / ``1234,5``)."""
+        return format_decimal(value, locale=self.locale)
+
+    def duration(self, span: dt.timedelta, *, direction: bool = False) -> str:
+        """``span`` in words (``"5 minutes"``; ``"in 5 minutes"`` with ``direction``)."""
+        return format_timedelta(
+            span, locale=self.locale, threshold=1.5, add_direction=direction
+        )
+
+    def date(self, day: dt.date) -> str:
+        """``day`` in this language's medium date format (``Dec 1, 2026`` / ``1 dic 2026``)."""
+        return format_date(day, format="medium", locale=self.locale)
+
+    def _counted(self, count: int, fields: dict[str, object]) -> dict[str, object]:
+        if "count" in fields:
+            raise TypeError("plural texts get {count} from the count argument")
+        return {**fields, "count": self.number(count)}
+
+
+def message_fill(template: str, fields: dict[str, object]) -> str:
+    """``template`` with its ``{name}`` fields; a missing field raises KeyError."""
+    return template.format_map(fields)
