@@ -54,17 +54,19 @@ class Canvas:
         align: Align = "left",
     ) -> None:
         """One line in ``box``, vertically centred on the font's cap height."""
-        face = font(size, bold=bold)
-        width = face.getlength(text)
+        if not text:
+            return
+        mask, (left, top) = _text_mask(text, size, bold)
+        width = mask.width
         if align == "center":
-            x = box.x + (box.w - width) / 2
+            x = box.x + (box.w - width) // 2
         elif align == "right":
             x = box.right - width
         else:
             x = box.x
-        top, bottom = face.getbbox("H")[1], face.getbbox("H")[3]
-        y = box.y + (box.h - (bottom - top)) / 2 - top
-        self.draw.text((x, y), text, font=face, fill=colour)
+        cap_top, cap_bottom = _cap(size, bold)
+        y = box.y + (box.h - (cap_bottom - cap_top)) // 2 - cap_top + top
+        self.image.paste(colour, (x + left, y, x + left + mask.width, y + mask.height), mask)
 
     def line(self, points: Sequence[Point], colour: RGB, width: int) -> None:
         self.draw.line(list(points), fill=colour, width=width, joint="curve")
@@ -74,6 +76,24 @@ class Canvas:
         ``key`` names the drawer: one key, one drawing."""
         mask = _mask(key, box.w, box.h, drawer)
         self.image.paste(colour, (box.x, box.y, box.right, box.bottom), mask)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """The anti-aliased mask of a line of text and its offset from the pen position. Card
+    ranks, numbers, names and headings repeat across renders, so they are drawn once."""
+    face = font(size, bold=bold)
+    left, top, right, bottom = face.getbbox(text)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
+    return mask, (left, top)
+
+
+@lru_cache(maxsize=256)
+def _cap(size: int, bold: bool) -> tuple[int, int]:
+    """Top and bottom of a capital letter at ``size``, to centre text on its cap height."""
+    _, top, _, bottom = font(size, bold=bold).getbbox("H")
+    return top, bottom
 
 
 _DRAWERS: dict[str, ShapeDrawer] = {}
