@@ -83,7 +83,7 @@ def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int
     """The anti-aliased mask of a line of text and its offset from the pen position. Card
     ranks, numbers, names and headings repeat across renders, so they are drawn once."""
     face = font(size, bold=bold)
-    left, top, right, bottom = face.getbbox(text)
+    left, top, right, bottom = (int(edge) for edge in face.getbbox(text))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
     return mask, (left, top)
@@ -93,7 +93,7 @@ def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int
 def _cap(size: int, bold: bool) -> tuple[int, int]:
     """Top and bottom of a capital letter at ``size``, to centre text on its cap height."""
     _, top, _, bottom = font(size, bold=bold).getbbox("H")
-    return top, bottom
+    return int(top), int(bottom)
 
 
 _DRAWERS: dict[str, ShapeDrawer] = {}
