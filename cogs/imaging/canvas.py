@@ -78,7 +78,7 @@ class Canvas:
         self.image.paste(colour, (box.x, box.y, box.right, box.bottom), mask)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a few MiB at most: masks are one byte a pixel
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased mask of a line of text and its offset from the pen position. Card
     ranks, numbers, names and headings repeat across renders, so they are drawn once."""

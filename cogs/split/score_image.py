@@ -75,7 +75,7 @@ def _nice_step(span: int) -> int:
 def _chart(layout: Layout, view: SplitView, top: int) -> int:
     box = Box(parts.MARGIN, top, parts.WIDTH - 2 * parts.MARGIN, CHART_HEIGHT)
     layout.add(Panel(box, parts.PANEL, parts.PANEL_EDGE))
-    plot = Box(box.x + 90, box.y + 24, box.w - 170, box.h - 84)
+    plot = Box(box.x + 90, box.y + 24, box.w - 170, box.h - 100)
     series = {player: progression(view, player) for player in view.players}
     values = [v for points in series.values() for v in points]
     step = _nice_step(max(values) - min(values) or 1)
@@ -94,7 +94,7 @@ def _chart(layout: Layout, view: SplitView, top: int) -> int:
                          parts.SMALL_SIZE, parts.SOFT_INK, align="right"))
     for index, x in enumerate(x_of):
         word = "start" if index == 0 else f"round {index}"
-        layout.add(Label(Box(x - 60, plot.bottom + 12, 120, 30), word, parts.SMALL_SIZE,
+        layout.add(Label(Box(x - 60, plot.bottom + 28, 120, 30), word, parts.SMALL_SIZE,
                          parts.SOFT_INK, align="center"))
     for seat, player in enumerate(view.players):
         points = tuple((x_of[i], y_of(v)) for i, v in enumerate(series[player]))

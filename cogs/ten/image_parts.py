@@ -219,37 +219,50 @@ def collection_groups(player: PlayerView) -> list[tuple[str, list[str]]]:
     return [(key, notes) for key, notes in groups.items() if notes]
 
 
+GROUP_HEAD = 36  # a group's symbol and letter, left of its cards
+GROUP_GAP = 16
+
+
+def _group_blocks(player: PlayerView, width: int,
+                  card: tuple[int, int]) -> list[tuple[str, list[str], int, int]]:
+    """(group key, cards, x, y) blocks: the colour groups side by side while they fit in
+    ``width``, a long group split over several lines."""
+    per_line = max(1, (width - GROUP_HEAD + GAP) // (card[0] + GAP))
+    blocks: list[tuple[str, list[str], int, int]] = []
+    x = y = 0
+    for key, notes in collection_groups(player):
+        for start in range(0, len(notes), per_line):
+            part = notes[start : start + per_line]
+            need = GROUP_HEAD + len(part) * (card[0] + GAP) - GAP
+            if x and x + need > width:
+                x, y = 0, y + card[1] + GAP
+            blocks.append((key, part, x, y))
+            x += need + GROUP_GAP
+    return blocks
+
+
 def collection_height(player: PlayerView, width: int, card: tuple[int, int]) -> int:
-    per_line = max(1, (width - 40 + GAP) // (card[0] + GAP))
-    groups = collection_groups(player)
-    if not groups:
+    blocks = _group_blocks(player, width, card)
+    if not blocks:
         return 34
-    lines = sum((len(notes) + per_line - 1) // per_line for _, notes in groups)
-    return lines * (card[1] + GAP) + (len(groups) - 1) * 4
+    return blocks[-1][3] + card[1]
 
 
 def collection(layout: Layout, player: PlayerView, box: Box, card: tuple[int, int], *,
-               group: str, dim_spare: bool) -> None:
-    """The collection by colour (wilds last), each row headed by its symbol and letter."""
-    per_line = max(1, (box.w - 40 + GAP) // (card[0] + GAP))
-    groups = collection_groups(player)
-    if not groups:
+               group: str) -> None:
+    """The collection by colour (wilds last), each group headed by its symbol and letter."""
+    blocks = _group_blocks(player, box.w, card)
+    if not blocks:
         text(layout, Box(box.x, box.y, box.w, 30), "no cards yet", SMALL_SIZE, colour=SOFT_INK)
         return
-    spare = Counter(spare_cards(player)) if dim_spare else Counter()
-    y = box.y
-    for key, notes in groups:
-        layout.add(Icon(Box(box.x, y + 4, 26, 26), "wild" if key == "W" else f"colour:{key}"))
+    for key, notes, bx, by in blocks:
+        x, y = box.x + bx, box.y + by
+        layout.add(Icon(Box(x, y + 2, 26, 26), "wild" if key == "W" else f"colour:{key}"))
         if key != "W":
-            text(layout, Box(box.x, y + 32, 34, 28), key, SMALL_SIZE, bold=True)
+            text(layout, Box(x, y + 30, 30, 28), key, SMALL_SIZE, bold=True)
         for index, note in enumerate(notes):
-            dim = spare[note] > 0
-            if dim:
-                spare[note] -= 1
-            slot_box = Box(box.x + 40 + (index % per_line) * (card[0] + GAP),
-                           y + (index // per_line) * (card[1] + GAP), *card)
-            layout.add(CardSlot(slot_box, note, group, owner=player.player, dimmed=dim))
-        y += ((len(notes) + per_line - 1) // per_line) * (card[1] + GAP) + 4
+            slot_box = Box(x + GROUP_HEAD + index * (card[0] + GAP), y, *card)
+            layout.add(CardSlot(slot_box, note, group, owner=player.player))
 
 
 def player_panel_height(player: PlayerView, width: int) -> int:
@@ -273,8 +286,7 @@ def player_panel(layout: Layout, view: TenView, names: Mapping[str, str], player
     y += 42
     tokens(layout, player, x, y, wealth=False)
     y += TOKEN + 10
-    collection(layout, player, Box(x, y, w, box.bottom - y), SMALL_CARD, group="collection",
-               dim_spare=False)
+    collection(layout, player, Box(x, y, w, box.bottom - y), SMALL_CARD, group="collection")
 
 
 def players_grid(layout: Layout, view: TenView, names: Mapping[str, str],
