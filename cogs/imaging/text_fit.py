@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cogs.imaging.fonts import printable, text_width
+from cogs.imaging.layout import RGB, Align, Box, Label
 
 ELLIPSIS = "…"
 
@@ -31,3 +34,30 @@ def fit(
         if text_width(clean, candidate, bold=bold) <= width:
             return clean, candidate
     return shorten(clean, width, min_size, bold=bold), min_size
+
+
+def fitted_label(
+    box: Box,
+    words: str,
+    size: int,
+    colour: RGB,
+    *,
+    min_size: int,
+    bold: bool = False,
+    align: Align = "left",
+) -> Label:
+    """A :class:`Label` of ``words`` fitted to ``box`` (see :func:`fit`)."""
+    text, fitted_size = fit(words, box.w, size, min_size=min(min_size, size), bold=bold)
+    return Label(box, text, fitted_size, colour, bold=bold, align=align)
+
+
+def display_name(names: Mapping[str, str], player: str | None) -> str:
+    """A player's display name (their id when unnamed) without what the font cannot draw."""
+    if player is None:
+        return "nobody"
+    return printable(names.get(player, player))
+
+
+def signed(value: int) -> str:
+    """An integer with a true minus sign (a hyphen reads as a dash at small sizes)."""
+    return f"−{-value}" if value < 0 else str(value)

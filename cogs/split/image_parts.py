@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cogs.imaging.fonts import printable
-from cogs.imaging.layout import RGB, Box, CardSlot, Icon, Label, Layout, Panel
-from cogs.imaging.text_fit import fit
+from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
+from cogs.imaging.text_fit import display_name, fitted_label, signed
 from game.split.view import MatchView, SheetView, SplitView
 
 WIDTH = 800
@@ -37,24 +36,17 @@ STEP_WORDS: dict[str, str] = {
     "bonus_strong": "strong bonus: draw a card or skip",
     "bonus_weak": "weak bonus: swap two matches or skip",
 }
-LEVEL_WORDS: dict[str, str] = {"perfect": "perfect", "strong": "strong", "weak": "weak"}
 
 
-def name_of(names: Mapping[str, str], player: str | None) -> str:
-    """A player's display name with what the font cannot draw left out."""
-    if player is None:
-        return "nobody"
-    return printable(names.get(player, player))
+name_of = display_name
 
 
 def text(layout: Layout, box: Box, words: str, size: int = TEXT_SIZE, *, colour: RGB = INK,
-         bold: bool = False, align: str = "left", min_size: int = SMALL_SIZE) -> Label:
-    """A label fitted to ``box`` (shrunk down to ``min_size``, then shortened)."""
-    fitted, fitted_size = fit(words, box.w, size, min_size=min(min_size, size), bold=bold)
-    label = Label(box, fitted, fitted_size, colour, bold=bold,
-                  align="center" if align == "center" else "right" if align == "right" else "left")
-    layout.add(label)
-    return label
+         bold: bool = False, align: Align = "left") -> None:
+    """Add a label of ``words`` fitted to ``box`` (shrunk down to the smallest size, then
+    shortened)."""
+    layout.add(fitted_label(box, words, size, colour, min_size=SMALL_SIZE, bold=bold,
+                            align=align))
 
 
 def status_words(view: SplitView, names: Mapping[str, str], you: str | None = None) -> str:
@@ -134,7 +126,7 @@ def place_match(layout: Layout, match: MatchView, x: int, y: int, *, highlight: 
                         side="left", highlight=highlight, number=match.id))
     layout.add(CardSlot(Box(x + w, y, w, h), match.halves[1], "match", owner=match.owner,
                         side="right", highlight=highlight, number=match.id))
-    text(layout, Box(x, y + h + 2, 2 * w, 26), LEVEL_WORDS[match.level], SMALL_SIZE,
+    text(layout, Box(x, y + h + 2, 2 * w, 26), match.level, SMALL_SIZE,
          colour=SOFT_INK, align="center")
     cx = x + 2 * w + 6
     for card in match.covered:
@@ -174,11 +166,6 @@ def place_matches(layout: Layout, matches: Sequence[MatchView], box: Box,
             place_match(layout, match, x, y, highlight=match.id == highlight)
             x += match_width(match) + GAP
         y += MATCH_HEIGHT + GAP
-
-
-def signed(value: int) -> str:
-    """An integer with a true minus sign (the hyphen reads as a dash at small sizes)."""
-    return f"−{-value}" if value < 0 else str(value)
 
 
 def sheet_line(sheet: SheetView) -> str:

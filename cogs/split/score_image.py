@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from cogs.imaging.layout import RGB, Box, Icon, Label, Layout, Panel, Polyline
+from cogs.imaging.layout import RGB, Align, Box, Icon, Label, Layout, Panel, Polyline
 from cogs.imaging.paint import render_png
 from cogs.imaging.shapes import MARKERS
+from cogs.imaging.text_fit import signed
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
 from game.base import PlayerResult
@@ -90,7 +91,7 @@ def _chart(layout: Layout, view: SplitView, top: int) -> int:
     for value in range(low, high + 1, step):
         layout.add(Polyline(((plot.x, y_of(value)), (plot.right, y_of(value))),
                             parts.INK if value == 0 else GRID, width=2))
-        layout.add(Label(Box(box.x + 4, y_of(value) - 14, 66, 28), parts.signed(value),
+        layout.add(Label(Box(box.x + 4, y_of(value) - 14, 66, 28), signed(value),
                          parts.SMALL_SIZE, parts.SOFT_INK, align="right"))
     for index, x in enumerate(x_of):
         word = "start" if index == 0 else f"round {index}"
@@ -106,7 +107,7 @@ def _chart(layout: Layout, view: SplitView, top: int) -> int:
 def _cell(layout: Layout, column: str, y: int, words: str, *, bold: bool = False,
           colour: RGB = parts.INK) -> None:
     x, w = COLUMNS[column]
-    align = "left" if column == "name" else "right"
+    align: Align = "left" if column == "name" else "right"
     parts.text(layout, Box(parts.MARGIN + TABLE_PADDING + x, y, w - 8, ROW_HEIGHT - 6), words,
                parts.TEXT_SIZE, bold=bold, colour=colour, align=align)
 
@@ -131,8 +132,8 @@ def _table(layout: Layout, view: SplitView, results: Sequence[PlayerResult],
         parts.text(layout, Box(name_x + 34, y, w - 44, ROW_HEIGHT - 6),
                    parts.name_of(names, result.player), parts.TEXT_SIZE, bold=True)
         for index, gain in enumerate(gains(view, result.player)[:3]):
-            _cell(layout, f"r{index + 1}", y, f"+{gain}" if gain > 0 else parts.signed(gain))
-        _cell(layout, "total", y, parts.signed(result.score), bold=True)
+            _cell(layout, f"r{index + 1}", y, f"+{gain}" if gain > 0 else signed(gain))
+        _cell(layout, "total", y, signed(result.score), bold=True)
     return top + height
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from cogs.imaging.fonts import printable
-from cogs.imaging.layout import RGB, Box, CardSlot, Icon, Label, Layout, Panel
-from cogs.imaging.text_fit import fit
+from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
+from cogs.imaging.text_fit import display_name, fitted_label, signed
 from cogs.ten.wild_notation import card_text
 from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
 from game.ten.view import PlayerView, TenView
@@ -31,25 +30,15 @@ SMALL_CARD = (46, 64)
 TOKEN = 36
 
 
-def name_of(names: Mapping[str, str], player: str | None) -> str:
-    """A player's display name with what the font cannot draw left out."""
-    if player is None:
-        return "nobody"
-    return printable(names.get(player, player))
+name_of = display_name
 
 
 def text(layout: Layout, box: Box, words: str, size: int = TEXT_SIZE, *, colour: RGB = INK,
-         bold: bool = False, align: str = "left") -> Label:
-    fitted, fitted_size = fit(words, box.w, size, min_size=min(SMALL_SIZE, size), bold=bold)
-    label = Label(box, fitted, fitted_size, colour, bold=bold,
-                  align="center" if align == "center" else "right" if align == "right" else "left")
-    layout.add(label)
-    return label
-
-
-def signed(value: int) -> str:
-    """An integer with a true minus sign (a hyphen reads as a dash at small sizes)."""
-    return f"−{-value}" if value < 0 else str(value)
+         bold: bool = False, align: Align = "left") -> None:
+    """Add a label of ``words`` fitted to ``box`` (shrunk down to the smallest size, then
+    shortened)."""
+    layout.add(fitted_label(box, words, size, colour, min_size=SMALL_SIZE, bold=bold,
+                            align=align))
 
 
 def points(score: int) -> str:

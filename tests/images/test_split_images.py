@@ -19,10 +19,11 @@ from tests.images import samples
 from tests.images.checks import check_layout, check_png
 
 ENGINE = SplitEngine()
-# (players, seed, actions): early, middle and late positions of 2-, 4- and 6-player games.
-POSITIONS = [
+# (players, seed, actions): early, middle and late positions of 2-, 4- and 6-player games
+# (None: the finished game).
+POSITIONS: list[tuple[int, int, int | None]] = [
     (2, 1, 5), (2, 1, 57), (2, 7, 31), (4, 7, 61), (4, 3, 47), (4, 3, 140), (6, 7, 90),
-    (6, 2, 78), (6, 2, 200),
+    (6, 2, 78), (6, 2, 200), (4, 3, None),
 ]
 
 

@@ -18,8 +18,10 @@ from tests.images import samples
 from tests.images.checks import check_layout, check_png
 
 ENGINE = TenEngine()
-# (players, seed, actions): auctions, buy phases, late positions; 2 to 5 players.
-POSITIONS = [(2, 3, 83), (2, 1, 59), (3, 4, 150), (4, 2, 88), (5, 2, 73), (5, 1, 250)]
+# (players, seed, actions): auctions, buy phases, late positions, a finished game (None).
+POSITIONS: list[tuple[int, int, int | None]] = [
+    (2, 3, 83), (2, 1, 59), (3, 4, 150), (4, 2, 88), (5, 2, 73), (5, 1, 250), (3, 2, None),
+]
 STATES = [samples.ten_state(count, seed, actions) for count, seed, actions in POSITIONS]
 IDS = [f"{c}p-seed{s}-{a}" for c, s, a in POSITIONS]
 
