@@ -22,8 +22,13 @@ ShapeDrawer = Callable[[ImageDraw.ImageDraw, int, int], None]
 
 
 class Canvas:
-    def __init__(self, width: int, height: int, background: RGB) -> None:
-        self.image = Image.new("RGB", (width, height), background)
+    def __init__(self, width: int, height: int, background: RGB | None) -> None:
+        """An RGB surface, or a transparent RGBA one when ``background`` is None (a tile
+        to paste elsewhere)."""
+        if background is None:
+            self.image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+        else:
+            self.image = Image.new("RGB", (width, height), background)
         self.draw = ImageDraw.Draw(self.image)
 
     def rect(

@@ -1,9 +1,17 @@
 """Painting a :class:`~cogs.imaging.layout.Layout`: the toolkit draws panels, labels, lines
-and its own markers; a game's :class:`CardPainter` draws its cards and icons."""
+and its own markers; a game's :class:`CardPainter` draws its cards and icons.
+
+A card is drawn once per look (card, size, side, highlight, dimmed) into a transparent tile
+that later renders paste: a table shows the same faces again and again.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from typing import Protocol
+
+from PIL import Image
 
 from cogs.imaging.canvas import Canvas
 from cogs.imaging.layout import Box, CardSlot, Icon, Label, Layout, Panel, Polyline
@@ -11,9 +19,14 @@ from cogs.imaging.png import check_attachment, encode
 from cogs.imaging.shapes import MARKERS, marker_drawer
 
 TEXT_DARK = (30, 32, 36)
+TILE_MARGIN = 6  # room around a card tile for a highlight ring drawn outside the card
+TILE_CACHE = 768  # tiles of a few KiB to a few tens of KiB each
 
 
 class CardPainter(Protocol):
+    """Draws a game's cards and icons; stateless and built without arguments (card tiles
+    are cached per painter class)."""
+
     def card(self, canvas: Canvas, slot: CardSlot) -> None: ...
 
     def icon(self, canvas: Canvas, icon: Icon) -> bool:
@@ -30,13 +43,25 @@ def paint(layout: Layout, painter: CardPainter) -> Canvas:
             canvas.text(item.box, item.text, item.size, item.colour, bold=item.bold,
                         align=item.align)
         elif isinstance(item, CardSlot):
-            painter.card(canvas, item)
+            tile = _card_tile(type(painter), replace(item, box=Box(TILE_MARGIN, TILE_MARGIN,
+                                                                    item.box.w, item.box.h),
+                                                      group="", number=None, owner=None,
+                                                      caption=None))
+            canvas.image.paste(tile, (item.box.x - TILE_MARGIN, item.box.y - TILE_MARGIN), tile)
         elif isinstance(item, Icon):
             if not painter.icon(canvas, item):
                 _toolkit_icon(canvas, item)
         else:
             _polyline(canvas, item)
     return canvas
+
+
+@lru_cache(maxsize=TILE_CACHE)
+def _card_tile(painter: type[CardPainter], slot: CardSlot) -> Image.Image:
+    """The card of ``slot`` (placed at the tile's margin) on a transparent tile."""
+    tile = Canvas(slot.box.w + 2 * TILE_MARGIN, slot.box.h + 2 * TILE_MARGIN, None)
+    painter().card(tile, slot)
+    return tile.image
 
 
 def _toolkit_icon(canvas: Canvas, icon: Icon) -> None:
