@@ -57,8 +57,7 @@ def status_words(view: SplitView, names: Mapping[str, str], you: str | None = No
         if you is not None and you in view.laydown_waiting:
             return "You may lay down matches, then press Done."
         waiting = ", ".join(name_of(names, p) for p in view.laydown_waiting)
-        return (f"{name_of(names, view.went_out)} went out on the first turn."
-                f" Laying down: {waiting}")
+        return f"{name_of(names, view.went_out)} went out at once; laying down: {waiting}"
     who = "Your turn" if you is not None and view.turn == you else name_of(names, view.turn)
     return f"{who}: {STEP_WORDS.get(view.step, view.step)}"
 
@@ -88,8 +87,10 @@ def discard_row(layout: Layout, row: Sequence[str], *, y: int, note: str | None,
         layout.add(Icon(Box(x, y + 34, ROW_CARD[0] + 8, ROW_CARD[1]), "pile", str(pile_count)))
         x += ROW_CARD[0] + 8 + 24
         width -= ROW_CARD[0] + 8 + 24
-    title = f"Discard row ({len(row)}): 1 = oldest, {len(row)} = newest" if row else \
-        "Discard row: empty"
+    if len(row) > 1:
+        title = f"Discard row ({len(row)}): 1 = oldest, {len(row)} = newest"
+    else:
+        title = "Discard row: one card" if row else "Discard row: empty"
     text(layout, Box(x, y, width, 30), title, SMALL_SIZE, colour=SOFT_INK)
     y += 34
     step = (ROW_CARD[0] + GAP)

@@ -168,3 +168,20 @@ def test_the_final_picture_shows_every_players_progression(count: int) -> None:
     texts = [label.text for label in layout.items if isinstance(label, Label)]
     for result in results:
         assert any(text.endswith(str(abs(result.score))) for text in texts)
+
+
+def test_the_lay_down_after_a_first_turn_go_out_is_announced() -> None:
+    state = ENGINE.copy_state(samples.split_state(3, 7, 0))
+    state.step = "laydown"
+    state.went_out = 0
+    state.hands[0] = []
+    state.laydown_waiting = [1, 2]
+    names = {"p1": "Ana", "p2": "Ben", "p3": "Cy"}
+    table = table_layout(ENGINE.view(state, None), names)
+    assert "Ana went out at once; laying down: Ben, Cy" in table.texts()
+    # The header's marker and one on each player still laying down.
+    assert len(table.icons("turn")) == 3
+    waiting = hand_layout(ENGINE.view(state, "p2"), names)
+    assert "You may lay down matches, then press Done." in waiting.texts()
+    check_layout(table)
+    check_layout(waiting)
