@@ -44,12 +44,13 @@ def collection_block(layout: Layout, player: PlayerView, y: int) -> int:
     height = 12 + 40 + 36 + (sum(line_heights) if groups else 34) + 12
     layout.add(Panel(Box(parts.MARGIN, y, width, height), parts.PANEL, parts.PANEL_EDGE))
     x0, top = parts.MARGIN + 12, y + 12
-    parts.text(layout, Box(x0, top, width - 24, 36),
-               f"Your collection: {parts.points(player.score)}", parts.TEXT_SIZE, bold=True)
-    top += 40
     spare = parts.spare_cards(player)
-    note = " · faded cards score nothing now" if spare else ""
-    parts.text(layout, Box(x0, top, width - 24, 32), parts.run_words(player) + note,
+    note = " · faded cards score nothing" if spare else ""
+    parts.text(layout, Box(x0, top, width - 24, 36),
+               f"Your collection: {parts.points(player.score)}{note}", parts.TEXT_SIZE,
+               bold=True)
+    top += 40
+    parts.text(layout, Box(x0, top, width - 24, 32), parts.run_words(player),
                parts.SMALL_SIZE, colour=parts.SOFT_INK)
     top += 36
     if not groups:
