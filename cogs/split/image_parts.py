@@ -212,8 +212,8 @@ def player_panel(layout: Layout, view: SplitView, names: Mapping[str, str], play
         layout.add(Icon(Box(x, y + 8, 24, 24), "turn", colour=ACCENT))
         name_x += 32
     count = view.hand_counts[player]
-    hand = f"{count} card{'' if count == 1 else 's'} in hand"
-    hand_w = 190
+    hand = f"{count} in hand"
+    hand_w = 110
     dealer = " (dealer)" if player == view.dealer else ""
     text(layout, Box(name_x, y, x + w - hand_w - name_x - 8, 40),
          f"{name_of(names, player)}{dealer}", 28, bold=True)
