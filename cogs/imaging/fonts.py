@@ -1,0 +1,59 @@
+"""The one place fonts are loaded: Lato (OFL, shipped in ``fonts/``) at any pixel size.
+
+Font objects are cached per thread: a FreeType face is not meant to be shared by threads that
+render at the same time, and loading one is cheap enough to do once per thread and size.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+REGULAR = FONT_DIR / "Lato-Regular.ttf"
+BOLD = FONT_DIR / "Lato-Bold.ttf"
+REPLACEMENT = "?"
+_NOT_A_GLYPH = "\ue000"  # a private-use code point: Lato draws its missing-glyph box for it
+
+_local = threading.local()
+
+
+def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Lato at ``size`` pixels (bold or regular), cached for the calling thread."""
+    cache: dict[tuple[int, bool], ImageFont.FreeTypeFont] | None = getattr(_local, "fonts", None)
+    if cache is None:
+        cache = _local.fonts = {}
+    key = (size, bold)
+    loaded = cache.get(key)
+    if loaded is None:
+        # The basic layout engine: Latin text needs no shaping, and it is several times
+        # faster than Raqm where that is installed.
+        loaded = cache[key] = ImageFont.truetype(
+            str(BOLD if bold else REGULAR), size, layout_engine=ImageFont.Layout.BASIC
+        )
+    return loaded
+
+
+def text_width(text: str, size: int, *, bold: bool = False) -> int:
+    return round(font(size, bold=bold).getlength(text))
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """Whether Lato draws ``char`` (rather than its missing-glyph box)."""
+    if char.isspace():
+        return True
+    probe = font(40)
+    missing = (bytes(probe.getmask(_NOT_A_GLYPH)), probe.getbbox(_NOT_A_GLYPH))
+    return (bytes(probe.getmask(char)), probe.getbbox(char)) != missing
+
+
+def printable(text: str) -> str:
+    """``text`` without the characters the font cannot draw (emoji, CJK…), so a player's
+    name never shows boxes; ``?`` when nothing drawable is left."""
+    kept = "".join(char for char in text if has_glyph(char))
+    cleaned = " ".join(kept.split())
+    return cleaned if cleaned or not text.strip() else REPLACEMENT

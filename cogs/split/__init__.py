@@ -1,0 +1,1 @@
+"""SPLIT's Discord user interface."""

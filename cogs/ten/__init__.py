@@ -1,0 +1,1 @@
+"""TEN's Discord user interface."""
