@@ -9,8 +9,9 @@ stderr ("Discord is unreachable (...); retrying in 5 s") and the check is retrie
 exponential backoff (5, 10, 20, 40, 60, 60, ... s).
 
 ``TABLEBOT_STATS_FILE``: when set, SIGUSR1 makes the process append one JSON line to that file
-with its resident memory and live Python objects after a full collection:
-``{"time": ..., "rss_kb": ..., "objects": ...}`` (used by ``bench/soak.py``).
+with its resident memory and live Python objects (those the garbage collector tracks,
+the frozen start-up heap included) after a full collection:
+``{"time": ..., "rss_kb": ..., "objects": ..., "frozen": ...}`` (used by ``bench/soak.py``).
 """
 
 from __future__ import annotations
@@ -117,7 +118,14 @@ def write_stats(path: Path) -> None:
             if line.startswith("VmRSS:"):
                 rss_kb = int(line.split()[1])
                 break
-    record = {"time": time.time(), "rss_kb": rss_kb, "objects": len(gc.get_objects())}
+    # The start-up heap is frozen (bot.session_core): get_objects() leaves those out.
+    frozen = gc.get_freeze_count()
+    record = {
+        "time": time.time(),
+        "rss_kb": rss_kb,
+        "objects": len(gc.get_objects()) + frozen,
+        "frozen": frozen,
+    }
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(record) + "\n")
 

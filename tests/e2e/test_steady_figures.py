@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ REST_BUDGET = 2.0  # calls per game action, from the issue
 
 def split_table_shows(table: TablePlay) -> str | None:
     """What is missing from the public table for it to show the oracle's state (None: shown)."""
-    view = table.oracle.engine.view(table.oracle.state, None)
+    view: Any = table.oracle.engine.view(table.oracle.state, None)  # a SplitView
     names = {player: user.name.title() for player, user in table.users.items()}
     wanted = [
         f"SPLIT — round {view.round}/{view.rounds}",
