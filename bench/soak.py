@@ -153,6 +153,8 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
         grown = (end.rss_kb - start.rss_kb) / 1024
         per_game = grown * 1024 / window
         verdict = "meets" if grown <= GROWTH_TARGET_MB else "MISSES"
+        if window < GROWTH_WINDOW:
+            verdict = f"not judged on {window} games"
         print(
             f"RSS growth over the last {window} games ({start.games} -> {end.games}):"
             f" {grown:+.1f} MB ({per_game:+.0f} kB per game), objects"
