@@ -1,18 +1,36 @@
-"""``python -m bot``: check the settings, then run the bot until SIGTERM/SIGINT.
+"""``python -m bot``: check the settings, wait for Discord, then run the bot until SIGTERM/SIGINT.
 
-Exit codes: 0 after a clean shutdown; 2 when a setting or the database path is unusable (one
-line on stderr, no traceback).
+Exit codes: 0 after a clean shutdown (also when stopped while waiting for Discord); 2 when a
+setting or the database path is unusable, or Discord refuses the token (one line on stderr, no
+traceback).
+
+While Discord is unreachable or answers 5xx (or 429) at start-up, one line per attempt goes to
+stderr ("Discord is unreachable (...); retrying in 5 s") and the check is retried with capped
+exponential backoff (5, 10, 20, 40, 60, 60, ... s).
+
+``TABLEBOT_STATS_FILE``: when set, SIGUSR1 makes the process append one JSON line to that file
+with its resident memory and live Python objects (those the garbage collector tracks,
+the frozen start-up heap included) after a full collection:
+``{"time": ..., "rss_kb": ..., "objects": ..., "frozen": ...}`` (used by ``bench/soak.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import json
 import logging
+import os
 import signal
 import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
 
+import aiohttp
 import discord
+import discord.http
 
 from bot.api_base import apply_api_base
 from bot.errors import ConfigError
@@ -21,17 +39,114 @@ from bot.store import check_writable
 
 log = logging.getLogger("bot")
 
+STATS_FILE_ENV = "TABLEBOT_STATS_FILE"
+FIRST_RETRY_SECONDS = 5.0
+MAX_RETRY_SECONDS = 60.0
+PROBE_TIMEOUT_SECONDS = 10.0
+
+
+class TokenRefused(Exception):
+    """Discord answered 401 to the token."""
+
+
+class NotDiscord(Exception):
+    """The API base answered something Discord never answers to GET /users/@me."""
+
+
+def retry_delays(
+    first: float = FIRST_RETRY_SECONDS, cap: float = MAX_RETRY_SECONDS
+) -> Iterator[float]:
+    """5, 10, 20, 40, 60, 60, ...: doubling from ``first`` up to ``cap``."""
+    delay = first
+    while True:
+        yield min(delay, cap)
+        delay = min(delay * 2, cap)
+
+
+async def probe_discord(token: str, timeout: float = PROBE_TIMEOUT_SECONDS) -> str | None:
+    """None when Discord accepts the token; else why it cannot be reached now.
+
+    Raises ``TokenRefused`` on 401 and ``NotDiscord`` on another 4xx.
+    """
+    url = f"{discord.http.Route.BASE}/users/@me"
+    headers = {"Authorization": f"Bot {token}", "User-Agent": "tablebot start-up check"}
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http,
+            http.get(url, headers=headers) as answer,
+        ):
+            status = answer.status
+    except aiohttp.ClientConnectorError as err:
+        return f"cannot connect to {err.host}:{err.port}"
+    except (aiohttp.ClientError, OSError) as err:
+        return type(err).__name__ + (f": {err}" if str(err) else "")
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    if status == 401:
+        raise TokenRefused
+    if status == 429 or status >= 500:
+        return f"HTTP {status}"
+    if status >= 400:
+        raise NotDiscord(f"GET /users/@me answered HTTP {status}")
+    return None
+
+
+async def wait_for_discord(token: str, stop: asyncio.Event) -> bool:
+    """Probe until Discord answers; False when ``stop`` was set first."""
+    for delay in retry_delays():
+        if stop.is_set():
+            return False
+        reason = await probe_discord(token)
+        if reason is None:
+            return True
+        print(
+            f"tablebot: Discord is unreachable ({reason}); retrying in {delay:g} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+    return False  # pragma: no cover - retry_delays never ends
+
+
+def write_stats(path: Path) -> None:
+    """Append the process's RSS (kB, from /proc) and live object count as one JSON line."""
+    gc.collect()
+    rss_kb = 0
+    with contextlib.suppress(OSError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                rss_kb = int(line.split()[1])
+                break
+    # The start-up heap is frozen (bot.session_core): get_objects() leaves those out.
+    frozen = gc.get_freeze_count()
+    record = {
+        "time": time.time(),
+        "rss_kb": rss_kb,
+        "objects": len(gc.get_objects()) + frozen,
+        "frozen": frozen,
+    }
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(record) + "\n")
+
 
 async def run(settings: Settings) -> None:
     from bot.client import TableBot
 
-    bot = TableBot(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    stats_file = os.environ.get(STATS_FILE_ENV)
+    if stats_file:
+        loop.add_signal_handler(signal.SIGUSR1, write_stats, Path(stats_file))
+    token = settings.discord_token.get_secret_value()
+    if not await wait_for_discord(token, stop):
+        log.info("signal received while waiting for Discord; not started")
+        return
+    bot = TableBot(settings)
     async with bot:
-        runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+        runner = asyncio.create_task(bot.start(token))
         stopper = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper in done:
@@ -55,9 +170,18 @@ def main() -> int:
     apply_api_base(settings.discord_api_base_url)
     try:
         asyncio.run(run(settings))
-    except discord.LoginFailure:
+    except (discord.LoginFailure, TokenRefused):
         print("tablebot: DISCORD_TOKEN was refused by Discord", file=sys.stderr)
         return 2
+    except NotDiscord as err:
+        print(f"tablebot: the Discord API base does not look like Discord ({err})", file=sys.stderr)
+        return 2
+    except (aiohttp.ClientConnectorError, discord.DiscordServerError) as err:
+        # Discord went away between the start-up check and the login.
+        print(
+            f"tablebot: Discord became unreachable while starting ({err}); exiting", file=sys.stderr
+        )
+        return 1
     return 0
 
 

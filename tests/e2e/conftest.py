@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.scenario_support import BOT_ENV, LATENCY_REPORT
+from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT
 
 
 @pytest.fixture
@@ -42,4 +42,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if LATENCY_REPORT:
         terminalreporter.section("interaction latency of the real bot (Discord allows 3 s)")
         for line in LATENCY_REPORT:
+            terminalreporter.write_line(line)
+    if FIGURES_REPORT:
+        terminalreporter.section("rate limits and REST calls of the real bot (issue 20)")
+        for line in FIGURES_REPORT:
             terminalreporter.write_line(line)

@@ -13,6 +13,8 @@ DISCORD_DEADLINE = 3.0
 # makes each game's seed a function of the session id, so a run can be repeated exactly.
 BOT_ENV = {"LEADERBOARD_MIN_GAMES": "1", "GAME_SEED": "20240917"}
 LATENCY_REPORT: list[str] = []
+# Issue 20's figures (rate limits, REST calls per action), printed after the run.
+FIGURES_REPORT: list[str] = []
 
 
 def assert_answered_in_time(fd: FakeDiscord, scenario: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -17,6 +18,7 @@ from tests.e2e.fakediscord.model import (
     InteractionRecord,
     StoredMessage,
 )
+from tests.e2e.fakediscord.ratelimit import Limits
 from tests.e2e.fakediscord.rest import RestApi
 from tests.e2e.fakediscord.server import StandInServer
 from tests.e2e.fakediscord.world import World
@@ -31,20 +33,33 @@ class NotVisible(LookupError):
 
 
 class FakeDiscord:
-    def __init__(self, *, guild_name: str = "Table Games", response_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Table Games",
+        response_timeout: float = 10.0,
+        rate_limits: bool | Limits = False,
+    ) -> None:
         self.world = World(guild_name=guild_name)
         self.token = bot_token(self.world.bot_user.id)
         self.gateway = Gateway(self.world, self.token)
         self.rest = RestApi(self.world, self.gateway, self.token)
+        self.set_rate_limits(rate_limits)
         self.server = StandInServer(self.world, self.gateway, self.rest)
         self.response_timeout = response_timeout
         self.general = self.add_channel("general")
 
     # -- lifecycle ----
 
-    async def start(self) -> FakeDiscord:
-        await self.server.start()
+    async def start(self, *, port: int = 0) -> FakeDiscord:
+        """Listen on 127.0.0.1 (``port`` 0: a free one). After ``stop`` it may start again,
+        on the same port, keeping its state: Discord coming back after an outage."""
+        await self.server.start(port=port or self.port)
         return self
+
+    @property
+    def port(self) -> int:
+        return int(self.base_url.rsplit(":", 1)[1]) if self.base_url else 0
 
     async def stop(self) -> None:
         await self.server.stop()
@@ -95,6 +110,35 @@ class FakeDiscord:
         """Make every bot request on ``/channels/...`` (posts, edits, fetches) take ``seconds``,
         like a slow link or a rate-limited channel. Interaction callbacks are not delayed."""
         self.rest.channel_delay = seconds
+
+    def set_rate_limits(self, limits: bool | Limits = True) -> None:
+        """Turn Discord's rate limits on (``True`` or custom ``Limits``) or off (``False``).
+
+        Off by default: the scenario games would otherwise wait ~1 s per channel write."""
+        limiter = self.rest.limiter
+        limiter.enabled = limits is not False
+        if isinstance(limits, Limits):
+            limiter.limits = limits
+        limiter.reset()
+
+    @property
+    def rate_limited(self) -> Counter[str]:
+        """429s answered so far, per bucket (``"channel-messages"``, ``"global"``, ...)."""
+        return self.rest.limiter.limited
+
+    def set_outage(self, status: int | None) -> None:
+        """Answer every REST request with ``status`` (e.g. 503), or serve again (``None``)."""
+        self.rest.outage_status = status
+
+    def calls_by_route(self, since: float = 0.0) -> Counter[str]:
+        """Bot REST calls per ``METHOD /route/{template}`` made at or after ``since``
+        (a ``time.monotonic()`` value), 429 answers included."""
+        return Counter(f"{c.method} {c.route or c.path}" for c in self.world.calls if c.at >= since)
+
+    async def drop_bot_gateway(self) -> int:
+        """Cut the bot's gateway socket as a network failure would (no close frame, no op 7):
+        its session stays resumable. Returns the last sequence number sent before the cut."""
+        return await self.gateway.drop()
 
     # -- waiting ----
 
@@ -393,7 +437,7 @@ class FakeDiscord:
         record.dispatched_at = time.monotonic()
         record.delivered = await self.gateway.dispatch("INTERACTION_CREATE", payload)
         world.notify()
-        if not record.delivered:
+        if not record.delivered and self.gateway.dropped is None:
             raise ConnectionError("no bot is connected to the gateway; the interaction was lost")
         if wait:
             await self.wait_response(record)

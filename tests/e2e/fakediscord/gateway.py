@@ -49,6 +49,10 @@ class Gateway:
         self.opcodes_seen: list[int] = []
         # Keeps frames on the wire in sequence order when several dispatches run at once.
         self._send_lock = asyncio.Lock()
+        self._requests: dict[web.WebSocketResponse, web.Request] = {}
+        # The session whose socket ``drop`` cut; dispatches wait in it for a RESUME.
+        self.dropped: Session | None = None
+        self.drops = 0
 
     @property
     def connected(self) -> bool:
@@ -57,6 +61,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
+        self._requests[ws] = request
         await self._send(ws, {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
         session: Session | None = None
         close_code = None
@@ -80,6 +85,7 @@ class Gateway:
                 else:
                     log.warning("fake gateway: unhandled opcode %s", op)
         finally:
+            self._requests.pop(ws, None)
             close_code = ws.close_code
             if session is not None and session.ws is ws:
                 session.ws = None
@@ -98,6 +104,7 @@ class Gateway:
             id=secrets.token_hex(16), intents=int(data.get("intents") or 0), shard=data.get("shard")
         )
         self.sessions[session.id] = session
+        self.dropped = None
         session.ws = ws
         self.current = session
         ready: dict[str, Any] = {
@@ -131,6 +138,8 @@ class Gateway:
         async with self._send_lock:
             session.ws = ws
             self.current = session
+            if self.dropped is session:
+                self.dropped = None
             after = int(data.get("seq") or 0)
             for frame in session.sent:
                 if frame["s"] > after:
@@ -191,6 +200,24 @@ class Gateway:
         else:
             session.invalid = True
             await self._send(session.ws, {"op": INVALID_SESSION, "d": False})
+
+    async def drop(self) -> int:
+        """Cut the current socket without a close frame (a network failure). The session stays
+        resumable: what is dispatched meanwhile is replayed on RESUME. Returns the last
+        sequence number sent on the cut socket."""
+        async with self._send_lock:
+            session = self.current
+            if session is None or session.ws is None:
+                raise RuntimeError("no connected client")
+            request = self._requests.get(session.ws)
+            session.ws = None
+            self.dropped = session
+            self.drops += 1
+            if request is not None and request.transport is not None:
+                request.transport.abort()
+            seq = session.seq
+        self.world.notify()
+        return seq
 
     async def close_all(self) -> None:
         for session in self.sessions.values():

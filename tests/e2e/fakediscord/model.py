@@ -46,6 +46,7 @@ class RouteCall:
     status: int
     body: Any
     at: float
+    route: str = ""  # the route template, e.g. "/channels/{channel_id}/messages"
 
 
 @dataclass

@@ -20,6 +20,7 @@ from tests.e2e.fakediscord.model import (
     RouteCall,
     StoredMessage,
 )
+from tests.e2e.fakediscord.ratelimit import RateLimiter
 from tests.e2e.fakediscord.world import World
 
 API = "/api/v10"
@@ -35,6 +36,23 @@ class ApiError(Exception):
     def __init__(self, status: int, code: int, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+
+
+class RateLimited(Exception):
+    """Answered 429 with the limiter's body (its headers are added to every answer)."""
+
+    def __init__(self, body: dict[str, object]) -> None:
+        super().__init__(body["message"])
+        self.body = body
+
+
+def route_template(request: web.Request) -> str:
+    """The route as Discord's documentation names it: ``/channels/{channel_id}/messages``."""
+    resource = request.match_info.route.resource
+    canonical = resource.canonical if resource is not None else request.path
+    if canonical == "/{tail}" or "{tail" in canonical:
+        return request.path
+    return canonical.removeprefix(API)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -75,6 +93,10 @@ class RestApi:
         self.callback_deadline: float | None = None
         # Seconds every bot request on /channels/ takes (a slow or rate-limited channel).
         self.channel_delay = 0.0
+        # Discord's rate limits; off unless a test turns them on (FakeDiscord(rate_limits=True)).
+        self.limiter = RateLimiter(enabled=False)
+        # Every REST request answers this status (a Discord outage), when set.
+        self.outage_status: int | None = None
 
     def routes(self) -> list[web.RouteDef]:
         r = web.route
@@ -129,24 +151,38 @@ class RestApi:
             rf"{API}/(interactions|webhooks)/", request.path
         )
         body = None
+        route = route_template(request)
+        limit_headers: dict[str, str] = {}
         try:
+            if self.outage_status is not None and request.path.startswith(API):
+                raise ApiError(self.outage_status, 0, f"{self.outage_status}: Service Unavailable")
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
+            verdict = self.limiter.check(request.method, request.path, route)
+            if verdict is not None:
+                limit_headers = verdict.headers
+                if verdict.limited:
+                    raise RateLimited(verdict.body())
             if self.channel_delay and request.path.startswith(API + "/channels/"):
                 await asyncio.sleep(self.channel_delay)
             response = await handler(request)
+        except RateLimited as err:
+            response = json_response(err.body, 429)
         except ApiError as err:
             response = json_response({"message": err.message, "code": err.code}, err.status)
         except validation.Invalid as err:
             response = json_response(
                 {"message": str(err), "code": err.code, "errors": {"_errors": [str(err)]}}, 400
             )
+        response.headers.update(limit_headers)
         if isinstance(response, web.Response) and response.body is not None:
             try:
                 body = json.loads(response.body)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 body = None
-        call = RouteCall(request.method, request.path, response.status, body, time.monotonic())
+        call = RouteCall(
+            request.method, request.path, response.status, body, time.monotonic(), route
+        )
         self.world.calls.append(call)
         token = request.match_info.get("token")
         if token and token in self.world.by_token:

@@ -23,12 +23,14 @@ class StandInServer:
     def __init__(self, world: World, gateway: Gateway, rest: RestApi) -> None:
         self.world = world
         self.gateway = gateway
-        self.app = build_app(world, gateway, rest)
+        self.rest = rest
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        # A fresh application each time: an aiohttp app cannot be set up again after cleanup.
+        app = build_app(self.world, self.gateway, self.rest)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
