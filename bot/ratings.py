@@ -63,6 +63,16 @@ class RatingBook:
         return len(self._ratings)
 
 
+_MODEL = PlackettLuce()
+
+
+def stored_rating(mu: float, sigma: float) -> Rating:
+    """The rating a book holding (``mu``, ``sigma``) reports (its ordinal as the model
+    computes it)."""
+    raw = _MODEL.rating(mu=mu, sigma=sigma)
+    return Rating(mu=raw.mu, sigma=raw.sigma, ordinal=raw.ordinal())
+
+
 def replay(games: Iterable[Sequence[tuple[PlayerId, int]]],
            model: PlackettLuce | None = None) -> RatingBook:
     """A fresh book after rating ``games`` in the given order."""

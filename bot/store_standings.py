@@ -56,7 +56,7 @@ def _line_of(row: Sequence[Any]) -> DerivedLine:
 async def read_lines(tx: Tx, guild_id: int, game: str, key: str) -> list[DerivedLine]:
     rows = await tx.fetch(
         f"SELECT {_LINE_COLUMNS} FROM standings WHERE guild_id = ? AND game = ?"
-        " AND period_key = ?",
+        " AND period_key = ? ORDER BY user_id",
         (guild_id, game, key),
     )
     return [_line_of(row) for row in rows]
