@@ -161,7 +161,9 @@ def check_writable(path: Path) -> None:
         finally:
             conn.close()
     except (OSError, sqlite3.Error) as err:
-        raise ConfigError(f"DATABASE_PATH {str(path)!r} is not writable: {err}") from None
+        raise ConfigError(
+            f"the SQLite file {str(path)!r} (DATABASE_URL / DATABASE_PATH) is not writable: {err}"
+        ) from None
 
 
 def check_database(url: DatabaseUrl, timeout: float = 10.0) -> None:
