@@ -16,15 +16,24 @@ from typing import Any, ClassVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot.errors import StaleWrite
 from bot.migrations import POSTGRES_MIGRATIONS
 from bot.models import ResultRow, Session
-from bot.store_sql import ActionWrite, SqlStore
-from bot.store_tx import numbered
+from bot.store_sql import UPDATE_SESSION, ActionWrite, SqlStore
+from bot.store_tx import Tx, numbered
 
 # Advisory lock keys (one bigint space per database): migrations, and the standings locks
 # (a hash of guild and game; a rebuild of everything takes a table lock instead).
 _MIGRATION_LOCK = 0x7461626C65626F74  # "tablebot"
 POOL_SIZE = 10
+# A move that does not end the game: the conditional snapshot update and the action row as one
+# statement, so one round trip and its own transaction (a statement is atomic). No row
+# updated (a stale version) inserts no action row either.
+_ACTION_ALONE = (
+    f"WITH updated AS ({UPDATE_SESSION} RETURNING id)"
+    " INSERT INTO actions (session_id, seq, user_id, action, created_at)"
+    " SELECT id, ?::bigint, ?::text, ?::text, ?::text FROM updated"
+)
 
 
 def _changed(status: str) -> int:
@@ -143,7 +152,16 @@ class PostgresStore(SqlStore):
         results: Iterable[ResultRow] = (),
     ) -> None:
         """One transaction per action; concurrent actions run on the pool's connections and
-        the server shares their WAL flushes."""
+        the server shares their WAL flushes. A move that does not end the game is one
+        statement; a finishing move (results, standings) one explicit transaction."""
         write = ActionWrite.of(session, user_id, action, results)
-        async with self._transaction() as tx:
-            await self._write_actions(tx, [write])
+        if write.results:
+            async with self._transaction() as tx:
+                await self._write_actions(tx, [write])
+            return
+        async with self._pool.acquire() as conn:
+            await self._write_action_alone(_PostgresTx(conn), write)
+
+    async def _write_action_alone(self, tx: Tx, write: ActionWrite) -> None:
+        if await tx.execute(_ACTION_ALONE, (*write.snapshot, *write.action_row[1:])) != 1:
+            raise StaleWrite(write.session_id, write.expected_version)

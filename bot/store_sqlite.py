@@ -145,21 +145,15 @@ class SqliteStore(SqlStore):
 
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[_SqliteTx]:
-        # Reads share the connection without the lock: between two statements of a write
-        # transaction they may see its rows (as before the backends were split); query()
-        # takes the lock.
-        yield self._tx
+        # Under the write lock: on the shared connection a read between two statements of a
+        # write transaction would see its uncommitted rows.
+        async with self._lock:
+            yield self._tx
 
     async def _run_transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
         async with self._transaction() as tx:
             for sql, params in steps:
                 await tx.execute(sql, params)
-
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run a read-only statement. It waits for the write lock, so it never sees another
-        transaction's uncommitted rows on the shared connection."""
-        async with self._lock:
-            return await self._tx.fetch(sql, params)
 
     # --- the action path: group commit ------------------------------------------------------
 

@@ -12,7 +12,7 @@ from bot.database_url import parse_database_url
 from bot.errors import StaleVersion, StaleWrite
 from bot.models import ResultRow, Session, Status
 from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, Store
-from bot.store_sql import SqlStore
+from bot.store_sql import INSERT_ACTION, SqlStore
 from tests.bot.conftest import seat
 
 
@@ -99,32 +99,49 @@ async def test_one_live_session_per_channel(store: SqlStore) -> None:
     await store.create_session(lobby(channel_id=11))
 
 
-async def test_failure_between_snapshot_and_action_keeps_previous_state(
+async def test_a_failing_action_row_undoes_the_snapshot(store: SqlStore) -> None:
+    created = await store.create_session(replace(lobby(), status=Status.ACTIVE, state={"n": 0}))
+    after = replace(created, state={"n": 1}, version=created.version + 1)
+    # A row already holds this seq: the snapshot update matches, then the action row fails.
+    async with store._transaction() as tx:
+        await tx.execute(INSERT_ACTION, (created.id, after.version, "9", '"x"', "2024-01-01"))
+    with pytest.raises(store.IntegrityError):
+        await store.record_action(after, "1", {"add": 1})
+    assert await store.load_session(created.id) == created
+    assert [a.user_id for a in await store.actions(created.id)] == ["9"]
+    # The store is usable again.
+    await store.save_session(after)
+    assert await store.load_session(created.id) == after
+
+
+async def test_a_failure_during_the_finish_writes_nothing(
     store: SqlStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created = await store.create_session(replace(lobby(), status=Status.ACTIVE, state={"n": 0}))
-    after = replace(created, state={"n": 1}, version=created.version + 1)
+    done = replace(created, status=Status.FINISHED, state={"n": 10}, version=2)
+    rows = [ResultRow(created.id, 1, "count", user, place, 10 // place, False, False, True,
+                      done.updated_at) for user, place in (("1", 1), ("2", 2))]
+    insert = store._insert_result
+    written = 0
 
-    async def crash(tx: object, writes: object) -> None:
-        raise RuntimeError("disk on fire")
+    async def dies_after_the_first_row(tx: object, result: ResultRow) -> None:
+        nonlocal written
+        if written == 1:
+            raise OSError("power cut")
+        written += 1
+        await insert(tx, result)  # type: ignore[arg-type]
 
-    write_snapshots = store._write_snapshots
-
-    async def snapshot_then_crash(tx: object, writes: object) -> None:
-        await write_snapshots(tx, writes)  # type: ignore[arg-type]
-        raise RuntimeError("disk on fire")
-
-    for failure in (crash, snapshot_then_crash):
-        monkeypatch.setattr(store, "_write_snapshots", failure)
-        with pytest.raises(RuntimeError):
-            await store.record_action(after, "1", {"add": 1})
-        monkeypatch.undo()
-        assert await store.actions(created.id) == []
-        assert await store.load_session(created.id) == created
-    # The store is usable again and the same action can now be stored.
-    await store.record_action(after, "1", {"add": 1})
-    assert [a.action for a in await store.actions(created.id)] == [{"add": 1}]
-    assert await store.load_session(created.id) == after
+    monkeypatch.setattr(store, "_insert_result", dies_after_the_first_row)
+    with pytest.raises(OSError):
+        await store.record_action(done, "1", {"add": 10}, rows)
+    monkeypatch.undo()
+    assert await store.load_session(created.id) == created
+    assert await store.actions(created.id) == []
+    assert await store.results(1, "count") == []
+    assert await store.standings(1, "count", "all") == []
+    await store.record_action(done, "1", {"add": 10}, rows)
+    assert await store.results(1, "count") == rows
+    assert [line.line.games for line in await store.standings(1, "count", "all")] == [1, 1]
 
 
 async def test_actions_are_logged_in_order(store: SqlStore) -> None:
