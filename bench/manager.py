@@ -1,4 +1,5 @@
-"""The session manager and the real SQLite store under load, against a bare aiosqlite floor.
+"""The session manager and the real store under load, against a bare driver floor: SQLite
+(default) or PostgreSQL (``--database postgresql://...``).
 
 Sessions are SPLIT and TEN tables of four (alternating), driven by random legal actions:
 ``engine.legal_actions`` on the live state, a random choice, ``manager.act`` with the current
@@ -11,12 +12,19 @@ games, and the same serialisation (one connection, one lock), without the engine
 manager. It stays a plain loop of one transaction per action: the store's group commit
 (concurrent actions of several sessions written in one transaction) is not given to it.
 
+On PostgreSQL (``--database postgresql://...``; every database of the run is a schema of its
+own, dropped at the end) the store is ``PostgresStore`` (an asyncpg pool, one transaction per
+action, the version-conditional update first) and the floor is a bare asyncpg pool of the same
+size doing the same two writes per action in one transaction, without the engine, the manager
+or the version condition.
+
 Figures: saturated durable actions/s (100 and 1,000 sessions); p50/p95/p99 latency per action
 at an offered load of 200 actions/s over 100 sessions; database bytes per finished game;
 resident memory per live session; time to restore 10,000 stored sessions.
 
     python -m bench.manager            # the full table (about two minutes)
     python -m bench.manager --quick    # tiny sizes, for the smoke test
+    python -m bench.manager --database postgresql://postgres@localhost/postgres
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import resource
 import tempfile
 import time
 import tracemalloc
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,11 +47,14 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 
 from bench._common import machine_line, median, percentile, table
+from bot.database_url import parse_database_url
 from bot.manager import SessionManager
 from bot.models import Seat
 from bot.store import Store
+from bot.store_postgres import POOL_SIZE
 from game.base import Engine
 from game.registry import engines as all_engines
 
@@ -86,13 +98,53 @@ def seats(table_no: int) -> list[Seat]:
 
 # Every connection the run opens, closed at the end even after an error: an open aiosqlite
 # connection's thread would keep the process alive.
-_OPEN: list[Store | aiosqlite.Connection] = []
+_OPEN: list[Store | aiosqlite.Connection | asyncpg.Pool[Any]] = []
 
 
-async def open_store(path: Path) -> Store:
-    store = await Store.open(path)
+async def open_store(target: Path | str) -> Store:
+    store = await Store.open(target)
     _OPEN.append(store)
     return store
+
+
+@dataclass
+class Target:
+    """Where the run's databases go: files in ``folder``, or schemas on a PostgreSQL server."""
+
+    folder: Path
+    postgres: str | None = None
+    schemas: list[str] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        if self.postgres is None:
+            return "SQLite store (on disk, WAL) vs a bare aiosqlite floor"
+        return (f"PostgreSQL store (asyncpg pool of {POOL_SIZE}) vs a bare asyncpg floor, on "
+                f"{parse_database_url(self.postgres)}")
+
+    async def database(self, name: str) -> str:
+        """A new, empty database's URL."""
+        if self.postgres is None:
+            return f"sqlite:///{self.folder / f'{name}.sqlite3'}"
+        schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
+        conn = await asyncpg.connect(self.postgres)
+        try:
+            await conn.execute(f"CREATE SCHEMA {schema}")
+        finally:
+            await conn.close()
+        self.schemas.append(schema)
+        sep = "&" if "?" in self.postgres else "?"
+        return f"{self.postgres}{sep}search_path={schema}"
+
+    async def drop_all(self) -> None:
+        if self.postgres is None or not self.schemas:
+            return
+        conn = await asyncpg.connect(self.postgres)
+        try:
+            while self.schemas:
+                await conn.execute(f"DROP SCHEMA {self.schemas.pop()} CASCADE")
+        finally:
+            await conn.close()
 
 
 async def close_all() -> None:
@@ -157,7 +209,8 @@ async def saturate_manager(driver: Driver, session_ids: list[int], actions: int)
 
 
 async def offered_load(
-    owner: Driver | Floor, targets: Sequence[int], rate: float, seconds: float, seed: int
+    owner: Driver | Floor | PostgresFloor, targets: Sequence[int], rate: float, seconds: float,
+    seed: int,
 ) -> tuple[list[float], list[int]]:
     """Poisson arrivals at ``rate``/s for ``seconds``, round-robin over ``targets``; each
     arrival runs ``await owner.step(target)``. Returns the latencies (s) from arrival to durable,
@@ -230,9 +283,11 @@ class Floor:
         self.acted_at = 0.0
 
     @classmethod
-    async def open(cls, path: Path, traces: list[Trace]) -> Floor:
-        store = await open_store(path)  # creates the same schema
+    async def open(cls, url: str, traces: list[Trace]) -> Floor:
+        store = await open_store(url)  # creates the same schema
         await store.close()
+        path = parse_database_url(url).path
+        assert path is not None
         conn = await aiosqlite.connect(path, isolation_level=None)
         _OPEN.append(conn)
         await conn.execute("PRAGMA journal_mode=WAL")
@@ -282,13 +337,80 @@ class Floor:
         return session_id
 
     async def saturate(self, session_ids: list[int], actions: int) -> float:
-        async def run(session_id: int) -> None:
-            for _ in range(actions):
-                await self.step(session_id)
+        return await _saturate(self, session_ids, actions)
 
-        start = time.perf_counter()
-        await asyncio.gather(*(run(sid) for sid in session_ids))
-        return len(session_ids) * actions / (time.perf_counter() - start)
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+async def _saturate(floor: Floor | PostgresFloor, session_ids: list[int], actions: int) -> float:
+    async def run(session_id: int) -> None:
+        for _ in range(actions):
+            await floor.step(session_id)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(run(sid) for sid in session_ids))
+    return len(session_ids) * actions / (time.perf_counter() - start)
+
+
+class PostgresFloor:
+    """A bare asyncpg pool (the store's size) with the store's schema: per action, the action
+    row and the snapshot in one transaction; concurrent actions on the pool's connections."""
+
+    def __init__(self, pool: asyncpg.Pool[Any], traces: list[Trace]) -> None:
+        self.pool = pool
+        self.traces = traces
+        self.position: dict[int, int] = {}
+        self.acted_at = 0.0
+
+    @classmethod
+    async def open(cls, url: str, traces: list[Trace]) -> PostgresFloor:
+        store = await open_store(url)  # creates the same schema
+        await store.close()
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        _OPEN.append(pool)
+        return cls(pool, traces)
+
+    async def add_sessions(self, count: int) -> list[int]:
+        now = datetime.now(UTC).isoformat()
+        seat_json = json.dumps([seat.model_dump() for seat in seats(0)])
+        ids = []
+        for _ in range(count):
+            index = len(self.position)
+            new_id = await self.pool.fetchval(
+                "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seats, state,"
+                " version, created_at, updated_at) VALUES (1, $1, $2, 'active', '1', $3, $4, 1,"
+                " $5, $5) RETURNING id",
+                index, GAMES[index % 2], seat_json, self.traces[0].writes[0][1], now,
+            )
+            ids.append(int(new_id))
+            self.position[int(new_id)] = 1
+        return ids
+
+    async def step(self, session_id: int) -> int:
+        version = self.position[session_id]
+        trace = self.traces[session_id % len(self.traces)].writes
+        action, snapshot = trace[(version - 1) % len(trace)]
+        now = datetime.now(UTC).isoformat()
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO actions (session_id, seq, user_id, action, created_at)"
+                " VALUES ($1, $2, $3, $4, $5)",
+                session_id, version + 1, "11", action, now,
+            )
+            await conn.execute(
+                "UPDATE sessions SET state = $1, version = $2, updated_at = $3 WHERE id = $4",
+                snapshot, version + 1, now, session_id,
+            )
+        self.acted_at = time.perf_counter()
+        self.position[session_id] = version + 1
+        return session_id
+
+    async def saturate(self, session_ids: list[int], actions: int) -> float:
+        return await _saturate(self, session_ids, actions)
+
+    async def close(self) -> None:
+        await self.pool.close()
 
 
 # --- single figures ----------------------------------------------------------------------------
@@ -342,16 +464,16 @@ async def bytes_per_game(folder: Path, games: int, seed: int) -> dict[str, float
 
 
 async def restore_time(
-    folder: Path, count: int, traces: list[Trace], repeats: int
+    target: Target, count: int, traces: list[Trace], repeats: int
 ) -> tuple[float, float]:
     """Seconds for a new manager's ``restore()`` of ``count`` stored active sessions, and for a
     full ``gc.collect()`` right after it (``restore`` pauses the garbage collector: this shows
     that no collection work was merely put off). Medians of ``repeats``."""
-    path = folder / "restore.sqlite3"
-    await _fill_restore_db(path, count, traces)
+    url = await target.database("restore")
+    await _fill_restore_db(url, count, traces)
     times, collections = [], []
     for _ in range(repeats):
-        store = await open_store(path)
+        store = await open_store(url)
         manager = SessionManager(store, all_engines())
         gc.collect()
         start = time.perf_counter()
@@ -366,18 +488,31 @@ async def restore_time(
     return median(times), median(collections)
 
 
-async def _fill_restore_db(path: Path, count: int, traces: list[Trace]) -> None:
-    store = await open_store(path)
+async def _fill_restore_db(url: str, count: int, traces: list[Trace]) -> None:
+    store = await open_store(url)
     await store.close()
     now = datetime.now(UTC).isoformat()
-    async with aiosqlite.connect(path) as conn:
-        rows = []
-        for index in range(count):
-            trace = traces[index % len(traces)].writes
-            snapshot = trace[(index * 7) % len(trace)][1]  # mid-game states of every age
-            game = GAMES[(index % len(traces)) % len(GAMES)]
-            seat_json = json.dumps([seat.model_dump() for seat in seats(index % len(traces))])
-            rows.append((index, game, seat_json, snapshot, now, now))
+    rows = []
+    for index in range(count):
+        trace = traces[index % len(traces)].writes
+        snapshot = trace[(index * 7) % len(trace)][1]  # mid-game states of every age
+        game = GAMES[(index % len(traces)) % len(GAMES)]
+        seat_json = json.dumps([seat.model_dump() for seat in seats(index % len(traces))])
+        rows.append((index, game, seat_json, snapshot, now, now))
+    target = parse_database_url(url)
+    if target.path is None:
+        pg = await asyncpg.connect(url)
+        try:
+            await pg.executemany(
+                "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seats, state,"
+                " version, created_at, updated_at)"
+                " VALUES (1, $1, $2, 'active', '11', $3, $4, 2, $5, $6)",
+                rows,
+            )
+        finally:
+            await pg.close()
+        return
+    async with aiosqlite.connect(target.path) as conn:
         await conn.executemany(
             "INSERT INTO sessions (guild_id, channel_id, game, status, host_id, seats, state,"
             " version, created_at, updated_at) VALUES (1, ?, ?, 'active', '11', ?, ?, 2, ?, ?)",
@@ -401,13 +536,13 @@ class Figures:
     restored: int = 0
 
 
-async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
+async def measure(sizes: Sizes, target: Target, seed: int) -> Figures:
     figures = Figures()
     traces = record_traces(8 if sizes.restore_sessions > 100 else 2, seed)
     engines: dict[str, Engine[Any, Any]] = all_engines()
 
     # Memory per live session, while the 1,000 tables are opened and played a little.
-    store = await open_store(folder / "large.sqlite3")
+    store = await open_store(await target.database("large"))
     manager = SessionManager(store, engines)
     driver = Driver(manager, random.Random(seed))
     gc.collect()
@@ -423,11 +558,15 @@ async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
     figures.memory_traced = traced / sizes.large_sessions
     figures.memory_rss = (rss_bytes() - rss_before) / sizes.large_sessions
 
-    small_store = await open_store(folder / "small.sqlite3")
+    small_store = await open_store(await target.database("small"))
     small_manager = SessionManager(small_store, engines)
     small_driver = Driver(small_manager, random.Random(seed + 1))
     small = await open_tables(small_driver, sizes.small_sessions)
-    floor = await Floor.open(folder / "floor.sqlite3", traces)
+    floor_url = await target.database("floor")
+    floor: Floor | PostgresFloor = (
+        await Floor.open(floor_url, traces) if target.postgres is None
+        else await PostgresFloor.open(floor_url, traces)
+    )
     floor_small = await floor.add_sessions(sizes.small_sessions)
     floor_large = await floor.add_sessions(sizes.large_sessions)
 
@@ -464,21 +603,23 @@ async def measure(sizes: Sizes, folder: Path, seed: int) -> Figures:
         )
         figures.latency["floor"] += latencies
     await small_store.close()
-    await floor.conn.close()
+    await floor.close()
 
-    figures.bytes_per_game = await bytes_per_game(folder, sizes.finished_games, seed)
+    if target.postgres is None:  # file growth; a server's size has no per-game figure as plain
+        figures.bytes_per_game = await bytes_per_game(target.folder, sizes.finished_games, seed)
     figures.restore_seconds, figures.collect_after_restore_seconds = await restore_time(
-        folder, sizes.restore_sessions, traces, sizes.repeats
+        target, sizes.restore_sessions, traces, sizes.repeats
     )
     figures.restored = sizes.restore_sessions
     return figures
 
 
-async def run(sizes: Sizes, folder: Path, seed: int) -> Figures:
+async def run(sizes: Sizes, target: Target, seed: int) -> Figures:
     try:
-        return await measure(sizes, folder, seed)
+        return await measure(sizes, target, seed)
     finally:
         await close_all()
+        await target.drop_all()
 
 
 def verdict(ok: bool) -> str:
@@ -545,13 +686,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeats", type=int, help="timed runs of each saturated figure")
     parser.add_argument("--dir", type=Path, help="where the databases go (default: a temp dir)")
+    parser.add_argument("--database", help="postgresql://... : run on PostgreSQL (one schema per"
+                        " database of the run, dropped at the end) instead of SQLite files")
     args = parser.parse_args(argv)
+    postgres = None
+    if args.database:
+        try:
+            url = parse_database_url(args.database)
+        except ValueError as err:
+            parser.error(f"--database: {err}")
+        if url.backend == "postgresql":
+            postgres = url.dsn
     sizes = QUICK if args.quick else Sizes()
     if args.repeats:
         sizes.repeats = args.repeats
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        figures = asyncio.run(run(sizes, Path(folder), args.seed))
-    print("Session manager + SQLite store (on disk, WAL) vs a bare aiosqlite floor")
+        target = Target(Path(folder), postgres)
+        figures = asyncio.run(run(sizes, target, args.seed))
+    print(f"Session manager + {target.title}")
     print(machine_line())
     print(
         f"SPLIT and TEN tables of {PLAYERS}, random legal actions; saturated: "

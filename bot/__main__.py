@@ -35,7 +35,7 @@ import discord.http
 from bot.api_base import apply_api_base
 from bot.errors import ConfigError
 from bot.settings import Settings, load_settings
-from bot.store import check_writable
+from bot.store import check_database
 
 log = logging.getLogger("bot")
 
@@ -160,7 +160,7 @@ async def run(settings: Settings) -> None:
 def main() -> int:
     try:
         settings = load_settings()
-        check_writable(settings.database_path)
+        check_database(settings.database)
     except ConfigError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 2

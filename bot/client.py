@@ -83,7 +83,7 @@ class TableBot(commands.Bot):
         from game.registry import engines as registry_engines
 
         engines = dict(self._engines) if self._engines is not None else registry_engines()
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database)
         # "0" while a process runs; close() writes "1" once its posts went out.
         self._restart_pings = await self.store.get_meta(CLEAN_STOP_KEY) == "0"
         await self.store.set_meta(CLEAN_STOP_KEY, "0")

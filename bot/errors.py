@@ -25,6 +25,17 @@ class StaleVersion(Refusal):
         super().__init__(message or STALE)
 
 
+class StaleWrite(StaleVersion):
+    """The store refused a session write: the stored version is no longer the one the write
+    was made against (another process, or an older copy, wrote first). Nothing was written;
+    the caller reloads the session and answers as to a stale click."""
+
+    def __init__(self, session_id: int, expected: int | tuple[int, ...]) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.expected = expected
+
+
 class SaveFailed(TableError):
     """The change could not be stored; the table keeps its previous state."""
 

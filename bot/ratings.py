@@ -1,18 +1,24 @@
 """Skill ratings: OpenSkill's Plackett–Luce model, ranked by the conservative ordinal.
 
-Ratings are never stored. They are replayed from the append-only results rows (one rated
-game after another, in ``finished_at`` order), so the model or its parameters can change
-later without a migration: the next replay simply gives the new numbers.
+Ratings follow from the append-only results rows (one rated game after another, in
+``finished_at`` order). The store keeps them as derived rows, moved on in the transaction that
+writes a game's results (``bot.standings``). :data:`MODEL_ID` names the model; when it changes
+(other parameters, another openskill release) the store rebuilds the derived rows from the
+results when it opens, and ``python -m bot.rebuild_ratings`` does it on demand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.metadata import version
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from game.base import PlayerId
+
+# Change the first part when the model or its parameters change: stored ratings are rebuilt.
+MODEL_ID = f"plackett-luce-defaults/openskill-{version('openskill')}"
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,10 @@ class RatingBook:
         for (player, _), (new,) in zip(placements, rated, strict=True):
             self._ratings[player] = new
 
+    def seed(self, player: PlayerId, mu: float, sigma: float) -> None:
+        """Start ``player`` from a stored rating (the numbers :meth:`get` gave)."""
+        self._ratings[player] = self.model.rating(mu=mu, sigma=sigma)
+
     def get(self, player: PlayerId) -> Rating | None:
         raw = self._ratings.get(player)
         if raw is None:
@@ -51,6 +61,16 @@ class RatingBook:
 
     def __len__(self) -> int:
         return len(self._ratings)
+
+
+_MODEL = PlackettLuce()
+
+
+def stored_rating(mu: float, sigma: float) -> Rating:
+    """The rating a book holding (``mu``, ``sigma``) reports (its ordinal as the model
+    computes it)."""
+    raw = _MODEL.rating(mu=mu, sigma=sigma)
+    return Rating(mu=raw.mu, sigma=raw.sigma, ordinal=raw.ordinal())
 
 
 def replay(games: Iterable[Sequence[tuple[PlayerId, int]]],

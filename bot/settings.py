@@ -4,23 +4,55 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.database_url import SQLITE_PREFIX, DatabaseUrl, parse_database_url
 from bot.errors import ConfigError
+
+DEFAULT_DATABASE_PATH = Path("data/tablebot.sqlite3")
+_Loaded = TypeVar("_Loaded", bound=BaseSettings)
 
 # A bot token is three dot-separated base64url parts (user id, timestamp, HMAC).
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]+={0,2}")
 
 
-class Settings(BaseSettings):
+class DatabaseSettings(BaseSettings):
+    """Which database: ``DATABASE_URL`` (``sqlite:///path`` or ``postgresql://...``), or the
+    older ``DATABASE_PATH`` (a SQLite file; an alias, used when DATABASE_URL is not set)."""
+
     model_config = SettingsConfigDict(
         env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
     )
 
+    database_url: str | None = None
+    database_path: Path = DEFAULT_DATABASE_PATH
+
+    @field_validator("database_url")
+    @classmethod
+    def _url_shape(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_database_url(value)  # the ValueError names the problem, never a password
+        return value
+
+    @model_validator(mode="after")
+    def _one_database(self) -> DatabaseSettings:
+        if self.database_url is None:
+            self.database_url = f"{SQLITE_PREFIX}{self.database_path}"
+        elif (url := self.database).backend == "sqlite" and url.path is not None:
+            self.database_path = url.path  # DATABASE_URL wins; the path follows it
+        return self
+
+    @property
+    def database(self) -> DatabaseUrl:
+        assert self.database_url is not None
+        return parse_database_url(self.database_url)
+
+
+class Settings(DatabaseSettings):
     discord_token: SecretStr
-    database_path: Path = Path("data/tablebot.sqlite3")
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     discord_api_base_url: str | None = None
@@ -47,8 +79,17 @@ class Settings(BaseSettings):
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
     """Read the settings; a missing or malformed value raises ConfigError with one clear line."""
+    return _load(Settings, env_file)
+
+
+def load_database_settings(env_file: str | Path | None = ".env") -> DatabaseSettings:
+    """Only the database settings (for tools such as ``python -m bot.rebuild_ratings``)."""
+    return _load(DatabaseSettings, env_file)
+
+
+def _load(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
     try:
-        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+        return kind(_env_file=env_file)
     except ValidationError as err:
         problems = []
         for error in err.errors():

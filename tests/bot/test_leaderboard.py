@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import asyncio
 import itertools
-import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -188,52 +186,12 @@ async def test_pages(store: Store) -> None:
     assert Board(1, "count", "all", None, 3, ()).page_count(10) == 1
 
 
-# --- the cache ----------------------------------------------------------------------------------
+# --- reads -------------------------------------------------------------------------------------
+# (That the stored standings equal a full replay is tested on both backends in
+# tests/store/test_standings.py.)
 
 
-def _random_game(rng: random.Random, when: datetime) -> tuple[dict[str, int], frozenset[str]]:
-    players = rng.sample([str(n) for n in range(1, 13)], rng.randint(2, 4))
-    places = {p: rng.randint(1, len(players)) for p in players}
-    bots = frozenset({"bot:1"}) if rng.random() < 0.2 else frozenset()
-    if bots:
-        places["bot:1"] = len(players) + 1
-    return places, bots
-
-
-async def test_incremental_cache_equals_full_recompute(store: Store) -> None:
-    rng = random.Random(7)
-    clock = [NOW - timedelta(days=40)]
-    cached = Leaderboards(store, min_games=2, clock=lambda: clock[0])
-    all_time_reads = 0
-    read_all = cached._rows
-
-    async def counting(guild: int, game: str, since: datetime | None) -> object:
-        nonlocal all_time_reads
-        all_time_reads += since is None
-        return await read_all(guild, game, since)
-
-    cached._rows = counting  # type: ignore[method-assign]
-    for batch in range(6):
-        for _ in range(rng.randint(1, 15)):
-            clock[0] += timedelta(hours=rng.randint(1, 30))
-            places, bots = _random_game(rng, clock[0])
-            await finish(store, places, clock[0], bots=bots, guild=rng.choice([1, 1, 2]))
-        if batch == 4:
-            # A game stamped before the last replayed one (a clock step back): still exact.
-            places, bots = _random_game(rng, clock[0])
-            await finish(store, places, clock[0] - timedelta(days=30), bots=bots)
-        for period in ("all", "month", "week"):
-            warm = await cached.board(1, "count", period)
-            cold = await Leaderboards(store, min_games=2, clock=lambda: clock[0]).board(
-                1, "count", period
-            )
-            assert warm == cold
-    assert len((await cached.board(1, "count", "all")).standings) > 5
-    # All time was read in full twice: at first, and to rebuild after the step back.
-    assert all_time_reads == 2
-
-
-async def test_cached_board_is_not_changed_by_later_games(store: Store) -> None:
+async def test_an_answered_board_is_not_changed_by_later_games(store: Store) -> None:
     await finish(store, {"1": 1, "2": 2}, NOW - timedelta(days=1))
     service = boards(store)
     before = await service.board(1, "count")
@@ -281,11 +239,3 @@ async def test_channel_history(store: Store) -> None:
     ]
     assert [g.session_id for g in history[1:]] == list(reversed(ids))[:9]
     assert await boards(store).channel_history(52, 10) == []
-
-
-async def test_a_boards_lock_is_dropped_once_nobody_uses_it(store: Store) -> None:
-    cached = Leaderboards(store, clock=lambda: NOW, cache_size=2)
-    for guild in range(5):
-        await asyncio.gather(*(cached.board(guild, "count", period)
-                               for period in ("all", "month", "all")))
-    assert len(cached._locks) == 0  # not one per (guild, game, period) ever asked for

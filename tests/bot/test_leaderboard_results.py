@@ -110,12 +110,12 @@ async def test_results_written_exactly_once_across_a_crash_during_the_finish(
     insert = store._insert_result
     written = 0
 
-    async def dies_after_the_first_row(result: object) -> None:
+    async def dies_after_the_first_row(tx: object, result: object) -> None:
         nonlocal written
         if written == 1:
             raise OSError("power cut")
         written += 1
-        await insert(result)  # type: ignore[arg-type]
+        await insert(tx, result)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "_insert_result", dies_after_the_first_row)
     with pytest.raises(SaveFailed):

@@ -1,17 +1,17 @@
-"""Group commit in Store.record_action: concurrent actions share one transaction, and one bad
-write never fails (or changes) another session."""
+"""Group commit in the SQLite store's record_action: concurrent actions share one transaction,
+and one bad write never fails (or changes) another session. (The PostgreSQL store writes each
+action in its own transaction; the contract suite in tests/store covers both.)"""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.errors import SaveFailed
+from bot.errors import SaveFailed, StaleWrite
 from bot.manager import Change, SessionManager
 from bot.models import Session, Status
 from bot.store import Store
@@ -34,9 +34,9 @@ def spy_batches(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[list[int]
     batches: list[list[int]] = []
     write = store._write_actions
 
-    async def spied(writes: Sequence[object]) -> None:
+    async def spied(tx: object, writes: Sequence[object]) -> None:
         batches.append([w.session_id for w in writes])  # type: ignore[attr-defined]
-        await write(writes)  # type: ignore[arg-type]
+        await write(tx, writes)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "_write_actions", spied)
     return batches
@@ -62,13 +62,13 @@ async def test_actions_arriving_during_a_transaction_go_into_the_next(
     write = store._write_actions
     late: list[asyncio.Task[None]] = []
 
-    async def spied(writes: Sequence[object]) -> None:
+    async def spied(tx: object, writes: Sequence[object]) -> None:
         batches.append([w.session_id for w in writes])  # type: ignore[attr-defined]
         if not late:
             late.extend(asyncio.create_task(store.record_action(advanced(s), "1", {"add": 1}))
                         for s in (second, third))
             await asyncio.sleep(0)  # both are queued while this transaction is open
-        await write(writes)  # type: ignore[arg-type]
+        await write(tx, writes)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "_write_actions", spied)
     await store.record_action(advanced(first), "1", {"add": 1})
@@ -85,7 +85,7 @@ async def test_one_bad_write_in_a_batch_fails_alone(
     stored_bad = advanced(bad)
     await store.record_action(stored_bad, "1", {"add": 1})
     batches = spy_batches(store, monkeypatch)
-    # The same seq again: the actions primary key refuses it.
+    # Made against the version before the stored one: the conditional update refuses it.
     outcomes = await asyncio.gather(
         store.record_action(advanced(good_a), "1", {"add": 1}),
         store.record_action(advanced(bad, n=2), "2", {"add": 2}),
@@ -93,7 +93,7 @@ async def test_one_bad_write_in_a_batch_fails_alone(
         return_exceptions=True,
     )
     assert outcomes[0] is None and outcomes[2] is None
-    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert isinstance(outcomes[1], StaleWrite)
     # The shared transaction failed, then each write went alone.
     assert batches == [[good_a.id, bad.id, good_b.id], [good_a.id], [bad.id], [good_b.id]]
     assert await store.load_session(bad.id) == stored_bad
@@ -108,7 +108,7 @@ async def test_crash_between_action_rows_and_snapshots_writes_nothing(
 ) -> None:
     sessions = [await active(store, channel) for channel in (10, 11)]
 
-    async def crash(writes: object) -> None:
+    async def crash(tx: object, writes: object) -> None:
         raise OSError("disk on fire")
 
     monkeypatch.setattr(store, "_write_snapshots", crash)
@@ -132,12 +132,12 @@ async def test_cancelled_before_its_transaction_is_not_written(
     write = store._write_actions
     late: list[asyncio.Task[None]] = []
 
-    async def spied(writes: Sequence[object]) -> None:
+    async def spied(tx: object, writes: Sequence[object]) -> None:
         if not late:
             late.append(asyncio.create_task(store.record_action(advanced(second), "1", "x")))
             await asyncio.sleep(0)  # queued for the next transaction
             late[0].cancel()
-        await write(writes)  # type: ignore[arg-type]
+        await write(tx, writes)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "_write_actions", spied)
     await store.record_action(advanced(first), "1", {"add": 1})
@@ -177,10 +177,10 @@ async def test_manager_session_with_a_failed_write_keeps_its_state(
     batches = spy_batches(store, monkeypatch)
     write_snapshots = store._write_snapshots
 
-    async def refuses_bad(writes: Sequence[object]) -> None:
+    async def refuses_bad(tx: object, writes: Sequence[object]) -> None:
         if any(w.session_id == bad.id for w in writes):  # type: ignore[attr-defined]
             raise OSError("bad sector")
-        await write_snapshots(writes)  # type: ignore[arg-type]
+        await write_snapshots(tx, writes)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "_write_snapshots", refuses_bad)
     outcomes = await asyncio.gather(
