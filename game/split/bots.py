@@ -24,6 +24,7 @@ from game.split.cards import FACE_NAMES, face_level, parse_face
 from game.split.rules import can_upgrade_with, legal_actions, match_pairs
 from game.split.scoring import rank_row_value, sheet_score
 from game.split.state import SplitState
+from game.split.vocabulary import Step
 
 # The greedy player picks from the row only when it takes at most this many cards.
 GREEDY_MAX_PICK = 3
@@ -70,20 +71,20 @@ def default_action(state: SplitState, seat: int) -> SplitAction:
     """Take: draw. Main: use a pending picked card in the first legal play, else discard the
     least useful card. Bonuses: skip; perfect target: the next player. Lay-down: done."""
     step = state.step
-    if step == "laydown" and seat in state.laydown_waiting:
+    if step == Step.LAYDOWN and seat in state.laydown_waiting:
         return Done()
-    if step == "game_over" or step == "laydown" or seat != state.turn:
+    if step == Step.GAME_OVER or step == Step.LAYDOWN or seat != state.turn:
         raise IllegalAction("The game is not waiting for you.")
-    if step == "take":
+    if step == Step.TAKE:
         return Draw()
-    if step == "main":
+    if step == Step.MAIN:
         if state.picked is not None:
             picked = FACE_NAMES[state.picked >> 1]
             for action in legal_actions(state, seat):
                 if _uses(action, picked):
                     return action
         return Discard(card=least_useful_card(state, seat))
-    if step == "bonus_perfect":
+    if step == Step.BONUS_PERFECT:
         return Target(player=state.players[(seat + 1) % len(state.players)])
     return Skip()
 
@@ -101,14 +102,14 @@ def _box_gain(state: SplitState, seat: int, rank: int) -> int:
 def greedy_action(state: SplitState, seat: int) -> SplitAction:
     legal = legal_actions(state, seat)
     step = state.step
-    if step == "take":
+    if step == Step.TAKE:
         picks = [a for a in legal if isinstance(a, Pick) and a.pos is not None]
         if picks:
             best = max(picks, key=lambda a: a.pos or 0)
             if len(state.row) - (best.pos or 0) <= GREEDY_MAX_PICK:
                 return best
         return Draw()
-    if step in ("main", "laydown"):
+    if step in (Step.MAIN, Step.LAYDOWN):
         plays = [a for a in legal if isinstance(a, MakeMatch | LayMatch | Upgrade)]
         if plays:
             # Best level first; matches before upgrades; taking others' matches first.
@@ -119,15 +120,15 @@ def greedy_action(state: SplitState, seat: int) -> SplitAction:
                 return (_action_level(state, action), int(not isinstance(action, Upgrade)), takes)
 
             return max(plays, key=key)
-        if step == "laydown":
+        if step == Step.LAYDOWN:
             return Done()
         return Discard(card=least_useful_card(state, seat))
-    if step == "bonus_perfect":
+    if step == Step.BONUS_PERFECT:
         count = len(state.players)
         others = [(seat + k) % count for k in range(1, count)]
         target = max(others, key=lambda s: sheet_score(state.boxes[s], state.negatives[s]))
         return Target(player=state.players[target])
-    if step == "bonus_strong":
+    if step == Step.BONUS_STRONG:
         return BonusDraw() if len(state.pile) > 1 else Skip()
     swaps = [a for a in legal if isinstance(a, Swap)]
     best_gain, best_swap = 0, None

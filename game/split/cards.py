@@ -7,6 +7,8 @@ A card is an int 0..103: ``face * 2 + copy`` where ``face = rank * 4 + suit`` (0
 
 from __future__ import annotations
 
+from game.split.vocabulary import Level
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("♠", "♥", "♦", "♣")
 SUIT_LETTERS = "SHDC"
@@ -16,7 +18,7 @@ DECK_SIZE = 104
 FACES = 52
 
 WEAK, STRONG, PERFECT = 1, 2, 3
-LEVEL_NAMES: dict[int, str] = {WEAK: "weak", STRONG: "strong", PERFECT: "perfect"}
+LEVEL_NAMES: dict[int, Level] = {WEAK: Level.WEAK, STRONG: Level.STRONG, PERFECT: Level.PERFECT}
 
 FACE_NAMES: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
 

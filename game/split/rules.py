@@ -49,6 +49,11 @@ from game.split.state import (
     TableMatch,
     construct,
 )
+from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
+
+# Steps compared on every action, as module globals (see game.split.vocabulary).
+_TAKE, _MAIN, _LAYDOWN, _GAME_OVER = Step.TAKE, Step.MAIN, Step.LAYDOWN, Step.GAME_OVER
+_BONUS_PERFECT, _BONUS_STRONG, _BONUS_WEAK = Step.BONUS_PERFECT, Step.BONUS_STRONG, Step.BONUS_WEAK
 
 Pair = tuple[int, int]  # the two half faces of a match
 
@@ -88,7 +93,7 @@ def deal(state: SplitState) -> list[Event]:
     state.pile = rest
     state.matches = []
     state.turn = (state.dealer + 1) % count
-    state.step = "take"
+    state.step = _TAKE
     state.picked = None
     state.bonus_match = None
     state.turns_started = [0] * count
@@ -97,7 +102,7 @@ def deal(state: SplitState) -> list[Event]:
     state.round_marks = [0] * count
     return [
         Event(
-            kind="round_start",
+            kind=EventKind.ROUND_START,
             data={
                 "round": state.round,
                 "dealer": state.players[state.dealer],
@@ -289,26 +294,26 @@ def _pick_action(face: int, pos: int) -> Pick:
 
 def legal_actions(state: SplitState, seat: int) -> list[SplitAction]:
     step = state.step
-    if step == "laydown":
+    if step == _LAYDOWN:
         if seat not in state.laydown_waiting:
             return []
         counts = _face_counts(state.hands[seat])
         lays: list[SplitAction] = [_lay_action(pair) for pair in _match_candidates(counts)]
         lays.append(DONE)
         return lays
-    if step == "game_over" or seat != state.turn:
+    if step == _GAME_OVER or seat != state.turn:
         return []
-    if step == "take":
+    if step == _TAKE:
         result: list[SplitAction] = [DRAW]
         row = state.row
         result.extend(_pick_action(row[pos] >> 1, pos) for pos in legal_picks(state, seat))
         return result
-    if step == "main":
+    if step == _MAIN:
         return _main_actions(state, seat)
-    if step == "bonus_perfect":
+    if step == _BONUS_PERFECT:
         count = len(state.players)
         return [build(Target, player=state.players[(seat + k) % count]) for k in range(1, count)]
-    if step == "bonus_strong":
+    if step == _BONUS_STRONG:
         return [BONUS_DRAW, SKIP]
     # bonus_weak
     swaps: list[SplitAction] = [_swap_action(i, j) for i, j in swap_pairs(state, seat)]
@@ -369,44 +374,45 @@ def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
 
 
 def awaiting(state: SplitState) -> list[int]:
-    if state.step == "game_over":
+    if state.step == _GAME_OVER:
         return []
-    if state.step == "laydown":
+    if state.step == _LAYDOWN:
         return list(state.laydown_waiting)
     return [state.turn]
 
 
 # ---------------------------------------------------------------- apply
 
-_STEP_OF_ACTION: dict[str, tuple[str, ...]] = {
-    "draw": ("take",),
-    "pick": ("take",),
-    "match": ("main",),
-    "upgrade": ("main",),
-    "discard": ("main",),
-    "target": ("bonus_perfect",),
-    "bonus_draw": ("bonus_strong",),
-    "swap": ("bonus_weak",),
-    "skip": ("bonus_strong", "bonus_weak"),
-    "lay": ("laydown",),
-    "done": ("laydown",),
+_STEP_OF_ACTION: dict[ActionType, tuple[Step, ...]] = {
+    ActionType.DRAW: (Step.TAKE,),
+    ActionType.PICK: (Step.TAKE,),
+    ActionType.MATCH: (Step.MAIN,),
+    ActionType.UPGRADE: (Step.MAIN,),
+    ActionType.DISCARD: (Step.MAIN,),
+    ActionType.TARGET: (Step.BONUS_PERFECT,),
+    ActionType.BONUS_DRAW: (Step.BONUS_STRONG,),
+    ActionType.SWAP: (Step.BONUS_WEAK,),
+    ActionType.SKIP: (Step.BONUS_STRONG, Step.BONUS_WEAK),
+    ActionType.LAY: (Step.LAYDOWN,),
+    ActionType.DONE: (Step.LAYDOWN,),
 }
 
-_WRONG_STEP: dict[str, str] = {
-    "take": "Take a card first: draw or pick from the discard row.",
-    "main": "You have already taken a card this turn: make matches or upgrades, then discard.",
-    "bonus_perfect": "Finish the perfect bonus first: choose a player to mark a negative box.",
-    "bonus_strong": "Finish the strong bonus first: draw a card or skip.",
-    "bonus_weak": "Finish the weak bonus first: swap two matches or skip.",
-    "laydown": "Only the lay-down is open now: lay matches or say done.",
+_WRONG_STEP: dict[Step, str] = {
+    Step.TAKE: "Take a card first: draw or pick from the discard row.",
+    Step.MAIN: "You have already taken a card this turn: make matches or upgrades, then discard.",
+    Step.BONUS_PERFECT: "Finish the perfect bonus first: choose a player to mark a negative box.",
+    Step.BONUS_STRONG: "Finish the strong bonus first: draw a card or skip.",
+    Step.BONUS_WEAK: "Finish the weak bonus first: swap two matches or skip.",
+    Step.LAYDOWN: "Only the lay-down is open now: lay matches or say done.",
+    Step.GAME_OVER: "The game is over.",
 }
 
 
 def apply(state: SplitState, seat: int, action: SplitAction) -> list[Event]:
     step = state.step
-    if step == "game_over":
-        raise IllegalAction("The game is over.")
-    if step == "laydown":
+    if step == _GAME_OVER:
+        raise IllegalAction(_WRONG_STEP[step])
+    if step == _LAYDOWN:
         if seat not in state.laydown_waiting:
             raise IllegalAction("Only players who have not had a turn this round lay down now.")
     elif seat != state.turn:
@@ -431,10 +437,10 @@ def apply(state: SplitState, seat: int, action: SplitAction) -> list[Event]:
     if isinstance(action, Swap):
         return _swap(state, seat, actor, action)
     if isinstance(action, Skip):
-        bonus = "strong" if step == "bonus_strong" else "weak"
-        state.step = "main"
+        bonus = Level.STRONG if step == _BONUS_STRONG else Level.WEAK
+        state.step = _MAIN
         state.bonus_match = None
-        return [Event(kind="skip", actor=actor, data={"bonus": bonus})]
+        return [Event(kind=EventKind.SKIP, actor=actor, data={"bonus": bonus})]
     if isinstance(action, LayMatch):
         return _lay(state, seat, actor, action)
     assert isinstance(action, Done)
@@ -443,10 +449,10 @@ def apply(state: SplitState, seat: int, action: SplitAction) -> list[Event]:
 
 def _draw(state: SplitState, seat: int, actor: str) -> list[Event]:
     state.turns_started[seat] += 1
-    return _take_top_card(state, seat, actor, "draw")
+    return _take_top_card(state, seat, actor, EventKind.DRAW)
 
 
-def _take_top_card(state: SplitState, seat: int, actor: str, kind: str) -> list[Event]:
+def _take_top_card(state: SplitState, seat: int, actor: str, kind: EventKind) -> list[Event]:
     """A draw (take step or strong bonus): the card is private; the last card ends the round."""
     card = state.pile.pop()
     state.hands[seat].append(card)
@@ -460,9 +466,9 @@ def _take_top_card(state: SplitState, seat: int, actor: str, kind: str) -> list[
         )
     ]
     if not state.pile:
-        events.extend(_end_round(state, "pile"))
+        events.extend(_end_round(state, RoundEnd.PILE))
     else:
-        state.step = "main"
+        state.step = _MAIN
     return events
 
 
@@ -494,10 +500,10 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
     state.hands[seat].extend(taken)
     state.picked = taken[0]
     state.turns_started[seat] += 1
-    state.step = "main"
+    state.step = _MAIN
     return [
         Event(
-            kind="pick",
+            kind=EventKind.PICK,
             actor=actor,
             data={"card": label, "taken": [FACE_NAMES[c >> 1] for c in taken]},
         )
@@ -547,7 +553,7 @@ def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> 
     level = face_level(a, b)
     events = [
         Event(
-            kind="match",
+            kind=EventKind.MATCH,
             actor=actor,
             data={"match": match_id, "halves": pair_name(cards), "level": LEVEL_NAMES[level]},
         )
@@ -593,7 +599,7 @@ def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[
     match.owner = seat
     events = [
         Event(
-            kind="upgrade",
+            kind=EventKind.UPGRADE,
             actor=actor,
             data={
                 "match": action.match,
@@ -614,14 +620,14 @@ def _start_bonus(state: SplitState, seat: int, match_id: int, level: int) -> lis
     if level == PERFECT:
         if len(state.players) == 2:
             return [_mark(state, actor, 1 - seat, automatic=True)]
-        state.step = "bonus_perfect"
+        state.step = _BONUS_PERFECT
     elif level == STRONG:
-        state.step = "bonus_strong"
+        state.step = _BONUS_STRONG
     else:
         assert level == WEAK
         if not swap_pairs(state, seat):
-            return [Event(kind="no_swap", actor=actor, data={})]
-        state.step = "bonus_weak"
+            return [Event(kind=EventKind.NO_SWAP, actor=actor, data={})]
+        state.step = _BONUS_WEAK
     state.bonus_match = match_id
     return []
 
@@ -630,7 +636,7 @@ def _mark(state: SplitState, actor: str, target: int, automatic: bool = False) -
     state.negatives[target] += 1
     state.round_marks[target] += 1
     return Event(
-        kind="mark",
+        kind=EventKind.MARK,
         actor=actor,
         data={"target": state.players[target], "automatic": automatic},
     )
@@ -642,14 +648,14 @@ def _target(state: SplitState, seat: int, actor: str, action: Target) -> list[Ev
     target = state.players.index(action.player)
     if target == seat:
         raise IllegalAction("Choose another player to mark a negative box.")
-    state.step = "main"
+    state.step = _MAIN
     state.bonus_match = None
     return [_mark(state, actor, target)]
 
 
 def _bonus_draw(state: SplitState, seat: int, actor: str) -> list[Event]:
     state.bonus_match = None
-    return _take_top_card(state, seat, actor, "bonus_draw")
+    return _take_top_card(state, seat, actor, EventKind.BONUS_DRAW)
 
 
 def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]:
@@ -673,11 +679,11 @@ def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]
         )
     other = theirs.owner
     mine.owner, theirs.owner = other, seat
-    state.step = "main"
+    state.step = _MAIN
     state.bonus_match = None
     return [
         Event(
-            kind="swap",
+            kind=EventKind.SWAP,
             actor=actor,
             data={
                 "mine": action.mine,
@@ -701,14 +707,16 @@ def _discard(state: SplitState, seat: int, actor: str, action: Discard) -> list[
         raise IllegalAction(f"You do not hold {FACE_NAMES[face]}.")
     state.row.append(_take_face(hand, face))
     events = [
-        Event(kind="discard", actor=actor, data={"card": FACE_NAMES[face], "left": len(hand)})
+        Event(
+            kind=EventKind.DISCARD, actor=actor, data={"card": FACE_NAMES[face], "left": len(hand)}
+        )
     ]
     if not hand:
         state.went_out = seat
-        events.extend(_end_round(state, "out"))
+        events.extend(_end_round(state, RoundEnd.OUT))
     else:
         state.turn = (seat + 1) % len(state.players)
-        state.step = "take"
+        state.step = _TAKE
     return events
 
 
@@ -720,7 +728,7 @@ def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Eve
     state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
     return [
         Event(
-            kind="lay",
+            kind=EventKind.LAY,
             actor=actor,
             data={
                 "match": len(state.matches) - 1,
@@ -733,19 +741,19 @@ def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Eve
 
 def _done(state: SplitState, seat: int, actor: str) -> list[Event]:
     state.laydown_waiting.remove(seat)
-    events = [Event(kind="done", actor=actor, data={})]
+    events = [Event(kind=EventKind.DONE, actor=actor, data={})]
     if not state.laydown_waiting:
-        events.extend(_score_round(state, "out"))
+        events.extend(_score_round(state, RoundEnd.OUT))
     return events
 
 
 # ---------------------------------------------------------------- round end
 
 
-def _end_round(state: SplitState, ended_by: str) -> list[Event]:
+def _end_round(state: SplitState, ended_by: RoundEnd) -> list[Event]:
     state.picked = None
     state.bonus_match = None
-    if ended_by == "out":
+    if ended_by == RoundEnd.OUT:
         out = state.went_out
         assert out is not None
         count = len(state.players)
@@ -756,11 +764,11 @@ def _end_round(state: SplitState, ended_by: str) -> list[Event]:
                 if state.turns_started[(out + k) % count] == 0
             ]
             if waiting:
-                state.step = "laydown"
+                state.step = _LAYDOWN
                 state.laydown_waiting = waiting
                 return [
                     Event(
-                        kind="laydown_start",
+                        kind=EventKind.LAYDOWN_START,
                         actor=state.players[out],
                         data={"players": [state.players[s] for s in waiting]},
                     )
@@ -768,7 +776,7 @@ def _end_round(state: SplitState, ended_by: str) -> list[Event]:
     return _score_round(state, ended_by)
 
 
-def _score_round(state: SplitState, ended_by: str) -> list[Event]:
+def _score_round(state: SplitState, ended_by: RoundEnd) -> list[Event]:
     count = len(state.players)
     before = (
         [entry.score_after for entry in state.history[-1].players] if state.history else [0] * count
@@ -798,24 +806,24 @@ def _score_round(state: SplitState, ended_by: str) -> list[Event]:
                 gained=after - before[seat],
             )
         )
-    out = state.went_out if ended_by == "out" else None
+    out = state.went_out if ended_by == RoundEnd.OUT else None
     summary = RoundSummary(
         round=state.round,
         dealer=state.players[state.dealer],
-        ended_by="out" if ended_by == "out" else "pile",
+        ended_by=ended_by,
         out=None if out is None else state.players[out],
         first_turn_out=out is not None and state.turns_started[out] == 1,
         players=scores,
     )
     state.history.append(summary)
     state.laydown_waiting = []
-    events = [Event(kind="round_end", data=summary.model_dump())]
+    events = [Event(kind=EventKind.ROUND_END, data=summary.model_dump())]
     if state.round >= ROUNDS:
-        state.step = "game_over"
+        state.step = _GAME_OVER
         final = {
             state.players[s]: sheet_score(state.boxes[s], state.negatives[s]) for s in range(count)
         }
-        events.append(Event(kind="game_over", data={"scores": final}))
+        events.append(Event(kind=EventKind.GAME_OVER, data={"scores": final}))
         return events
     state.dealer = out if out is not None else (state.dealer + 1) % count
     state.round += 1

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from game.base import GameState
+from game.split.vocabulary import RoundEnd, Step
 
 ROUNDS = 3
 HAND_SIZE = 9
-
-Step = Literal[
-    "take",  # the turn player draws or picks from the discard row
-    "main",  # the turn player makes matches / upgrades, then discards
-    "bonus_perfect",  # the turn player chooses who marks a negative box
-    "bonus_strong",  # the turn player may draw a bonus card
-    "bonus_weak",  # the turn player may swap two matches of one level
-    "laydown",  # after a first-turn go-out: players without a turn lay matches
-    "game_over",
-]
 
 
 class SplitOptions(BaseModel):
@@ -54,7 +45,7 @@ class RoundSummary(BaseModel):
 
     round: int
     dealer: str
-    ended_by: Literal["out", "pile"]
+    ended_by: RoundEnd
     out: str | None = None  # who went out, when ended_by == "out"
     first_turn_out: bool = False
     players: list[PlayerRoundScore]
@@ -64,7 +55,7 @@ class SplitState(GameState):
     round: int = 1
     dealer: int = 0
     turn: int = 0
-    step: Step = "take"
+    step: Step = Step.TAKE
     hands: list[list[int]]
     pile: list[int]  # face down; the top card is the last element
     row: list[int]  # the discard row, oldest first; the newest card is the last element

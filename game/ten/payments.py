@@ -21,6 +21,7 @@ from game.base import PlayerId
 from game.ten import cards, data, fast
 from game.ten.spending import joined_order, spending_order
 from game.ten.state import Pay, TenState
+from game.ten.vocabulary import ActionType
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def pay_action(c: int, b: int, spent: str) -> Pay:
 
 def _new_pay(c: int, b: int, spent: str) -> Pay:
     made: Pay = fast.construct(
-        Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, {"c", "b", "cards"}
+        Pay, {"type": ActionType.PAY, "c": c, "b": b, "cards": spent}, {"c", "b", "cards"}
     )
     return made
 

@@ -33,6 +33,12 @@ from game.ten.state import (
     TenAction,
     TenState,
 )
+from game.ten.vocabulary import ActionType, BustKind, EventKind, PayFor, Phase, Reward
+
+# Members used on every action, as module globals (see game.ten.vocabulary).
+_DRAW_PHASE, _AUCTION, _PAY, _BUY = Phase.DRAW, Phase.AUCTION, Phase.PAY, Phase.BUY
+_OVER = Phase.OVER
+_WILD, _CARD = PayFor.WILD, PayFor.CARD
 
 SOLO_NEEDS_BOT = (
     "TEN needs at least 2 seats: a solo game is played against a bot seat (spec section 6), "
@@ -63,26 +69,26 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
 
 def awaiting(state: TenState) -> list[PlayerId]:
     fields = state.__dict__  # see the module docstring
-    if fields["phase"] == "draw":
+    if fields["phase"] == _DRAW_PHASE:
         return [fields["players"][fields["active"]]]
     seat = waiting_seat(state)
     return [] if seat is None else [fields["players"][seat]]
 
 
 def is_over(state: TenState) -> bool:
-    return state.__dict__["phase"] == "over"
+    return state.__dict__["phase"] == _OVER
 
 
 def waiting_seat(state: TenState) -> int | None:
     fields = state.__dict__  # see the module docstring
     phase = fields["phase"]
-    if phase == "draw":
+    if phase == _DRAW_PHASE:
         return fields["active"]
-    if phase == "auction":
+    if phase == _AUCTION:
         return fields["bidders"][fields["bid_index"]]
-    if phase == "pay":
-        return fields["high_bidder"] if fields["pay_for"] == "wild" else fields["buyer"]
-    if phase == "buy":
+    if phase == _PAY:
+        return fields["high_bidder"] if fields["pay_for"] == _WILD else fields["buyer"]
+    if phase == _BUY:
         return fields["buyer"]
     return None
 
@@ -118,8 +124,8 @@ def _buy_check(state: TenState, seat: int, note: str) -> tuple[str | None, int]:
 
 # Actions are frozen models, so the legal lists share these instances.
 _DRAW = Draw()
-_STOP_NUMBERS = Stop(take="numbers")
-_STOP_CURRENCY = Stop(take="currency")
+_STOP_NUMBERS = Stop(take=Reward.NUMBERS)
+_STOP_CURRENCY = Stop(take=Reward.CURRENCY)
 _STOPS: tuple[TenAction, ...] = (_STOP_NUMBERS, _STOP_CURRENCY)
 _DRAW_OR_STOP: tuple[TenAction, ...] = (_DRAW, *_STOPS)
 _PASS = Pass()
@@ -164,13 +170,13 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
     except ValueError:
         return []
     phase = fields["phase"]
-    if phase == "draw":
+    if phase == _DRAW_PHASE:
         if seat != fields["active"]:
             return []
         if not fields["pile"]:
             return list(_STOPS)
         return list(_DRAW_OR_STOP) if fields["tableau"] else [_DRAW]
-    if phase == "auction":
+    if phase == _AUCTION:
         if seat != fields["bidders"][fields["bid_index"]]:
             return []
         low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
@@ -180,8 +186,8 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
             bids = (_bid_action(a) for a in range(low, key[1] + 1))
             actions = _AUCTION_LEGAL[key] = (_PASS, *bids)
         return list(actions)
-    if phase == "pay":
-        by_cards = fields["pay_for"] == "card"
+    if phase == _PAY:
+        by_cards = fields["pay_for"] == _CARD
         if seat != (fields["buyer"] if by_cards else fields["high_bidder"]):
             return []
         pays: list[TenAction] = list(
@@ -190,7 +196,7 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
         if by_cards:
             pays.append(_BACK)
         return pays
-    if phase == "buy":
+    if phase == _BUY:
         if seat != fields["buyer"]:
             return []
         # The same filter as _buy_check, with the wealth counted once.
@@ -229,7 +235,7 @@ def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Even
     except ValueError:
         raise IllegalAction("You are not playing in this game.") from None
     phase = fields["phase"]
-    waiting = fields["active"] if phase == "draw" else waiting_seat(state)
+    waiting = fields["active"] if phase == _DRAW_PHASE else waiting_seat(state)
     if waiting is None:
         raise IllegalAction("The game is over.")
     if waiting != seat:
@@ -245,13 +251,20 @@ def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Even
 _Handler = Callable[[TenState, int, PlayerId, TenAction], list[Event]]
 
 
-def _wrong_phase_text(state: TenState, kind: str) -> str:
-    what = {
-        "draw": "draw or stop",
-        "auction": "bid or pass",
-        "pay": "choose a payment" + (" or go back" if state.pay_for == "card" else ""),
-        "buy": "buy a market card or skip",
-    }[state.phase]
+# What each phase lets the awaited player do, for the refusal of any other action.
+_PHASE_CHOICES: dict[Phase, str] = {
+    Phase.DRAW: "draw or stop",
+    Phase.AUCTION: "bid or pass",
+    Phase.PAY: "choose a payment",
+    Phase.BUY: "buy a market card or skip",
+    Phase.OVER: "nothing: the game is over",
+}
+
+
+def _wrong_phase_text(state: TenState, kind: ActionType) -> str:
+    what = _PHASE_CHOICES[state.phase]
+    if state.phase == _PAY and state.pay_for == _CARD:
+        what += " or go back"
     return f"You cannot {kind} now: {what}."
 
 
@@ -281,7 +294,7 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         fields["final"] = True
         state.__pydantic_fields_set__.add("final")
     if _IS_WILD[card]:
-        flip = Event("flip", player, {"card": note, "left": left})
+        flip = Event(EventKind.FLIP, player, {"card": note, "left": left})
         return [flip, _start_auction(state, card)]
     tableau = fields["tableau"]
     tableau.append(card)
@@ -292,15 +305,15 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         total += _NUMBER[c]
     total -= currency
     flip = Event(
-        "flip",
+        EventKind.FLIP,
         player,
         {"card": note, "total": total, "currency": currency, "left": left},
     )
     if _IS_NUMBER[card]:
         if total >= data.NUMBER_BUST_AT:
-            return [flip, *_bust(state, seat, player, "number")]
+            return [flip, *_bust(state, seat, player, BustKind.NUMBER)]
     elif currency >= data.CURRENCY_BUST_AT and _IS_CURRENCY[card]:
-        return [flip, *_bust(state, seat, player, "currency")]
+        return [flip, *_bust(state, seat, player, BustKind.CURRENCY)]
     return [flip]
 
 
@@ -334,7 +347,7 @@ def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, in
     return gains
 
 
-def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event]:
+def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[Event]:
     fields = state.__dict__
     fields["bust"][seat] += 1
     fields["stats_busts"] += 1
@@ -342,15 +355,15 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event
     numbers, currency = _split_tableau(state)
     fields["market"].extend(numbers)
     gains: dict[str, int] = {}
-    if kind == "number" and currency:
+    if kind == BustKind.NUMBER and currency:
         gains = _gains_for_others(state, seat, currency)
     event = Event(
-        "bust",
+        EventKind.BUST,
         player,
         {
             "bust": kind,
             "to_market": [_NOTATION[c] for c in numbers],
-            "currency": currency if kind == "number" else 0,
+            "currency": currency if kind == BustKind.NUMBER else 0,
             "gains": gains,
         },
     )
@@ -364,25 +377,25 @@ def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
     notes = [_NOTATION[c] for c in numbers]
-    if action.take == "numbers":
+    if action.take == Reward.NUMBERS:
         fields["collections"][seat].extend(numbers)
         gains = _gains_for_others(state, seat, currency)
         fields["took_numbers"] = True
-        fields["phase"] = "buy"
+        fields["phase"] = _BUY
         fields["buyer"] = seat
         state.__pydantic_fields_set__.update(_STOP_NUMBERS_FIELDS)
         event = Event(
-            "stop",
+            EventKind.STOP,
             player,
-            {"take": "numbers", "cards": notes, "currency": currency, "gains": gains},
+            {"take": Reward.NUMBERS, "cards": notes, "currency": currency, "gains": gains},
         )
         return [event]
     gains = {player: gain(state, seat, currency)}
     fields["market"].extend(numbers)
     event = Event(
-        "stop",
+        EventKind.STOP,
         player,
-        {"take": "currency", "cards": notes, "currency": currency, "gains": gains},
+        {"take": Reward.CURRENCY, "cards": notes, "currency": currency, "gains": gains},
     )
     return [event, *_end_turn(state)]
 
@@ -406,9 +419,9 @@ def _end_turn(state: TenState) -> list[Event]:
     active = fields["active"] = (fields["active"] + 1) % count
     turn = fields["turn"] = fields["turn"] + 1
     fields["took_numbers"] = False
-    fields["phase"] = "draw"
+    fields["phase"] = _DRAW_PHASE
     state.__pydantic_fields_set__.update(_NEXT_TURN_FIELDS)
-    return [Event("turn", players[active], {"turn": turn})]
+    return [Event(EventKind.TURN, players[active], {"turn": turn})]
 
 
 # --- auction --------------------------------------------------------------------------------
@@ -421,7 +434,7 @@ def _start_auction(state: TenState, card: int) -> Event:
     fields = state.__dict__
     count = len(fields["players"])
     active = fields["active"]
-    fields["phase"] = "auction"
+    fields["phase"] = _AUCTION
     fields["auction_card"] = card
     fields["bidders"] = [(active + i) % count for i in range(1, count + 1)]
     fields["bid_index"] = 0
@@ -429,7 +442,7 @@ def _start_auction(state: TenState, card: int) -> Event:
     fields["high_bidder"] = None
     fields["stats_auctions"] += 1
     state.__pydantic_fields_set__.update(_AUCTION_FIELDS)
-    return Event("auction", None, {"card": _NOTATION[card]})
+    return Event(EventKind.AUCTION, None, {"card": _NOTATION[card]})
 
 
 def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
@@ -445,7 +458,7 @@ def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     fields["high_bid"] = amount
     fields["high_bidder"] = seat
     state.__pydantic_fields_set__.update(_HIGH_BID_FIELDS)
-    event = Event("bid", player, {"amount": amount})
+    event = Event(EventKind.BID, player, {"amount": amount})
     return _next_bidder(state, [event])
 
 
@@ -453,7 +466,7 @@ _HIGH_BID_FIELDS = ("high_bid", "high_bidder")
 
 
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return _next_bidder(state, [Event("pass", player)])
+    return _next_bidder(state, [Event(EventKind.PASS, player)])
 
 
 def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
@@ -469,13 +482,13 @@ def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
     winner = fields["high_bidder"]
     if winner is None:
         fields["removed"].append(card)
-        events.append(Event("unsold", None, {"card": note}))
+        events.append(Event(EventKind.UNSOLD, None, {"card": note}))
         _back_to_draw(state)
         return events
     price = fields["high_bid"]
-    events.append(Event("won", fields["players"][winner], {"card": note, "price": price}))
+    events.append(Event(EventKind.WON, fields["players"][winner], {"card": note, "price": price}))
     options = legal_payments(state, winner, price, cards_allowed=False)
-    fast.put(state, phase="pay", pay_for="wild", pay_price=price)
+    fast.put(state, phase=_PAY, pay_for=_WILD, pay_price=price)
     if len(options) == 1:
         events.extend(_finish_wild(state, winner, options[0]))
     return events
@@ -488,7 +501,7 @@ def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
     execute_payment(state, seat, pay)
     fields["collections"][seat].append(card)
     event = Event(
-        "paid",
+        EventKind.PAID,
         fields["players"][seat],
         {"card": _NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
     )
@@ -501,7 +514,7 @@ _BACK_TO_DRAW_FIELDS = ("phase", *_AUCTION_STATE, "pay_for", "pay_price")
 
 def _back_to_draw(state: TenState) -> None:
     fields = state.__dict__
-    fields["phase"] = "draw"
+    fields["phase"] = _DRAW_PHASE
     fields["auction_card"] = None
     fields["bidders"] = []
     fields["bid_index"] = 0
@@ -518,7 +531,7 @@ def _back_to_draw(state: TenState) -> None:
 def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Pay)
     fields = state.__dict__
-    by_cards = fields["pay_for"] == "card"
+    by_cards = fields["pay_for"] == _CARD
     price = fields["pay_price"]
     if not is_listed_payment(state, seat, price, action, cards_allowed=by_cards):
         error = payment_error(state, seat, price, action, cards_allowed=by_cards)
@@ -532,7 +545,7 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     fields["market"].remove(card)
     fields["collections"][seat].append(card)
     event = Event(
-        "bought",
+        EventKind.BOUGHT,
         player,
         {"card": _NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
     )
@@ -541,8 +554,8 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
 
 def _open_buy(state: TenState, seat: int) -> list[Event]:
     """One of the final buy phases (spec section 4)."""
-    fast.put(state, phase="buy", buyer=seat)
-    return [Event("final_buy", state.players[seat])]
+    fast.put(state, phase=_BUY, buyer=seat)
+    return [Event(EventKind.FINAL_BUY, state.players[seat])]
 
 
 _CHOOSE_FIELDS = ("phase", "pay_for", "pay_card", "pay_price")
@@ -555,28 +568,28 @@ def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     if error:
         raise IllegalAction(error)
     fields = state.__dict__
-    fields["phase"] = "pay"
-    fields["pay_for"] = "card"
+    fields["phase"] = _PAY
+    fields["pay_for"] = _CARD
     fields["pay_card"] = card
     fields["pay_price"] = _NUMBER[card]
     state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
-    return [Event("choose", player, {"card": note})]
+    return [Event(EventKind.CHOOSE, player, {"card": note})]
 
 
 def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     fields = state.__dict__
-    if fields["pay_for"] != "card":
+    if fields["pay_for"] != _CARD:
         raise IllegalAction("You won the auction and must pay for the wild.")
-    fields["phase"] = "buy"
+    fields["phase"] = _BUY
     fields["pay_for"] = None
     fields["pay_card"] = None
     fields["pay_price"] = 0
     state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
-    return [Event("back", player)]
+    return [Event(EventKind.BACK, player)]
 
 
 def _skip(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return [Event("skip", player), *_close_buy(state)]
+    return [Event(EventKind.SKIP, player), *_close_buy(state)]
 
 
 _CLOSE_BUY_FIELDS = ("phase", "buyer", "pay_for", "pay_card", "pay_price")
@@ -584,7 +597,7 @@ _CLOSE_BUY_FIELDS = ("phase", "buyer", "pay_for", "pay_card", "pay_price")
 
 def _close_buy(state: TenState) -> list[Event]:
     fields = state.__dict__
-    fields["phase"] = "draw"
+    fields["phase"] = _DRAW_PHASE
     fields["buyer"] = None
     fields["pay_for"] = None
     fields["pay_card"] = None
@@ -598,15 +611,16 @@ def _close_buy(state: TenState) -> list[Event]:
 def _next_final_buy(state: TenState) -> list[Event]:
     if state.after_buy:
         return _open_buy(state, state.after_buy.pop(0))
-    fast.put(state, phase="over", final_buys=False)
-    return [Event("over")]
+    fast.put(state, phase=_OVER, final_buys=False)
+    return [Event(EventKind.OVER)]
 
 
 # phase -> action class -> handler
-_HANDLERS: dict[str, dict[type, _Handler]] = {
-    "draw": {Draw: _draw, Stop: _stop},
-    "auction": {Bid: _bid, Pass: _pass},
-    "pay": {Pay: _pay, Back: _back},
-    "buy": {Buy: _buy, Skip: _skip},
+_HANDLERS: dict[Phase, dict[type, _Handler]] = {
+    Phase.DRAW: {Draw: _draw, Stop: _stop},
+    Phase.AUCTION: {Bid: _bid, Pass: _pass},
+    Phase.PAY: {Pay: _pay, Back: _back},
+    Phase.BUY: {Buy: _buy, Skip: _skip},
+    Phase.OVER: {},
 }
 _ACTION_CLASSES = frozenset(cls for handlers in _HANDLERS.values() for cls in handlers)

@@ -11,6 +11,7 @@ from game.base import Event, IllegalAction, play
 from game.split.actions import Draw as SplitDraw
 from game.ten import bust_chance, rules
 from game.ten.state import Bid, Draw, Pass, Stop
+from game.ten.vocabulary import EventKind
 from tests.engine.ten_helpers import ENGINE, act, build
 
 
@@ -120,7 +121,9 @@ EVENT_KINDS = {
 def test_event_kind_list_matches_the_rules_source() -> None:
     package = Path(__file__).parents[2] / "game" / "ten"
     source = "".join(path.read_text() for path in package.glob("*.py"))
-    assert set(re.findall(r'Event\(\s*"(\w+)"', source)) == EVENT_KINDS
+    made = {EventKind[name] for name in re.findall(r"Event\(\s*EventKind\.(\w+)", source)}
+    assert made == set(EventKind)
+    assert {kind.value for kind in EventKind} == EVENT_KINDS
 
 
 def test_describe_every_event_kind() -> None:
