@@ -29,7 +29,7 @@ class SplitEngine:
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
-    ) -> SplitState:
+    ) -> tuple[SplitState, list[Event]]:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(f"SPLIT needs {self.min_players} to {self.max_players} players.")
         if len(set(players)) != len(players):

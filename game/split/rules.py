@@ -64,7 +64,8 @@ _LEVELS: tuple[int, ...] = tuple(face_level(a, b) for a in range(FACES) for b in
 # ---------------------------------------------------------------- setup
 
 
-def new_game(players: Sequence[str], seed: int) -> SplitState:
+def new_game(players: Sequence[str], seed: int) -> tuple[SplitState, list[Event]]:
+    """The game dealt for round 1, and the round's start event."""
     count = len(players)
     state = SplitState(
         players=list(players),
@@ -78,8 +79,7 @@ def new_game(players: Sequence[str], seed: int) -> SplitState:
         negatives=[0] * count,
         round_marks=[0] * count,
     )
-    deal(state)
-    return state
+    return state, deal(state)
 
 
 def deal(state: SplitState) -> list[Event]:

@@ -27,7 +27,7 @@ class SimulationReport:
 
 def play_game(players: int, seed: int, bot: str, check: bool = True) -> tuple[SplitState, int]:
     """One full game between ``players`` bots; returns the final state and action count."""
-    state = rules.new_game([f"bot:{i}" for i in range(players)], seed)
+    state, _ = rules.new_game([f"bot:{i}" for i in range(players)], seed)
     rng = random.Random(seed)
     actions = 0
     while state.step != Step.GAME_OVER:

@@ -46,12 +46,12 @@ class TenEngine:
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
-    ) -> TenState:
+    ) -> tuple[TenState, list[Event]]:
         try:
             TenOptions.model_validate(dict(options or {}))
         except ValidationError as err:
             raise IllegalAction("TEN has no table options.") from err
-        return rules.new_state(players, seed)
+        return rules.new_game(players, seed)
 
     def parse_action(self, data: Mapping[str, Any] | str) -> TenAction:
         try:

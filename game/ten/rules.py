@@ -46,7 +46,8 @@ SOLO_NEEDS_BOT = (
 )
 
 
-def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
+def new_game(players: Sequence[PlayerId], seed: int) -> tuple[TenState, list[Event]]:
+    """The shuffled game, and the event that turn 1 starts."""
     count = len(players)
     if count < data.MIN_SEATS:
         raise IllegalAction(SOLO_NEEDS_BOT)
@@ -56,7 +57,7 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
         raise IllegalAction("Every player may sit only once.")
     pile = cards.deck_for(count)
     rng_for(seed, "ten", "deck").shuffle(pile)
-    return TenState(
+    state = TenState(
         players=list(players),
         seed=seed,
         pile=pile,
@@ -65,6 +66,7 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
         bust=[0] * count,
         active=rng_for(seed, "ten", "first").randrange(count),
     )
+    return state, [Event(EventKind.TURN, state.players[state.active], {"turn": state.turn})]
 
 
 def awaiting(state: TenState) -> list[PlayerId]:

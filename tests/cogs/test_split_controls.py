@@ -34,7 +34,7 @@ def session_with(state: SplitState, version: int = 5) -> Session:
 def crowded_main_step() -> SplitState:
     """Ana (seat 0) in the main step with 39 cards and a weak match of every rank on the
     table: 39 matches, 39 upgrades and 39 discards to offer."""
-    state = ENGINE.new_game(PLAYERS, 1)
+    state, _ = ENGINE.new_game(PLAYERS, 1)
     state.turn, state.step = 0, "main"
     state.hands[0] = [c for r in range(13) for c in (card(r, 3), card(r, 2), card(r, 0, 1))]
     state.matches = [TableMatch(owner=1, halves=[card(r, 0), card(r, 1)]) for r in range(13)]
@@ -130,7 +130,7 @@ def test_forged_payloads_are_refused(payload: str, values: list[str], message: s
 
 
 def test_bonus_prompts_are_buttons() -> None:
-    state = ENGINE.new_game(PLAYERS, 1)
+    state, _ = ENGINE.new_game(PLAYERS, 1)
     state.turn, state.step = 0, "bonus_perfect"
     perfect = UI.private(session_with(state), "1")
     assert [i.label for i in items(perfect)] == ["Mark Ben", "Mark Cy"]
@@ -143,7 +143,7 @@ def test_bonus_prompts_are_buttons() -> None:
 
 
 def test_laydown_offers_lay_select_and_done_only_to_waiting_players() -> None:
-    state = ENGINE.new_game(PLAYERS, 1)
+    state, _ = ENGINE.new_game(PLAYERS, 1)
     state.step, state.went_out, state.laydown_waiting = "laydown", 0, [1, 2]
     state.hands[0] = []
     state.hands[1] = [card(4, 0), card(4, 3), card(9, 1)]

@@ -178,7 +178,7 @@ def test_s5_tie_break_currency_then_fewest_cards_then_shared() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_s5_results_sorted_by_placement(seed: int) -> None:
     rng = random.Random(seed)
-    state = ENGINE.new_game(["a", "b", "c"], seed=seed)
+    state, _ = ENGINE.new_game(["a", "b", "c"], seed=seed)
     while not ENGINE.is_over(state):
         player = ENGINE.awaiting(state)[0]
         ENGINE.apply(state, player, ENGINE.bot_action(state, player, "normal", rng))

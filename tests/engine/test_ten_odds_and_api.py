@@ -29,7 +29,7 @@ def test_s7_bust_chance_counts_unseen_cards() -> None:
 
 
 def test_s7_bust_chance_ignores_pile_order() -> None:
-    state = ENGINE.new_game(["a", "b", "c"], seed=5)
+    state, _ = ENGINE.new_game(["a", "b", "c"], seed=5)
     act(state, ENGINE.awaiting(state)[0], Draw())
     before = bust_chance(state)
     random.Random(0).shuffle(state.pile)
@@ -38,7 +38,7 @@ def test_s7_bust_chance_ignores_pile_order() -> None:
 
 
 def test_s7_bust_chance_empty_table_at_start() -> None:
-    state = ENGINE.new_game(["a", "b"], seed=3)
+    state, _ = ENGINE.new_game(["a", "b"], seed=3)
     assert bust_chance(state) == 0.0  # no single card reaches 11 or $11
 
 
@@ -131,7 +131,7 @@ def test_describe_every_event_kind() -> None:
     for seed in range(12):
         for level in ("easy", "normal"):
             rng = random.Random(seed)
-            state = ENGINE.new_game(["a", "b", "c", "d", "e"][: 2 + seed % 4], seed=seed)
+            state, _ = ENGINE.new_game(["a", "b", "c", "d", "e"][: 2 + seed % 4], seed=seed)
             while not ENGINE.is_over(state):
                 player = ENGINE.awaiting(state)[0]
                 action = ENGINE.bot_action(state, player, level, rng)
