@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from game.base import IllegalAction
+from game.fast import construct
 from game.split.cards import canonical
 from game.split.vocabulary import ActionType
 
@@ -137,7 +138,6 @@ SplitAction = Annotated[
 
 _ADAPTER: TypeAdapter[SplitAction] = TypeAdapter(SplitAction)
 
-_SET_FIELD = object.__setattr__
 # The model of each action type.
 ACTION_MODELS: dict[ActionType, type[_Action]] = {
     cls.model_fields["type"].default: cls
@@ -161,13 +161,7 @@ _TYPE_NAMES: dict[type[_Action], ActionType] = {cls: kind for kind, cls in ACTIO
 def build(cls: type[_A], **values: Any) -> _A:
     """An action from already canonical values, skipping validation (the legal-action
     enumeration builds thousands of these; ``model_construct`` is several times slower)."""
-    action = cls.__new__(cls)
-    values["type"] = _TYPE_NAMES[cls]
-    _SET_FIELD(action, "__dict__", values)
-    _SET_FIELD(action, "__pydantic_fields_set__", set(values))
-    _SET_FIELD(action, "__pydantic_extra__", None)
-    _SET_FIELD(action, "__pydantic_private__", None)
-    return action
+    return construct(cls, {"type": _TYPE_NAMES[cls], **values}, values)
 
 
 DRAW = Draw()

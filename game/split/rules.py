@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.base import Event, IllegalAction, rng_for
+from game.fast import construct
 from game.split.actions import (
     BONUS_DRAW,
     DONE,
@@ -47,7 +48,6 @@ from game.split.state import (
     RoundSummary,
     SplitState,
     TableMatch,
-    construct,
 )
 from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
 
@@ -79,6 +79,7 @@ def new_game(players: Sequence[str], seed: int) -> tuple[SplitState, list[Event]
         negatives=[0] * count,
         round_marks=[0] * count,
     )
+    state.mark_all_set()
     return state, deal(state)
 
 
@@ -115,6 +116,12 @@ def deal(state: SplitState) -> list[Event]:
 
 
 # ---------------------------------------------------------------- helpers
+
+_MATCH_FIELDS = frozenset(TableMatch.model_fields)
+
+
+def _new_match(owner: int, halves: list[int]) -> TableMatch:
+    return construct(TableMatch, {"owner": owner, "halves": halves, "covered": []}, _MATCH_FIELDS)
 
 
 def match_pairs(state: SplitState) -> list[Pair]:
@@ -548,7 +555,7 @@ def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> 
     cards = [_take_face(hand, a), _take_face(hand, b)]
     if state.picked is not None and state.picked >> 1 in (a, b):
         state.picked = None
-    state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
+    state.matches.append(_new_match(seat, cards))
     match_id = len(state.matches) - 1
     level = face_level(a, b)
     events = [
@@ -725,7 +732,7 @@ def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Eve
     hand = state.hands[seat]
     _check_pair(hand, a, b)
     cards = [_take_face(hand, a), _take_face(hand, b)]
-    state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
+    state.matches.append(_new_match(seat, cards))
     return [
         Event(
             kind=EventKind.LAY,

@@ -1,12 +1,14 @@
-"""The SPLIT game state: compact, JSON-exact, mutated in place by the rules."""
+"""The SPLIT game state: compact, JSON-exact, mutated in place by the rules.
+
+Cards are ints (see ``game.split.cards``), seats indices into ``players``, matches indices
+into ``matches``.
+"""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from game.base import GameState
+from game.fast import PlainAssignment, construct
 from game.split.vocabulary import RoundEnd, Step
 
 ROUNDS = 3
@@ -51,7 +53,7 @@ class RoundSummary(BaseModel):
     players: list[PlayerRoundScore]
 
 
-class SplitState(GameState):
+class SplitState(PlainAssignment):
     round: int = 1
     dealer: int = 0
     turn: int = 0
@@ -73,50 +75,41 @@ class SplitState(GameState):
     history: list[RoundSummary] = Field(default_factory=list)
 
 
-_SET_FIELD = object.__setattr__
-_M = TypeVar("_M", bound=BaseModel)
-
-
-def construct(cls: type[_M], **values: Any) -> _M:
-    """``cls.model_construct(**values)`` for values naming every field, without its per-call
-    bookkeeping (the session manager copies the state on every action)."""
-    model = cls.__new__(cls)
-    _SET_FIELD(model, "__dict__", values)
-    _SET_FIELD(model, "__pydantic_fields_set__", set(values))
-    _SET_FIELD(model, "__pydantic_extra__", None)
-    _SET_FIELD(model, "__pydantic_private__", None)
-    return model
-
-
 def copy_state(state: SplitState) -> SplitState:
     """A cheap deep copy: lists are copied, finished-round records (never mutated) shared."""
     return construct(
         SplitState,
-        players=list(state.players),
-        seed=state.seed,
-        round=state.round,
-        dealer=state.dealer,
-        turn=state.turn,
-        step=state.step,
-        hands=[list(hand) for hand in state.hands],
-        pile=list(state.pile),
-        row=list(state.row),
-        matches=[
-            construct(
-                TableMatch,
-                owner=match.owner,
-                halves=list(match.halves),
-                covered=list(match.covered),
-            )
-            for match in state.matches
-        ],
-        picked=state.picked,
-        bonus_match=state.bonus_match,
-        turns_started=list(state.turns_started),
-        laydown_waiting=list(state.laydown_waiting),
-        went_out=state.went_out,
-        boxes=[list(rows) for rows in state.boxes],
-        negatives=list(state.negatives),
-        round_marks=list(state.round_marks),
-        history=list(state.history),
+        dict(
+            players=list(state.players),
+            seed=state.seed,
+            round=state.round,
+            dealer=state.dealer,
+            turn=state.turn,
+            step=state.step,
+            hands=[list(hand) for hand in state.hands],
+            pile=list(state.pile),
+            row=list(state.row),
+            matches=[
+                construct(
+                    TableMatch,
+                    dict(owner=match.owner, halves=list(match.halves), covered=list(match.covered)),
+                    _MATCH_FIELDS,
+                )
+                for match in state.matches
+            ],
+            picked=state.picked,
+            bonus_match=state.bonus_match,
+            turns_started=list(state.turns_started),
+            laydown_waiting=list(state.laydown_waiting),
+            went_out=state.went_out,
+            boxes=[list(rows) for rows in state.boxes],
+            negatives=list(state.negatives),
+            round_marks=list(state.round_marks),
+            history=list(state.history),
+        ),
+        _STATE_FIELDS,
     )
+
+
+_STATE_FIELDS = frozenset(SplitState.model_fields)
+_MATCH_FIELDS = frozenset(TableMatch.model_fields)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.base import PlayerId
-from game.ten import cards, data, fast
+from game.fast import construct
+from game.ten import cards, data
 from game.ten.spending import joined_order, spending_order
 from game.ten.state import Pay, TenState
 from game.ten.vocabulary import ActionType
@@ -70,10 +71,10 @@ def pay_action(c: int, b: int, spent: str) -> Pay:
 
 
 def _new_pay(c: int, b: int, spent: str) -> Pay:
-    made: Pay = fast.construct(
-        Pay, {"type": ActionType.PAY, "c": c, "b": b, "cards": spent}, {"c", "b", "cards"}
-    )
-    return made
+    return construct(Pay, {"type": ActionType.PAY, "c": c, "b": b, "cards": spent}, _PAY_SET)
+
+
+_PAY_SET = frozenset({"c", "b", "cards"})  # what Pay(c=…, b=…, cards=…) marks as set
 
 
 def wealth(state: TenState, seat: int) -> int:
@@ -161,10 +162,9 @@ def legal_payments(
     state: TenState, seat: int, price: int, *, cards_allowed: bool
 ) -> tuple[Pay, ...]:
     """``[option.action() for option in payment_options(...)]``, built once per situation."""
-    fields = state.__dict__  # a pydantic model's attribute reads are slow (see game.ten.rules)
-    currency = fields["currency"][seat]
-    busts = fields["bust"][seat]
-    owned = tuple(fields["collections"][seat]) if cards_allowed else None
+    currency = state.currency[seat]
+    busts = state.bust[seat]
+    owned = tuple(state.collections[seat]) if cards_allowed else None
     key = (price, currency, busts, owned)
     pays = _LEGAL_PAYS.get(key)
     if pays is None:
@@ -244,15 +244,14 @@ def payment_error(
 def execute_payment(state: TenState, seat: int, pay: Pay) -> list[str]:
     """Take the (validated) payment from the player; spent cards leave the game. Each
     spent note takes the first card of that notation in the collection."""
-    fields = state.__dict__
-    fields["currency"][seat] -= pay.c
-    fields["bust"][seat] -= pay.b
+    state.currency[seat] -= pay.c
+    state.bust[seat] -= pay.b
     text = pay.cards
     if not text:
         return []
     spent = [text[i : i + 2] for i in range(0, len(text), 2)]
-    collection = fields["collections"][seat]
-    removed = fields["removed"]
+    collection = state.collections[seat]
+    removed = state.removed
     notation = cards.NOTATION
     for note in spent:
         for index, card in enumerate(collection):

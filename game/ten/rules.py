@@ -1,9 +1,7 @@
 """The TEN rules as transitions on ``TenState`` (spec sections 2-4). Seats are ints.
 
-The functions on every action's path read fields from ``state.__dict__`` rather than as
-attributes: a pydantic model's attribute reads all pass through its ``__getattr__`` hook,
-which keeps the interpreter from specialising them, and a dict lookup costs about half as
-much (``bench.engine`` plays TEN's actions by the hundred thousand).
+``legal_for`` lists a player's actions; ``apply_for`` checks an action with the same predicate
+per rule and applies it in place, refusing with IllegalAction (nothing changed) otherwise.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from game.base import Event, IllegalAction, PlayerId, rng_for
-from game.ten import cards, data, fast
+from game.ten import cards, data
 from game.ten.cards import Kind
 from game.ten.odds import tableau_currency
 from game.ten.payments import (
@@ -66,32 +64,31 @@ def new_game(players: Sequence[PlayerId], seed: int) -> tuple[TenState, list[Eve
         bust=[0] * count,
         active=rng_for(seed, "ten", "first").randrange(count),
     )
+    state.mark_all_set()
     return state, [Event(EventKind.TURN, state.players[state.active], {"turn": state.turn})]
 
 
 def awaiting(state: TenState) -> list[PlayerId]:
-    fields = state.__dict__  # see the module docstring
-    if fields["phase"] == _DRAW_PHASE:
-        return [fields["players"][fields["active"]]]
+    if state.phase == _DRAW_PHASE:
+        return [state.players[state.active]]
     seat = waiting_seat(state)
-    return [] if seat is None else [fields["players"][seat]]
+    return [] if seat is None else [state.players[seat]]
 
 
 def is_over(state: TenState) -> bool:
-    return state.__dict__["phase"] == _OVER
+    return state.phase == _OVER
 
 
 def waiting_seat(state: TenState) -> int | None:
-    fields = state.__dict__  # see the module docstring
-    phase = fields["phase"]
+    phase = state.phase
     if phase == _DRAW_PHASE:
-        return fields["active"]
+        return state.active
     if phase == _AUCTION:
-        return fields["bidders"][fields["bid_index"]]
+        return state.bidders[state.bid_index]
     if phase == _PAY:
-        return fields["high_bidder"] if fields["pay_for"] == _WILD else fields["buyer"]
+        return state.high_bidder if state.pay_for == _WILD else state.buyer
     if phase == _BUY:
-        return fields["buyer"]
+        return state.buyer
     return None
 
 
@@ -166,49 +163,48 @@ def legal(state: TenState, seat: int) -> list[TenAction]:
 
 def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
     """``player``'s legal actions (none when the game does not wait for them)."""
-    fields = state.__dict__  # see the module docstring
     try:
-        seat = fields["players"].index(player)
+        seat = state.players.index(player)
     except ValueError:
         return []
-    phase = fields["phase"]
+    phase = state.phase
     if phase == _DRAW_PHASE:
-        if seat != fields["active"]:
+        if seat != state.active:
             return []
-        if not fields["pile"]:
+        if not state.pile:
             return list(_STOPS)
-        return list(_DRAW_OR_STOP) if fields["tableau"] else [_DRAW]
+        return list(_DRAW_OR_STOP) if state.tableau else [_DRAW]
     if phase == _AUCTION:
-        if seat != fields["bidders"][fields["bid_index"]]:
+        if seat != state.bidders[state.bid_index]:
             return []
-        low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
-        key = (low, fields["currency"][seat] + data.BUST_TOKEN_VALUE * fields["bust"][seat])
+        low = max(state.high_bid + 1, data.MIN_FIRST_BID)
+        key = (low, state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat])
         actions = _AUCTION_LEGAL.get(key)
         if actions is None:
             bids = (_bid_action(a) for a in range(low, key[1] + 1))
             actions = _AUCTION_LEGAL[key] = (_PASS, *bids)
         return list(actions)
     if phase == _PAY:
-        by_cards = fields["pay_for"] == _CARD
-        if seat != (fields["buyer"] if by_cards else fields["high_bidder"]):
+        by_cards = state.pay_for == _CARD
+        if seat != (state.buyer if by_cards else state.high_bidder):
             return []
         pays: list[TenAction] = list(
-            legal_payments(state, seat, fields["pay_price"], cards_allowed=by_cards)
+            legal_payments(state, seat, state.pay_price, cards_allowed=by_cards)
         )
         if by_cards:
             pays.append(_BACK)
         return pays
     if phase == _BUY:
-        if seat != fields["buyer"]:
+        if seat != state.buyer:
             return []
         # The same filter as _buy_check, with the wealth counted once.
         rank = _BUY_RANK
-        collection = fields["collections"][seat]
-        offered = {rank[card] for card in fields["market"]}
+        collection = state.collections[seat]
+        offered = {rank[card] for card in state.market}
         offered.difference_update([rank[card] for card in collection])
         limit = (
-            fields["currency"][seat]
-            + data.BUST_TOKEN_VALUE * fields["bust"][seat]
+            state.currency[seat]
+            + data.BUST_TOKEN_VALUE * state.bust[seat]
             + len(collection)
         )
         prices = _PRICE_BY_RANK
@@ -230,14 +226,13 @@ def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
 def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
     """Applies ``player``'s action in place and returns the events; raises IllegalAction
     (with nothing changed) when the rules refuse it."""
-    fields = state.__dict__  # see the module docstring
-    players = fields["players"]
+    players = state.players
     try:
         seat = players.index(player)
     except ValueError:
         raise IllegalAction("You are not playing in this game.") from None
-    phase = fields["phase"]
-    waiting = fields["active"] if phase == _DRAW_PHASE else waiting_seat(state)
+    phase = state.phase
+    waiting = state.active if phase == _DRAW_PHASE else waiting_seat(state)
     if waiting is None:
         raise IllegalAction("The game is over.")
     if waiting != seat:
@@ -270,9 +265,6 @@ def _wrong_phase_text(state: TenState, kind: ActionType) -> str:
     return f"You cannot {kind} now: {what}."
 
 
-# The handlers below write fields as ``fast.put`` does (the value into ``__dict__``, the name
-# into ``__pydantic_fields_set__``); on the paths every turn takes this is spelled out, and the
-# rarer ones call ``fast.put``.
 
 # --- draw phase -----------------------------------------------------------------------------
 
@@ -285,20 +277,18 @@ _IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.K
 
 
 def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    fields = state.__dict__
-    pile = fields["pile"]
+    pile = state.pile
     if not pile:
         raise IllegalAction("The draw pile is empty: you must stop.")
     card = pile.pop()
     note = _NOTATION[card]
     left = len(pile)
     if not left:
-        fields["final"] = True
-        state.__pydantic_fields_set__.add("final")
+        state.final = True
     if _IS_WILD[card]:
         flip = Event(EventKind.FLIP, player, {"card": note, "left": left})
         return [flip, _start_auction(state, card)]
-    tableau = fields["tableau"]
+    tableau = state.tableau
     tableau.append(card)
     currency = 0
     total = 0
@@ -321,21 +311,20 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
 
 def _split_tableau(state: TenState) -> tuple[list[int], int]:
     """Empties the tableau: returns its number cards; currency cards go to the discard."""
-    tableau = state.__dict__["tableau"]
+    tableau = state.tableau
     is_number = _IS_NUMBER
     numbers = [c for c in tableau if is_number[c]]
     currency = 0
     if len(numbers) != len(tableau):
-        state.__dict__["discard"].extend(c for c in tableau if _IS_CURRENCY[c])
+        state.discard.extend(c for c in tableau if _IS_CURRENCY[c])
         currency = tableau_currency(tableau)
     tableau.clear()
     return numbers, currency
 
 
 def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, int]:
-    fields = state.__dict__
-    players = fields["players"]
-    tokens = fields["currency"]
+    players = state.players
+    tokens = state.currency
     cap = data.CURRENCY_CAP
     gains: dict[str, int] = {}
     for other in range(len(players)):
@@ -350,12 +339,10 @@ def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, in
 
 
 def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[Event]:
-    fields = state.__dict__
-    fields["bust"][seat] += 1
-    fields["stats_busts"] += 1
-    state.__pydantic_fields_set__.add("stats_busts")
+    state.bust[seat] += 1
+    state.stats_busts += 1
     numbers, currency = _split_tableau(state)
-    fields["market"].extend(numbers)
+    state.market.extend(numbers)
     gains: dict[str, int] = {}
     if kind == BustKind.NUMBER and currency:
         gains = _gains_for_others(state, seat, currency)
@@ -374,18 +361,16 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[
 
 def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Stop)
-    fields = state.__dict__
-    if fields["pile"] and not fields["tableau"]:
+    if state.pile and not state.tableau:
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
     notes = [_NOTATION[c] for c in numbers]
     if action.take == Reward.NUMBERS:
-        fields["collections"][seat].extend(numbers)
+        state.collections[seat].extend(numbers)
         gains = _gains_for_others(state, seat, currency)
-        fields["took_numbers"] = True
-        fields["phase"] = _BUY
-        fields["buyer"] = seat
-        state.__pydantic_fields_set__.update(_STOP_NUMBERS_FIELDS)
+        state.took_numbers = True
+        state.phase = _BUY
+        state.buyer = seat
         event = Event(
             EventKind.STOP,
             player,
@@ -393,7 +378,7 @@ def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         )
         return [event]
     gains = {player: gain(state, seat, currency)}
-    fields["market"].extend(numbers)
+    state.market.extend(numbers)
     event = Event(
         EventKind.STOP,
         player,
@@ -402,69 +387,56 @@ def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
     return [event, *_end_turn(state)]
 
 
-_STOP_NUMBERS_FIELDS = ("took_numbers", "phase", "buyer")
 _NEXT_TURN_FIELDS = ("active", "turn", "took_numbers", "phase")
 
 
 def _end_turn(state: TenState) -> list[Event]:
-    fields = state.__dict__
-    players = fields["players"]
+    players = state.players
     count = len(players)
-    if fields["final"]:
-        active = fields["active"]
-        fast.put(
-            state,
-            final_buys=True,
-            after_buy=[(active + i) % count for i in range(1, count + 1)],
-        )
+    if state.final:
+        active = state.active
+        state.final_buys = True
+        state.after_buy = [(active + i) % count for i in range(1, count + 1)]
         return _next_final_buy(state)
-    active = fields["active"] = (fields["active"] + 1) % count
-    turn = fields["turn"] = fields["turn"] + 1
-    fields["took_numbers"] = False
-    fields["phase"] = _DRAW_PHASE
-    state.__pydantic_fields_set__.update(_NEXT_TURN_FIELDS)
+    active = state.active = (state.active + 1) % count
+    turn = state.turn = state.turn + 1
+    state.took_numbers = False
+    state.phase = _DRAW_PHASE
     return [Event(EventKind.TURN, players[active], {"turn": turn})]
 
 
 # --- auction --------------------------------------------------------------------------------
 
-_AUCTION_STATE = ("auction_card", "bidders", "bid_index", "high_bid", "high_bidder")
-_AUCTION_FIELDS = ("phase", *_AUCTION_STATE, "stats_auctions")
 
 
 def _start_auction(state: TenState, card: int) -> Event:
-    fields = state.__dict__
-    count = len(fields["players"])
-    active = fields["active"]
-    fields["phase"] = _AUCTION
-    fields["auction_card"] = card
-    fields["bidders"] = [(active + i) % count for i in range(1, count + 1)]
-    fields["bid_index"] = 0
-    fields["high_bid"] = 0
-    fields["high_bidder"] = None
-    fields["stats_auctions"] += 1
-    state.__pydantic_fields_set__.update(_AUCTION_FIELDS)
+    count = len(state.players)
+    active = state.active
+    state.phase = _AUCTION
+    state.auction_card = card
+    state.bidders = [(active + i) % count for i in range(1, count + 1)]
+    state.bid_index = 0
+    state.high_bid = 0
+    state.high_bidder = None
+    state.stats_auctions += 1
     return Event(EventKind.AUCTION, None, {"card": _NOTATION[card]})
 
 
 def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Bid)
-    fields = state.__dict__
-    low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
+    low = max(state.high_bid + 1, data.MIN_FIRST_BID)
     amount = action.amount
     if amount < low:
         raise IllegalAction(f"Bid at least {low}.")
-    most = fields["currency"][seat] + data.BUST_TOKEN_VALUE * fields["bust"][seat]
+    most = state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat]
     if amount > most:
         raise IllegalAction(f"You can bid at most {most} (your wealth).")
-    fields["high_bid"] = amount
-    fields["high_bidder"] = seat
-    state.__pydantic_fields_set__.update(_HIGH_BID_FIELDS)
+    state.high_bid = amount
+    state.high_bidder = seat
     event = Event(EventKind.BID, player, {"amount": amount})
     return _next_bidder(state, [event])
 
 
-_HIGH_BID_FIELDS = ("high_bid", "high_bidder")
 
 
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
@@ -473,58 +445,54 @@ def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
 
 def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
     """Moves the auction on after a bid or pass (``events``) and returns all events."""
-    fields = state.__dict__
-    index = fields["bid_index"] = fields["bid_index"] + 1
-    state.__pydantic_fields_set__.add("bid_index")
-    if index < len(fields["bidders"]):
+    index = state.bid_index = state.bid_index + 1
+    if index < len(state.bidders):
         return events
-    card = fields["auction_card"]
+    card = state.auction_card
     assert card is not None
     note = _NOTATION[card]
-    winner = fields["high_bidder"]
+    winner = state.high_bidder
     if winner is None:
-        fields["removed"].append(card)
+        state.removed.append(card)
         events.append(Event(EventKind.UNSOLD, None, {"card": note}))
         _back_to_draw(state)
         return events
-    price = fields["high_bid"]
-    events.append(Event(EventKind.WON, fields["players"][winner], {"card": note, "price": price}))
+    price = state.high_bid
+    events.append(Event(EventKind.WON, state.players[winner], {"card": note, "price": price}))
     options = legal_payments(state, winner, price, cards_allowed=False)
-    fast.put(state, phase=_PAY, pay_for=_WILD, pay_price=price)
+    state.phase = _PAY
+    state.pay_for = _WILD
+    state.pay_price = price
     if len(options) == 1:
         events.extend(_finish_wild(state, winner, options[0]))
     return events
 
 
 def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
-    fields = state.__dict__
-    card = fields["auction_card"]
+    card = state.auction_card
     assert card is not None
     execute_payment(state, seat, pay)
-    fields["collections"][seat].append(card)
+    state.collections[seat].append(card)
     event = Event(
         EventKind.PAID,
-        fields["players"][seat],
+        state.players[seat],
         {"card": _NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
     )
     _back_to_draw(state)
     return [event]
 
 
-_BACK_TO_DRAW_FIELDS = ("phase", *_AUCTION_STATE, "pay_for", "pay_price")
 
 
 def _back_to_draw(state: TenState) -> None:
-    fields = state.__dict__
-    fields["phase"] = _DRAW_PHASE
-    fields["auction_card"] = None
-    fields["bidders"] = []
-    fields["bid_index"] = 0
-    fields["high_bid"] = 0
-    fields["high_bidder"] = None
-    fields["pay_for"] = None
-    fields["pay_price"] = 0
-    state.__pydantic_fields_set__.update(_BACK_TO_DRAW_FIELDS)
+    state.phase = _DRAW_PHASE
+    state.auction_card = None
+    state.bidders = []
+    state.bid_index = 0
+    state.high_bid = 0
+    state.high_bidder = None
+    state.pay_for = None
+    state.pay_price = 0
 
 
 # --- payments and buying --------------------------------------------------------------------
@@ -532,20 +500,19 @@ def _back_to_draw(state: TenState) -> None:
 
 def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Pay)
-    fields = state.__dict__
-    by_cards = fields["pay_for"] == _CARD
-    price = fields["pay_price"]
+    by_cards = state.pay_for == _CARD
+    price = state.pay_price
     if not is_listed_payment(state, seat, price, action, cards_allowed=by_cards):
         error = payment_error(state, seat, price, action, cards_allowed=by_cards)
         if error:
             raise IllegalAction(error)
     if not by_cards:
         return _finish_wild(state, seat, action)
-    card = fields["pay_card"]
+    card = state.pay_card
     assert card is not None
     spent = execute_payment(state, seat, action)
-    fields["market"].remove(card)
-    fields["collections"][seat].append(card)
+    state.market.remove(card)
+    state.collections[seat].append(card)
     event = Event(
         EventKind.BOUGHT,
         player,
@@ -556,11 +523,11 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
 
 def _open_buy(state: TenState, seat: int) -> list[Event]:
     """One of the final buy phases (spec section 4)."""
-    fast.put(state, phase=_BUY, buyer=seat)
+    state.phase = _BUY
+    state.buyer = seat
     return [Event(EventKind.FINAL_BUY, state.players[seat])]
 
 
-_CHOOSE_FIELDS = ("phase", "pay_for", "pay_card", "pay_price")
 
 
 def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
@@ -569,24 +536,20 @@ def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     error, card = _buy_check(state, seat, note)
     if error:
         raise IllegalAction(error)
-    fields = state.__dict__
-    fields["phase"] = _PAY
-    fields["pay_for"] = _CARD
-    fields["pay_card"] = card
-    fields["pay_price"] = _NUMBER[card]
-    state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
+    state.phase = _PAY
+    state.pay_for = _CARD
+    state.pay_card = card
+    state.pay_price = _NUMBER[card]
     return [Event(EventKind.CHOOSE, player, {"card": note})]
 
 
 def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    fields = state.__dict__
-    if fields["pay_for"] != _CARD:
+    if state.pay_for != _CARD:
         raise IllegalAction("You won the auction and must pay for the wild.")
-    fields["phase"] = _BUY
-    fields["pay_for"] = None
-    fields["pay_card"] = None
-    fields["pay_price"] = 0
-    state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
+    state.phase = _BUY
+    state.pay_for = None
+    state.pay_card = None
+    state.pay_price = 0
     return [Event(EventKind.BACK, player)]
 
 
@@ -594,18 +557,15 @@ def _skip(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
     return [Event(EventKind.SKIP, player), *_close_buy(state)]
 
 
-_CLOSE_BUY_FIELDS = ("phase", "buyer", "pay_for", "pay_card", "pay_price")
 
 
 def _close_buy(state: TenState) -> list[Event]:
-    fields = state.__dict__
-    fields["phase"] = _DRAW_PHASE
-    fields["buyer"] = None
-    fields["pay_for"] = None
-    fields["pay_card"] = None
-    fields["pay_price"] = 0
-    state.__pydantic_fields_set__.update(_CLOSE_BUY_FIELDS)
-    if fields["final_buys"]:
+    state.phase = _DRAW_PHASE
+    state.buyer = None
+    state.pay_for = None
+    state.pay_card = None
+    state.pay_price = 0
+    if state.final_buys:
         return _next_final_buy(state)
     return _end_turn(state)
 
@@ -613,7 +573,8 @@ def _close_buy(state: TenState) -> list[Event]:
 def _next_final_buy(state: TenState) -> list[Event]:
     if state.after_buy:
         return _open_buy(state, state.after_buy.pop(0))
-    fast.put(state, phase=_OVER, final_buys=False)
+    state.phase = _OVER
+    state.final_buys = False
     return [Event(EventKind.OVER)]
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from game.base import GameState
+from game.fast import PlainAssignment
 from game.ten.vocabulary import ActionType, PayFor, Phase, Reward
 
 
@@ -20,7 +20,7 @@ class TenOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class TenState(GameState):
+class TenState(PlainAssignment):
     pile: list[int]
     tableau: list[int] = Field(default_factory=list)  # flip order; wilds never stay here
     market: list[int] = Field(default_factory=list)
