@@ -20,7 +20,15 @@ from game.split.actions import (
     Target,
     Upgrade,
 )
-from game.split.cards import FACE_NAMES, face_level, parse_face
+from game.split.cards import (
+    CARD_NAMES,
+    FACE_NAMES,
+    FACE_OF,
+    FACE_RANK,
+    RANK_OF,
+    face_level,
+    parse_face,
+)
 from game.split.rules import can_upgrade_with, legal_actions, match_pairs
 from game.split.scoring import rank_row_value, sheet_score
 from game.split.state import SplitState
@@ -41,10 +49,10 @@ def least_useful_card(state: SplitState, seat: int) -> str:
     pairs = match_pairs(state)
     rank_counts: dict[int, int] = {}
     for card in hand:
-        rank_counts[card >> 3] = rank_counts.get(card >> 3, 0) + 1
+        rank_counts[RANK_OF[card]] = rank_counts.get(RANK_OF[card], 0) + 1
     best_face, best_key = -1, (0, 0, 0)
-    for face in sorted({card >> 1 for card in hand}):
-        key = (rank_counts[face >> 2], int(can_upgrade_with(pairs, face)), -face)
+    for face in sorted({FACE_OF[card] for card in hand}):
+        key = (rank_counts[FACE_RANK[face]], int(can_upgrade_with(pairs, face)), -face)
         if best_face < 0 or key < best_key:
             best_face, best_key = face, key
     return FACE_NAMES[best_face]
@@ -54,7 +62,7 @@ def _action_level(state: SplitState, action: SplitAction) -> int:
     if isinstance(action, MakeMatch | LayMatch):
         return face_level(parse_face(action.a), parse_face(action.b))
     if isinstance(action, Upgrade):
-        halves = [card >> 1 for card in state.matches[action.match].halves]
+        halves = [FACE_OF[card] for card in state.matches[action.match].halves]
         replaced = parse_face(action.replace)
         kept = halves[1] if halves[0] == replaced else halves[0]
         return face_level(parse_face(action.card), kept)
@@ -79,7 +87,7 @@ def default_action(state: SplitState, seat: int) -> SplitAction:
         return Draw()
     if step == Step.MAIN:
         if state.picked is not None:
-            picked = FACE_NAMES[state.picked >> 1]
+            picked = CARD_NAMES[state.picked]
             for action in legal_actions(state, seat):
                 if _uses(action, picked):
                     return action
@@ -90,7 +98,7 @@ def default_action(state: SplitState, seat: int) -> SplitAction:
 
 
 def _owned_boxes(state: SplitState, seat: int, rank: int) -> int:
-    on_table = sum(1 for m in state.matches if m.owner == seat and m.halves[0] >> 3 == rank)
+    on_table = sum(1 for m in state.matches if m.owner == seat and RANK_OF[m.halves[0]] == rank)
     return state.boxes[seat][rank] + on_table
 
 
@@ -133,8 +141,8 @@ def greedy_action(state: SplitState, seat: int) -> SplitAction:
     swaps = [a for a in legal if isinstance(a, Swap)]
     best_gain, best_swap = 0, None
     for swap in swaps:
-        mine_rank = state.matches[swap.mine].halves[0] >> 3
-        theirs_rank = state.matches[swap.theirs].halves[0] >> 3
+        mine_rank = RANK_OF[state.matches[swap.mine].halves[0]]
+        theirs_rank = RANK_OF[state.matches[swap.theirs].halves[0]]
         if mine_rank == theirs_rank:
             continue
         gain = _box_gain(state, seat, theirs_rank) - (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.invariants import require
-from game.split.cards import DECK_SIZE, RANKS, face_level
+from game.split.cards import DECK_SIZE, FACE_OF, FACE_RANK, RANK_OF, RANKS, face_level
 from game.split.rules import match_pairs, usable
 from game.split.scoring import RANK_ROW_VALUES, sheet_score
 from game.split.state import ROUNDS, SplitState
@@ -32,26 +32,24 @@ def check_invariants(state: SplitState) -> None:
     for match_id, match in enumerate(state.matches):
         require(0 <= match.owner < count, f"match {match_id} has no owner")
         require(len(match.halves) == 2, f"match {match_id} does not have two halves")
-        rank = match.halves[0] >> 3
+        rank = RANK_OF[match.halves[0]]
         require(
-            {card >> 3 for card in match.halves + match.covered} == {rank},
+            {RANK_OF[card] for card in match.halves + match.covered} == {rank},
             f"match {match_id} mixes ranks",
         )
-        require(face_level(match.halves[0] >> 1, match.halves[1] >> 1) > 0, "not a match")
+        require(face_level(FACE_OF[match.halves[0]], FACE_OF[match.halves[1]]) > 0, "not a match")
     step = state.step
     if step in _TURN_STEPS:
         require(bool(state.pile), "the draw pile is empty during a turn")
         require(bool(state.hands[state.turn]), "the turn player has no cards")
     require((step == Step.LAYDOWN) == bool(state.laydown_waiting), "lay-down list out of step")
-    require(
-        (state.bonus_match is not None) == (step in _BONUS_STEPS), "bonus match out of step"
-    )
+    require((state.bonus_match is not None) == (step in _BONUS_STEPS), "bonus match out of step")
     if state.picked is not None:
         require(step == Step.MAIN or step in _BONUS_STEPS, "a picked card outside a turn")
         hand = state.hands[state.turn]
-        face = state.picked >> 1
-        require(any(card >> 1 == face for card in hand), "the picked card left the hand")
-        rank_count = sum(1 for card in hand if card >> 3 == face >> 2)
+        face = FACE_OF[state.picked]
+        require(any(FACE_OF[card] == face for card in hand), "the picked card left the hand")
+        rank_count = sum(1 for card in hand if RANK_OF[card] == FACE_RANK[face])
         require(
             usable(len(hand), rank_count, face, match_pairs(state)),
             "the picked card became unusable",

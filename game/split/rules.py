@@ -29,11 +29,15 @@ from game.split.actions import (
     build,
 )
 from game.split.cards import (
+    CARD_NAMES,
     DECK_SIZE,
+    FACE_LEVEL,
     FACE_NAMES,
-    FACES,
+    FACE_OF,
+    FACE_RANK,
     LEVEL_NAMES,
     PERFECT,
+    RANK_OF,
     RANKS,
     STRONG,
     WEAK,
@@ -56,9 +60,6 @@ _TAKE, _MAIN, _LAYDOWN, _GAME_OVER = Step.TAKE, Step.MAIN, Step.LAYDOWN, Step.GA
 _BONUS_PERFECT, _BONUS_STRONG, _BONUS_WEAK = Step.BONUS_PERFECT, Step.BONUS_STRONG, Step.BONUS_WEAK
 
 Pair = tuple[int, int]  # the two half faces of a match
-
-# face_level of every two faces, as one flat table: the enumeration asks it in inner loops.
-_LEVELS: tuple[int, ...] = tuple(face_level(a, b) for a in range(FACES) for b in range(FACES))
 
 
 # ---------------------------------------------------------------- setup
@@ -108,7 +109,7 @@ def deal(state: SplitState) -> list[Event]:
                 "round": state.round,
                 "dealer": state.players[state.dealer],
                 "first": state.players[state.turn],
-                "row": [FACE_NAMES[state.row[0] >> 1]],
+                "row": [CARD_NAMES[state.row[0]]],
                 "pile": len(state.pile),
             },
         )
@@ -125,14 +126,14 @@ def _new_match(owner: int, halves: list[int]) -> TableMatch:
 
 
 def match_pairs(state: SplitState) -> list[Pair]:
-    return [(m.halves[0] >> 1, m.halves[1] >> 1) for m in state.matches]
+    return [(FACE_OF[m.halves[0]], FACE_OF[m.halves[1]]) for m in state.matches]
 
 
 def can_upgrade_with(pairs: Sequence[Pair], face: int) -> bool:
     """Whether a half ``face`` would make some match on the table strictly stronger."""
-    rank = face >> 2
+    rank = FACE_RANK[face]
     for a, b in pairs:
-        if a >> 2 != rank:
+        if FACE_RANK[a] != rank:
             continue
         current = face_level(a, b)
         if current < PERFECT and (face_level(face, b) > current or face_level(face, a) > current):
@@ -140,25 +141,81 @@ def can_upgrade_with(pairs: Sequence[Pair], face: int) -> bool:
     return False
 
 
-def usable(hand_size: int, rank_count: int, face: int, pairs: Sequence[Pair]) -> bool:
+def keeps_a_discard(hand_size: int, played: int) -> bool:
+    """Whether playing ``played`` cards from a hand of ``hand_size`` leaves a card to discard
+    (a turn ends with a discard, so a play may never empty the hand)."""
+    return hand_size - played >= 1
+
+
+def usable(
+    hand_size: int,
+    rank_count: int,
+    face: int,
+    pairs: Sequence[Pair],
+    upgrades: dict[int, bool] | None = None,
+) -> bool:
     """Whether a held card ``face`` can go into a new match or an upgrade that leaves a card
-    to discard. ``rank_count`` counts the held cards of its rank, itself included."""
-    if hand_size >= 3 and rank_count >= 2:
+    to discard. ``rank_count`` counts the held cards of its rank, itself included;
+    ``upgrades`` memoises ``can_upgrade_with(pairs, face)`` per face for a caller that asks
+    about many cards against the same table."""
+    if keeps_a_discard(hand_size, 2) and rank_count >= 2:
         return True
-    return hand_size >= 2 and can_upgrade_with(pairs, face)
+    if not keeps_a_discard(hand_size, 1):
+        return False
+    if upgrades is None:
+        return can_upgrade_with(pairs, face)
+    known = upgrades.get(face)
+    if known is None:
+        known = upgrades[face] = can_upgrade_with(pairs, face)
+    return known
+
+
+def picked_stays_usable(
+    hand_size: int, rank_count: int, picked: int, new_pairs: Sequence[Pair], others: bool
+) -> bool:
+    """Whether the picked card ``picked`` is still usable after a play that leaves
+    ``hand_size`` cards (``rank_count`` of its rank) and puts ``new_pairs`` on the table;
+    ``others``: whether a match the play leaves alone could take it as an upgrade."""
+    return usable(hand_size, rank_count, picked, new_pairs) or (
+        keeps_a_discard(hand_size, 1) and others
+    )
+
+
+def improves(face: int, kept: int, current: int) -> bool:
+    """Whether ``face`` next to the half ``kept`` makes a match stronger than ``current``."""
+    return FACE_LEVEL[face][kept] > current
+
+
+def may_discard(state: SplitState) -> bool:
+    """A card picked from the row must be used before the turn player discards."""
+    return state.picked is None
+
+
+def awaits(state: SplitState, seat: int) -> bool:
+    """Whether the game waits for ``seat``'s input now."""
+    step = state.step
+    if step == _LAYDOWN:
+        return seat in state.laydown_waiting
+    return step != _GAME_OVER and seat == state.turn
+
+
+def targets(state: SplitState, seat: int) -> list[int]:
+    """The seats a perfect bonus of ``seat`` may mark: every other seat, in turn order."""
+    count = len(state.players)
+    return [(seat + k) % count for k in range(1, count)]
 
 
 def _rank_count(hand: Sequence[int], rank: int) -> int:
-    return sum(1 for card in hand if card >> 3 == rank)
+    return sum(1 for card in hand if RANK_OF[card] == rank)
 
 
 def _count_face(hand: Sequence[int], face: int) -> int:
-    return sum(1 for card in hand if card >> 1 == face)
+    return sum(1 for card in hand if FACE_OF[card] == face)
 
 
 def _take_face(hand: list[int], face: int) -> int:
     for index, card in enumerate(hand):
-        if card >> 1 == face:
+        if FACE_OF[card] == face:
             return hand.pop(index)
     raise AssertionError("card checked as held")
 
@@ -172,21 +229,22 @@ def _face(text: str) -> int:
 
 def pair_name(pair: Sequence[int]) -> str:
     """``7♥|7♠`` for two card ids."""
-    return "|".join(FACE_NAMES[card >> 1] for card in pair)
+    return "|".join(CARD_NAMES[card] for card in pair)
 
 
 def pick_usable(state: SplitState, seat: int, pos: int) -> bool:
     """Whether picking the row card at ``pos`` is allowed for ``seat`` (spec section 4)."""
     hand = state.hands[seat]
     taken = state.row[pos:]
-    face = taken[0] >> 1
-    rank = face >> 2
+    face = FACE_OF[taken[0]]
+    rank = FACE_RANK[face]
     count = _rank_count(hand, rank) + _rank_count(taken, rank)
     return usable(len(hand) + len(taken), count, face, match_pairs(state))
 
 
 def legal_picks(state: SplitState, seat: int) -> list[int]:
-    """Row positions ``seat`` may pick from, oldest first."""
+    """Row positions ``seat`` may pick from, oldest first: ``pick_usable`` for every position,
+    with the counts carried from the newest card back."""
     hand = state.hands[seat]
     row = state.row
     if not row:
@@ -194,22 +252,16 @@ def legal_picks(state: SplitState, seat: int) -> list[int]:
     pairs = match_pairs(state)
     hand_ranks = [0] * len(RANKS)
     for card in hand:
-        hand_ranks[card >> 3] += 1
-    upgrade_cache: dict[int, bool] = {}
-    suffix = [0] * len(RANKS)
+        hand_ranks[RANK_OF[card]] += 1
+    upgrades: dict[int, bool] = {}
+    suffix = [0] * len(RANKS)  # per rank: the cards of the row from ``pos`` on
     result: list[int] = []
     for pos in range(len(row) - 1, -1, -1):
         card = row[pos]
-        rank = card >> 3
+        rank = RANK_OF[card]
         suffix[rank] += 1
         size = len(hand) + len(row) - pos
-        if size >= 3 and hand_ranks[rank] + suffix[rank] >= 2:
-            result.append(pos)
-            continue
-        face = card >> 1
-        if face not in upgrade_cache:
-            upgrade_cache[face] = can_upgrade_with(pairs, face)
-        if size >= 2 and upgrade_cache[face]:
+        if usable(size, hand_ranks[rank] + suffix[rank], FACE_OF[card], pairs, upgrades):
             result.append(pos)
     result.reverse()
     return result
@@ -221,7 +273,7 @@ def swap_pairs(state: SplitState, seat: int) -> list[tuple[int, int]]:
     theirs: list[tuple[int, int]] = []
     for index, match in enumerate(state.matches):
         halves = match.halves
-        level = _LEVELS[(halves[0] >> 1) * FACES + (halves[1] >> 1)]
+        level = FACE_LEVEL[FACE_OF[halves[0]]][FACE_OF[halves[1]]]
         (mine if match.owner == seat else theirs).append((index, level))
     return [(i, j) for i, level in mine for j, other in theirs if level == other]
 
@@ -229,7 +281,7 @@ def swap_pairs(state: SplitState, seat: int) -> list[tuple[int, int]]:
 def _face_counts(hand: Sequence[int]) -> dict[int, int]:
     counts: dict[int, int] = {}
     for card in hand:
-        face = card >> 1
+        face = FACE_OF[card]
         counts[face] = counts.get(face, 0) + 1
     return counts
 
@@ -242,7 +294,7 @@ def _match_candidates(counts: dict[int, int]) -> list[Pair]:
         if counts[face] >= 2:
             result.append((face, face))
         for other in faces[i + 1 :]:
-            if other >> 2 != face >> 2:
+            if FACE_RANK[other] != FACE_RANK[face]:
                 break
             result.append((face, other))
     return result
@@ -300,26 +352,23 @@ def _pick_action(face: int, pos: int) -> Pick:
 
 
 def legal_actions(state: SplitState, seat: int) -> list[SplitAction]:
+    if not awaits(state, seat):
+        return []
     step = state.step
     if step == _LAYDOWN:
-        if seat not in state.laydown_waiting:
-            return []
         counts = _face_counts(state.hands[seat])
         lays: list[SplitAction] = [_lay_action(pair) for pair in _match_candidates(counts)]
         lays.append(DONE)
         return lays
-    if step == _GAME_OVER or seat != state.turn:
-        return []
     if step == _TAKE:
         result: list[SplitAction] = [DRAW]
         row = state.row
-        result.extend(_pick_action(row[pos] >> 1, pos) for pos in legal_picks(state, seat))
+        result.extend(_pick_action(FACE_OF[row[pos]], pos) for pos in legal_picks(state, seat))
         return result
     if step == _MAIN:
         return _main_actions(state, seat)
     if step == _BONUS_PERFECT:
-        count = len(state.players)
-        return [build(Target, player=state.players[(seat + k) % count]) for k in range(1, count)]
+        return [build(Target, player=state.players[other]) for other in targets(state, seat)]
     if step == _BONUS_STRONG:
         return [BONUS_DRAW, SKIP]
     # bonus_weak
@@ -333,49 +382,48 @@ def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
     size = len(hand)
     counts = _face_counts(hand)
     pairs = match_pairs(state)
-    picked = None if state.picked is None else state.picked >> 1
-    picked_rank_count = 0 if picked is None else _rank_count(hand, picked >> 2)
+    picked = None if state.picked is None else FACE_OF[state.picked]
+    picked_rank_count = 0 if picked is None else _rank_count(hand, FACE_RANK[picked])
     # Per match: whether the picked card could upgrade it. A play keeps the picked card
     # usable (``usable`` over the changed table) when an untouched match or the new pair
     # takes it, so the table is scanned once, not once per candidate.
     picked_ups = [] if picked is None else [can_upgrade_with((pair,), picked) for pair in pairs]
     picked_up_count = sum(picked_ups)
     result: list[SplitAction] = []
-    if size >= 3:
+    if keeps_a_discard(size, 2):
         for a, b in _match_candidates(counts):
             if picked is not None and picked != a and picked != b:
-                removed = 2 if a >> 2 == picked >> 2 else 0
-                if not usable(size - 2, picked_rank_count - removed, picked, [(a, b)]) and not (
-                    size - 2 >= 2 and picked_up_count
+                removed = 2 if FACE_RANK[a] == FACE_RANK[picked] else 0
+                if not picked_stays_usable(
+                    size - 2, picked_rank_count - removed, picked, [(a, b)], picked_up_count > 0
                 ):
                     continue
             result.append(_match_action((a, b)))
-    if size >= 2 and pairs:
+    if keeps_a_discard(size, 1) and pairs:
         by_rank: dict[int, list[int]] = {}
         for face in counts:
-            by_rank.setdefault(face >> 2, []).append(face)
-        levels = _LEVELS
+            by_rank.setdefault(FACE_RANK[face], []).append(face)
+        levels = FACE_LEVEL
         for match_id, (a, b) in enumerate(pairs):
-            faces = by_rank.get(a >> 2)
+            faces = by_rank.get(FACE_RANK[a])
             if faces is None:
                 continue
-            current = levels[a * FACES + b]
+            current = levels[a][b]
             if current == PERFECT:
                 continue
             for face in faces:
                 for replaced, kept in ((a, b), (b, a)):
-                    if levels[face * FACES + kept] <= current:
+                    if not improves(face, kept, current):
                         continue
                     if picked is not None and face != picked:
-                        removed = 1 if face >> 2 == picked >> 2 else 0
-                        others = picked_up_count - picked_ups[match_id]
-                        new_pair = [(face, kept)]
-                        if not usable(
-                            size - 1, picked_rank_count - removed, picked, new_pair
-                        ) and not (size - 1 >= 2 and others):
+                        removed = 1 if FACE_RANK[face] == FACE_RANK[picked] else 0
+                        others = picked_up_count - picked_ups[match_id] > 0
+                        if not picked_stays_usable(
+                            size - 1, picked_rank_count - removed, picked, [(face, kept)], others
+                        ):
                             continue
                     result.append(_upgrade_action(match_id, face, replaced))
-    if picked is None:
+    if may_discard(state):
         result.extend(_DISCARDS[face] for face in counts)
     return result
 
@@ -417,12 +465,11 @@ _WRONG_STEP: dict[Step, str] = {
 
 def apply(state: SplitState, seat: int, action: SplitAction) -> list[Event]:
     step = state.step
-    if step == _GAME_OVER:
-        raise IllegalAction(_WRONG_STEP[step])
-    if step == _LAYDOWN:
-        if seat not in state.laydown_waiting:
+    if not awaits(state, seat):
+        if step == _GAME_OVER:
+            raise IllegalAction(_WRONG_STEP[step])
+        if step == _LAYDOWN:
             raise IllegalAction("Only players who have not had a turn this round lay down now.")
-    elif seat != state.turn:
         raise IllegalAction("It is not your turn.")
     if step not in _STEP_OF_ACTION[action.type]:
         raise IllegalAction(_WRONG_STEP[step])
@@ -468,7 +515,7 @@ def _take_top_card(state: SplitState, seat: int, actor: str, kind: EventKind) ->
             kind=kind,
             actor=actor,
             data={"pile": len(state.pile)},
-            private={"card": FACE_NAMES[card >> 1]},
+            private={"card": CARD_NAMES[card]},
             private_to=actor,
         )
     ]
@@ -486,7 +533,7 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
         raise IllegalAction("The discard row is empty: draw a card.")
     label = FACE_NAMES[face]
     if action.pos is None:
-        positions = [pos for pos, card in enumerate(row) if card >> 1 == face]
+        positions = [pos for pos, card in enumerate(row) if FACE_OF[card] == face]
         if not positions:
             raise IllegalAction(f"{label} is not in the discard row.")
         # The newest copy that may be picked: an older one takes more cards along, which
@@ -495,7 +542,7 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
         pos = usable[-1] if usable else positions[-1]
     else:
         pos = action.pos
-        if not 0 <= pos < len(row) or row[pos] >> 1 != face:
+        if not 0 <= pos < len(row) or FACE_OF[row[pos]] != face:
             raise IllegalAction(f"{label} is not at that place in the discard row.")
     if not pick_usable(state, seat, pos):
         raise IllegalAction(
@@ -512,13 +559,13 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
         Event(
             kind=EventKind.PICK,
             actor=actor,
-            data={"card": label, "taken": [FACE_NAMES[c >> 1] for c in taken]},
+            data={"card": label, "taken": [CARD_NAMES[c] for c in taken]},
         )
     ]
 
 
 def _check_pair(hand: Sequence[int], a: int, b: int) -> None:
-    if a >> 2 != b >> 2:
+    if FACE_RANK[a] != FACE_RANK[b]:
         raise IllegalAction(f"{FACE_NAMES[a]} and {FACE_NAMES[b]} are different ranks.")
     for face in (a,) if a == b else (a, b):
         held = _count_face(hand, face)
@@ -529,16 +576,22 @@ def _check_pair(hand: Sequence[int], a: int, b: int) -> None:
             raise IllegalAction(f"You do not hold {FACE_NAMES[face]}.")
 
 
-def _keeps_picked(state: SplitState, seat: int, removed: Sequence[int], pairs: list[Pair]) -> None:
-    """Refuse a play (not using the picked card) that would leave the picked card unusable."""
+def _keeps_picked(
+    state: SplitState, seat: int, removed: Sequence[int], new_pair: Pair, untouched: list[Pair]
+) -> None:
+    """Refuse a play (not using the picked card) that would leave the picked card unusable:
+    the play takes the faces ``removed`` from the hand and puts ``new_pair`` on the table,
+    leaving the matches ``untouched`` as they are."""
     if state.picked is None:
         return
-    picked = state.picked >> 1
+    picked = FACE_OF[state.picked]
     if picked in removed:
         return
     hand = state.hands[seat]
-    rank_count = _rank_count(hand, picked >> 2) - sum(1 for f in removed if f >> 2 == picked >> 2)
-    if not usable(len(hand) - len(removed), rank_count, picked, pairs):
+    rank = FACE_RANK[picked]
+    rank_count = _rank_count(hand, rank) - sum(1 for f in removed if FACE_RANK[f] == rank)
+    others = can_upgrade_with(untouched, picked)
+    if not picked_stays_usable(len(hand) - len(removed), rank_count, picked, [new_pair], others):
         raise IllegalAction(
             f"That would leave the {FACE_NAMES[picked]} you picked unusable; "
             "you must use it this turn."
@@ -549,11 +602,11 @@ def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> 
     a, b = _face(action.a), _face(action.b)
     hand = state.hands[seat]
     _check_pair(hand, a, b)
-    if len(hand) < 3:
+    if not keeps_a_discard(len(hand), 2):
         raise IllegalAction("You must keep a card to discard: you cannot lay your last two cards.")
-    _keeps_picked(state, seat, (a, b), [*match_pairs(state), (a, b)])
+    _keeps_picked(state, seat, (a, b), (a, b), match_pairs(state))
     cards = [_take_face(hand, a), _take_face(hand, b)]
-    if state.picked is not None and state.picked >> 1 in (a, b):
+    if state.picked is not None and FACE_OF[state.picked] in (a, b):
         state.picked = None
     state.matches.append(_new_match(seat, cards))
     match_id = len(state.matches) - 1
@@ -574,9 +627,9 @@ def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[
         raise IllegalAction(f"There is no match #{action.match}.")
     match = state.matches[action.match]
     face, replaced = _face(action.card), _face(action.replace)
-    halves = [card >> 1 for card in match.halves]
+    halves = [FACE_OF[card] for card in match.halves]
     label, shown = FACE_NAMES[face], pair_name(match.halves)
-    if face >> 2 != halves[0] >> 2:
+    if FACE_RANK[face] != FACE_RANK[halves[0]]:
         raise IllegalAction(f"{label} and {shown} are different ranks.")
     hand = state.hands[seat]
     if not _count_face(hand, face):
@@ -587,17 +640,17 @@ def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[
     kept = halves[1 - index]
     current = face_level(halves[0], halves[1])
     level = face_level(face, kept)
-    if level <= current:
+    if not improves(face, kept, current):
         raise IllegalAction(
             f"Playing {label} for {FACE_NAMES[replaced]} would not make {shown} stronger."
         )
-    if len(hand) < 2:
+    if not keeps_a_discard(len(hand), 1):
         raise IllegalAction("You must keep a card to discard: you cannot play your last card.")
-    pairs = match_pairs(state)
-    pairs[action.match] = (face, kept)
-    _keeps_picked(state, seat, (face,), pairs)
+    untouched = match_pairs(state)
+    del untouched[action.match]
+    _keeps_picked(state, seat, (face,), (face, kept), untouched)
     card = _take_face(hand, face)
-    if state.picked is not None and state.picked >> 1 == face:
+    if state.picked is not None and FACE_OF[state.picked] == face:
         state.picked = None
     covered = match.halves[index]
     match.covered.append(covered)
@@ -611,7 +664,7 @@ def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[
             data={
                 "match": action.match,
                 "card": label,
-                "covered": FACE_NAMES[covered >> 1],
+                "covered": CARD_NAMES[covered],
                 "halves": pair_name(match.halves),
                 "level": LEVEL_NAMES[level],
                 "from_owner": state.players[previous],
@@ -653,7 +706,7 @@ def _target(state: SplitState, seat: int, actor: str, action: Target) -> list[Ev
     if action.player not in state.players:
         raise IllegalAction("That player is not in this game.")
     target = state.players.index(action.player)
-    if target == seat:
+    if target not in targets(state, seat):
         raise IllegalAction("Choose another player to mark a negative box.")
     state.step = _MAIN
     state.bonus_match = None
@@ -665,25 +718,31 @@ def _bonus_draw(state: SplitState, seat: int, actor: str) -> list[Event]:
     return _take_top_card(state, seat, actor, EventKind.BONUS_DRAW)
 
 
-def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]:
+def _swap_refusal(state: SplitState, seat: int, action: Swap) -> str:
+    """Why ``swap_pairs`` does not list ``action``."""
     count = len(state.matches)
     for match_id in (action.mine, action.theirs):
         if not 0 <= match_id < count:
-            raise IllegalAction(f"There is no match #{match_id}.")
+            return f"There is no match #{match_id}."
     mine, theirs = state.matches[action.mine], state.matches[action.theirs]
     if mine.owner != seat:
-        raise IllegalAction(f"{pair_name(mine.halves)} is not your match.")
+        return f"{pair_name(mine.halves)} is not your match."
     if theirs.owner == seat:
-        raise IllegalAction(f"{pair_name(theirs.halves)} is already yours.")
+        return f"{pair_name(theirs.halves)} is already yours."
     mine_level, theirs_level = (
-        face_level(m.halves[0] >> 1, m.halves[1] >> 1) for m in (mine, theirs)
+        face_level(FACE_OF[m.halves[0]], FACE_OF[m.halves[1]]) for m in (mine, theirs)
     )
-    if mine_level != theirs_level:
-        raise IllegalAction(
-            f"A {LEVEL_NAMES[mine_level]} match swaps only for another "
-            f"{LEVEL_NAMES[mine_level]} match, and {pair_name(theirs.halves)} is "
-            f"{LEVEL_NAMES[theirs_level]}."
-        )
+    return (
+        f"A {LEVEL_NAMES[mine_level]} match swaps only for another "
+        f"{LEVEL_NAMES[mine_level]} match, and {pair_name(theirs.halves)} is "
+        f"{LEVEL_NAMES[theirs_level]}."
+    )
+
+
+def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]:
+    if (action.mine, action.theirs) not in swap_pairs(state, seat):
+        raise IllegalAction(_swap_refusal(state, seat, action))
+    mine, theirs = state.matches[action.mine], state.matches[action.theirs]
     other = theirs.owner
     mine.owner, theirs.owner = other, seat
     state.step = _MAIN
@@ -705,9 +764,10 @@ def _swap(state: SplitState, seat: int, actor: str, action: Swap) -> list[Event]
 
 def _discard(state: SplitState, seat: int, actor: str, action: Discard) -> list[Event]:
     face = _face(action.card)
-    if state.picked is not None:
+    if not may_discard(state):
+        assert state.picked is not None
         raise IllegalAction(
-            f"You must use the {FACE_NAMES[state.picked >> 1]} you picked before discarding."
+            f"You must use the {CARD_NAMES[state.picked]} you picked before discarding."
         )
     hand = state.hands[seat]
     if not _count_face(hand, face):
@@ -791,7 +851,7 @@ def _score_round(state: SplitState, ended_by: RoundEnd) -> list[Event]:
     gained_boxes: list[dict[str, int]] = [{} for _ in range(count)]
     match_counts = [0] * count
     for match in state.matches:
-        rank = match.halves[0] >> 3
+        rank = RANK_OF[match.halves[0]]
         state.boxes[match.owner][rank] += 1
         rank_name = RANKS[rank]
         gained_boxes[match.owner][rank_name] = gained_boxes[match.owner].get(rank_name, 0) + 1

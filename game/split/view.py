@@ -21,7 +21,14 @@ from game.split.actions import (
     Target,
     Upgrade,
 )
-from game.split.cards import FACE_NAMES, LEVEL_NAMES, RANKS, face_level, parse_face
+from game.split.cards import (
+    CARD_NAMES,
+    FACE_OF,
+    LEVEL_NAMES,
+    RANKS,
+    face_level,
+    parse_face,
+)
 from game.split.rules import pair_name
 from game.split.scoring import negative_value, rank_row_value
 from game.split.state import ROUNDS, RoundSummary, SplitState
@@ -100,7 +107,7 @@ def sheet_view(state: SplitState, seat: int) -> SheetView:
 
 def match_level(state: SplitState, match_id: int) -> int:
     halves = state.matches[match_id].halves
-    return face_level(halves[0] >> 1, halves[1] >> 1)
+    return face_level(FACE_OF[halves[0]], FACE_OF[halves[1]])
 
 
 def build_view(state: SplitState, viewer: str | None) -> SplitView:
@@ -108,7 +115,7 @@ def build_view(state: SplitState, viewer: str | None) -> SplitView:
     seat = players.index(viewer) if viewer in players else None
     hand = None
     if seat is not None:
-        hand = [FACE_NAMES[card >> 1] for card in sorted(state.hands[seat])]
+        hand = [CARD_NAMES[card] for card in sorted(state.hands[seat])]
     in_turn = state.step not in (Step.LAYDOWN, Step.GAME_OVER)
     if state.step == Step.GAME_OVER:
         waiting: list[str] = []
@@ -128,18 +135,18 @@ def build_view(state: SplitState, viewer: str | None) -> SplitView:
         hand=hand,
         hand_counts={p: len(state.hands[s]) for s, p in enumerate(players)},
         pile_count=len(state.pile),
-        row=[FACE_NAMES[card >> 1] for card in state.row],
+        row=[CARD_NAMES[card] for card in state.row],
         matches=[
             MatchView(
                 id=i,
                 owner=players[m.owner],
                 level=LEVEL_NAMES[match_level(state, i)],
-                halves=[FACE_NAMES[c >> 1] for c in m.halves],
-                covered=[FACE_NAMES[c >> 1] for c in m.covered],
+                halves=[CARD_NAMES[c] for c in m.halves],
+                covered=[CARD_NAMES[c] for c in m.covered],
             )
             for i, m in enumerate(state.matches)
         ],
-        picked=None if state.picked is None else FACE_NAMES[state.picked >> 1],
+        picked=None if state.picked is None else CARD_NAMES[state.picked],
         bonus=BONUS_OF_STEP[state.step],
         bonus_match=state.bonus_match,
         laydown_waiting=[players[s] for s in state.laydown_waiting],
@@ -229,7 +236,7 @@ def describe_action(state: SplitState, action: SplitAction, names: Mapping[str, 
         return f"Match {action.a}+{action.b} ({LEVEL_NAMES.get(level, 'no match')})"
     if isinstance(action, Upgrade):
         match = state.matches[action.match]
-        halves = [card >> 1 for card in match.halves]
+        halves = [FACE_OF[card] for card in match.halves]
         replaced = parse_face(action.replace)
         kept = halves[1] if halves[0] == replaced else halves[0]
         result = LEVEL_NAMES.get(face_level(parse_face(action.card), kept), "no match")
