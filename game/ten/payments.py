@@ -15,6 +15,7 @@ payer's collection of the same count.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from game.base import PlayerId
@@ -203,10 +204,28 @@ def is_listed_payment(
     return True
 
 
-def payment_error(
+def is_valid_payment(
     state: TenState, seat: int, price: int, pay: Pay, *, cards_allowed: bool
-) -> str | None:
-    """Why ``pay`` cannot pay ``price`` (one sentence), or None when it is valid."""
+) -> bool:
+    """Whether ``pay`` may pay ``price``: its (currency, bust, card count) split is one of the
+    splits the options are made of, and its cards are in the payer's collection (any cards
+    of the right count, not only the options' canonical ones)."""
+    try:
+        notes = cards.split_notes(pay.cards) if pay.cards else []
+    except ValueError:
+        return False
+    card_count = len(state.collections[seat]) if cards_allowed else 0
+    splits, _ = _ordered_splits(price, state.currency[seat], state.bust[seat], card_count)
+    if (pay.c, pay.b, len(notes)) not in splits:
+        return False
+    held = Counter(cards.NOTATION[card] for card in state.collections[seat])
+    return not Counter(notes) - held
+
+
+def payment_refusal(
+    state: TenState, seat: int, price: int, pay: Pay, *, cards_allowed: bool
+) -> str:
+    """Why ``is_valid_payment`` refuses ``pay`` (one sentence)."""
     try:
         notes = cards.split_notes(pay.cards) if pay.cards else []
     except ValueError as err:
@@ -238,7 +257,7 @@ def payment_error(
         return f"That pays {total} for a price of {price}: leave out what you do not need."
     if pay.b and total - data.BUST_TOKEN_VALUE >= price:
         return f"That pays {total} for a price of {price}: one bust token fewer still covers it."
-    return None
+    return f"That is not a payment of {price} you can make."
 
 
 def execute_payment(state: TenState, seat: int, pay: Pay) -> list[str]:

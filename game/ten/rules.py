@@ -15,8 +15,9 @@ from game.ten.odds import tableau_currency
 from game.ten.payments import (
     execute_payment,
     is_listed_payment,
+    is_valid_payment,
     legal_payments,
-    payment_error,
+    payment_refusal,
     wealth,
 )
 from game.ten.state import (
@@ -99,26 +100,50 @@ def gain(state: TenState, seat: int, amount: int) -> int:
     return state.currency[seat] - before
 
 
+# One predicate per rule: the legal lists and the checks in ``apply_for`` both ask these.
+
+
+def can_draw(state: TenState) -> bool:
+    """The active player may flip a card while the pile holds one (spec 3.1)."""
+    return bool(state.pile)
+
+
 def can_stop(state: TenState) -> bool:
+    """The active player may stop once the row holds a card, or when the pile is empty."""
     return not state.pile or bool(state.tableau)
 
 
-def _buy_check(state: TenState, seat: int, note: str) -> tuple[str | None, int]:
-    """(why ``note`` cannot be bought, or None; the first market card of that notation)."""
-    notation = cards.NOTATION
-    for card in state.market:
-        if notation[card] == note:
-            break
-    else:
-        return f"There is no {note} in the market.", -1
+def bid_range(state: TenState, seat: int) -> tuple[int, int]:
+    """(lowest, highest) bid ``seat`` may make now: above the high bid, within its wealth."""
+    low = max(state.high_bid + 1, data.MIN_FIRST_BID)
+    return low, state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat]
+
+
+def may_go_back(state: TenState) -> bool:
+    """Only the payment of a chosen market card may be left (an auction win must be paid)."""
+    return state.pay_for == _CARD
+
+
+def buy_options(state: TenState, seat: int) -> list[Buy]:
+    """The market cards ``seat`` may buy, in display order: in the market, of a notation it
+    does not own, at a price its wealth and collection cards can pay."""
+    rank = _BUY_RANK
     collection = state.collections[seat]
-    for owned in collection:
-        if notation[owned] == note:
-            return f"You already own a {note}, so you cannot buy another.", card
-    price = int(note[1])
-    if wealth(state, seat) + len(collection) < price:
-        return f"You cannot pay {price} for {note}.", card
-    return None, card
+    offered = {rank[card] for card in state.market}
+    offered.difference_update([rank[card] for card in collection])
+    limit = wealth(state, seat) + len(collection)
+    prices = _PRICE_BY_RANK
+    return [_BUY_BY_RANK[r] for r in sorted(offered) if r < _BUY_COUNT and prices[r] <= limit]
+
+
+def _buy_refusal(state: TenState, seat: int, note: str) -> str:
+    """Why ``buy_options`` does not list ``note``."""
+    notation = cards.NOTATION
+    if all(notation[card] != note for card in state.market):
+        return f"There is no {note} in the market."
+    if any(notation[owned] == note for owned in state.collections[seat]):
+        return f"You already own a {note}, so you cannot buy another."
+    return f"You cannot pay {int(note[1])} for {note}."
 
 
 # Actions are frozen models, so the legal lists share these instances.
@@ -145,7 +170,7 @@ _BUY_RANK: tuple[int, ...] = tuple(
 _BUY_BY_RANK: tuple[Buy, ...] = tuple(_BUYS[note] for note in _BUY_ORDER)
 _PRICE_BY_RANK: tuple[int, ...] = tuple(_BUY_PRICE[note] for note in _BUY_ORDER)
 _BUY_COUNT = len(_BUY_ORDER)
-# (lowest bid, wealth) -> the auction's legal actions
+# bid_range -> the auction's legal actions
 _AUCTION_LEGAL: dict[tuple[int, int], tuple[TenAction, ...]] = {}
 
 
@@ -167,50 +192,30 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
         seat = state.players.index(player)
     except ValueError:
         return []
+    if seat != waiting_seat(state):
+        return []
     phase = state.phase
     if phase == _DRAW_PHASE:
-        if seat != state.active:
-            return []
-        if not state.pile:
-            return list(_STOPS)
-        return list(_DRAW_OR_STOP) if state.tableau else [_DRAW]
+        if can_draw(state):
+            return list(_DRAW_OR_STOP) if can_stop(state) else [_DRAW]
+        return list(_STOPS)
     if phase == _AUCTION:
-        if seat != state.bidders[state.bid_index]:
-            return []
-        low = max(state.high_bid + 1, data.MIN_FIRST_BID)
-        key = (low, state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat])
+        key = bid_range(state, seat)
         actions = _AUCTION_LEGAL.get(key)
         if actions is None:
-            bids = (_bid_action(a) for a in range(low, key[1] + 1))
+            bids = (_bid_action(a) for a in range(key[0], key[1] + 1))
             actions = _AUCTION_LEGAL[key] = (_PASS, *bids)
         return list(actions)
     if phase == _PAY:
-        by_cards = state.pay_for == _CARD
-        if seat != (state.buyer if by_cards else state.high_bidder):
-            return []
+        back = may_go_back(state)
         pays: list[TenAction] = list(
-            legal_payments(state, seat, state.pay_price, cards_allowed=by_cards)
+            legal_payments(state, seat, state.pay_price, cards_allowed=back)
         )
-        if by_cards:
+        if back:
             pays.append(_BACK)
         return pays
     if phase == _BUY:
-        if seat != state.buyer:
-            return []
-        # The same filter as _buy_check, with the wealth counted once.
-        rank = _BUY_RANK
-        collection = state.collections[seat]
-        offered = {rank[card] for card in state.market}
-        offered.difference_update([rank[card] for card in collection])
-        limit = (
-            state.currency[seat]
-            + data.BUST_TOKEN_VALUE * state.bust[seat]
-            + len(collection)
-        )
-        prices = _PRICE_BY_RANK
-        buys: list[TenAction] = [
-            _BUY_BY_RANK[r] for r in sorted(offered) if r < _BUY_COUNT and prices[r] <= limit
-        ]
+        buys: list[TenAction] = list(buy_options(state, seat))
         buys.append(_SKIP)
         return buys
     return []
@@ -265,7 +270,6 @@ def _wrong_phase_text(state: TenState, kind: ActionType) -> str:
     return f"You cannot {kind} now: {what}."
 
 
-
 # --- draw phase -----------------------------------------------------------------------------
 
 _NUMBER = cards.NUMBER
@@ -277,9 +281,9 @@ _IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.K
 
 
 def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    pile = state.pile
-    if not pile:
+    if not can_draw(state):
         raise IllegalAction("The draw pile is empty: you must stop.")
+    pile = state.pile
     card = pile.pop()
     note = _NOTATION[card]
     left = len(pile)
@@ -361,7 +365,7 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[
 
 def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Stop)
-    if state.pile and not state.tableau:
+    if not can_stop(state):
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
     notes = [_NOTATION[c] for c in numbers]
@@ -408,7 +412,6 @@ def _end_turn(state: TenState) -> list[Event]:
 # --- auction --------------------------------------------------------------------------------
 
 
-
 def _start_auction(state: TenState, card: int) -> Event:
     count = len(state.players)
     active = state.active
@@ -424,19 +427,16 @@ def _start_auction(state: TenState, card: int) -> Event:
 
 def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Bid)
-    low = max(state.high_bid + 1, data.MIN_FIRST_BID)
+    low, most = bid_range(state, seat)
     amount = action.amount
     if amount < low:
         raise IllegalAction(f"Bid at least {low}.")
-    most = state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat]
     if amount > most:
         raise IllegalAction(f"You can bid at most {most} (your wealth).")
     state.high_bid = amount
     state.high_bidder = seat
     event = Event(EventKind.BID, player, {"amount": amount})
     return _next_bidder(state, [event])
-
-
 
 
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
@@ -482,8 +482,6 @@ def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
     return [event]
 
 
-
-
 def _back_to_draw(state: TenState) -> None:
     state.phase = _DRAW_PHASE
     state.auction_card = None
@@ -502,10 +500,10 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
     assert isinstance(action, Pay)
     by_cards = state.pay_for == _CARD
     price = state.pay_price
-    if not is_listed_payment(state, seat, price, action, cards_allowed=by_cards):
-        error = payment_error(state, seat, price, action, cards_allowed=by_cards)
-        if error:
-            raise IllegalAction(error)
+    if not is_listed_payment(
+        state, seat, price, action, cards_allowed=by_cards
+    ) and not is_valid_payment(state, seat, price, action, cards_allowed=by_cards):
+        raise IllegalAction(payment_refusal(state, seat, price, action, cards_allowed=by_cards))
     if not by_cards:
         return _finish_wild(state, seat, action)
     card = state.pay_card
@@ -528,14 +526,12 @@ def _open_buy(state: TenState, seat: int) -> list[Event]:
     return [Event(EventKind.FINAL_BUY, state.players[seat])]
 
 
-
-
 def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Buy)
     note = action.card
-    error, card = _buy_check(state, seat, note)
-    if error:
-        raise IllegalAction(error)
+    if _BUYS.get(note) not in buy_options(state, seat):
+        raise IllegalAction(_buy_refusal(state, seat, note))
+    card = next(card for card in state.market if _NOTATION[card] == note)
     state.phase = _PAY
     state.pay_for = _CARD
     state.pay_card = card
@@ -544,7 +540,7 @@ def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
 
 
 def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    if state.pay_for != _CARD:
+    if not may_go_back(state):
         raise IllegalAction("You won the auction and must pay for the wild.")
     state.phase = _BUY
     state.pay_for = None
@@ -555,8 +551,6 @@ def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
 
 def _skip(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     return [Event(EventKind.SKIP, player), *_close_buy(state)]
-
-
 
 
 def _close_buy(state: TenState) -> list[Event]:
