@@ -1,6 +1,9 @@
 """SPLIT rules: dealing, legal actions, applying actions, round end and scoring.
 
 Everything here works on seat indexes and card ids; the engine translates player ids.
+``legal_actions`` and ``apply`` ask the same predicate per rule (``awaits``, ``usable``,
+``keeps_a_discard``, ``picked_stays_usable``, ``improves``, ``may_discard``, ``targets``,
+``swap_pairs``); the refusal texts only explain what a predicate refused.
 """
 
 from __future__ import annotations
