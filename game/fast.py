@@ -41,7 +41,10 @@ class PlainAssignment(GameState):
     """
 
     if not TYPE_CHECKING:
+        # Both: they share the type's one setattr slot, which is the plain C store only when
+        # neither is a Python function.
         __setattr__ = object.__setattr__
+        __delattr__ = object.__delattr__
 
     def mark_all_set(self) -> None:
         """Record every field in ``model_fields_set``, as a state loaded from JSON has them."""

@@ -34,10 +34,17 @@ from game.ten.state import (
 )
 from game.ten.vocabulary import ActionType, BustKind, EventKind, PayFor, Phase, Reward
 
-# Members used on every action, as module globals (see game.ten.vocabulary).
+# Enum members the common actions use, as module globals: Python 3.11 reads ``Phase.DRAW``
+# through the enum class's ``__getattr__`` hook at ten times the cost (see game.ten.vocabulary).
+# A state's fields hold the members themselves (pydantic validates "draw" into Phase.DRAW), so
+# the rules compare them with ``is``.
 _DRAW_PHASE, _AUCTION, _PAY, _BUY = Phase.DRAW, Phase.AUCTION, Phase.PAY, Phase.BUY
 _OVER = Phase.OVER
 _WILD, _CARD = PayFor.WILD, PayFor.CARD
+_NUMBERS, _CURRENCY = Reward.NUMBERS, Reward.CURRENCY
+_NUMBER_BUST, _CURRENCY_BUST = BustKind.NUMBER, BustKind.CURRENCY
+_FLIP_EVENT, _BUST_EVENT, _STOP_EVENT = EventKind.FLIP, EventKind.BUST, EventKind.STOP
+_TURN_EVENT, _BID_EVENT, _PASS_EVENT = EventKind.TURN, EventKind.BID, EventKind.PASS
 
 SOLO_NEEDS_BOT = (
     "TEN needs at least 2 seats: a solo game is played against a bot seat (spec section 6), "
@@ -66,29 +73,29 @@ def new_game(players: Sequence[PlayerId], seed: int) -> tuple[TenState, list[Eve
         active=rng_for(seed, "ten", "first").randrange(count),
     )
     state.mark_all_set()
-    return state, [Event(EventKind.TURN, state.players[state.active], {"turn": state.turn})]
+    return state, [Event(_TURN_EVENT, state.players[state.active], {"turn": state.turn})]
 
 
 def awaiting(state: TenState) -> list[PlayerId]:
-    if state.phase == _DRAW_PHASE:
+    if state.phase is _DRAW_PHASE:
         return [state.players[state.active]]
     seat = waiting_seat(state)
     return [] if seat is None else [state.players[seat]]
 
 
 def is_over(state: TenState) -> bool:
-    return state.phase == _OVER
+    return state.phase is _OVER
 
 
 def waiting_seat(state: TenState) -> int | None:
     phase = state.phase
-    if phase == _DRAW_PHASE:
+    if phase is _DRAW_PHASE:
         return state.active
-    if phase == _AUCTION:
+    if phase is _AUCTION:
         return state.bidders[state.bid_index]
-    if phase == _PAY:
-        return state.high_bidder if state.pay_for == _WILD else state.buyer
-    if phase == _BUY:
+    if phase is _PAY:
+        return state.high_bidder if state.pay_for is _WILD else state.buyer
+    if phase is _BUY:
         return state.buyer
     return None
 
@@ -103,14 +110,22 @@ def gain(state: TenState, seat: int, amount: int) -> int:
 # One predicate per rule: the legal lists and the checks in ``apply_for`` both ask these.
 
 
-def can_draw(state: TenState) -> bool:
+def may_draw(pile_left: bool, row_filled: bool) -> bool:
     """The active player may flip a card while the pile holds one (spec 3.1)."""
-    return bool(state.pile)
+    return pile_left
+
+
+def may_stop(pile_left: bool, row_filled: bool) -> bool:
+    """The active player may stop once the row holds a card, or when the pile is empty."""
+    return not pile_left or row_filled
+
+
+def can_draw(state: TenState) -> bool:
+    return may_draw(bool(state.pile), bool(state.tableau))
 
 
 def can_stop(state: TenState) -> bool:
-    """The active player may stop once the row holds a card, or when the pile is empty."""
-    return not state.pile or bool(state.tableau)
+    return may_stop(bool(state.pile), bool(state.tableau))
 
 
 def bid_range(state: TenState, seat: int) -> tuple[int, int]:
@@ -121,7 +136,7 @@ def bid_range(state: TenState, seat: int) -> tuple[int, int]:
 
 def may_go_back(state: TenState) -> bool:
     """Only the payment of a chosen market card may be left (an auction win must be paid)."""
-    return state.pay_for == _CARD
+    return state.pay_for is _CARD
 
 
 def buy_options(state: TenState, seat: int) -> list[Buy]:
@@ -148,10 +163,9 @@ def _buy_refusal(state: TenState, seat: int, note: str) -> str:
 
 # Actions are frozen models, so the legal lists share these instances.
 _DRAW = Draw()
-_STOP_NUMBERS = Stop(take=Reward.NUMBERS)
-_STOP_CURRENCY = Stop(take=Reward.CURRENCY)
+_STOP_NUMBERS = Stop(take=_NUMBERS)
+_STOP_CURRENCY = Stop(take=_CURRENCY)
 _STOPS: tuple[TenAction, ...] = (_STOP_NUMBERS, _STOP_CURRENCY)
-_DRAW_OR_STOP: tuple[TenAction, ...] = (_DRAW, *_STOPS)
 _PASS = Pass()
 _SKIP = Skip()
 _BACK = Back()
@@ -170,6 +184,12 @@ _BUY_RANK: tuple[int, ...] = tuple(
 _BUY_BY_RANK: tuple[Buy, ...] = tuple(_BUYS[note] for note in _BUY_ORDER)
 _PRICE_BY_RANK: tuple[int, ...] = tuple(_BUY_PRICE[note] for note in _BUY_ORDER)
 _BUY_COUNT = len(_BUY_ORDER)
+# (pile left, row filled) -> the draw phase's legal actions, by may_draw and may_stop
+_DRAW_PHASE_LEGAL: dict[tuple[bool, bool], tuple[TenAction, ...]] = {
+    (pile, row): ((_DRAW,) if may_draw(pile, row) else ()) + (_STOPS if may_stop(pile, row) else ())
+    for pile in (False, True)
+    for row in (False, True)
+}
 # bid_range -> the auction's legal actions
 _AUCTION_LEGAL: dict[tuple[int, int], tuple[TenAction, ...]] = {}
 
@@ -192,21 +212,21 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
         seat = state.players.index(player)
     except ValueError:
         return []
+    phase = state.phase
+    if phase is _DRAW_PHASE:  # waiting_seat's first case, spelled out on the hottest path
+        if seat != state.active:
+            return []
+        return list(_DRAW_PHASE_LEGAL[bool(state.pile), bool(state.tableau)])
     if seat != waiting_seat(state):
         return []
-    phase = state.phase
-    if phase == _DRAW_PHASE:
-        if can_draw(state):
-            return list(_DRAW_OR_STOP) if can_stop(state) else [_DRAW]
-        return list(_STOPS)
-    if phase == _AUCTION:
+    if phase is _AUCTION:
         key = bid_range(state, seat)
         actions = _AUCTION_LEGAL.get(key)
         if actions is None:
             bids = (_bid_action(a) for a in range(key[0], key[1] + 1))
             actions = _AUCTION_LEGAL[key] = (_PASS, *bids)
         return list(actions)
-    if phase == _PAY:
+    if phase is _PAY:
         back = may_go_back(state)
         pays: list[TenAction] = list(
             legal_payments(state, seat, state.pay_price, cards_allowed=back)
@@ -214,7 +234,7 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
         if back:
             pays.append(_BACK)
         return pays
-    if phase == _BUY:
+    if phase is _BUY:
         buys: list[TenAction] = list(buy_options(state, seat))
         buys.append(_SKIP)
         return buys
@@ -237,7 +257,8 @@ def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Even
     except ValueError:
         raise IllegalAction("You are not playing in this game.") from None
     phase = state.phase
-    waiting = state.active if phase == _DRAW_PHASE else waiting_seat(state)
+    # waiting_seat's first case, spelled out on the hottest path
+    waiting = state.active if phase is _DRAW_PHASE else waiting_seat(state)
     if waiting is None:
         raise IllegalAction("The game is over.")
     if waiting != seat:
@@ -265,7 +286,7 @@ _PHASE_CHOICES: dict[Phase, str] = {
 
 def _wrong_phase_text(state: TenState, kind: ActionType) -> str:
     what = _PHASE_CHOICES[state.phase]
-    if state.phase == _PAY and state.pay_for == _CARD:
+    if state.phase is _PAY and state.pay_for is _CARD:
         what += " or go back"
     return f"You cannot {kind} now: {what}."
 
@@ -281,16 +302,16 @@ _IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.K
 
 
 def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    if not can_draw(state):
-        raise IllegalAction("The draw pile is empty: you must stop.")
     pile = state.pile
+    if not may_draw(bool(pile), bool(state.tableau)):
+        raise IllegalAction("The draw pile is empty: you must stop.")
     card = pile.pop()
     note = _NOTATION[card]
     left = len(pile)
     if not left:
         state.final = True
     if _IS_WILD[card]:
-        flip = Event(EventKind.FLIP, player, {"card": note, "left": left})
+        flip = Event(_FLIP_EVENT, player, {"card": note, "left": left})
         return [flip, _start_auction(state, card)]
     tableau = state.tableau
     tableau.append(card)
@@ -301,15 +322,15 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         total += _NUMBER[c]
     total -= currency
     flip = Event(
-        EventKind.FLIP,
+        _FLIP_EVENT,
         player,
         {"card": note, "total": total, "currency": currency, "left": left},
     )
     if _IS_NUMBER[card]:
         if total >= data.NUMBER_BUST_AT:
-            return [flip, *_bust(state, seat, player, BustKind.NUMBER)]
+            return [flip, *_bust(state, seat, player, _NUMBER_BUST)]
     elif currency >= data.CURRENCY_BUST_AT and _IS_CURRENCY[card]:
-        return [flip, *_bust(state, seat, player, BustKind.CURRENCY)]
+        return [flip, *_bust(state, seat, player, _CURRENCY_BUST)]
     return [flip]
 
 
@@ -348,15 +369,15 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[
     numbers, currency = _split_tableau(state)
     state.market.extend(numbers)
     gains: dict[str, int] = {}
-    if kind == BustKind.NUMBER and currency:
+    if kind is _NUMBER_BUST and currency:
         gains = _gains_for_others(state, seat, currency)
     event = Event(
-        EventKind.BUST,
+        _BUST_EVENT,
         player,
         {
             "bust": kind,
             "to_market": [_NOTATION[c] for c in numbers],
-            "currency": currency if kind == BustKind.NUMBER else 0,
+            "currency": currency if kind is _NUMBER_BUST else 0,
             "gains": gains,
         },
     )
@@ -365,28 +386,28 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[
 
 def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Stop)
-    if not can_stop(state):
+    if not may_stop(bool(state.pile), bool(state.tableau)):
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
     notes = [_NOTATION[c] for c in numbers]
-    if action.take == Reward.NUMBERS:
+    if action.take is _NUMBERS:
         state.collections[seat].extend(numbers)
         gains = _gains_for_others(state, seat, currency)
         state.took_numbers = True
         state.phase = _BUY
         state.buyer = seat
         event = Event(
-            EventKind.STOP,
+            _STOP_EVENT,
             player,
-            {"take": Reward.NUMBERS, "cards": notes, "currency": currency, "gains": gains},
+            {"take": _NUMBERS, "cards": notes, "currency": currency, "gains": gains},
         )
         return [event]
     gains = {player: gain(state, seat, currency)}
     state.market.extend(numbers)
     event = Event(
-        EventKind.STOP,
+        _STOP_EVENT,
         player,
-        {"take": Reward.CURRENCY, "cards": notes, "currency": currency, "gains": gains},
+        {"take": _CURRENCY, "cards": notes, "currency": currency, "gains": gains},
     )
     return [event, *_end_turn(state)]
 
@@ -406,7 +427,7 @@ def _end_turn(state: TenState) -> list[Event]:
     turn = state.turn = state.turn + 1
     state.took_numbers = False
     state.phase = _DRAW_PHASE
-    return [Event(EventKind.TURN, players[active], {"turn": turn})]
+    return [Event(_TURN_EVENT, players[active], {"turn": turn})]
 
 
 # --- auction --------------------------------------------------------------------------------
@@ -435,12 +456,12 @@ def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
         raise IllegalAction(f"You can bid at most {most} (your wealth).")
     state.high_bid = amount
     state.high_bidder = seat
-    event = Event(EventKind.BID, player, {"amount": amount})
+    event = Event(_BID_EVENT, player, {"amount": amount})
     return _next_bidder(state, [event])
 
 
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return _next_bidder(state, [Event(EventKind.PASS, player)])
+    return _next_bidder(state, [Event(_PASS_EVENT, player)])
 
 
 def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
@@ -498,7 +519,7 @@ def _back_to_draw(state: TenState) -> None:
 
 def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Pay)
-    by_cards = state.pay_for == _CARD
+    by_cards = state.pay_for is _CARD
     price = state.pay_price
     if not is_listed_payment(
         state, seat, price, action, cards_allowed=by_cards
@@ -529,9 +550,15 @@ def _open_buy(state: TenState, seat: int) -> list[Event]:
 def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Buy)
     note = action.card
-    if _BUYS.get(note) not in buy_options(state, seat):
+    buy = _BUYS.get(note)
+    for option in buy_options(state, seat):
+        if option is buy:
+            break
+    else:
         raise IllegalAction(_buy_refusal(state, seat, note))
-    card = next(card for card in state.market if _NOTATION[card] == note)
+    for card in state.market:  # the first market card of that notation
+        if _NOTATION[card] == note:
+            break
     state.phase = _PAY
     state.pay_for = _CARD
     state.pay_card = card

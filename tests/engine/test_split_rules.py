@@ -7,7 +7,7 @@ import random
 import pytest
 
 from game.base import IllegalAction
-from game.split import SplitEngine
+from game.split import SplitEngine, Step
 from game.split.actions import (
     BonusDraw,
     Discard,
@@ -515,7 +515,7 @@ def test_s7_final_score_sum_of_rows_minus_negative_row() -> None:
 
 def test_s7_tied_scores_share_the_placement() -> None:
     state = make_state(["5C", "4C", "3C"], step="game_over")
-    state.step = "game_over"
+    state.step = Step.GAME_OVER
     results = E.results(state)
     assert [r.placement for r in results] == [1, 1, 1]
 
