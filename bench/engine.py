@@ -1,8 +1,9 @@
 """Full random games per second for SPLIT and TEN, single process (one core).
 
-A game is: ``new_game``, then while a player is awaited, that player's ``legal_actions``, a
-random choice among them and ``apply`` (no invariant checks). Each configuration is timed
-``--repeats`` times and the median is printed, so a busy machine skews the figures less.
+A game is: ``new_game`` (its start events unused), then while a player is awaited, that
+player's ``legal_actions``, a random choice among them and ``apply`` (no invariant checks).
+Each configuration is timed ``--repeats`` times and the median is printed, so a busy machine
+skews the figures less.
 
     python -m bench.engine            # the full table (takes about a minute)
     python -m bench.engine --quick    # a few games each, for the smoke test
@@ -49,7 +50,7 @@ def play_random_game(engine: Engine[Any, Any], players: Sequence[str], seed: int
     (cheaper than ``Random.choice``): the loop measures the engine, not its own overhead."""
     rand = random.Random(seed).random
     awaiting, legal_actions, apply = engine.awaiting, engine.legal_actions, engine.apply
-    state = engine.new_game(players, seed)
+    state, _ = engine.new_game(players, seed)
     applied = 0
     while waiting := awaiting(state):
         player = waiting[0]

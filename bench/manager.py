@@ -261,7 +261,7 @@ def record_traces(count: int, seed: int) -> list[Trace]:
         engine = engines[GAMES[index % len(GAMES)]]
         rng = random.Random(seed + index)
         players = [seat.player_id for seat in seats(index)]
-        state = engine.new_game(players, seed + index)
+        state, _ = engine.new_game(players, seed + index)
         writes = []
         while not engine.is_over(state):
             player = engine.awaiting(state)[0]

@@ -182,7 +182,7 @@ class LobbyOps(ManagerCore):
                 # bot (TEN, spec section 6); a bot in the game means it is never rated.
                 seats = (*seats, bot_seat(seats, "normal"))
             try:
-                state = engine.new_game(
+                state, _ = engine.new_game(
                     [seat.player_id for seat in seats], self.seed_for(session.id), session.options
                 )
             except IllegalAction as err:

@@ -27,6 +27,7 @@ from cogs.split_format import (
     row_chunks,
     sheet_of,
 )
+from game.split import ActionType
 from game.split.actions import SplitAction
 from game.split.engine import SplitEngine
 from game.split.view import SplitView
@@ -86,7 +87,7 @@ class _Controls:
 
 
 def _option_description(view: SplitView, action: SplitAction) -> str | None:
-    if action.type == "pick" and action.pos is not None:
+    if action.type == ActionType.PICK and action.pos is not None:
         return f"Row position {action.pos + 1} of {len(view.row)}"
     if action.type == "discard":
         return "Ends your turn"

@@ -111,7 +111,10 @@ class Engine(Protocol[S, A]):
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
-    ) -> S: ...
+    ) -> tuple[S, list[Event]]:
+        """A new game and the events of its start (the deal, who plays first), for the log;
+        raises IllegalAction when the players or options do not make a game."""
+        ...
 
     def parse_action(self, data: Mapping[str, Any] | str) -> A:
         """An action from its JSON form; raises IllegalAction on malformed input."""

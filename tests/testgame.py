@@ -55,10 +55,10 @@ class CountEngine:
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
-    ) -> CountState:
+    ) -> tuple[CountState, list[Event]]:
         target = CountOptions.model_validate(dict(options or {})).target
         secrets = {p: rng_for(seed, "secret", p).randint(1000, 9999) for p in players}
-        return CountState(players=list(players), seed=seed, secrets=secrets, target=target)
+        return CountState(players=list(players), seed=seed, secrets=secrets, target=target), []
 
     def parse_action(self, data: Mapping[str, Any] | str) -> Add:
         try:

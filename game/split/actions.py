@@ -13,7 +13,9 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from game.base import IllegalAction
+from game.fast import construct
 from game.split.cards import canonical
+from game.split.vocabulary import ActionType
 
 
 class _Action(BaseModel):
@@ -32,14 +34,14 @@ _A = TypeVar("_A", bound=_Action)
 class Draw(_Action):
     """Take step: draw the top card of the draw pile."""
 
-    type: Literal["draw"] = "draw"
+    type: Literal[ActionType.DRAW] = ActionType.DRAW
 
 
 class Pick(_Action):
     """Take step: pick ``card`` from the discard row (position ``pos``, 0 = oldest), taking
     every newer card along. Without ``pos`` the newest copy of ``card`` is meant."""
 
-    type: Literal["pick"] = "pick"
+    type: Literal[ActionType.PICK] = ActionType.PICK
     card: str
     pos: int | None = None
 
@@ -49,7 +51,7 @@ class Pick(_Action):
 class MakeMatch(_Action):
     """Main step: lay ``a`` and ``b`` from your hand as a match."""
 
-    type: Literal["match"] = "match"
+    type: Literal[ActionType.MATCH] = ActionType.MATCH
     a: str
     b: str
 
@@ -59,7 +61,7 @@ class MakeMatch(_Action):
 class Upgrade(_Action):
     """Main step: play ``card`` onto match ``match`` (its id), covering its half ``replace``."""
 
-    type: Literal["upgrade"] = "upgrade"
+    type: Literal[ActionType.UPGRADE] = ActionType.UPGRADE
     match: int
     card: str
     replace: str
@@ -70,20 +72,20 @@ class Upgrade(_Action):
 class Target(_Action):
     """Perfect bonus: ``player`` marks one negative box."""
 
-    type: Literal["target"] = "target"
+    type: Literal[ActionType.TARGET] = ActionType.TARGET
     player: str
 
 
 class BonusDraw(_Action):
     """Strong bonus: draw the top card of the draw pile."""
 
-    type: Literal["bonus_draw"] = "bonus_draw"
+    type: Literal[ActionType.BONUS_DRAW] = ActionType.BONUS_DRAW
 
 
 class Swap(_Action):
     """Weak bonus: swap your match ``mine`` with another player's match ``theirs``."""
 
-    type: Literal["swap"] = "swap"
+    type: Literal[ActionType.SWAP] = ActionType.SWAP
     mine: int
     theirs: int
 
@@ -91,13 +93,13 @@ class Swap(_Action):
 class Skip(_Action):
     """Strong or weak bonus: decline it."""
 
-    type: Literal["skip"] = "skip"
+    type: Literal[ActionType.SKIP] = ActionType.SKIP
 
 
 class Discard(_Action):
     """Discard step: put ``card`` on top of the discard row; the turn ends."""
 
-    type: Literal["discard"] = "discard"
+    type: Literal[ActionType.DISCARD] = ActionType.DISCARD
     card: str
 
     _norm = field_validator("card", mode="before")(_card)
@@ -106,7 +108,7 @@ class Discard(_Action):
 class LayMatch(_Action):
     """First-turn lay-down: lay ``a`` and ``b`` as a match (no bonus)."""
 
-    type: Literal["lay"] = "lay"
+    type: Literal[ActionType.LAY] = ActionType.LAY
     a: str
     b: str
 
@@ -116,7 +118,7 @@ class LayMatch(_Action):
 class Done(_Action):
     """First-turn lay-down: finished laying matches."""
 
-    type: Literal["done"] = "done"
+    type: Literal[ActionType.DONE] = ActionType.DONE
 
 
 SplitAction = Annotated[
@@ -136,9 +138,9 @@ SplitAction = Annotated[
 
 _ADAPTER: TypeAdapter[SplitAction] = TypeAdapter(SplitAction)
 
-_SET_FIELD = object.__setattr__
-_TYPE_NAMES: dict[type[_Action], str] = {
-    cls: cls.model_fields["type"].default
+# The model of each action type.
+ACTION_MODELS: dict[ActionType, type[_Action]] = {
+    cls.model_fields["type"].default: cls
     for cls in (
         Draw,
         Pick,
@@ -153,18 +155,13 @@ _TYPE_NAMES: dict[type[_Action], str] = {
         Done,
     )
 }
+_TYPE_NAMES: dict[type[_Action], ActionType] = {cls: kind for kind, cls in ACTION_MODELS.items()}
 
 
 def build(cls: type[_A], **values: Any) -> _A:
     """An action from already canonical values, skipping validation (the legal-action
     enumeration builds thousands of these; ``model_construct`` is several times slower)."""
-    action = cls.__new__(cls)
-    values["type"] = _TYPE_NAMES[cls]
-    _SET_FIELD(action, "__dict__", values)
-    _SET_FIELD(action, "__pydantic_fields_set__", set(values))
-    _SET_FIELD(action, "__pydantic_extra__", None)
-    _SET_FIELD(action, "__pydantic_private__", None)
-    return action
+    return construct(cls, {"type": _TYPE_NAMES[cls], **values}, values)
 
 
 DRAW = Draw()

@@ -20,10 +20,19 @@ from game.split.actions import (
     Target,
     Upgrade,
 )
-from game.split.cards import FACE_NAMES, face_level, parse_face
+from game.split.cards import (
+    CARD_NAMES,
+    FACE_NAMES,
+    FACE_OF,
+    FACE_RANK,
+    RANK_OF,
+    face_level,
+    parse_face,
+)
 from game.split.rules import can_upgrade_with, legal_actions, match_pairs
 from game.split.scoring import rank_row_value, sheet_score
 from game.split.state import SplitState
+from game.split.vocabulary import Step
 
 # The greedy player picks from the row only when it takes at most this many cards.
 GREEDY_MAX_PICK = 3
@@ -40,10 +49,10 @@ def least_useful_card(state: SplitState, seat: int) -> str:
     pairs = match_pairs(state)
     rank_counts: dict[int, int] = {}
     for card in hand:
-        rank_counts[card >> 3] = rank_counts.get(card >> 3, 0) + 1
+        rank_counts[RANK_OF[card]] = rank_counts.get(RANK_OF[card], 0) + 1
     best_face, best_key = -1, (0, 0, 0)
-    for face in sorted({card >> 1 for card in hand}):
-        key = (rank_counts[face >> 2], int(can_upgrade_with(pairs, face)), -face)
+    for face in sorted({FACE_OF[card] for card in hand}):
+        key = (rank_counts[FACE_RANK[face]], int(can_upgrade_with(pairs, face)), -face)
         if best_face < 0 or key < best_key:
             best_face, best_key = face, key
     return FACE_NAMES[best_face]
@@ -53,7 +62,7 @@ def _action_level(state: SplitState, action: SplitAction) -> int:
     if isinstance(action, MakeMatch | LayMatch):
         return face_level(parse_face(action.a), parse_face(action.b))
     if isinstance(action, Upgrade):
-        halves = [card >> 1 for card in state.matches[action.match].halves]
+        halves = [FACE_OF[card] for card in state.matches[action.match].halves]
         replaced = parse_face(action.replace)
         kept = halves[1] if halves[0] == replaced else halves[0]
         return face_level(parse_face(action.card), kept)
@@ -70,26 +79,26 @@ def default_action(state: SplitState, seat: int) -> SplitAction:
     """Take: draw. Main: use a pending picked card in the first legal play, else discard the
     least useful card. Bonuses: skip; perfect target: the next player. Lay-down: done."""
     step = state.step
-    if step == "laydown" and seat in state.laydown_waiting:
+    if step == Step.LAYDOWN and seat in state.laydown_waiting:
         return Done()
-    if step == "game_over" or step == "laydown" or seat != state.turn:
+    if step == Step.GAME_OVER or step == Step.LAYDOWN or seat != state.turn:
         raise IllegalAction("The game is not waiting for you.")
-    if step == "take":
+    if step == Step.TAKE:
         return Draw()
-    if step == "main":
+    if step == Step.MAIN:
         if state.picked is not None:
-            picked = FACE_NAMES[state.picked >> 1]
+            picked = CARD_NAMES[state.picked]
             for action in legal_actions(state, seat):
                 if _uses(action, picked):
                     return action
         return Discard(card=least_useful_card(state, seat))
-    if step == "bonus_perfect":
+    if step == Step.BONUS_PERFECT:
         return Target(player=state.players[(seat + 1) % len(state.players)])
     return Skip()
 
 
 def _owned_boxes(state: SplitState, seat: int, rank: int) -> int:
-    on_table = sum(1 for m in state.matches if m.owner == seat and m.halves[0] >> 3 == rank)
+    on_table = sum(1 for m in state.matches if m.owner == seat and RANK_OF[m.halves[0]] == rank)
     return state.boxes[seat][rank] + on_table
 
 
@@ -101,14 +110,14 @@ def _box_gain(state: SplitState, seat: int, rank: int) -> int:
 def greedy_action(state: SplitState, seat: int) -> SplitAction:
     legal = legal_actions(state, seat)
     step = state.step
-    if step == "take":
+    if step == Step.TAKE:
         picks = [a for a in legal if isinstance(a, Pick) and a.pos is not None]
         if picks:
             best = max(picks, key=lambda a: a.pos or 0)
             if len(state.row) - (best.pos or 0) <= GREEDY_MAX_PICK:
                 return best
         return Draw()
-    if step in ("main", "laydown"):
+    if step in (Step.MAIN, Step.LAYDOWN):
         plays = [a for a in legal if isinstance(a, MakeMatch | LayMatch | Upgrade)]
         if plays:
             # Best level first; matches before upgrades; taking others' matches first.
@@ -119,21 +128,21 @@ def greedy_action(state: SplitState, seat: int) -> SplitAction:
                 return (_action_level(state, action), int(not isinstance(action, Upgrade)), takes)
 
             return max(plays, key=key)
-        if step == "laydown":
+        if step == Step.LAYDOWN:
             return Done()
         return Discard(card=least_useful_card(state, seat))
-    if step == "bonus_perfect":
+    if step == Step.BONUS_PERFECT:
         count = len(state.players)
         others = [(seat + k) % count for k in range(1, count)]
         target = max(others, key=lambda s: sheet_score(state.boxes[s], state.negatives[s]))
         return Target(player=state.players[target])
-    if step == "bonus_strong":
+    if step == Step.BONUS_STRONG:
         return BonusDraw() if len(state.pile) > 1 else Skip()
     swaps = [a for a in legal if isinstance(a, Swap)]
     best_gain, best_swap = 0, None
     for swap in swaps:
-        mine_rank = state.matches[swap.mine].halves[0] >> 3
-        theirs_rank = state.matches[swap.theirs].halves[0] >> 3
+        mine_rank = RANK_OF[state.matches[swap.mine].halves[0]]
+        theirs_rank = RANK_OF[state.matches[swap.theirs].halves[0]]
         if mine_rank == theirs_rank:
             continue
         gain = _box_gain(state, seat, theirs_rank) - (

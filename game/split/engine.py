@@ -16,6 +16,7 @@ from game.split.cards import RANKS
 from game.split.scoring import negative_value, rank_row_value, sheet_score
 from game.split.state import SplitOptions, SplitState, copy_state
 from game.split.view import SplitView, build_view, describe_action, describe_event
+from game.split.vocabulary import Step
 
 
 class SplitEngine:
@@ -28,7 +29,7 @@ class SplitEngine:
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
-    ) -> SplitState:
+    ) -> tuple[SplitState, list[Event]]:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(f"SPLIT needs {self.min_players} to {self.max_players} players.")
         if len(set(players)) != len(players):
@@ -76,7 +77,7 @@ class SplitEngine:
         return describe_action(state, action, names)
 
     def is_over(self, state: SplitState) -> bool:
-        return state.step == "game_over"
+        return state.step == Step.GAME_OVER
 
     def results(self, state: SplitState) -> list[PlayerResult]:
         scores = {

@@ -12,6 +12,7 @@ from game.split import bots, rules
 from game.split.invariants import check_invariants
 from game.split.scoring import sheet_score
 from game.split.state import SplitState
+from game.split.vocabulary import RoundEnd, Step
 
 
 @dataclass
@@ -20,16 +21,16 @@ class SimulationReport:
     actions: int = 0
     seconds: float = 0.0
     scores: list[int] = field(default_factory=list)
-    round_ends: Counter[str] = field(default_factory=Counter)
+    round_ends: Counter[RoundEnd] = field(default_factory=Counter)
     first_turn_outs: int = 0
 
 
 def play_game(players: int, seed: int, bot: str, check: bool = True) -> tuple[SplitState, int]:
     """One full game between ``players`` bots; returns the final state and action count."""
-    state = rules.new_game([f"bot:{i}" for i in range(players)], seed)
+    state, _ = rules.new_game([f"bot:{i}" for i in range(players)], seed)
     rng = random.Random(seed)
     actions = 0
-    while state.step != "game_over":
+    while state.step != Step.GAME_OVER:
         seat = rules.awaiting(state)[0]
         legal = rules.legal_actions(state, seat)
         action = rng.choice(legal) if bot == "random" else bots.greedy_action(state, seat)
@@ -68,8 +69,8 @@ def format_report(report: SimulationReport, players: int, bot: str) -> str:
             f"actions/game: {report.actions / max(report.games, 1):.1f}",
             f"score: mean {statistics.fmean(scores):.2f}, stdev {spread:.2f}, "
             f"min {min(scores)}, max {max(scores)}",
-            f"rounds ended: out {report.round_ends['out']}, "
-            f"pile exhausted {report.round_ends['pile']} "
+            f"rounds ended: out {report.round_ends[RoundEnd.OUT]}, "
+            f"pile exhausted {report.round_ends[RoundEnd.PILE]} "
             f"(first-turn outs {report.first_turn_outs})",
         ]
     )

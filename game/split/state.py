@@ -1,25 +1,18 @@
-"""The SPLIT game state: compact, JSON-exact, mutated in place by the rules."""
+"""The SPLIT game state: compact, JSON-exact, mutated in place by the rules.
+
+Cards are ints (see ``game.split.cards``), seats indices into ``players``, matches indices
+into ``matches``.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from game.base import GameState
+from game.fast import PlainAssignment, construct
+from game.split.vocabulary import RoundEnd, Step
 
 ROUNDS = 3
 HAND_SIZE = 9
-
-Step = Literal[
-    "take",  # the turn player draws or picks from the discard row
-    "main",  # the turn player makes matches / upgrades, then discards
-    "bonus_perfect",  # the turn player chooses who marks a negative box
-    "bonus_strong",  # the turn player may draw a bonus card
-    "bonus_weak",  # the turn player may swap two matches of one level
-    "laydown",  # after a first-turn go-out: players without a turn lay matches
-    "game_over",
-]
 
 
 class SplitOptions(BaseModel):
@@ -54,17 +47,17 @@ class RoundSummary(BaseModel):
 
     round: int
     dealer: str
-    ended_by: Literal["out", "pile"]
+    ended_by: RoundEnd
     out: str | None = None  # who went out, when ended_by == "out"
     first_turn_out: bool = False
     players: list[PlayerRoundScore]
 
 
-class SplitState(GameState):
+class SplitState(PlainAssignment):
     round: int = 1
     dealer: int = 0
     turn: int = 0
-    step: Step = "take"
+    step: Step = Step.TAKE
     hands: list[list[int]]
     pile: list[int]  # face down; the top card is the last element
     row: list[int]  # the discard row, oldest first; the newest card is the last element
@@ -82,50 +75,41 @@ class SplitState(GameState):
     history: list[RoundSummary] = Field(default_factory=list)
 
 
-_SET_FIELD = object.__setattr__
-_M = TypeVar("_M", bound=BaseModel)
-
-
-def construct(cls: type[_M], **values: Any) -> _M:
-    """``cls.model_construct(**values)`` for values naming every field, without its per-call
-    bookkeeping (the session manager copies the state on every action)."""
-    model = cls.__new__(cls)
-    _SET_FIELD(model, "__dict__", values)
-    _SET_FIELD(model, "__pydantic_fields_set__", set(values))
-    _SET_FIELD(model, "__pydantic_extra__", None)
-    _SET_FIELD(model, "__pydantic_private__", None)
-    return model
-
-
 def copy_state(state: SplitState) -> SplitState:
     """A cheap deep copy: lists are copied, finished-round records (never mutated) shared."""
     return construct(
         SplitState,
-        players=list(state.players),
-        seed=state.seed,
-        round=state.round,
-        dealer=state.dealer,
-        turn=state.turn,
-        step=state.step,
-        hands=[list(hand) for hand in state.hands],
-        pile=list(state.pile),
-        row=list(state.row),
-        matches=[
-            construct(
-                TableMatch,
-                owner=match.owner,
-                halves=list(match.halves),
-                covered=list(match.covered),
-            )
-            for match in state.matches
-        ],
-        picked=state.picked,
-        bonus_match=state.bonus_match,
-        turns_started=list(state.turns_started),
-        laydown_waiting=list(state.laydown_waiting),
-        went_out=state.went_out,
-        boxes=[list(rows) for rows in state.boxes],
-        negatives=list(state.negatives),
-        round_marks=list(state.round_marks),
-        history=list(state.history),
+        dict(
+            players=list(state.players),
+            seed=state.seed,
+            round=state.round,
+            dealer=state.dealer,
+            turn=state.turn,
+            step=state.step,
+            hands=[list(hand) for hand in state.hands],
+            pile=list(state.pile),
+            row=list(state.row),
+            matches=[
+                construct(
+                    TableMatch,
+                    dict(owner=match.owner, halves=list(match.halves), covered=list(match.covered)),
+                    _MATCH_FIELDS,
+                )
+                for match in state.matches
+            ],
+            picked=state.picked,
+            bonus_match=state.bonus_match,
+            turns_started=list(state.turns_started),
+            laydown_waiting=list(state.laydown_waiting),
+            went_out=state.went_out,
+            boxes=[list(rows) for rows in state.boxes],
+            negatives=list(state.negatives),
+            round_marks=list(state.round_marks),
+            history=list(state.history),
+        ),
+        _STATE_FIELDS,
     )
+
+
+_STATE_FIELDS = frozenset(SplitState.model_fields)
+_MATCH_FIELDS = frozenset(TableMatch.model_fields)

@@ -21,16 +21,24 @@ from game.split.actions import (
     Target,
     Upgrade,
 )
-from game.split.cards import FACE_NAMES, LEVEL_NAMES, RANKS, face_level, parse_face
+from game.split.cards import (
+    CARD_NAMES,
+    FACE_OF,
+    LEVEL_NAMES,
+    RANKS,
+    face_level,
+    parse_face,
+)
 from game.split.rules import pair_name
 from game.split.scoring import negative_value, rank_row_value
 from game.split.state import ROUNDS, RoundSummary, SplitState
+from game.split.vocabulary import EventKind, Level, RoundEnd, Step
 
 
 class MatchView(BaseModel):
     id: int
     owner: str
-    level: str  # "perfect" / "strong" / "weak"
+    level: Level
     halves: list[str]
     covered: list[str]
 
@@ -51,7 +59,7 @@ class SplitView(BaseModel):
     players: list[str]
     round: int
     rounds: int
-    step: str
+    step: Step
     dealer: str
     turn: str | None  # whose turn it is (None in the lay-down and when over)
     awaiting: list[str]
@@ -61,7 +69,7 @@ class SplitView(BaseModel):
     row: list[str]  # the discard row, oldest first
     matches: list[MatchView]
     picked: str | None  # the card picked from the row this turn, still to be used
-    bonus: str | None  # "perfect" / "strong" / "weak" while a bonus is being resolved
+    bonus: Level | None  # while a bonus is being resolved
     bonus_match: int | None
     laydown_waiting: list[str]
     went_out: str | None
@@ -69,7 +77,16 @@ class SplitView(BaseModel):
     history: list[RoundSummary]  # what each player scored in each finished round
 
 
-_BONUS_OF_STEP = {"bonus_perfect": "perfect", "bonus_strong": "strong", "bonus_weak": "weak"}
+# The bonus being resolved in each step (None: no bonus).
+BONUS_OF_STEP: dict[Step, Level | None] = {
+    Step.TAKE: None,
+    Step.MAIN: None,
+    Step.BONUS_PERFECT: Level.PERFECT,
+    Step.BONUS_STRONG: Level.STRONG,
+    Step.BONUS_WEAK: Level.WEAK,
+    Step.LAYDOWN: None,
+    Step.GAME_OVER: None,
+}
 
 
 def sheet_view(state: SplitState, seat: int) -> SheetView:
@@ -90,7 +107,7 @@ def sheet_view(state: SplitState, seat: int) -> SheetView:
 
 def match_level(state: SplitState, match_id: int) -> int:
     halves = state.matches[match_id].halves
-    return face_level(halves[0] >> 1, halves[1] >> 1)
+    return face_level(FACE_OF[halves[0]], FACE_OF[halves[1]])
 
 
 def build_view(state: SplitState, viewer: str | None) -> SplitView:
@@ -98,11 +115,11 @@ def build_view(state: SplitState, viewer: str | None) -> SplitView:
     seat = players.index(viewer) if viewer in players else None
     hand = None
     if seat is not None:
-        hand = [FACE_NAMES[card >> 1] for card in sorted(state.hands[seat])]
-    in_turn = state.step not in ("laydown", "game_over")
-    if state.step == "game_over":
+        hand = [CARD_NAMES[card] for card in sorted(state.hands[seat])]
+    in_turn = state.step not in (Step.LAYDOWN, Step.GAME_OVER)
+    if state.step == Step.GAME_OVER:
         waiting: list[str] = []
-    elif state.step == "laydown":
+    elif state.step == Step.LAYDOWN:
         waiting = [players[s] for s in state.laydown_waiting]
     else:
         waiting = [players[state.turn]]
@@ -118,19 +135,19 @@ def build_view(state: SplitState, viewer: str | None) -> SplitView:
         hand=hand,
         hand_counts={p: len(state.hands[s]) for s, p in enumerate(players)},
         pile_count=len(state.pile),
-        row=[FACE_NAMES[card >> 1] for card in state.row],
+        row=[CARD_NAMES[card] for card in state.row],
         matches=[
             MatchView(
                 id=i,
                 owner=players[m.owner],
                 level=LEVEL_NAMES[match_level(state, i)],
-                halves=[FACE_NAMES[c >> 1] for c in m.halves],
-                covered=[FACE_NAMES[c >> 1] for c in m.covered],
+                halves=[CARD_NAMES[c] for c in m.halves],
+                covered=[CARD_NAMES[c] for c in m.covered],
             )
             for i, m in enumerate(state.matches)
         ],
-        picked=None if state.picked is None else FACE_NAMES[state.picked >> 1],
-        bonus=_BONUS_OF_STEP.get(state.step),
+        picked=None if state.picked is None else CARD_NAMES[state.picked],
+        bonus=BONUS_OF_STEP[state.step],
         bonus_match=state.bonus_match,
         laydown_waiting=[players[s] for s in state.laydown_waiting],
         went_out=None if state.went_out is None else players[state.went_out],
@@ -149,49 +166,49 @@ def describe_event(event: Event, viewer: str | None, names: Mapping[str, str]) -
     data = event.visible_to(viewer)
     who = _name(names, event.actor)
     kind = event.kind
-    if kind == "round_start":
+    if kind == EventKind.ROUND_START:
         return (
             f"Round {data['round']}: {_name(names, data['dealer'])} deals; "
             f"{_name(names, data['first'])} goes first. The discard row starts with "
             f"{data['row'][0]}."
         )
-    if kind in ("draw", "bonus_draw"):
+    if kind in (EventKind.DRAW, EventKind.BONUS_DRAW):
         what = f"drew {data['card']}" if "card" in data else "drew a card"
-        bonus = " (strong bonus)" if kind == "bonus_draw" else ""
+        bonus = " (strong bonus)" if kind == EventKind.BONUS_DRAW else ""
         return f"{who} {what}{bonus}; {data['pile']} left in the draw pile."
-    if kind == "pick":
+    if kind == EventKind.PICK:
         taken = data["taken"]
         along = f", taking {' '.join(taken[1:])} along" if len(taken) > 1 else ""
         return f"{who} picked {data['card']} from the discard row{along}."
-    if kind in ("match", "lay"):
+    if kind in (EventKind.MATCH, EventKind.LAY):
         return f"{who} laid the {data['level']} match {data['halves']}."
-    if kind == "upgrade":
+    if kind == EventKind.UPGRADE:
         owner = data["from_owner"]
         whose = "their own match" if owner == event.actor else f"{_name(names, owner)}'s match"
         return (
             f"{who} upgraded {whose} with {data['card']}, covering {data['covered']}: "
             f"now the {data['level']} match {data['halves']}, owned by {who}."
         )
-    if kind == "mark":
+    if kind == EventKind.MARK:
         return f"{who}'s perfect match: {_name(names, data['target'])} marks a negative box."
-    if kind == "skip":
+    if kind == EventKind.SKIP:
         return f"{who} skipped the {data['bonus']} bonus."
-    if kind == "no_swap":
+    if kind == EventKind.NO_SWAP:
         return f"{who} has no matches to swap: the weak bonus is skipped."
-    if kind == "swap":
+    if kind == EventKind.SWAP:
         return f"{who} swapped {data['gave']} for {_name(names, data['with'])}'s {data['got']}."
-    if kind == "discard":
+    if kind == EventKind.DISCARD:
         ending = " and went out!" if data["left"] == 0 else "."
         return f"{who} discarded {data['card']}{ending}"
-    if kind == "laydown_start":
+    if kind == EventKind.LAYDOWN_START:
         waiting = ", ".join(_name(names, p) for p in data["players"])
         return f"{who} went out on their first turn: {waiting} may lay down matches."
-    if kind == "done":
+    if kind == EventKind.DONE:
         return f"{who} is done laying down."
-    if kind == "round_end":
+    if kind == EventKind.ROUND_END:
         how = (
             f"{_name(names, data['out'])} went out"
-            if data["ended_by"] == "out"
+            if data["ended_by"] == RoundEnd.OUT
             else "the draw pile ran out"
         )
         scores = ", ".join(
@@ -199,7 +216,7 @@ def describe_event(event: Event, viewer: str | None, names: Mapping[str, str]) -
             for p in data["players"]
         )
         return f"Round {data['round']} is over: {how}. {scores}."
-    if kind == "game_over":
+    if kind == EventKind.GAME_OVER:
         scores = ", ".join(f"{_name(names, p)} {s}" for p, s in data["scores"].items())
         return f"Game over: {scores}."
     return f"{who}: {kind}."
@@ -219,7 +236,7 @@ def describe_action(state: SplitState, action: SplitAction, names: Mapping[str, 
         return f"Match {action.a}+{action.b} ({LEVEL_NAMES.get(level, 'no match')})"
     if isinstance(action, Upgrade):
         match = state.matches[action.match]
-        halves = [card >> 1 for card in match.halves]
+        halves = [FACE_OF[card] for card in match.halves]
         replaced = parse_face(action.replace)
         kept = halves[1] if halves[0] == replaced else halves[0]
         result = LEVEL_NAMES.get(face_level(parse_face(action.card), kept), "no match")

@@ -1,8 +1,62 @@
-"""TEN: push your luck, auctions and set collection (spec ``shared/rules/TEN.md``)."""
+"""TEN: push your luck, auctions and set collection (spec ``shared/rules/TEN.md``).
 
+A UI imports TEN only through these names: the engine, its state, action and view models,
+payments and scores, card display helpers, and the vocabulary (``StrEnum`` s whose values are
+the JSON strings).
+
+Modules: ``data`` (every fixed number), ``cards`` (card ids and notation), ``state`` (state and
+actions), ``rules`` (the transitions), ``payments`` and ``spending`` (what may pay a price),
+``scoring`` and ``results`` (spec section 5), ``odds`` (the public bust chance), ``view``,
+``describe`` (words for events), ``bots``, ``invariants`` and ``simulate``, ``vocabulary``;
+``engine`` puts them behind ``game.base.Engine``.
+"""
+
+from game.ten.cards import display, sort_key
 from game.ten.engine import TenEngine
 from game.ten.odds import bust_chance
-from game.ten.payments import Payment, payment_options
+from game.ten.payments import Payment, payment_options, wealth
 from game.ten.scoring import Score, score_notes
+from game.ten.state import Back, Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenAction, TenState
+from game.ten.view import MarketCard, PlayerView, RunView, TenView
+from game.ten.vocabulary import (
+    ActionType,
+    BustKind,
+    EventKind,
+    PayFor,
+    Phase,
+    Reward,
+    TablePhase,
+)
 
-__all__ = ["Payment", "Score", "TenEngine", "bust_chance", "payment_options", "score_notes"]
+__all__ = [
+    "ActionType",
+    "Back",
+    "Bid",
+    "BustKind",
+    "Buy",
+    "Draw",
+    "EventKind",
+    "MarketCard",
+    "Pass",
+    "Pay",
+    "PayFor",
+    "Payment",
+    "Phase",
+    "PlayerView",
+    "Reward",
+    "RunView",
+    "Score",
+    "Skip",
+    "Stop",
+    "TablePhase",
+    "TenAction",
+    "TenEngine",
+    "TenState",
+    "TenView",
+    "bust_chance",
+    "display",
+    "payment_options",
+    "score_notes",
+    "sort_key",
+    "wealth",
+]

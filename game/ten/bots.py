@@ -20,6 +20,7 @@ from game.ten.payments import payment_options, wealth
 from game.ten.rules import can_stop, legal, waiting_seat
 from game.ten.scoring import score_total
 from game.ten.state import Bid, Buy, Draw, Pass, Skip, Stop, TenAction, TenState
+from game.ten.vocabulary import PayFor, Phase, Reward
 
 GREEDY_STOP_RISK = 0.3
 GREEDY_TOKENS_PER_POINT = 3
@@ -42,18 +43,18 @@ def preferred_reward(state: TenState, seat: int) -> Stop:
     currency_gain = min(data.CURRENCY_CAP, state.currency[seat] + tableau_currency(state.tableau))
     currency_gain -= state.currency[seat]
     take_numbers = points_gained(state, seat, numbers) >= currency_gain
-    return Stop(take="numbers" if take_numbers else "currency")
+    return Stop(take=Reward.NUMBERS if take_numbers else Reward.CURRENCY)
 
 
 def default_action(state: TenState, seat: int) -> TenAction:
     phase = state.phase
-    if phase == "draw":
+    if phase == Phase.DRAW:
         return preferred_reward(state, seat) if can_stop(state) else Draw()
-    if phase == "auction":
+    if phase == Phase.AUCTION:
         return Pass()
-    if phase == "pay":
+    if phase == Phase.PAY:
         options = payment_options(
-            state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == "card"
+            state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == PayFor.CARD
         )
         return options[0].action()
     return Skip()
@@ -65,23 +66,23 @@ def random_action(state: TenState, seat: int, rng: random.Random) -> TenAction:
 
 def greedy_action(state: TenState, seat: int) -> TenAction:
     phase = state.phase
-    if phase == "draw":
+    if phase == Phase.DRAW:
         if can_stop(state) and (not state.pile or bust_chance(state) > GREEDY_STOP_RISK):
             return preferred_reward(state, seat)
         return Draw()
-    if phase == "auction":
+    if phase == Phase.AUCTION:
         assert state.auction_card is not None
         value = points_gained(state, seat, [cards.NOTATION[state.auction_card]])
         limit = min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT)
         low = max(state.high_bid + 1, data.MIN_FIRST_BID)
         return Bid(amount=low) if low <= limit else Pass()
-    if phase == "pay":
+    if phase == Phase.PAY:
         options = payment_options(
-            state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == "card"
+            state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == PayFor.CARD
         )
         token_only = [o for o in options if not o.cards]
         return (token_only or options)[0].action()
-    if phase == "buy":
+    if phase == Phase.BUY:
         best: tuple[int, str] | None = None
         for action in legal(state, seat):
             if isinstance(action, Buy) and int(action.card[1]) <= wealth(state, seat):

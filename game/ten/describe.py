@@ -7,6 +7,7 @@ from typing import Any
 
 from game.base import Event, PlayerId
 from game.ten.cards import display
+from game.ten.vocabulary import EventKind, Reward
 
 
 def _cards(notes: list[str]) -> str:
@@ -33,50 +34,50 @@ def describe_event(event: Event, viewer: PlayerId | None, names: Mapping[PlayerI
     who = names.get(event.actor, event.actor) if event.actor else ""
     d = event.visible_to(viewer)
     kind = event.kind
-    if kind == "turn":
+    if kind == EventKind.TURN:
         return f"Turn {d['turn']}: {who} to play."
-    if kind == "flip":
+    if kind == EventKind.FLIP:
         if "total" in d:
             return (
                 f"{who} flips {display(d['card'])}: total {d['total']}, "
                 f"currency {d['currency']} ({d['left']} left)."
             )
         return f"{who} flips the wild {display(d['card'])} ({d['left']} left)."
-    if kind == "bust":
+    if kind == EventKind.BUST:
         base = (
             f"{who} busts ({d['bust']}) and takes a bust token; {_cards(d['to_market'])} to market"
         )
         return base + _gains(d["gains"], names) + "."
-    if kind == "stop":
-        if d["take"] == "numbers":
+    if kind == EventKind.STOP:
+        if d["take"] == Reward.NUMBERS:
             return f"{who} stops and takes {_cards(d['cards'])}" + _gains(d["gains"], names) + "."
         return (
             f"{who} stops and takes {d['currency']} currency; {_cards(d['cards'])} to market"
             + _gains(d["gains"], names)
             + "."
         )
-    if kind == "auction":
+    if kind == EventKind.AUCTION:
         return f"Auction for {display(d['card'])}."
-    if kind == "bid":
+    if kind == EventKind.BID:
         return f"{who} bids {d['amount']}."
-    if kind == "pass":
+    if kind == EventKind.PASS:
         return f"{who} passes."
-    if kind == "won":
+    if kind == EventKind.WON:
         return f"{who} wins {display(d['card'])} for {d['price']}."
-    if kind == "unsold":
+    if kind == EventKind.UNSOLD:
         return f"Nobody bids: {display(d['card'])} leaves the game."
-    if kind == "paid":
+    if kind == EventKind.PAID:
         return f"{who} pays {_paid(d)} for {display(d['card'])}."
-    if kind == "choose":
+    if kind == EventKind.CHOOSE:
         return f"{who} chooses {display(d['card'])} to buy."
-    if kind == "back":
+    if kind == EventKind.BACK:
         return f"{who} chooses again."
-    if kind == "bought":
+    if kind == EventKind.BOUGHT:
         return f"{who} buys {display(d['card'])} with {_paid(d)}."
-    if kind == "skip":
+    if kind == EventKind.SKIP:
         return f"{who} buys nothing."
-    if kind == "final_buy":
+    if kind == EventKind.FINAL_BUY:
         return f"Final buy phase: {who}."
-    if kind == "over":
+    if kind == EventKind.OVER:
         return "The game is over."
     return f"{kind} {d}".strip()

@@ -16,18 +16,6 @@ from game.ten.state import TenAction, TenOptions, TenState
 from game.ten.view import TenView, build_view
 
 _ACTION_ADAPTER: TypeAdapter[TenAction] = TypeAdapter(TenAction)
-_LIST_FIELDS = (
-    "pile",
-    "tableau",
-    "market",
-    "discard",
-    "removed",
-    "currency",
-    "bust",
-    "bidders",
-    "after_buy",
-    "players",
-)
 
 
 class TenEngine:
@@ -46,12 +34,12 @@ class TenEngine:
 
     def new_game(
         self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
-    ) -> TenState:
+    ) -> tuple[TenState, list[Event]]:
         try:
             TenOptions.model_validate(dict(options or {}))
         except ValidationError as err:
             raise IllegalAction("TEN has no table options.") from err
-        return rules.new_state(players, seed)
+        return rules.new_game(players, seed)
 
     def parse_action(self, data: Mapping[str, Any] | str) -> TenAction:
         try:
@@ -74,11 +62,19 @@ class TenEngine:
     is_over = staticmethod(rules.is_over)
 
     def copy_state(self, state: TenState) -> TenState:
+        """A deep copy: the model copied, then each list field."""
         new = state.model_copy()
-        fields = new.__dict__
-        for name in _LIST_FIELDS:
-            fields[name] = list(fields[name])
-        fields["collections"] = [list(c) for c in state.collections]
+        new.players = list(state.players)
+        new.pile = list(state.pile)
+        new.tableau = list(state.tableau)
+        new.market = list(state.market)
+        new.discard = list(state.discard)
+        new.removed = list(state.removed)
+        new.collections = [list(c) for c in state.collections]
+        new.currency = list(state.currency)
+        new.bust = list(state.bust)
+        new.bidders = list(state.bidders)
+        new.after_buy = list(state.after_buy)
         return new
 
     def view(self, state: TenState, player: PlayerId | None) -> TenView:

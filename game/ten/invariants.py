@@ -9,6 +9,7 @@ from game.ten import cards, data
 from game.ten.cards import Kind
 from game.ten.odds import running_total, seen_cards, tableau_currency, unseen_counts
 from game.ten.state import TenState
+from game.ten.vocabulary import PayFor, Phase
 
 
 def card_locations(state: TenState) -> list[int]:
@@ -33,15 +34,16 @@ def check_invariants(state: TenState) -> None:
         all(cards.KIND[c] == Kind.CURRENCY for c in state.discard), "discard holds a non-currency"
     )
     require(unseen_counts(state) == Counter(cards.NOTATION[c] for c in state.pile), "odds base")
-    in_auction = state.phase == "auction" or (state.phase == "pay" and state.pay_for == "wild")
+    paying_for_wild = state.phase == Phase.PAY and state.pay_for == PayFor.WILD
+    in_auction = state.phase == Phase.AUCTION or paying_for_wild
     require((state.auction_card is not None) == in_auction, "auction card outside an auction")
     if state.auction_card is not None:
         require(cards.IS_WILD[state.auction_card], "a non-wild is auctioned")
-    if state.phase == "pay" and state.pay_for == "card":
+    if state.phase == Phase.PAY and state.pay_for == PayFor.CARD:
         require(state.pay_card in state.market, "the chosen card left the market")
-    if state.phase in ("buy", "pay") and state.pay_for != "wild":
+    if state.phase in (Phase.BUY, Phase.PAY) and state.pay_for != PayFor.WILD:
         require(state.buyer is not None, "buy phase without a buyer")
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         require(not state.pile and not state.tableau, "game over with cards to play")
-    if not state.pile and state.phase == "draw":
+    if not state.pile and state.phase == Phase.DRAW:
         require(state.final, "empty pile not marked final")

@@ -15,12 +15,15 @@ payer's collection of the same count.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from game.base import PlayerId
-from game.ten import cards, data, fast
+from game.fast import construct
+from game.ten import cards, data
 from game.ten.spending import joined_order, spending_order
 from game.ten.state import Pay, TenState
+from game.ten.vocabulary import ActionType
 
 
 @dataclass(frozen=True)
@@ -69,10 +72,10 @@ def pay_action(c: int, b: int, spent: str) -> Pay:
 
 
 def _new_pay(c: int, b: int, spent: str) -> Pay:
-    made: Pay = fast.construct(
-        Pay, {"type": "pay", "c": c, "b": b, "cards": spent}, {"c", "b", "cards"}
-    )
-    return made
+    return construct(Pay, {"type": ActionType.PAY, "c": c, "b": b, "cards": spent}, _PAY_SET)
+
+
+_PAY_SET = frozenset({"c", "b", "cards"})  # what Pay(c=…, b=…, cards=…) marks as set
 
 
 def wealth(state: TenState, seat: int) -> int:
@@ -160,10 +163,9 @@ def legal_payments(
     state: TenState, seat: int, price: int, *, cards_allowed: bool
 ) -> tuple[Pay, ...]:
     """``[option.action() for option in payment_options(...)]``, built once per situation."""
-    fields = state.__dict__  # a pydantic model's attribute reads are slow (see game.ten.rules)
-    currency = fields["currency"][seat]
-    busts = fields["bust"][seat]
-    owned = tuple(fields["collections"][seat]) if cards_allowed else None
+    currency = state.currency[seat]
+    busts = state.bust[seat]
+    owned = tuple(state.collections[seat]) if cards_allowed else None
     key = (price, currency, busts, owned)
     pays = _LEGAL_PAYS.get(key)
     if pays is None:
@@ -202,10 +204,28 @@ def is_listed_payment(
     return True
 
 
-def payment_error(
+def is_valid_payment(
     state: TenState, seat: int, price: int, pay: Pay, *, cards_allowed: bool
-) -> str | None:
-    """Why ``pay`` cannot pay ``price`` (one sentence), or None when it is valid."""
+) -> bool:
+    """Whether ``pay`` may pay ``price``: its (currency, bust, card count) split is one of the
+    splits the options are made of, and its cards are in the payer's collection (any cards
+    of the right count, not only the options' canonical ones)."""
+    try:
+        notes = cards.split_notes(pay.cards) if pay.cards else []
+    except ValueError:
+        return False
+    card_count = len(state.collections[seat]) if cards_allowed else 0
+    splits, _ = _ordered_splits(price, state.currency[seat], state.bust[seat], card_count)
+    if (pay.c, pay.b, len(notes)) not in splits:
+        return False
+    held = Counter(cards.NOTATION[card] for card in state.collections[seat])
+    return not Counter(notes) - held
+
+
+def payment_refusal(
+    state: TenState, seat: int, price: int, pay: Pay, *, cards_allowed: bool
+) -> str:
+    """Why ``is_valid_payment`` refuses ``pay`` (one sentence)."""
     try:
         notes = cards.split_notes(pay.cards) if pay.cards else []
     except ValueError as err:
@@ -237,21 +257,20 @@ def payment_error(
         return f"That pays {total} for a price of {price}: leave out what you do not need."
     if pay.b and total - data.BUST_TOKEN_VALUE >= price:
         return f"That pays {total} for a price of {price}: one bust token fewer still covers it."
-    return None
+    return f"That is not a payment of {price} you can make."
 
 
 def execute_payment(state: TenState, seat: int, pay: Pay) -> list[str]:
     """Take the (validated) payment from the player; spent cards leave the game. Each
     spent note takes the first card of that notation in the collection."""
-    fields = state.__dict__
-    fields["currency"][seat] -= pay.c
-    fields["bust"][seat] -= pay.b
+    state.currency[seat] -= pay.c
+    state.bust[seat] -= pay.b
     text = pay.cards
     if not text:
         return []
     spent = [text[i : i + 2] for i in range(0, len(text), 2)]
-    collection = fields["collections"][seat]
-    removed = fields["removed"]
+    collection = state.collections[seat]
+    removed = state.removed
     notation = cards.NOTATION
     for note in spent:
         for index, card in enumerate(collection):

@@ -1,9 +1,7 @@
 """The TEN rules as transitions on ``TenState`` (spec sections 2-4). Seats are ints.
 
-The functions on every action's path read fields from ``state.__dict__`` rather than as
-attributes: a pydantic model's attribute reads all pass through its ``__getattr__`` hook,
-which keeps the interpreter from specialising them, and a dict lookup costs about half as
-much (``bench.engine`` plays TEN's actions by the hundred thousand).
+``legal_for`` lists a player's actions; ``apply_for`` checks an action with the same predicate
+per rule and applies it in place, refusing with IllegalAction (nothing changed) otherwise.
 """
 
 from __future__ import annotations
@@ -11,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from game.base import Event, IllegalAction, PlayerId, rng_for
-from game.ten import cards, data, fast
+from game.ten import cards, data
 from game.ten.cards import Kind
 from game.ten.odds import tableau_currency
 from game.ten.payments import (
     execute_payment,
     is_listed_payment,
+    is_valid_payment,
     legal_payments,
-    payment_error,
+    payment_refusal,
     wealth,
 )
 from game.ten.state import (
@@ -33,6 +32,19 @@ from game.ten.state import (
     TenAction,
     TenState,
 )
+from game.ten.vocabulary import ActionType, BustKind, EventKind, PayFor, Phase, Reward
+
+# Enum members the common actions use, as module globals: Python 3.11 reads ``Phase.DRAW``
+# through the enum class's ``__getattr__`` hook at ten times the cost (see game.ten.vocabulary).
+# A state's fields hold the members themselves (pydantic validates "draw" into Phase.DRAW), so
+# the rules compare them with ``is``.
+_DRAW_PHASE, _AUCTION, _PAY, _BUY = Phase.DRAW, Phase.AUCTION, Phase.PAY, Phase.BUY
+_OVER = Phase.OVER
+_WILD, _CARD = PayFor.WILD, PayFor.CARD
+_NUMBERS, _CURRENCY = Reward.NUMBERS, Reward.CURRENCY
+_NUMBER_BUST, _CURRENCY_BUST = BustKind.NUMBER, BustKind.CURRENCY
+_FLIP_EVENT, _BUST_EVENT, _STOP_EVENT = EventKind.FLIP, EventKind.BUST, EventKind.STOP
+_TURN_EVENT, _BID_EVENT, _PASS_EVENT = EventKind.TURN, EventKind.BID, EventKind.PASS
 
 SOLO_NEEDS_BOT = (
     "TEN needs at least 2 seats: a solo game is played against a bot seat (spec section 6), "
@@ -40,7 +52,8 @@ SOLO_NEEDS_BOT = (
 )
 
 
-def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
+def new_game(players: Sequence[PlayerId], seed: int) -> tuple[TenState, list[Event]]:
+    """The shuffled game, and the event that turn 1 starts."""
     count = len(players)
     if count < data.MIN_SEATS:
         raise IllegalAction(SOLO_NEEDS_BOT)
@@ -50,7 +63,7 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
         raise IllegalAction("Every player may sit only once.")
     pile = cards.deck_for(count)
     rng_for(seed, "ten", "deck").shuffle(pile)
-    return TenState(
+    state = TenState(
         players=list(players),
         seed=seed,
         pile=pile,
@@ -59,31 +72,31 @@ def new_state(players: Sequence[PlayerId], seed: int) -> TenState:
         bust=[0] * count,
         active=rng_for(seed, "ten", "first").randrange(count),
     )
+    state.mark_all_set()
+    return state, [Event(_TURN_EVENT, state.players[state.active], {"turn": state.turn})]
 
 
 def awaiting(state: TenState) -> list[PlayerId]:
-    fields = state.__dict__  # see the module docstring
-    if fields["phase"] == "draw":
-        return [fields["players"][fields["active"]]]
+    if state.phase is _DRAW_PHASE:
+        return [state.players[state.active]]
     seat = waiting_seat(state)
-    return [] if seat is None else [fields["players"][seat]]
+    return [] if seat is None else [state.players[seat]]
 
 
 def is_over(state: TenState) -> bool:
-    return state.__dict__["phase"] == "over"
+    return state.phase is _OVER
 
 
 def waiting_seat(state: TenState) -> int | None:
-    fields = state.__dict__  # see the module docstring
-    phase = fields["phase"]
-    if phase == "draw":
-        return fields["active"]
-    if phase == "auction":
-        return fields["bidders"][fields["bid_index"]]
-    if phase == "pay":
-        return fields["high_bidder"] if fields["pay_for"] == "wild" else fields["buyer"]
-    if phase == "buy":
-        return fields["buyer"]
+    phase = state.phase
+    if phase is _DRAW_PHASE:
+        return state.active
+    if phase is _AUCTION:
+        return state.bidders[state.bid_index]
+    if phase is _PAY:
+        return state.high_bidder if state.pay_for is _WILD else state.buyer
+    if phase is _BUY:
+        return state.buyer
     return None
 
 
@@ -94,34 +107,65 @@ def gain(state: TenState, seat: int, amount: int) -> int:
     return state.currency[seat] - before
 
 
+# One predicate per rule: the legal lists and the checks in ``apply_for`` both ask these.
+
+
+def may_draw(pile_left: bool, row_filled: bool) -> bool:
+    """The active player may flip a card while the pile holds one (spec 3.1)."""
+    return pile_left
+
+
+def may_stop(pile_left: bool, row_filled: bool) -> bool:
+    """The active player may stop once the row holds a card, or when the pile is empty."""
+    return not pile_left or row_filled
+
+
+def can_draw(state: TenState) -> bool:
+    return may_draw(bool(state.pile), bool(state.tableau))
+
+
 def can_stop(state: TenState) -> bool:
-    return not state.pile or bool(state.tableau)
+    return may_stop(bool(state.pile), bool(state.tableau))
 
 
-def _buy_check(state: TenState, seat: int, note: str) -> tuple[str | None, int]:
-    """(why ``note`` cannot be bought, or None; the first market card of that notation)."""
-    notation = cards.NOTATION
-    for card in state.market:
-        if notation[card] == note:
-            break
-    else:
-        return f"There is no {note} in the market.", -1
+def bid_range(state: TenState, seat: int) -> tuple[int, int]:
+    """(lowest, highest) bid ``seat`` may make now: above the high bid, within its wealth."""
+    low = max(state.high_bid + 1, data.MIN_FIRST_BID)
+    return low, state.currency[seat] + data.BUST_TOKEN_VALUE * state.bust[seat]
+
+
+def may_go_back(state: TenState) -> bool:
+    """Only the payment of a chosen market card may be left (an auction win must be paid)."""
+    return state.pay_for is _CARD
+
+
+def buy_options(state: TenState, seat: int) -> list[Buy]:
+    """The market cards ``seat`` may buy, in display order: in the market, of a notation it
+    does not own, at a price its wealth and collection cards can pay."""
+    rank = _BUY_RANK
     collection = state.collections[seat]
-    for owned in collection:
-        if notation[owned] == note:
-            return f"You already own a {note}, so you cannot buy another.", card
-    price = int(note[1])
-    if wealth(state, seat) + len(collection) < price:
-        return f"You cannot pay {price} for {note}.", card
-    return None, card
+    offered = {rank[card] for card in state.market}
+    offered.difference_update([rank[card] for card in collection])
+    limit = wealth(state, seat) + len(collection)
+    prices = _PRICE_BY_RANK
+    return [_BUY_BY_RANK[r] for r in sorted(offered) if r < _BUY_COUNT and prices[r] <= limit]
+
+
+def _buy_refusal(state: TenState, seat: int, note: str) -> str:
+    """Why ``buy_options`` does not list ``note``."""
+    notation = cards.NOTATION
+    if all(notation[card] != note for card in state.market):
+        return f"There is no {note} in the market."
+    if any(notation[owned] == note for owned in state.collections[seat]):
+        return f"You already own a {note}, so you cannot buy another."
+    return f"You cannot pay {int(note[1])} for {note}."
 
 
 # Actions are frozen models, so the legal lists share these instances.
 _DRAW = Draw()
-_STOP_NUMBERS = Stop(take="numbers")
-_STOP_CURRENCY = Stop(take="currency")
+_STOP_NUMBERS = Stop(take=_NUMBERS)
+_STOP_CURRENCY = Stop(take=_CURRENCY)
 _STOPS: tuple[TenAction, ...] = (_STOP_NUMBERS, _STOP_CURRENCY)
-_DRAW_OR_STOP: tuple[TenAction, ...] = (_DRAW, *_STOPS)
 _PASS = Pass()
 _SKIP = Skip()
 _BACK = Back()
@@ -140,7 +184,13 @@ _BUY_RANK: tuple[int, ...] = tuple(
 _BUY_BY_RANK: tuple[Buy, ...] = tuple(_BUYS[note] for note in _BUY_ORDER)
 _PRICE_BY_RANK: tuple[int, ...] = tuple(_BUY_PRICE[note] for note in _BUY_ORDER)
 _BUY_COUNT = len(_BUY_ORDER)
-# (lowest bid, wealth) -> the auction's legal actions
+# (pile left, row filled) -> the draw phase's legal actions, by may_draw and may_stop
+_DRAW_PHASE_LEGAL: dict[tuple[bool, bool], tuple[TenAction, ...]] = {
+    (pile, row): ((_DRAW,) if may_draw(pile, row) else ()) + (_STOPS if may_stop(pile, row) else ())
+    for pile in (False, True)
+    for row in (False, True)
+}
+# bid_range -> the auction's legal actions
 _AUCTION_LEGAL: dict[tuple[int, int], tuple[TenAction, ...]] = {}
 
 
@@ -158,55 +208,34 @@ def legal(state: TenState, seat: int) -> list[TenAction]:
 
 def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
     """``player``'s legal actions (none when the game does not wait for them)."""
-    fields = state.__dict__  # see the module docstring
     try:
-        seat = fields["players"].index(player)
+        seat = state.players.index(player)
     except ValueError:
         return []
-    phase = fields["phase"]
-    if phase == "draw":
-        if seat != fields["active"]:
+    phase = state.phase
+    if phase is _DRAW_PHASE:  # waiting_seat's first case, spelled out on the hottest path
+        if seat != state.active:
             return []
-        if not fields["pile"]:
-            return list(_STOPS)
-        return list(_DRAW_OR_STOP) if fields["tableau"] else [_DRAW]
-    if phase == "auction":
-        if seat != fields["bidders"][fields["bid_index"]]:
-            return []
-        low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
-        key = (low, fields["currency"][seat] + data.BUST_TOKEN_VALUE * fields["bust"][seat])
+        return list(_DRAW_PHASE_LEGAL[bool(state.pile), bool(state.tableau)])
+    if seat != waiting_seat(state):
+        return []
+    if phase is _AUCTION:
+        key = bid_range(state, seat)
         actions = _AUCTION_LEGAL.get(key)
         if actions is None:
-            bids = (_bid_action(a) for a in range(low, key[1] + 1))
+            bids = (_bid_action(a) for a in range(key[0], key[1] + 1))
             actions = _AUCTION_LEGAL[key] = (_PASS, *bids)
         return list(actions)
-    if phase == "pay":
-        by_cards = fields["pay_for"] == "card"
-        if seat != (fields["buyer"] if by_cards else fields["high_bidder"]):
-            return []
+    if phase is _PAY:
+        back = may_go_back(state)
         pays: list[TenAction] = list(
-            legal_payments(state, seat, fields["pay_price"], cards_allowed=by_cards)
+            legal_payments(state, seat, state.pay_price, cards_allowed=back)
         )
-        if by_cards:
+        if back:
             pays.append(_BACK)
         return pays
-    if phase == "buy":
-        if seat != fields["buyer"]:
-            return []
-        # The same filter as _buy_check, with the wealth counted once.
-        rank = _BUY_RANK
-        collection = fields["collections"][seat]
-        offered = {rank[card] for card in fields["market"]}
-        offered.difference_update([rank[card] for card in collection])
-        limit = (
-            fields["currency"][seat]
-            + data.BUST_TOKEN_VALUE * fields["bust"][seat]
-            + len(collection)
-        )
-        prices = _PRICE_BY_RANK
-        buys: list[TenAction] = [
-            _BUY_BY_RANK[r] for r in sorted(offered) if r < _BUY_COUNT and prices[r] <= limit
-        ]
+    if phase is _BUY:
+        buys: list[TenAction] = list(buy_options(state, seat))
         buys.append(_SKIP)
         return buys
     return []
@@ -222,14 +251,14 @@ def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
 def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Event]:
     """Applies ``player``'s action in place and returns the events; raises IllegalAction
     (with nothing changed) when the rules refuse it."""
-    fields = state.__dict__  # see the module docstring
-    players = fields["players"]
+    players = state.players
     try:
         seat = players.index(player)
     except ValueError:
         raise IllegalAction("You are not playing in this game.") from None
-    phase = fields["phase"]
-    waiting = fields["active"] if phase == "draw" else waiting_seat(state)
+    phase = state.phase
+    # waiting_seat's first case, spelled out on the hottest path
+    waiting = state.active if phase is _DRAW_PHASE else waiting_seat(state)
     if waiting is None:
         raise IllegalAction("The game is over.")
     if waiting != seat:
@@ -245,19 +274,22 @@ def apply_for(state: TenState, player: PlayerId, action: TenAction) -> list[Even
 _Handler = Callable[[TenState, int, PlayerId, TenAction], list[Event]]
 
 
-def _wrong_phase_text(state: TenState, kind: str) -> str:
-    what = {
-        "draw": "draw or stop",
-        "auction": "bid or pass",
-        "pay": "choose a payment" + (" or go back" if state.pay_for == "card" else ""),
-        "buy": "buy a market card or skip",
-    }[state.phase]
+# What each phase lets the awaited player do, for the refusal of any other action.
+_PHASE_CHOICES: dict[Phase, str] = {
+    Phase.DRAW: "draw or stop",
+    Phase.AUCTION: "bid or pass",
+    Phase.PAY: "choose a payment",
+    Phase.BUY: "buy a market card or skip",
+    Phase.OVER: "nothing: the game is over",
+}
+
+
+def _wrong_phase_text(state: TenState, kind: ActionType) -> str:
+    what = _PHASE_CHOICES[state.phase]
+    if state.phase is _PAY and state.pay_for is _CARD:
+        what += " or go back"
     return f"You cannot {kind} now: {what}."
 
-
-# The handlers below write fields as ``fast.put`` does (the value into ``__dict__``, the name
-# into ``__pydantic_fields_set__``); on the paths every turn takes this is spelled out, and the
-# rarer ones call ``fast.put``.
 
 # --- draw phase -----------------------------------------------------------------------------
 
@@ -270,20 +302,18 @@ _IS_CURRENCY: tuple[bool, ...] = tuple(kind == Kind.CURRENCY for kind in cards.K
 
 
 def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    fields = state.__dict__
-    pile = fields["pile"]
-    if not pile:
+    pile = state.pile
+    if not may_draw(bool(pile), bool(state.tableau)):
         raise IllegalAction("The draw pile is empty: you must stop.")
     card = pile.pop()
     note = _NOTATION[card]
     left = len(pile)
     if not left:
-        fields["final"] = True
-        state.__pydantic_fields_set__.add("final")
+        state.final = True
     if _IS_WILD[card]:
-        flip = Event("flip", player, {"card": note, "left": left})
+        flip = Event(_FLIP_EVENT, player, {"card": note, "left": left})
         return [flip, _start_auction(state, card)]
-    tableau = fields["tableau"]
+    tableau = state.tableau
     tableau.append(card)
     currency = 0
     total = 0
@@ -292,35 +322,34 @@ def _draw(state: TenState, seat: int, player: PlayerId, action: TenAction) -> li
         total += _NUMBER[c]
     total -= currency
     flip = Event(
-        "flip",
+        _FLIP_EVENT,
         player,
         {"card": note, "total": total, "currency": currency, "left": left},
     )
     if _IS_NUMBER[card]:
         if total >= data.NUMBER_BUST_AT:
-            return [flip, *_bust(state, seat, player, "number")]
+            return [flip, *_bust(state, seat, player, _NUMBER_BUST)]
     elif currency >= data.CURRENCY_BUST_AT and _IS_CURRENCY[card]:
-        return [flip, *_bust(state, seat, player, "currency")]
+        return [flip, *_bust(state, seat, player, _CURRENCY_BUST)]
     return [flip]
 
 
 def _split_tableau(state: TenState) -> tuple[list[int], int]:
     """Empties the tableau: returns its number cards; currency cards go to the discard."""
-    tableau = state.__dict__["tableau"]
+    tableau = state.tableau
     is_number = _IS_NUMBER
     numbers = [c for c in tableau if is_number[c]]
     currency = 0
     if len(numbers) != len(tableau):
-        state.__dict__["discard"].extend(c for c in tableau if _IS_CURRENCY[c])
+        state.discard.extend(c for c in tableau if _IS_CURRENCY[c])
         currency = tableau_currency(tableau)
     tableau.clear()
     return numbers, currency
 
 
 def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, int]:
-    fields = state.__dict__
-    players = fields["players"]
-    tokens = fields["currency"]
+    players = state.players
+    tokens = state.currency
     cap = data.CURRENCY_CAP
     gains: dict[str, int] = {}
     for other in range(len(players)):
@@ -334,23 +363,21 @@ def _gains_for_others(state: TenState, seat: int, currency: int) -> dict[str, in
     return gains
 
 
-def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event]:
-    fields = state.__dict__
-    fields["bust"][seat] += 1
-    fields["stats_busts"] += 1
-    state.__pydantic_fields_set__.add("stats_busts")
+def _bust(state: TenState, seat: int, player: PlayerId, kind: BustKind) -> list[Event]:
+    state.bust[seat] += 1
+    state.stats_busts += 1
     numbers, currency = _split_tableau(state)
-    fields["market"].extend(numbers)
+    state.market.extend(numbers)
     gains: dict[str, int] = {}
-    if kind == "number" and currency:
+    if kind is _NUMBER_BUST and currency:
         gains = _gains_for_others(state, seat, currency)
     event = Event(
-        "bust",
+        _BUST_EVENT,
         player,
         {
             "bust": kind,
             "to_market": [_NOTATION[c] for c in numbers],
-            "currency": currency if kind == "number" else 0,
+            "currency": currency if kind is _NUMBER_BUST else 0,
             "gains": gains,
         },
     )
@@ -359,157 +386,132 @@ def _bust(state: TenState, seat: int, player: PlayerId, kind: str) -> list[Event
 
 def _stop(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Stop)
-    fields = state.__dict__
-    if fields["pile"] and not fields["tableau"]:
+    if not may_stop(bool(state.pile), bool(state.tableau)):
         raise IllegalAction("You must flip a card first: the row is empty.")
     numbers, currency = _split_tableau(state)
     notes = [_NOTATION[c] for c in numbers]
-    if action.take == "numbers":
-        fields["collections"][seat].extend(numbers)
+    if action.take is _NUMBERS:
+        state.collections[seat].extend(numbers)
         gains = _gains_for_others(state, seat, currency)
-        fields["took_numbers"] = True
-        fields["phase"] = "buy"
-        fields["buyer"] = seat
-        state.__pydantic_fields_set__.update(_STOP_NUMBERS_FIELDS)
+        state.took_numbers = True
+        state.phase = _BUY
+        state.buyer = seat
         event = Event(
-            "stop",
+            _STOP_EVENT,
             player,
-            {"take": "numbers", "cards": notes, "currency": currency, "gains": gains},
+            {"take": _NUMBERS, "cards": notes, "currency": currency, "gains": gains},
         )
         return [event]
     gains = {player: gain(state, seat, currency)}
-    fields["market"].extend(numbers)
+    state.market.extend(numbers)
     event = Event(
-        "stop",
+        _STOP_EVENT,
         player,
-        {"take": "currency", "cards": notes, "currency": currency, "gains": gains},
+        {"take": _CURRENCY, "cards": notes, "currency": currency, "gains": gains},
     )
     return [event, *_end_turn(state)]
 
 
-_STOP_NUMBERS_FIELDS = ("took_numbers", "phase", "buyer")
 _NEXT_TURN_FIELDS = ("active", "turn", "took_numbers", "phase")
 
 
 def _end_turn(state: TenState) -> list[Event]:
-    fields = state.__dict__
-    players = fields["players"]
+    players = state.players
     count = len(players)
-    if fields["final"]:
-        active = fields["active"]
-        fast.put(
-            state,
-            final_buys=True,
-            after_buy=[(active + i) % count for i in range(1, count + 1)],
-        )
+    if state.final:
+        active = state.active
+        state.final_buys = True
+        state.after_buy = [(active + i) % count for i in range(1, count + 1)]
         return _next_final_buy(state)
-    active = fields["active"] = (fields["active"] + 1) % count
-    turn = fields["turn"] = fields["turn"] + 1
-    fields["took_numbers"] = False
-    fields["phase"] = "draw"
-    state.__pydantic_fields_set__.update(_NEXT_TURN_FIELDS)
-    return [Event("turn", players[active], {"turn": turn})]
+    active = state.active = (state.active + 1) % count
+    turn = state.turn = state.turn + 1
+    state.took_numbers = False
+    state.phase = _DRAW_PHASE
+    return [Event(_TURN_EVENT, players[active], {"turn": turn})]
 
 
 # --- auction --------------------------------------------------------------------------------
 
-_AUCTION_STATE = ("auction_card", "bidders", "bid_index", "high_bid", "high_bidder")
-_AUCTION_FIELDS = ("phase", *_AUCTION_STATE, "stats_auctions")
-
 
 def _start_auction(state: TenState, card: int) -> Event:
-    fields = state.__dict__
-    count = len(fields["players"])
-    active = fields["active"]
-    fields["phase"] = "auction"
-    fields["auction_card"] = card
-    fields["bidders"] = [(active + i) % count for i in range(1, count + 1)]
-    fields["bid_index"] = 0
-    fields["high_bid"] = 0
-    fields["high_bidder"] = None
-    fields["stats_auctions"] += 1
-    state.__pydantic_fields_set__.update(_AUCTION_FIELDS)
-    return Event("auction", None, {"card": _NOTATION[card]})
+    count = len(state.players)
+    active = state.active
+    state.phase = _AUCTION
+    state.auction_card = card
+    state.bidders = [(active + i) % count for i in range(1, count + 1)]
+    state.bid_index = 0
+    state.high_bid = 0
+    state.high_bidder = None
+    state.stats_auctions += 1
+    return Event(EventKind.AUCTION, None, {"card": _NOTATION[card]})
 
 
 def _bid(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Bid)
-    fields = state.__dict__
-    low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
+    low, most = bid_range(state, seat)
     amount = action.amount
     if amount < low:
         raise IllegalAction(f"Bid at least {low}.")
-    most = fields["currency"][seat] + data.BUST_TOKEN_VALUE * fields["bust"][seat]
     if amount > most:
         raise IllegalAction(f"You can bid at most {most} (your wealth).")
-    fields["high_bid"] = amount
-    fields["high_bidder"] = seat
-    state.__pydantic_fields_set__.update(_HIGH_BID_FIELDS)
-    event = Event("bid", player, {"amount": amount})
+    state.high_bid = amount
+    state.high_bidder = seat
+    event = Event(_BID_EVENT, player, {"amount": amount})
     return _next_bidder(state, [event])
 
 
-_HIGH_BID_FIELDS = ("high_bid", "high_bidder")
-
-
 def _pass(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return _next_bidder(state, [Event("pass", player)])
+    return _next_bidder(state, [Event(_PASS_EVENT, player)])
 
 
 def _next_bidder(state: TenState, events: list[Event]) -> list[Event]:
     """Moves the auction on after a bid or pass (``events``) and returns all events."""
-    fields = state.__dict__
-    index = fields["bid_index"] = fields["bid_index"] + 1
-    state.__pydantic_fields_set__.add("bid_index")
-    if index < len(fields["bidders"]):
+    index = state.bid_index = state.bid_index + 1
+    if index < len(state.bidders):
         return events
-    card = fields["auction_card"]
+    card = state.auction_card
     assert card is not None
     note = _NOTATION[card]
-    winner = fields["high_bidder"]
+    winner = state.high_bidder
     if winner is None:
-        fields["removed"].append(card)
-        events.append(Event("unsold", None, {"card": note}))
+        state.removed.append(card)
+        events.append(Event(EventKind.UNSOLD, None, {"card": note}))
         _back_to_draw(state)
         return events
-    price = fields["high_bid"]
-    events.append(Event("won", fields["players"][winner], {"card": note, "price": price}))
+    price = state.high_bid
+    events.append(Event(EventKind.WON, state.players[winner], {"card": note, "price": price}))
     options = legal_payments(state, winner, price, cards_allowed=False)
-    fast.put(state, phase="pay", pay_for="wild", pay_price=price)
+    state.phase = _PAY
+    state.pay_for = _WILD
+    state.pay_price = price
     if len(options) == 1:
         events.extend(_finish_wild(state, winner, options[0]))
     return events
 
 
 def _finish_wild(state: TenState, seat: int, pay: Pay) -> list[Event]:
-    fields = state.__dict__
-    card = fields["auction_card"]
+    card = state.auction_card
     assert card is not None
     execute_payment(state, seat, pay)
-    fields["collections"][seat].append(card)
+    state.collections[seat].append(card)
     event = Event(
-        "paid",
-        fields["players"][seat],
+        EventKind.PAID,
+        state.players[seat],
         {"card": _NOTATION[card], "c": pay.c, "b": pay.b, "cards": ""},
     )
     _back_to_draw(state)
     return [event]
 
 
-_BACK_TO_DRAW_FIELDS = ("phase", *_AUCTION_STATE, "pay_for", "pay_price")
-
-
 def _back_to_draw(state: TenState) -> None:
-    fields = state.__dict__
-    fields["phase"] = "draw"
-    fields["auction_card"] = None
-    fields["bidders"] = []
-    fields["bid_index"] = 0
-    fields["high_bid"] = 0
-    fields["high_bidder"] = None
-    fields["pay_for"] = None
-    fields["pay_price"] = 0
-    state.__pydantic_fields_set__.update(_BACK_TO_DRAW_FIELDS)
+    state.phase = _DRAW_PHASE
+    state.auction_card = None
+    state.bidders = []
+    state.bid_index = 0
+    state.high_bid = 0
+    state.high_bidder = None
+    state.pay_for = None
+    state.pay_price = 0
 
 
 # --- payments and buying --------------------------------------------------------------------
@@ -517,22 +519,21 @@ def _back_to_draw(state: TenState) -> None:
 
 def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Pay)
-    fields = state.__dict__
-    by_cards = fields["pay_for"] == "card"
-    price = fields["pay_price"]
-    if not is_listed_payment(state, seat, price, action, cards_allowed=by_cards):
-        error = payment_error(state, seat, price, action, cards_allowed=by_cards)
-        if error:
-            raise IllegalAction(error)
+    by_cards = state.pay_for is _CARD
+    price = state.pay_price
+    if not is_listed_payment(
+        state, seat, price, action, cards_allowed=by_cards
+    ) and not is_valid_payment(state, seat, price, action, cards_allowed=by_cards):
+        raise IllegalAction(payment_refusal(state, seat, price, action, cards_allowed=by_cards))
     if not by_cards:
         return _finish_wild(state, seat, action)
-    card = fields["pay_card"]
+    card = state.pay_card
     assert card is not None
     spent = execute_payment(state, seat, action)
-    fields["market"].remove(card)
-    fields["collections"][seat].append(card)
+    state.market.remove(card)
+    state.collections[seat].append(card)
     event = Event(
-        "bought",
+        EventKind.BOUGHT,
         player,
         {"card": _NOTATION[card], "c": action.c, "b": action.b, "cards": spent},
     )
@@ -541,56 +542,51 @@ def _pay(state: TenState, seat: int, player: PlayerId, action: TenAction) -> lis
 
 def _open_buy(state: TenState, seat: int) -> list[Event]:
     """One of the final buy phases (spec section 4)."""
-    fast.put(state, phase="buy", buyer=seat)
-    return [Event("final_buy", state.players[seat])]
-
-
-_CHOOSE_FIELDS = ("phase", "pay_for", "pay_card", "pay_price")
+    state.phase = _BUY
+    state.buyer = seat
+    return [Event(EventKind.FINAL_BUY, state.players[seat])]
 
 
 def _buy(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
     assert isinstance(action, Buy)
     note = action.card
-    error, card = _buy_check(state, seat, note)
-    if error:
-        raise IllegalAction(error)
-    fields = state.__dict__
-    fields["phase"] = "pay"
-    fields["pay_for"] = "card"
-    fields["pay_card"] = card
-    fields["pay_price"] = _NUMBER[card]
-    state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
-    return [Event("choose", player, {"card": note})]
+    buy = _BUYS.get(note)
+    for option in buy_options(state, seat):
+        if option is buy:
+            break
+    else:
+        raise IllegalAction(_buy_refusal(state, seat, note))
+    for card in state.market:  # the first market card of that notation
+        if _NOTATION[card] == note:
+            break
+    state.phase = _PAY
+    state.pay_for = _CARD
+    state.pay_card = card
+    state.pay_price = _NUMBER[card]
+    return [Event(EventKind.CHOOSE, player, {"card": note})]
 
 
 def _back(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    fields = state.__dict__
-    if fields["pay_for"] != "card":
+    if not may_go_back(state):
         raise IllegalAction("You won the auction and must pay for the wild.")
-    fields["phase"] = "buy"
-    fields["pay_for"] = None
-    fields["pay_card"] = None
-    fields["pay_price"] = 0
-    state.__pydantic_fields_set__.update(_CHOOSE_FIELDS)
-    return [Event("back", player)]
+    state.phase = _BUY
+    state.pay_for = None
+    state.pay_card = None
+    state.pay_price = 0
+    return [Event(EventKind.BACK, player)]
 
 
 def _skip(state: TenState, seat: int, player: PlayerId, action: TenAction) -> list[Event]:
-    return [Event("skip", player), *_close_buy(state)]
-
-
-_CLOSE_BUY_FIELDS = ("phase", "buyer", "pay_for", "pay_card", "pay_price")
+    return [Event(EventKind.SKIP, player), *_close_buy(state)]
 
 
 def _close_buy(state: TenState) -> list[Event]:
-    fields = state.__dict__
-    fields["phase"] = "draw"
-    fields["buyer"] = None
-    fields["pay_for"] = None
-    fields["pay_card"] = None
-    fields["pay_price"] = 0
-    state.__pydantic_fields_set__.update(_CLOSE_BUY_FIELDS)
-    if fields["final_buys"]:
+    state.phase = _DRAW_PHASE
+    state.buyer = None
+    state.pay_for = None
+    state.pay_card = None
+    state.pay_price = 0
+    if state.final_buys:
         return _next_final_buy(state)
     return _end_turn(state)
 
@@ -598,15 +594,17 @@ def _close_buy(state: TenState) -> list[Event]:
 def _next_final_buy(state: TenState) -> list[Event]:
     if state.after_buy:
         return _open_buy(state, state.after_buy.pop(0))
-    fast.put(state, phase="over", final_buys=False)
-    return [Event("over")]
+    state.phase = _OVER
+    state.final_buys = False
+    return [Event(EventKind.OVER)]
 
 
 # phase -> action class -> handler
-_HANDLERS: dict[str, dict[type, _Handler]] = {
-    "draw": {Draw: _draw, Stop: _stop},
-    "auction": {Bid: _bid, Pass: _pass},
-    "pay": {Pay: _pay, Back: _back},
-    "buy": {Buy: _buy, Skip: _skip},
+_HANDLERS: dict[Phase, dict[type, _Handler]] = {
+    Phase.DRAW: {Draw: _draw, Stop: _stop},
+    Phase.AUCTION: {Bid: _bid, Pass: _pass},
+    Phase.PAY: {Pay: _pay, Back: _back},
+    Phase.BUY: {Buy: _buy, Skip: _skip},
+    Phase.OVER: {},
 }
 _ACTION_CLASSES = frozenset(cls for handlers in _HANDLERS.values() for cls in handlers)

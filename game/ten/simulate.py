@@ -28,7 +28,7 @@ class GameStats:
 def play_game(
     players: int, seed: int, bot: str, *, check: bool = True
 ) -> tuple[TenState, GameStats]:
-    state = rules.new_state([f"bot:{i}" for i in range(players)], seed)
+    state, _ = rules.new_game([f"bot:{i}" for i in range(players)], seed)
     rng = rng_for(seed, "simulate", bot)
     stats = GameStats()
     if check:

@@ -10,9 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from game.base import GameState
-
-Phase = Literal["draw", "auction", "pay", "buy", "over"]
+from game.fast import PlainAssignment
+from game.ten.vocabulary import ActionType, PayFor, Phase, Reward
 
 
 class TenOptions(BaseModel):
@@ -21,7 +20,7 @@ class TenOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class TenState(GameState):
+class TenState(PlainAssignment):
     pile: list[int]
     tableau: list[int] = Field(default_factory=list)  # flip order; wilds never stay here
     market: list[int] = Field(default_factory=list)
@@ -31,9 +30,9 @@ class TenState(GameState):
     currency: list[int]
     bust: list[int]
     active: int  # seat whose turn it is (the final player during the final buys)
-    phase: Phase = "draw"
+    phase: Phase = Phase.DRAW
     turn: int = 1
-    # auction (phase "auction", and "pay" for an auction win)
+    # auction (phase AUCTION, and PAY for an auction win)
     auction_card: int | None = None
     bidders: list[int] = Field(default_factory=list)  # seats in bidding order
     bid_index: int = 0
@@ -41,7 +40,7 @@ class TenState(GameState):
     high_bidder: int | None = None
     # buy phase / payment
     buyer: int | None = None
-    pay_for: Literal["wild", "card"] | None = None
+    pay_for: PayFor | None = None
     pay_card: int | None = None  # the wild won, or the market card chosen
     pay_price: int = 0
     after_buy: list[int] = Field(default_factory=list)  # extra buy phases still to come
@@ -57,49 +56,49 @@ class _Action(BaseModel):
 
 
 class Draw(_Action):
-    type: Literal["draw"] = "draw"
+    type: Literal[ActionType.DRAW] = ActionType.DRAW
 
 
 class Stop(_Action):
-    """Stop and take a reward: ``take`` is ``"numbers"`` or ``"currency"``."""
+    """Stop and take a reward: the row's number cards or its currency."""
 
-    type: Literal["stop"] = "stop"
-    take: Literal["numbers", "currency"]
+    type: Literal[ActionType.STOP] = ActionType.STOP
+    take: Reward
 
 
 class Bid(_Action):
-    type: Literal["bid"] = "bid"
+    type: Literal[ActionType.BID] = ActionType.BID
     amount: int
 
 
 class Pass(_Action):
-    type: Literal["pass"] = "pass"
+    type: Literal[ActionType.PASS] = ActionType.PASS
 
 
 class Buy(_Action):
     """Choose a market card to buy (by notation, e.g. ``"R5"``); payment follows."""
 
-    type: Literal["buy"] = "buy"
+    type: Literal[ActionType.BUY] = ActionType.BUY
     card: str
 
 
 class Skip(_Action):
     """Buy nothing in this buy phase."""
 
-    type: Literal["skip"] = "skip"
+    type: Literal[ActionType.SKIP] = ActionType.SKIP
 
 
 class Back(_Action):
     """Leave the payment of a chosen market card and choose again."""
 
-    type: Literal["back"] = "back"
+    type: Literal[ActionType.BACK] = ActionType.BACK
 
 
 class Pay(_Action):
     """Pay ``c`` currency tokens, ``b`` bust tokens and the collection cards in ``cards``
     (concatenated notation, e.g. ``"R1W7"``)."""
 
-    type: Literal["pay"] = "pay"
+    type: Literal[ActionType.PAY] = ActionType.PAY
     c: int = 0
     b: int = 0
     cards: str = ""

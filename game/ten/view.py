@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel
 
 from game.base import PlayerId
@@ -11,8 +9,7 @@ from game.ten import cards, data
 from game.ten.odds import bust_chance, running_total, tableau_currency
 from game.ten.scoring import score_notes
 from game.ten.state import TenState
-
-PhaseName = Literal["draw", "auction", "payment", "buy", "final buys", "over"]
+from game.ten.vocabulary import PayFor, Phase, TablePhase
 
 
 class MarketCard(BaseModel):
@@ -49,14 +46,14 @@ class AuctionView(BaseModel):
 
 class PaymentView(BaseModel):
     payer: PlayerId
-    paying_for: Literal["wild", "card"]
+    paying_for: PayFor
     card: str
     price: int
 
 
 class TenView(BaseModel):
     viewer: PlayerId | None
-    phase: PhaseName
+    phase: TablePhase
     turn: int
     active: PlayerId
     awaiting: PlayerId | None
@@ -107,31 +104,39 @@ def _player(state: TenState, seat: int) -> PlayerView:
     )
 
 
-def phase_name(state: TenState) -> PhaseName:
-    if state.phase == "pay":
-        return "payment"
-    if state.phase == "buy" and state.final_buys:
-        return "final buys"
-    return state.phase
+# The table's name of each phase (a buy phase after the last flip is shown as FINAL_BUYS).
+TABLE_PHASES: dict[Phase, TablePhase] = {
+    Phase.DRAW: TablePhase.DRAW,
+    Phase.AUCTION: TablePhase.AUCTION,
+    Phase.PAY: TablePhase.PAYMENT,
+    Phase.BUY: TablePhase.BUY,
+    Phase.OVER: TablePhase.OVER,
+}
+
+
+def phase_name(state: TenState) -> TablePhase:
+    if state.phase == Phase.BUY and state.final_buys:
+        return TablePhase.FINAL_BUYS
+    return TABLE_PHASES[state.phase]
 
 
 def build_view(state: TenState, viewer: PlayerId | None, waiting: int | None) -> TenView:
     auction = None
     if state.auction_card is not None:
-        to_bid = state.bidders[state.bid_index] if state.phase == "auction" else None
+        to_bid = state.bidders[state.bid_index] if state.phase == Phase.AUCTION else None
         auction = AuctionView(
             wild=cards.NOTATION[state.auction_card],
             high_bid=state.high_bid,
             high_bidder=None if state.high_bidder is None else state.players[state.high_bidder],
             to_bid=None if to_bid is None else state.players[to_bid],
             still_to_bid=[state.players[s] for s in state.bidders[state.bid_index :]]
-            if state.phase == "auction"
+            if state.phase == Phase.AUCTION
             else [],
         )
     payment = None
-    if state.phase == "pay":
-        payer = state.high_bidder if state.pay_for == "wild" else state.buyer
-        card = state.auction_card if state.pay_for == "wild" else state.pay_card
+    if state.phase == Phase.PAY:
+        payer = state.high_bidder if state.pay_for == PayFor.WILD else state.buyer
+        card = state.auction_card if state.pay_for == PayFor.WILD else state.pay_card
         assert payer is not None and card is not None and state.pay_for is not None
         payment = PaymentView(
             payer=state.players[payer],

@@ -12,7 +12,7 @@ from bot.models import Seat, Session, Status
 from cogs.game_ui import Render
 from cogs.split_hand import MAX_OPTIONS, NOT_AVAILABLE, UNKNOWN_CONTROL
 from cogs.split_ui import SplitUI
-from game.split import SplitEngine
+from game.split import SplitEngine, Step
 from game.split.state import SplitState, TableMatch
 
 ENGINE = SplitEngine()
@@ -34,8 +34,8 @@ def session_with(state: SplitState, version: int = 5) -> Session:
 def crowded_main_step() -> SplitState:
     """Ana (seat 0) in the main step with 39 cards and a weak match of every rank on the
     table: 39 matches, 39 upgrades and 39 discards to offer."""
-    state = ENGINE.new_game(PLAYERS, 1)
-    state.turn, state.step = 0, "main"
+    state, _ = ENGINE.new_game(PLAYERS, 1)
+    state.turn, state.step = 0, Step.MAIN
     state.hands[0] = [c for r in range(13) for c in (card(r, 3), card(r, 2), card(r, 0, 1))]
     state.matches = [TableMatch(owner=1, halves=[card(r, 0), card(r, 1)]) for r in range(13)]
     return state
@@ -130,20 +130,20 @@ def test_forged_payloads_are_refused(payload: str, values: list[str], message: s
 
 
 def test_bonus_prompts_are_buttons() -> None:
-    state = ENGINE.new_game(PLAYERS, 1)
-    state.turn, state.step = 0, "bonus_perfect"
+    state, _ = ENGINE.new_game(PLAYERS, 1)
+    state.turn, state.step = 0, Step.BONUS_PERFECT
     perfect = UI.private(session_with(state), "1")
     assert [i.label for i in items(perfect)] == ["Mark Ben", "Mark Cy"]
     assert "choose the player who marks a negative box" in perfect.embeds[0].description
     assert UI.action_for(session_with(state), "1", "a:1", []) == {"type": "target",
                                                                     "player": "3"}
-    state.step = "bonus_strong"
+    state.step = Step.BONUS_STRONG
     strong = UI.private(session_with(state), "1")
     assert [i.label for i in items(strong)] == ["Draw a bonus card", "Skip the bonus"]
 
 
 def test_laydown_offers_lay_select_and_done_only_to_waiting_players() -> None:
-    state = ENGINE.new_game(PLAYERS, 1)
+    state, _ = ENGINE.new_game(PLAYERS, 1)
     state.step, state.went_out, state.laydown_waiting = "laydown", 0, [1, 2]
     state.hands[0] = []
     state.hands[1] = [card(4, 0), card(4, 3), card(9, 1)]

@@ -60,7 +60,7 @@ def _pile_leak(state: TenState, rendered: str) -> bool:
 
 @pytest.mark.parametrize(("players", "seed"), [(5, 1), (3, 0), (2, 3)])
 def test_every_render_fits_discord(players: int, seed: int) -> None:
-    state = ENGINE.new_game([str(n) for n in range(1, players + 1)], seed)
+    state, _ = ENGINE.new_game([str(n) for n in range(1, players + 1)], seed)
     rng = random.Random(seed)
     log: tuple[str, ...] = ()
     names = {p: p for p in state.players}

@@ -191,7 +191,7 @@ class Replica:
     @classmethod
     def from_row(cls, engine: Engine[Any, Any], row: SessionRow) -> Replica:
         assert row.state is not None, "the session has no game state yet"
-        state = engine.new_game(row.state["players"], row.state["seed"], {})
+        state, _ = engine.new_game(row.state["players"], row.state["seed"], {})
         return cls(engine, state)
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from game.split.cards import DECK_SIZE, RANKS, parse_face
+from game.split.cards import DECK_SIZE, RANKS, card_id, parse_face
 from game.split.state import SplitState, TableMatch
 
 PLAYERS = ["ana", "ben", "cy", "di", "ed", "flo"]
@@ -18,7 +18,7 @@ class Deck:
 
     def card(self, text: str) -> int:
         face = parse_face(text)
-        for card in (face * 2, face * 2 + 1):
+        for card in (card_id(face, 0), card_id(face, 1)):
             if card not in self.used:
                 self.used.add(card)
                 return card

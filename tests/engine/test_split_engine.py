@@ -38,7 +38,7 @@ def test_new_game_refuses_bad_player_counts_and_options() -> None:
 
 
 def test_state_json_round_trip_exact() -> None:
-    state = E.new_game(["a", "b", "c"], seed=3)
+    state, _ = E.new_game(["a", "b", "c"], seed=3)
     for _ in range(40):
         player = E.awaiting(state)[0]
         E.apply(state, player, greedy_action(state, state.players.index(player)))
@@ -64,7 +64,7 @@ def test_action_json_fits_in_a_custom_id() -> None:
 
 
 def test_play_leaves_original_untouched() -> None:
-    state = E.new_game(["a", "b"], seed=9)
+    state, _ = E.new_game(["a", "b"], seed=9)
     before = state.model_dump_json()
     player = E.awaiting(state)[0]
     new_state, events = play(E, state, player, Draw())
@@ -110,7 +110,7 @@ def test_describe_action_labels_levels_and_owner_change() -> None:
 
 
 def test_describe_covers_every_event_of_a_game() -> None:
-    state = E.new_game(["a", "b", "c"], seed=4)
+    state, _ = E.new_game(["a", "b", "c"], seed=4)
     rng = random.Random(4)
     while not E.is_over(state):
         player = E.awaiting(state)[0]
@@ -121,7 +121,7 @@ def test_describe_covers_every_event_of_a_game() -> None:
 
 
 def test_default_action_is_legal_in_every_step() -> None:
-    state = E.new_game(["a", "b", "c", "d"], seed=12)
+    state, _ = E.new_game(["a", "b", "c", "d"], seed=12)
     rng = random.Random(12)
     seen = set()
     for _ in range(3000):
@@ -151,7 +151,7 @@ def test_greedy_plays_matches_and_discards() -> None:
 
 
 def test_results_breakdown_and_scores_match_sheets() -> None:
-    state = E.new_game(["a", "b"], seed=21)
+    state, _ = E.new_game(["a", "b"], seed=21)
     while not E.is_over(state):
         player = E.awaiting(state)[0]
         E.apply(state, player, E.bot_action(state, player, "normal", random.Random(0)))

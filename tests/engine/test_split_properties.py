@@ -27,7 +27,7 @@ def _players(count: int) -> list[str]:
 
 
 def _playout(count: int, seed: int, level: str = "easy") -> tuple[SplitState, list]:
-    state = E.new_game(_players(count), seed)
+    state, _ = E.new_game(_players(count), seed)
     rng = random.Random(seed)
     log = []
     while not E.is_over(state):
@@ -50,7 +50,7 @@ def _visible_cards(view) -> Counter[str]:
 @given(games)
 def test_prop_cards_accounted_and_views_hide_other_hands(game: tuple[int, int]) -> None:
     count, seed = game
-    state = E.new_game(_players(count), seed)
+    state, _ = E.new_game(_players(count), seed)
     rng = random.Random(seed)
     while not E.is_over(state):
         check_invariants(state)
@@ -75,7 +75,7 @@ def test_prop_cards_accounted_and_views_hide_other_hands(game: tuple[int, int]) 
 def test_prop_replay_from_seed_and_log_gives_same_state(game: tuple[int, int]) -> None:
     count, seed = game
     state, log = _playout(count, seed)
-    replay = E.new_game(_players(count), seed)
+    replay, _ = E.new_game(_players(count), seed)
     for player, action_json in log:
         E.apply(replay, player, E.parse_action(action_json))
     assert replay == state
@@ -122,7 +122,7 @@ def _check_unlisted_refused(state: SplitState, player: str, legal: list) -> None
 @example((6, 179), "normal")
 def test_prop_every_listed_action_applies(game: tuple[int, int], level: str) -> None:
     count, seed = game
-    state = E.new_game(_players(count), seed)
+    state, _ = E.new_game(_players(count), seed)
     rng = random.Random(seed)
     steps = 0
     note_event(f"level {level}")

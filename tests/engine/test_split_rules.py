@@ -7,7 +7,7 @@ import random
 import pytest
 
 from game.base import IllegalAction
-from game.split import SplitEngine
+from game.split import SplitEngine, Step
 from game.split.actions import (
     BonusDraw,
     Discard,
@@ -88,7 +88,7 @@ def test_s2_need_both_halves_in_hand() -> None:
 
 def test_s3_deal_nine_each_one_card_in_row_rest_in_pile() -> None:
     for count in range(2, 7):
-        state = E.new_game([f"p{i}" for i in range(count)], seed=count)
+        state, _ = E.new_game([f"p{i}" for i in range(count)], seed=count)
         assert [len(hand) for hand in state.hands] == [9] * count
         assert len(state.row) == 1
         assert len(state.pile) == 104 - 9 * count - 1
@@ -98,7 +98,7 @@ def test_s3_deal_nine_each_one_card_in_row_rest_in_pile() -> None:
 def test_s3_player_left_of_dealer_goes_first_and_dealer_is_random() -> None:
     dealers = set()
     for seed in range(30):
-        state = E.new_game(["a", "b", "c", "d"], seed=seed)
+        state, _ = E.new_game(["a", "b", "c", "d"], seed=seed)
         assert state.turn == (state.dealer + 1) % 4
         assert state.step == "take"
         dealers.add(state.dealer)
@@ -107,7 +107,22 @@ def test_s3_player_left_of_dealer_goes_first_and_dealer_is_random() -> None:
 
 def test_s3_same_seed_same_deal() -> None:
     assert E.new_game(["a", "b"], seed=5) == E.new_game(["a", "b"], seed=5)
-    assert E.new_game(["a", "b"], seed=5).hands != E.new_game(["a", "b"], seed=6).hands
+    assert E.new_game(["a", "b"], seed=5)[0].hands != E.new_game(["a", "b"], seed=6)[0].hands
+
+
+def test_s3_new_game_returns_round_one_start() -> None:
+    state, events = E.new_game(["a", "b", "c"], seed=7)
+    assert [event.kind for event in events] == ["round_start"]
+    (start,) = events
+    assert start.data == {
+        "round": 1,
+        "dealer": state.players[state.dealer],
+        "first": state.players[state.turn],
+        "row": [name(state.row[0])],
+        "pile": len(state.pile),
+    }
+    words = E.describe(start, None, {"a": "Ana", "b": "Ben", "c": "Cy"})
+    assert words.startswith("Round 1: ") and name(state.row[0]) in words
 
 
 # ---------------------------------------------------------------- 4. A turn
@@ -500,7 +515,7 @@ def test_s7_final_score_sum_of_rows_minus_negative_row() -> None:
 
 def test_s7_tied_scores_share_the_placement() -> None:
     state = make_state(["5C", "4C", "3C"], step="game_over")
-    state.step = "game_over"
+    state.step = Step.GAME_OVER
     results = E.results(state)
     assert [r.placement for r in results] == [1, 1, 1]
 

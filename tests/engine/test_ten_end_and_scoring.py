@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.base import IllegalAction
-from game.ten import data, score_notes
+from game.ten import Phase, data, score_notes
 from game.ten.scoring import run_points
 from game.ten.state import Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenState
 from tests.engine.ten_helpers import ENGINE, act, build, kinds
@@ -157,7 +157,7 @@ def test_s5_complete_run_bonus() -> None:
 
 def _finished(collections: list[list[str]], currency: list[int]) -> TenState:
     state = build(len(collections), collections=collections, currency=currency, rest_in_pile=False)
-    state.phase = "over"
+    state.phase = Phase.OVER
     return state
 
 
@@ -178,7 +178,7 @@ def test_s5_tie_break_currency_then_fewest_cards_then_shared() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_s5_results_sorted_by_placement(seed: int) -> None:
     rng = random.Random(seed)
-    state = ENGINE.new_game(["a", "b", "c"], seed=seed)
+    state, _ = ENGINE.new_game(["a", "b", "c"], seed=seed)
     while not ENGINE.is_over(state):
         player = ENGINE.awaiting(state)[0]
         ENGINE.apply(state, player, ENGINE.bot_action(state, player, "normal", rng))

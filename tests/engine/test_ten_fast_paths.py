@@ -18,7 +18,7 @@ _SHARED_WILDS = sorted({n for n in cards.NOTATION if n[0] == "W"})
 def _playout(players: int, seed: int) -> list[TenState]:
     """The state before each action of a whole random game."""
     rng = random.Random(seed)
-    state = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
+    state, _ = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
     steps = []
     while not ENGINE.is_over(state):
         (player,) = ENGINE.awaiting(state)
@@ -51,7 +51,7 @@ def test_payments_match_the_validated_models(players: int, seed: int) -> None:
 
 
 def test_new_game_state_matches_its_json_round_trip() -> None:
-    state = ENGINE.new_game(["a", "b", "c"], seed=5)
+    state, _ = ENGINE.new_game(["a", "b", "c"], seed=5)
     again = TenState.model_validate_json(state.model_dump_json())
     assert again == state
     assert list(again.__dict__) == list(state.__dict__)

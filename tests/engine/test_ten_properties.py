@@ -84,7 +84,7 @@ def _check_pile_hidden(state: TenState, viewer: str | None) -> None:
 
 
 def _playout(players: int, seed: int, level: str) -> tuple[TenState, list[tuple[str, str]]]:
-    state = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
+    state, _ = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
     rng = random.Random(seed)
     log: list[tuple[str, str]] = []
     _check_pile_hidden(state, None)
@@ -117,7 +117,7 @@ def test_playout_invariants_and_replay(players: int, seed: int, level: str) -> N
     assert not state.pile and not state.tableau
     assert all(0 <= c <= 10 for c in state.currency) and all(b >= 0 for b in state.bust)
     assert TenState.model_validate_json(state.model_dump_json()) == state
-    replay = ENGINE.new_game(state.players, seed=seed)
+    replay, _ = ENGINE.new_game(state.players, seed=seed)
     for player, action_json in log:
         ENGINE.apply(replay, player, ENGINE.parse_action(action_json))
     assert replay == state
@@ -129,7 +129,7 @@ def test_playout_invariants_and_replay(players: int, seed: int, level: str) -> N
 @given(st.integers(2, 5), st.integers(0, 10**6))
 def test_every_listed_action_applies(players: int, seed: int) -> None:
     rng = random.Random(seed)
-    state = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
+    state, _ = ENGINE.new_game([f"p{i}" for i in range(players)], seed=seed)
     steps = 0
     while not ENGINE.is_over(state) and steps < 150:
         (player,) = ENGINE.awaiting(state)

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from game.base import IllegalAction
+from game.base import Event, IllegalAction
 from game.ten import TenEngine, cards, data
 from game.ten.cards import Kind
 from game.ten.state import Draw, Stop
@@ -44,20 +44,28 @@ def test_s1_symbol_cards() -> None:
 
 
 def test_s2_setup_tokens_pile_and_first_player() -> None:
-    state = ENGINE.new_game(["a", "b", "c"], seed=42)
+    state, _ = ENGINE.new_game(["a", "b", "c"], seed=42)
     assert state.currency == [5, 5, 5] and state.bust == [0, 0, 0]
     assert len(state.pile) == 109 and not state.market and not state.tableau
     assert state.phase == "draw"
-    firsts = {ENGINE.new_game(["a", "b", "c"], seed=s).active for s in range(30)}
+    firsts = {ENGINE.new_game(["a", "b", "c"], seed=s)[0].active for s in range(30)}
     assert firsts == {0, 1, 2}
-    assert ENGINE.new_game(["a", "b", "c"], seed=42) == state
+    assert ENGINE.new_game(["a", "b", "c"], seed=42)[0] == state
+
+
+def test_new_game_returns_the_start_of_turn_one() -> None:
+    state, events = ENGINE.new_game(["a", "b", "c"], seed=42)
+    first = state.players[state.active]
+    assert events == [Event("turn", first, {"turn": 1})]
+    words = ENGINE.describe(events[0], None, {first: "Ana"})
+    assert words == "Turn 1: Ana to play."
 
 
 def test_s6_solo_needs_a_bot_seat() -> None:
     assert TenEngine.min_players == 1 and TenEngine.max_players == 5
     with pytest.raises(IllegalAction, match="bot seat"):
         ENGINE.new_game(["solo"], seed=1)
-    state = ENGINE.new_game(["solo", "bot:1"], seed=1)
+    state, _ = ENGINE.new_game(["solo", "bot:1"], seed=1)
     assert len(state.pile) == 89
     with pytest.raises(IllegalAction, match="at most 5"):
         ENGINE.new_game([str(i) for i in range(6)], seed=1)
