@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
+from pydantic import BaseModel
 
 from bot import errors
 from bot.errors import StaleVersion, TableError
@@ -29,6 +30,7 @@ from cogs.services import (
     services,
 )
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
+from game.base import IllegalAction
 
 Interaction = discord.Interaction[Any]
 
@@ -121,7 +123,13 @@ async def act_click(
         if isinstance(step, Render):
             await _show_step(interaction, step)
             return
-        change = await svc.manager.act(session_id, me, version, step, origin=_origin(interaction))
+        engine = svc.manager.engine(session.game)
+        try:
+            action = step if isinstance(step, BaseModel) else engine.parse_action(step)
+        except IllegalAction as err:
+            raise errors.Refusal(str(err)) from None
+        change = await svc.manager.act(session_id, me, version, action,
+                                       origin=_origin(interaction))
     except StaleVersion as err:
         current = svc.manager.get(session_id) or session
         assert current is not None
