@@ -25,6 +25,13 @@ class StaleVersion(Refusal):
         super().__init__(message or STALE)
 
 
+class NotYourTurn(Refusal):
+    """The game does not wait for this player now (a game UI may say it in its own words)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or NOT_YOUR_TURN)
+
+
 class SaveFailed(TableError):
     """The change could not be stored; the table keeps its previous state."""
 

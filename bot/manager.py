@@ -320,7 +320,7 @@ class SessionManager:
         change = await self._transition(
             session_id, lambda s: transitions.leave(s, player_id), actor=player_id, origin=origin
         )
-        if change.kind is ChangeKind.SEAT:
+        if change.kind == ChangeKind.SEAT:
             log.info("session %s: %s left the running game", session_id, player_id)
         return change.session
 
@@ -395,6 +395,18 @@ class SessionManager:
         return new
 
     # --- moves ------------------------------------------------------------------------------
+
+    def check_move(self, session: Session, player_id: PlayerId, version: int) -> None:
+        """The gate of :meth:`act` on ``session`` without acting: a click is refused in the
+        gate's words before its payload is read. ``act`` applies the same gate again under
+        the lock, where it is binding."""
+        transitions.check_move(session, player_id, version, self.engine(session.game),
+                               autopilot=False)
+
+    @staticmethod
+    def check_viewer(session: Session, player_id: PlayerId) -> None:
+        """Refused unless ``player_id`` may open a private view of ``session``."""
+        transitions.check_viewer(session, player_id)
 
     @in_flight
     async def act(

@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import errors
-from bot.errors import Refusal, StaleVersion
+from bot.errors import NotYourTurn, Refusal, StaleVersion
 from bot.models import LOG_KEEP, ResultRow, Seat, Session, Status
 from game.base import Engine, Event, IllegalAction, PlayerId, PlayerResult, play
 
@@ -249,10 +249,18 @@ def check_move(
     if version != session.version:
         raise StaleVersion()
     if player_id not in engine.awaiting(session.state):
-        raise Refusal(errors.NOT_YOUR_TURN)
+        raise NotYourTurn()
     if not autopilot and (seat.away or seat.timeouts):
         return with_seat(session.seats, seat.model_copy(update={"away": False, "timeouts": 0}))
     return session.seats
+
+
+def check_viewer(session: Session, player_id: PlayerId) -> None:
+    """Who may open a private view: a seated player of a started game."""
+    if session.seat_of(player_id) is None:
+        raise Refusal(errors.NOT_SEATED)
+    if session.status is Status.LOBBY:
+        raise Refusal(errors.NOT_STARTED)
 
 
 def play_action(

@@ -13,7 +13,6 @@ from bot.manager import SessionManager
 from bot.models import Seat
 from bot.store import Store
 from cogs.leaderboard_cog import LeaderboardCog, LeaderboardPageButton
-from cogs.services import Services
 from tests.bot.test_leaderboard import finish
 from tests.fakes import FakeClient, FakeGuild, FakeInteraction, FakeMessage, FakeUser, invoke
 from tests.testgame import Add, CountEngine, CountUI
@@ -27,7 +26,7 @@ class Room:
         self.store = store
         self.manager = SessionManager(store, {"count": CountEngine()}, clock=lambda: NOW,
                                       seed_source=lambda: 7)
-        self.client = FakeClient(Services(self.manager, {"count": CountUI(CountEngine())}))
+        self.client = FakeClient(self.manager, {"count": CountUI(CountEngine())})
         self.client.leaderboards = Leaderboards(  # type: ignore[attr-defined]
             store, min_games=min_games, clock=lambda: NOW
         )
