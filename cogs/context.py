@@ -13,7 +13,8 @@ import discord
 from bot.client import TableBot
 from bot.manager import SessionManager
 from bot.models import Seat
-from cogs.game_ui import GameUIs, Render
+from cogs.game_ui import Render
+from cogs.registry import GameUIs
 
 Interaction = discord.Interaction[TableBot]
 

@@ -19,7 +19,7 @@ from bot.models import Session, Status
 from cogs import handlers
 from cogs.choices import game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
-from cogs.game_ui import GameUIs
+from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.rules import rules_page
 

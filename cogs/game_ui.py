@@ -1,8 +1,8 @@
 """The per-game table UI plug-in: how a game draws itself in Discord.
 
 Each game's UI lives in its own package (``cogs/<game key>/``), a discord.py extension whose
-``setup`` registers one :class:`GameUI` in the bot's :class:`GameUIs`; a game without one gets
-``cogs.plain_ui.PlainUI``. Outside its package nothing names a game.
+``setup`` registers one :class:`GameUI` in the bot's ``cogs.registry.GameUIs``; a game without
+one gets ``cogs.plain_ui.PlainUI``. Outside its package nothing names a game.
 
 The cogs own the flow: the session manager's gate (seat, status, version, turn: see
 ``bot.transitions.check_move``) runs before a UI sees a click, and the manager applies the
@@ -22,17 +22,16 @@ game's own words for "it is not your turn").
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import discord
 from pydantic import BaseModel
 
-from bot.errors import Refusal
 from bot.manager import Change
 from bot.models import Session
-from game.base import Engine, PlayerId
+from game.base import PlayerId
 
 Page = tuple[str, str]  # one rules page: (heading, text)
 
@@ -142,35 +141,3 @@ class WordsTurns(Protocol):
     """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid.")."""
 
     def not_your_turn(self, session: Session) -> str: ...
-
-
-class GameUIs:
-    """Game key -> its GameUI; an engine without a registered UI gets the plain one."""
-
-    def __init__(self, engines: Mapping[str, Engine[Any, Any]],
-                 uis: Mapping[str, GameUI] | None = None) -> None:
-        self._engines = engines
-        self._uis: dict[str, GameUI] = dict(uis or {})
-
-    def register(self, ui: GameUI) -> None:
-        self._uis[ui.key] = ui
-
-    def ui(self, game: str) -> GameUI:
-        found = self._uis.get(game)
-        if found is not None:
-            return found
-        engine = self._engines.get(game)
-        if engine is None:
-            raise Refusal(f"There is no table view for {game!r}.")
-        from cogs.plain_ui import PlainUI  # the fallback draws with the generic controls
-
-        self._uis[game] = plain = PlainUI(engine)
-        return plain
-
-    def __iter__(self) -> Iterator[GameUI]:
-        """Every registered UI, and the plain one of each engine without its own."""
-        return iter([self.ui(game) for game in {**self._uis, **self._engines}])
-
-    def with_rules(self) -> dict[str, GameUI]:
-        """The UIs that have a rules summary, by game key."""
-        return {ui.key: ui for ui in self if ui.rules}

@@ -90,17 +90,17 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
     origin = _origin(interaction)
     try:
         own_table(interaction, session_id)
-        if action == "join":
+        if action is LobbyAction.JOIN:
             session = await manager.join(session_id, seat_for(interaction.user), origin=origin)
-        elif action == "leave":
+        elif action is LobbyAction.LEAVE:
             session = await manager.leave(session_id, me, origin=origin)
-        elif action == "start":
+        elif action is LobbyAction.START:
             session = await manager.start(session_id, me, origin=origin)
-        elif action == "cancel":
+        elif action is LobbyAction.CANCEL:
             session = await manager.cancel(
                 session_id, me, moderator=is_moderator(interaction), origin=origin
             )
-        elif action in ("bot-easy", "bot-normal"):
+        elif action in (LobbyAction.BOT_EASY, LobbyAction.BOT_NORMAL):
             level = action.removeprefix("bot-")
             session = await manager.add_bot(session_id, me, level, origin=origin)
         else:
@@ -217,9 +217,9 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)
-    if what == "rules" and ui.rules:
+    if what is InfoKind.RULES and ui.rules:
         return rules_page(ui, 0)
-    if what == "scores":
+    if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)
         if session.status is Status.LOBBY:

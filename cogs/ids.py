@@ -31,7 +31,8 @@ does not grow with the messages sent.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, Self, cast
+from enum import StrEnum
+from typing import Any, Literal, Self
 
 import discord
 
@@ -43,8 +44,28 @@ Item = discord.ui.Item[Any]
 MAX_CUSTOM_ID = 100
 SID = r"(?P<sid>[0-9]+)"
 
-InfoKind = Literal["table", "rules", "scores"]
-LobbyAction = Literal["join", "leave", "start", "cancel", "bot-easy", "bot-normal", "unbot"]
+class InfoKind(StrEnum):
+    """What an info button shows (``tb:info:{session}:{kind}``)."""
+
+    TABLE = "table"
+    RULES = "rules"
+    SCORES = "scores"
+
+
+class LobbyAction(StrEnum):
+    """What a lobby button does (``tb:lobby:{action}:{session}``)."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    BOT_EASY = "bot-easy"
+    BOT_NORMAL = "bot-normal"
+    UNBOT = "unbot"
+
+
+def _one_of(kinds: type[StrEnum]) -> str:
+    return "|".join(re.escape(kind.value) for kind in kinds)
 
 
 def checked_id(custom_id: str) -> str:
@@ -188,7 +209,7 @@ class HandButton(Control, template=rf"tb:hand:{SID}"):
         await _handlers().hand_click(interaction, self.session_id)
 
 
-class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>table|rules|scores)"):
+class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>{_one_of(InfoKind)})"):
     """For anyone in the channel, seated or not, answered ephemeral: ``table`` (a copy of the
     table), ``rules`` (the game's rules) or ``scores`` (the GameUI's score sheet)."""
 
@@ -206,8 +227,7 @@ class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>table|rules|scores)
     async def from_custom_id(
         cls, interaction: Interaction, item: Item, match: re.Match[str], /
     ) -> Self:
-        what = cast(InfoKind, match["what"])  # the template admits only these
-        return cls(int(match["sid"]), what, item=item)
+        return cls(int(match["sid"]), InfoKind(match["what"]), item=item)
 
     async def run(self, interaction: Interaction) -> None:
         await _handlers().info_click(interaction, self.session_id, self.what)
@@ -239,7 +259,7 @@ class BackButton(Control, template=rf"tb:back:{SID}"):
 
 class LobbyButton(
     Control,
-    template=r"tb:lobby:(?P<action>join|leave|start|cancel|bot-easy|bot-normal|unbot):" + SID,
+    template=rf"tb:lobby:(?P<action>{_one_of(LobbyAction)}):{SID}",
 ):
     def __init__(
         self,
@@ -266,8 +286,7 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: Interaction, item: Item, match: re.Match[str], /
     ) -> Self:
-        action = cast(LobbyAction, match["action"])  # the template admits only these
-        return cls(action, int(match["sid"]), item=item)
+        return cls(LobbyAction(match["action"]), int(match["sid"]), item=item)
 
     async def run(self, interaction: Interaction) -> None:
         await _handlers().lobby_click(interaction, self.action, self.session_id)

@@ -13,28 +13,26 @@ from cogs.game_ui import Render
 from cogs.ids import BackButton, LobbyAction, LobbyButton
 from cogs.notices import away_line
 
-LOBBY_ACTIONS: tuple[tuple[LobbyAction, str, discord.ButtonStyle], ...] = (
-    ("join", "Join", discord.ButtonStyle.primary),
-    ("leave", "Leave", discord.ButtonStyle.secondary),
-    ("start", "Start", discord.ButtonStyle.success),
-    ("cancel", "Cancel", discord.ButtonStyle.danger),
-)
-# The host's bot seat buttons, on the lobby's second row.
-LOBBY_BOT_ACTIONS: tuple[tuple[LobbyAction, str], ...] = (
-    ("bot-easy", "Add bot (easy)"),
-    ("bot-normal", "Add bot (normal)"),
-    ("unbot", "Remove bot"),
-)
+# Every lobby button: (label, style, row); the host's bot seat buttons on the second row.
+LOBBY_BUTTONS: dict[LobbyAction, tuple[str, discord.ButtonStyle, int]] = {
+    LobbyAction.JOIN: ("Join", discord.ButtonStyle.primary, 0),
+    LobbyAction.LEAVE: ("Leave", discord.ButtonStyle.secondary, 0),
+    LobbyAction.START: ("Start", discord.ButtonStyle.success, 0),
+    LobbyAction.CANCEL: ("Cancel", discord.ButtonStyle.danger, 0),
+    LobbyAction.BOT_EASY: ("Add bot (easy)", discord.ButtonStyle.secondary, 1),
+    LobbyAction.BOT_NORMAL: ("Add bot (normal)", discord.ButtonStyle.secondary, 1),
+    LobbyAction.UNBOT: ("Remove bot", discord.ButtonStyle.secondary, 1),
+}
 
 
 def lobby_view(session: Session) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for action, label, style in LOBBY_ACTIONS:
-        view.add_item(LobbyButton(action, session.id, label=label, style=style))
     has_bots = session.has_bots
-    for action, label in LOBBY_BOT_ACTIONS:
-        view.add_item(LobbyButton(action, session.id, label=label, row=1,
-                                  disabled=action == "unbot" and not has_bots))
+    for action, (label, style, row) in LOBBY_BUTTONS.items():
+        view.add_item(LobbyButton(
+            action, session.id, label=label, style=style, row=row if row else None,
+            disabled=action is LobbyAction.UNBOT and not has_bots,
+        ))
     return view
 
 

@@ -19,9 +19,9 @@ import importlib.util
 from bot.client import TableBot
 from cogs.announcer import Announcer
 from cogs.game_cog import GameCog
-from cogs.game_ui import GameUIs
 from cogs.ids import TABLE_CONTROLS
 from cogs.publisher import TablePublisher
+from cogs.registry import GameUIs
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
 

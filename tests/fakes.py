@@ -25,9 +25,10 @@ import discord
 
 from cogs.context import TABLE_COG
 from cogs.game_cog import GameCog
-from cogs.game_ui import GameUI, GameUIs
+from cogs.game_ui import GameUI
 from cogs.ids import TABLE_CONTROLS
 from cogs.leaderboard_cog import LEADERBOARD_ITEMS
+from cogs.registry import GameUIs
 
 DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS)
 

@@ -12,7 +12,7 @@ import discord
 
 from bot.models import Session, Status
 from cogs.game_ui import Render
-from cogs.ids import HandButton, InfoButton
+from cogs.ids import HandButton, InfoButton, InfoKind
 from cogs.split.format import (
     COLOUR,
     EMBED_TOTAL_LIMIT,
@@ -41,8 +41,8 @@ def table_render(session: Session, view: SplitView, results: Sequence[PlayerResu
     embed = _table_embed(session, view)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(HandButton(session.id))
-    buttons.add_item(InfoButton(session.id, "rules", label="Rules"))
-    buttons.add_item(InfoButton(session.id, "scores", label="Scores"))
+    buttons.add_item(InfoButton(session.id, InfoKind.RULES, label="Rules"))
+    buttons.add_item(InfoButton(session.id, InfoKind.SCORES, label="Scores"))
     return Render(embeds=[embed], view=buttons)
 
 

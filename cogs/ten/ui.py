@@ -18,7 +18,7 @@ from bot.errors import Refusal
 from bot.models import Session, Status
 from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, clip, number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
-from cogs.ids import HandButton, InfoButton, Item
+from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.ten import controls, text
 from cogs.ten.rules_text import RULES
 from game.base import Engine, PlayerId
@@ -44,8 +44,8 @@ _PANEL_LABELS = {"auction": "Bid or pass", "payment": "Pay", "buy": "Buy or skip
 def info_buttons(session: Session) -> list[Item]:
     """Table and Rules (anyone) and My view (seated players)."""
     return [
-        InfoButton(session.id, "table", label="Table"),
-        InfoButton(session.id, "rules", label="Rules"),
+        InfoButton(session.id, InfoKind.TABLE, label="Table"),
+        InfoButton(session.id, InfoKind.RULES, label="Rules"),
         HandButton(session.id, label="My view"),
     ]
 

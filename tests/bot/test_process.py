@@ -80,7 +80,7 @@ def test_no_privileged_intents() -> None:
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
     from cogs.game_cog import GameCog
-    from cogs.game_ui import GameUIs
+    from cogs.registry import GameUIs
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
                         _env_file=None)  # type: ignore[call-arg]
