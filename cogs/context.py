@@ -14,11 +14,11 @@ from bot.client import TableBot
 from bot.manager import SessionManager
 from bot.models import Seat
 from cogs.game_ui import Render
+from cogs.ids import TABLE_COG
 from cogs.registry import GameUIs
 
 Interaction = discord.Interaction[TableBot]
 
-TABLE_COG = "GameCog"  # the cog that holds the game UIs (cogs.game_cog)
 
 
 def manager_of(interaction: Interaction) -> SessionManager:

@@ -19,6 +19,7 @@ from bot.models import Session, Status
 from cogs import handlers
 from cogs.choices import game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
+from cogs.ids import TableClicks
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.rules import rules_page
@@ -42,6 +43,7 @@ class GameCog(commands.Cog):
 
     def __init__(self, uis: GameUIs) -> None:
         self.uis = uis
+        self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(

@@ -2,7 +2,8 @@
 
 As discord.py's ``examples/views/dynamic_counter.py``: each kind is a ``discord.ui.DynamicItem``
 whose ``template`` (a regular expression with named groups) is the only parser of its ids,
-whose constructor builds the component with its id, and whose ``run`` is the click. Numbers
+whose constructor builds the component with its id, and whose ``run`` is the click (it calls
+the handlers that the table cog holds, :class:`TableClicks`). Numbers
 in ids are ASCII digits only (``[0-9]``, never ``\\d``, which admits '١'). All ids are at most
 100 characters.
 
@@ -31,8 +32,9 @@ does not grow with the messages sent.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Literal, Self
+from typing import Any, Literal, Protocol, Self
 
 import discord
 
@@ -79,11 +81,35 @@ _LOOKS = frozenset({"label", "style", "emoji", "disabled", "options", "placehold
                     "min_values", "max_values", "values"})
 
 
-def _handlers() -> Any:
-    # The click handlers render with these classes: imported at click time, not at import.
-    from cogs import handlers
+TABLE_COG = "GameCog"  # the cog that holds the game UIs and the click handlers
 
-    return handlers
+
+class TableClicks(Protocol):
+    """What a table control's click calls (``cogs.handlers``, held by the table cog as
+    ``clicks``): the handlers draw with these classes, so this module does not import them."""
+
+    async def act_click(self, interaction: Interaction, session_id: int, version: int,
+                        payload: str, values: Sequence[str] | None) -> None: ...
+
+    async def hand_click(self, interaction: Interaction, session_id: int) -> None: ...
+
+    async def info_click(self, interaction: Interaction, session_id: int,
+                         what: InfoKind) -> None: ...
+
+    async def back_click(self, interaction: Interaction, session_id: int) -> None: ...
+
+    async def lobby_click(self, interaction: Interaction, action: LobbyAction,
+                          session_id: int) -> None: ...
+
+    async def rules_click(self, interaction: Interaction, game: str, page: int) -> None: ...
+
+
+def _handlers(interaction: Interaction) -> TableClicks:
+    clicks = getattr(interaction.client.get_cog(TABLE_COG), "clicks", None)
+    if clicks is None:
+        raise RuntimeError("the table extension (cogs.table) is not loaded")
+    found: TableClicks = clicks
+    return found
 
 
 class Control(discord.ui.DynamicItem[Item], template=r"(?!)"):
@@ -146,8 +172,9 @@ class ActButton(Control, template=rf"tb:act:{SID}:(?P<version>[0-9]+):(?P<payloa
         return cls(int(match["sid"]), int(match["version"]), match["payload"], item=item)
 
     async def run(self, interaction: Interaction) -> None:
-        await _handlers().act_click(interaction, self.session_id, self.version, self.payload,
-                                    None)
+        await _handlers(interaction).act_click(
+            interaction, self.session_id, self.version, self.payload, None
+        )
 
 
 class ActSelect(Control, template=rf"tb:sel:{SID}:(?P<version>[0-9]+):(?P<payload>.*)"):
@@ -183,8 +210,9 @@ class ActSelect(Control, template=rf"tb:sel:{SID}:(?P<version>[0-9]+):(?P<payloa
     async def run(self, interaction: Interaction) -> None:
         data: Any = interaction.data or {}
         values = [str(value) for value in data.get("values", [])]
-        await _handlers().act_click(interaction, self.session_id, self.version, self.payload,
-                                    values)
+        await _handlers(interaction).act_click(
+            interaction, self.session_id, self.version, self.payload, values
+        )
 
 
 class HandButton(Control, template=rf"tb:hand:{SID}"):
@@ -206,7 +234,7 @@ class HandButton(Control, template=rf"tb:hand:{SID}"):
         return cls(int(match["sid"]), item=item)
 
     async def run(self, interaction: Interaction) -> None:
-        await _handlers().hand_click(interaction, self.session_id)
+        await _handlers(interaction).hand_click(interaction, self.session_id)
 
 
 class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>{_one_of(InfoKind)})"):
@@ -230,7 +258,7 @@ class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>{_one_of(InfoKind)}
         return cls(int(match["sid"]), InfoKind(match["what"]), item=item)
 
     async def run(self, interaction: Interaction) -> None:
-        await _handlers().info_click(interaction, self.session_id, self.what)
+        await _handlers(interaction).info_click(interaction, self.session_id, self.what)
 
 
 class BackButton(Control, template=rf"tb:back:{SID}"):
@@ -254,7 +282,7 @@ class BackButton(Control, template=rf"tb:back:{SID}"):
         return cls(int(match["sid"]), item=item)
 
     async def run(self, interaction: Interaction) -> None:
-        await _handlers().back_click(interaction, self.session_id)
+        await _handlers(interaction).back_click(interaction, self.session_id)
 
 
 class LobbyButton(
@@ -289,7 +317,7 @@ class LobbyButton(
         return cls(LobbyAction(match["action"]), int(match["sid"]), item=item)
 
     async def run(self, interaction: Interaction) -> None:
-        await _handlers().lobby_click(interaction, self.action, self.session_id)
+        await _handlers(interaction).lobby_click(interaction, self.action, self.session_id)
 
 
 class RulesPageButton(
@@ -314,7 +342,7 @@ class RulesPageButton(
         return cls(match["game"], int(match["page"]), direction, item=item)
 
     async def run(self, interaction: Interaction) -> None:
-        await _handlers().rules_click(interaction, self.game, self.page)
+        await _handlers(interaction).rules_click(interaction, self.game, self.page)
 
 
 TABLE_CONTROLS: tuple[type[Control], ...] = (

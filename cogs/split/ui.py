@@ -1,8 +1,9 @@
 """The SPLIT GameUI: public table, private hand with controls, and click translation.
 
-Registered in ``cogs.ui_registry``. Layout and words live in ``cogs.split_table`` (public),
-``cogs.split_hand`` (private) and ``cogs.split_format``; round summaries and the final result
-are posted by ``cogs.split_announce``.
+Registered by the extension ``setup`` in ``cogs/split/__init__.py``. Layout and words live in
+``cogs.split.table`` (public), ``cogs.split.hand`` (private) and ``cogs.split.format``; round
+summaries and the final result are this UI's announcements (``cogs.game_ui.Announces``),
+posted by ``cogs.announcer``.
 """
 
 from __future__ import annotations
