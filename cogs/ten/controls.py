@@ -15,6 +15,7 @@ a payment of c currency + b bust tokens; its values are card keys, see :func:`ca
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -36,6 +37,11 @@ from cogs.ids import ActButton, ActSelect, Item
 from game.ten import Back, Bid, Buy, Draw, Pass, Payment, Skip, Stop, TenAction, display, sort_key
 
 PAYMENTS = Menu(button="y", select="yo")
+# The payloads of TEN's controls before they were built with the toolkit (draw, stop, pass,
+# skip, back; bid, buy and payment selects): a table drawn then and clicked at the same
+# version after an upgrade is answered as outdated.
+OLD_PAYLOAD = re.compile(r"d|sn|sc|p|k|r|(b|m|yo):[0-9]+")
+OUTDATED = "That control is from an older table; open your view again from the table."
 PAY_GROUP = "pay"
 PANEL = "panel"
 VIEW = "v"

@@ -215,7 +215,7 @@ class TenUI:
         if LEGAL.owns(payload):
             legal = self.engine.legal_actions(state, viewer)
             return Move(legal[LEGAL.choice(payload, values, controls.groups_of(legal))])
-        if controls.PAYMENTS.owns(payload):
+        if controls.PAYMENTS.owns(payload) and not controls.OLD_PAYLOAD.fullmatch(payload):
             options = self._payment_options(state, self.engine.view(state, None))
             index = controls.PAYMENTS.choice(
                 payload, values, controls.payment_groups(options, values)
@@ -224,6 +224,8 @@ class TenUI:
             if values is not None and option.cards:
                 return OpenStep(self._card_step(session, viewer, index, option))
             return Move(option.action())
+        if controls.OLD_PAYLOAD.fullmatch(payload):
+            raise Refusal(controls.OUTDATED)
         code, _, arg = payload.partition(":")
         if code == controls.CARDS:
             currency, _, bust = arg.partition(":")

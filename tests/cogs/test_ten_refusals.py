@@ -9,6 +9,7 @@ from bot import errors
 from bot.manager import SessionManager
 from bot.store import Store
 from cogs.controls import NOT_AVAILABLE, UNKNOWN_CONTROL
+from cogs.ten.controls import OUTDATED
 from game.ten import payment_options
 from game.ten.cards import NOTATION, display
 from game.ten.payments import wealth
@@ -102,12 +103,18 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
             ("y:١", NOT_AVAILABLE),  # an Arabic-Indic one is not a digit here
             ("a:99", NOT_AVAILABLE),
             ("yc:x:1", UNKNOWN_CONTROL),
+            ("d", OUTDATED),  # the Draw of a table drawn before the controls toolkit
+            ("sn", OUTDATED),
         ]:
             assert_refused(await table.press(player, table.table_message, prefix + payload),
                            message)
         bad_bid = f"tb:sel:{table.sid}:{current.version}:s:bid:0"
         assert_refused(await table.press(player, table.table_message, bad_bid, ["many"]),
                        NOT_AVAILABLE)
+        for old_select in ("b:0", "m:1", "yo:0"):
+            assert_refused(await table.press(
+                player, table.table_message,
+                f"tb:sel:{table.sid}:{current.version}:{old_select}", ["0"]), OUTDATED)
         assert table.session is current
         gone = await table.press(player, table.table_message, "tb:act:999:1:a:0")
         assert_refused(gone, errors.NO_GAME)
