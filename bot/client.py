@@ -1,4 +1,13 @@
-"""The Discord client: opens the store, restores sessions, loads the cogs, syncs commands."""
+"""The Discord client: opens the store, restores sessions, loads the cogs, syncs commands.
+
+The only module of ``bot`` that knows Discord. It imports nothing from ``cogs``: it loads
+them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
+``async def setup(bot)`` registers its cog, its components (DynamicItems), its manager
+listeners and, for the table, the notifier of the machine players and the turn clock and the
+catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the process through this
+typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
+``.turn_clock``.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +16,9 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -20,17 +29,18 @@ from bot.manager import SessionManager
 from bot.settings import Settings
 from bot.store import Store
 from bot.turn_clock import TurnClock
-from cogs.unexpected import TableTree
 from game.base import Engine
-
-if TYPE_CHECKING:
-    from cogs.publisher import TablePublisher
-    from cogs.turn_ping import TurnPing
+from game.registry import engines as registry_engines
 
 log = logging.getLogger(__name__)
 
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
+# Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
+EXTENSIONS = ("cogs.table", "cogs.leaderboard")
+# After a restart: redraw the running tables, then (when the last stop was not clean, the
+# argument) ping their awaited players again; set by the table extension.
+CatchUp = Callable[[bool], Awaitable[object]]
 
 # Gateway events the bot has no use for: it only answers interactions and edits its own
 # messages over REST. No privileged intent (members, presences, message_content) is used.
@@ -50,38 +60,46 @@ def bot_intents() -> discord.Intents:
 
 
 class TableBot(commands.Bot):
-    """``services`` (manager + UIs), ``leaderboards``, ``autoplay`` (bot seats) and
-    ``turn_clock`` exist once ``setup_hook`` ran."""
+    """``manager``, ``leaderboards``, ``autoplay`` (machine seats) and ``turn_clock`` exist
+    once ``setup_hook`` ran (reading one before raises RuntimeError)."""
 
     def __init__(
         self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
-            tree_cls=TableTree,
             # Nobody is pinged unless a message names them (turn pings, reminders).
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self._engines = engines
         self.store: Store | None = None
-        self.manager: SessionManager | None = None
-        self.autoplay: Autoplay | None = None
+        self._manager: SessionManager | None = None
+        self._leaderboards: Leaderboards | None = None
+        self._autoplay: Autoplay | None = None
+        self._turn_clock: TurnClock | None = None
+        self.catch_up: CatchUp | None = None
         self._clock_task: asyncio.Task[None] | None = None
-        self._catch_up_task: asyncio.Task[int] | None = None
+        self._catch_up_task: asyncio.Task[None] | None = None
         self._restart_pings = False  # the last stop was not clean: ping awaited players again
 
-    async def setup_hook(self) -> None:
-        from cogs.dynamic import DYNAMIC_ITEMS
-        from cogs.game_cog import GameCog
-        from cogs.leaderboard_cog import LEADERBOARD_ITEMS, LeaderboardCog
-        from cogs.publisher import TablePublisher
-        from cogs.services import Services
-        from cogs.split_announce import SplitAnnouncer
-        from cogs.turn_ping import TurnPing
-        from cogs.ui_registry import game_uis
-        from game.registry import engines as registry_engines
+    @property
+    def manager(self) -> SessionManager:
+        return _ready(self._manager, "manager")
 
+    @property
+    def leaderboards(self) -> Leaderboards:
+        return _ready(self._leaderboards, "leaderboards")
+
+    @property
+    def autoplay(self) -> Autoplay:
+        return _ready(self._autoplay, "autoplay")
+
+    @property
+    def turn_clock(self) -> TurnClock:
+        return _ready(self._turn_clock, "turn_clock")
+
+    async def setup_hook(self) -> None:
         engines = dict(self._engines) if self._engines is not None else registry_engines()
         self.store = await Store.open(self.settings.database)
         # "0" while a process runs; close() writes "1" once its posts went out.
@@ -89,43 +107,34 @@ class TableBot(commands.Bot):
         await self.store.set_meta(CLEAN_STOP_KEY, "0")
         if self._restart_pings:
             log.info("the last stop was not clean: awaited players are pinged again")
-        self.manager = SessionManager(
+        manager = self._manager = SessionManager(
             self.store,
             engines,
             idle_after=timedelta(days=self.settings.session_idle_days),
             turn_minutes=self.settings.turn_minutes,
             game_seed=self.settings.game_seed,
         )
-        await self.manager.restore()
-        self.services = Services(manager=self.manager, uis=game_uis(engines))
-        await self.add_cog(GameCog({key: engine.title for key, engine in engines.items()}))
-        self.leaderboards = Leaderboards(
+        await manager.restore()
+        self._leaderboards = Leaderboards(
             self.store, min_games=self.settings.leaderboard_min_games
         )
-        await self.add_cog(LeaderboardCog())
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *LEADERBOARD_ITEMS)
-        publisher = TablePublisher(self, self.services)
-        self.manager.subscribe(publisher.on_change)
-        self.autoplay = Autoplay(self.manager, notifier=publisher)
-        self.turn_clock = TurnClock(self.manager, notifier=publisher)
-        self.manager.subscribe(self.autoplay.on_change)
-        self.manager.subscribe(self.turn_clock.on_change)
-        self.manager.subscribe(SplitAnnouncer(self, self.services).on_change)
-        turn_ping = TurnPing(self, self.services)
-        self.manager.subscribe(turn_ping.on_change)
+        self._autoplay = Autoplay(manager)
+        self._turn_clock = TurnClock(manager)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        # After the extensions' listeners: a change is drawn and posted before a machine
+        # seat's worker or the clock looks at it.
+        manager.subscribe(self.autoplay.on_change)
+        manager.subscribe(self.turn_clock.on_change)
         await self.sync_commands()
         self.autoplay.resume()  # bot turns that were pending when the process stopped
-        self._catch_up_task = asyncio.create_task(
-            self._catch_up(publisher, turn_ping), name="table-catch-up"
-        )
+        self._catch_up_task = asyncio.create_task(self._catch_up(), name="table-catch-up")
         self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
 
-    async def _catch_up(self, publisher: TablePublisher, turn_ping: TurnPing) -> int:
-        assert self.manager is not None
-        then = turn_ping.ping_again if self._restart_pings else None
-        redrawn = await publisher.catch_up(self.manager.live_sessions(), then=then)
+    async def _catch_up(self) -> None:
+        if self.catch_up is not None:
+            await self.catch_up(self._restart_pings)
         self._restart_pings = False  # done: a clean stop from now on needs no second round
-        return redrawn
 
     def command_tree_hash(self) -> str:
         payload = sorted(
@@ -155,8 +164,8 @@ class TableBot(commands.Bot):
     async def close(self) -> None:
         """Let actions in flight finish and their posts go out, disconnect, then close the
         database."""
-        if self.manager is not None:
-            await self.manager.drain()
+        if self._manager is not None:
+            await self._manager.drain()
         if self._catch_up_task is not None:
             self._catch_up_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -168,11 +177,20 @@ class TableBot(commands.Bot):
                 await self._clock_task
             self._clock_task = None
             await self.turn_clock.close()  # its last announcements go out
-        if self.autoplay is not None:
-            await self.autoplay.close()
+        if self._autoplay is not None:
+            await self._autoplay.close()
         await super().close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.
             await self.store.set_meta(CLEAN_STOP_KEY, "0" if self._restart_pings else "1")
             await self.store.close()
             self.store = None
+
+
+Ready = TypeVar("Ready")
+
+
+def _ready(value: Ready | None, name: str) -> Ready:
+    if value is None:
+        raise RuntimeError(f"TableBot.{name} exists once setup_hook ran")
+    return value

@@ -36,6 +36,13 @@ class StaleWrite(StaleVersion):
         self.expected = expected
 
 
+class NotYourTurn(Refusal):
+    """The game does not wait for this player now (a game UI may say it in its own words)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or NOT_YOUR_TURN)
+
+
 class SaveFailed(TableError):
     """The change could not be stored; the table keeps its previous state."""
 

@@ -1,13 +1,16 @@
-"""How the machine players and the turn clock talk to the channel, without knowing discord.
+"""What the machine players and the turn clock tell a channel, as data (no Discord here).
 
 ``bot.autoplay`` and ``bot.turn_clock`` move through the session manager with
-``origin=AUTOMATIC``. The table publisher (``cogs.publisher``) does not redraw the table for
-those changes one by one; it redraws when told to through :meth:`Notifier.refresh`, once a
-run of machine moves is over (at most once per bot turn, not once per card).
+``origin=AUTOMATIC``. The table publisher in ``cogs`` does not redraw the table for those
+changes one by one; it redraws when told to through :meth:`Notifier.refresh`, once a run of
+machine moves is over (at most once per bot turn, not once per card). The turn clock's
+notices (:class:`Reminder`, :class:`TimedOut`) are structured; ``cogs.notices`` turns them
+into words and markup.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -23,17 +26,41 @@ class _Automatic:
 AUTOMATIC: object = _Automatic()  # the ``origin`` of every move a machine makes
 
 
+@dataclass(frozen=True)
+class Reminder:
+    """``player_id``'s move in ``session`` (a game called ``title``) falls due at ``due_at``."""
+
+    session: Session
+    player_id: PlayerId
+    title: str
+    due_at: datetime
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """``player_id`` ran out of time; ``moves`` are the public lines of the default moves
+    played for them (``engine.describe(event, None, names)``), ``timeouts`` how many turns in
+    a row they timed out, ``away`` whether a bot now plays their seat. ``session`` is the
+    newest version after those moves."""
+
+    session: Session
+    player_id: PlayerId
+    moves: tuple[str, ...]
+    timeouts: int
+    away: bool
+
+
+Notice = Reminder | TimedOut
+
+
 class Notifier(Protocol):
     async def refresh(self, session: Session) -> None:
         """Redraw the public table for ``session`` (the newest live copy if there is one)."""
         ...
 
-    async def announce(self, session: Session, text: str) -> None:
-        """Post ``text`` in the session's channel as a new message."""
-        ...
-
-    async def remind(self, session: Session, player_id: PlayerId, text: str) -> None:
-        """Post ``text`` in the session's channel, pinging ``player_id``."""
+    async def notify(self, notice: Notice) -> None:
+        """Tell the session's channel about ``notice`` in a new message (a reminder pings
+        its player)."""
         ...
 
 
@@ -43,17 +70,5 @@ class SilentNotifier:
     async def refresh(self, session: Session) -> None:
         return None
 
-    async def announce(self, session: Session, text: str) -> None:
+    async def notify(self, notice: Notice) -> None:
         return None
-
-    async def remind(self, session: Session, player_id: PlayerId, text: str) -> None:
-        return None
-
-
-def mention(player_id: PlayerId) -> str:
-    return f"<@{player_id}>"
-
-
-def relative_time(moment: datetime) -> str:
-    """A Discord timestamp that every reader sees relative ("in 3 minutes")."""
-    return f"<t:{int(moment.timestamp())}:R>"

@@ -27,14 +27,13 @@ from datetime import datetime
 from bot.errors import StaleVersion, TableError
 from bot.manager import Change, SessionManager
 from bot.models import Deadline, Session, Status
-from bot.notify import AUTOMATIC, Notifier, SilentNotifier, mention, relative_time
+from bot.notify import AUTOMATIC, Notifier, Reminder, SilentNotifier, TimedOut
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
 MIN_NAP = 0.5  # seconds; also what keeps a deadline that cannot be handled from spinning
 MAX_NAP = 60.0  # seconds; a wall-clock change is noticed within this
-MAX_ANNOUNCEMENT = 1800  # characters (a Discord message holds 2000)
 
 
 class TurnClock:
@@ -124,18 +123,20 @@ class TurnClock:
             log.debug("session %s: timeout of %s refused: %s", session.id, player, err)
             return False
         latest = changes[-1].session
-        text = self._timeout_text(session, player, changes)
+        notice = self._timed_out(session, player, changes)
 
         async def tell() -> None:
             # The moves' own posts (round summaries, pings) go out before the announcement.
             await self.manager.settle(session.id)
-            await self._say(self.notifier.announce(latest, text), latest)
+            await self._say(self.notifier.notify(notice), latest)
             await self._say(self.notifier.refresh(latest), latest)
 
         self._post(session.id, tell)
         return True
 
-    def _timeout_text(self, session: Session, player: PlayerId, changes: Sequence[Change]) -> str:
+    def _timed_out(
+        self, session: Session, player: PlayerId, changes: Sequence[Change]
+    ) -> TimedOut:
         latest = changes[-1].session
         engine = self.manager.engine(session.game)
         names = latest.names
@@ -146,14 +147,14 @@ class TurnClock:
                     moves.append(engine.describe(event, None, names))
                 except Exception:
                     log.exception("describing a %s event failed", event.kind)
-        name = names.get(player, player)
-        text = f"⏰ {name} ran out of time" + (": " + " ".join(moves) if moves else ".")
         seat = latest.seat_of(player)
-        if seat is not None and seat.away:
-            text += f"\n💤 {name} is away — a bot plays for them until they click I'm back."
-        if len(text) > MAX_ANNOUNCEMENT:
-            text = text[: MAX_ANNOUNCEMENT - 1] + "…"
-        return text
+        return TimedOut(
+            session=latest,
+            player_id=player,
+            moves=tuple(moves),
+            timeouts=seat.timeouts if seat is not None else 0,
+            away=seat is not None and seat.away,
+        )
 
     async def _remind(self, session: Session, deadline: Deadline) -> int:
         try:
@@ -164,15 +165,13 @@ class TurnClock:
             return 0
         if marked is None:
             return 0
-        title = self.manager.engine(session.game).title
-        text = (
-            f"⏳ {mention(deadline.player_id)}, your move in {title}: "
-            f"time runs out {relative_time(deadline.due_at)}."
+        notice = Reminder(
+            session=marked,
+            player_id=deadline.player_id,
+            title=self.manager.engine(session.game).title,
+            due_at=deadline.due_at,
         )
-        self._post(
-            session.id,
-            lambda: self._say(self.notifier.remind(marked, deadline.player_id, text), marked),
-        )
+        self._post(session.id, lambda: self._say(self.notifier.notify(notice), marked))
         return 1
 
     def _post(self, session_id: int, job: Callable[[], Awaitable[None]]) -> None:

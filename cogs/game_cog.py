@@ -1,9 +1,12 @@
-"""/game new | status | hand | leave | cancel, and /rules."""
+"""/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table``).
+
+:class:`GameCog` also holds the game UI registry (:class:`cogs.game_ui.GameUIs`) that the
+click handlers reach through ``cogs.context.game_uis``.
+"""
 
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,30 +18,32 @@ from bot.errors import TableError
 from bot.models import Session, Status
 from cogs import handlers
 from cogs.choices import game_choices
+from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
+from cogs.ids import TableClicks
+from cogs.registry import GameUIs
 from cogs.rendering import table_render
-from cogs.rules_text import RULES, rules_page
-from cogs.services import is_moderator, player_id, refuse, seat_for, send_private, services
-
-Interaction = discord.Interaction[Any]
+from cogs.rules import rules_page
 
 
 def channel_game(interaction: Interaction) -> Session:
     """The live session of the channel the command was used in; refused when there is none."""
-    session = services(interaction).manager.in_channel(interaction.channel_id or 0)
+    session = interaction.client.manager.in_channel(interaction.channel_id or 0)
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     return session
 
 
 class GameCog(commands.Cog):
-    """Lobby and table commands. Game choices come from the engines the manager was given."""
+    """Lobby and table commands. Game choices come from the engines the manager was given;
+    ``uis`` is the game UI registry (``cogs.context.game_uis``)."""
 
     game = app_commands.Group(
         name="game", description="Play a card game in this channel", guild_only=True
     )
 
-    def __init__(self, games: dict[str, str]) -> None:
-        self.games = games  # key -> title, for autocomplete
+    def __init__(self, uis: GameUIs) -> None:
+        self.uis = uis
+        self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -51,16 +56,16 @@ class GameCog(commands.Cog):
         game: str,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
     ) -> None:
-        svc = services(interaction)
+        manager = interaction.client.manager
         try:
-            session = await svc.manager.open_lobby(
+            session = await manager.open_lobby(
                 interaction.guild_id or 0,
                 interaction.channel_id or 0,
                 game,
                 seat_for(interaction.user),
                 turn_minutes=turn_minutes,
             )
-            render = table_render(svc, session)
+            render = table_render(interaction.client, session)
         except TableError as err:
             await refuse(interaction, err.message)
             return
@@ -70,45 +75,45 @@ class GameCog(commands.Cog):
             # A lobby nobody can see would block the channel: close it, then let the error
             # hook answer.
             with contextlib.suppress(TableError):
-                await svc.manager.cancel(session.id, session.host_id)
+                await manager.cancel(session.id, session.host_id)
             raise
         message = await interaction.original_response()
         with contextlib.suppress(TableError):  # the lobby was closed meanwhile
-            await svc.manager.set_table_message(session.id, message.id)
+            await manager.set_table_message(session.id, message.id)
 
     @new.autocomplete("game")
     async def _game_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return game_choices(self.games, current)
+        titles = {key: engine.title for key, engine in interaction.client.manager.engines.items()}
+        return game_choices(titles, current)
 
     @game.command(name="status", description="Show this channel's table")
     async def status(self, interaction: Interaction) -> None:
-        svc = services(interaction)
         try:
             session = channel_game(interaction)
         except TableError as err:
             await refuse(interaction, err.message)
             return
-        await interaction.response.send_message(**table_render(svc, session).send_kwargs())
+        await interaction.response.send_message(
+            **table_render(interaction.client, session).send_kwargs())
         # The newest copy becomes the table message that later changes edit.
         message = await interaction.original_response()
         with contextlib.suppress(TableError):  # the game ended meanwhile; the copy is right
-            await svc.manager.set_table_message(session.id, message.id)
+            await interaction.client.manager.set_table_message(session.id, message.id)
 
     @game.command(name="hand", description="Show your own view of this channel's game (only you)")
     async def hand(self, interaction: Interaction) -> None:
-        session = services(interaction).manager.in_channel(interaction.channel_id or 0)
+        session = interaction.client.manager.in_channel(interaction.channel_id or 0)
         await handlers.show_hand(interaction, session)
 
     @game.command(
         name="leave", description="Leave this channel's lobby, or its game (a bot takes your seat)"
     )
     async def leave(self, interaction: Interaction) -> None:
-        svc = services(interaction)
         try:
             session = channel_game(interaction)
-            after = await svc.manager.leave(session.id, player_id(interaction.user))
+            after = await interaction.client.manager.leave(session.id, player_id(interaction.user))
         except TableError as err:
             await refuse(interaction, err.message)
             return
@@ -122,10 +127,9 @@ class GameCog(commands.Cog):
 
     @game.command(name="cancel", description="Close this channel's lobby or game without a result")
     async def cancel(self, interaction: Interaction) -> None:
-        svc = services(interaction)
         try:
             session = channel_game(interaction)
-            await svc.manager.cancel(
+            await interaction.client.manager.cancel(
                 session.id, player_id(interaction.user), moderator=is_moderator(interaction)
             )
         except TableError as err:
@@ -136,13 +140,16 @@ class GameCog(commands.Cog):
     @app_commands.command(name="rules", description="Read a game's rules (only you see them)")
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: Interaction, game: str) -> None:
-        if game not in RULES:
+        ui = self.uis.with_rules().get(game)
+        if ui is None:
             await refuse(interaction, errors.unknown_game(game))
             return
-        await send_private(interaction, rules_page(game, 0))
+        await send_private(interaction, rules_page(ui, 0))
 
     @rules.autocomplete("game")
     async def _rules_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return game_choices({key: title for key, (title, _) in RULES.items()}, current)
+        return game_choices({key: ui.title for key, ui in self.uis.with_rules().items()},
+                            current)
+

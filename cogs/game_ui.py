@@ -1,47 +1,39 @@
 """The per-game table UI plug-in: how a game draws itself in Discord.
 
-Each game registers one :class:`GameUI` (see ``cogs/ui_registry.py``). The cogs own the flow
-(checks, the manager call, which message to edit); a GameUI only turns sessions into messages
-and component clicks into actions. It holds no rules of its own: it asks its engine.
+Each game's UI lives in its own package (``cogs/<game key>/``), a discord.py extension whose
+``setup`` registers one :class:`GameUI` in the bot's ``cogs.registry.GameUIs``; a game without
+one gets ``cogs.plain_ui.PlainUI``. Outside its package nothing names a game.
 
-Component scheme (built with ``cogs.components``; all ids are at most 100 characters):
-
-``tb:act:{session_id}:{version}:{payload}``
-    A game button. ``payload`` is the UI's own short string (no length beyond the 100-char
-    limit; ``:`` allowed). On click the cogs check the seat and the version, then call
-    ``GameUI.action_for(session, viewer, payload, values=[])``.
-``tb:sel:{session_id}:{version}:{payload}``
-    A game select menu; the chosen option values are passed as ``values``.
-``tb:hand:{session_id}``
-    "My hand": sends the clicker's :meth:`GameUI.private` view, ephemeral.
-``tb:info:{session_id}:{table|rules|scores}``
-    For anyone in the channel, seated or not, answered ephemeral: a copy of the table, the
-    rules, or the score sheet of a UI that also is a :class:`ShowsScores`.
-``tb:lobby:{join|leave|start|cancel}:{session_id}`` and ``tb:rules:{game}:{page}:{dir}``
-    Lobby and rules paging buttons (not for GameUIs).
-
-The click path (``cogs.handlers.act_click``): not seated / not started -> ephemeral refusal;
-``version`` older than the session -> nothing changes and the clicker gets a fresh private
-view (ephemeral); otherwise ``action_for`` returns action JSON for ``engine.parse_action``
-(then ``manager.act`` runs and the clicked message is re-rendered: with :meth:`GameUI.table`
-when it is a public message, with :meth:`GameUI.private` when it is the clicker's ephemeral
-one) or a :class:`Render` for a next step that changes nothing yet (choose a card, then its
-target). The public table message is kept current by ``cogs.publisher.TablePublisher``.
+The cogs own the flow: the session manager's gate (seat, status, version, turn: see
+``bot.transitions.check_move``) runs before a UI sees a click, and the manager applies the
+action. A GameUI only turns sessions into messages (:class:`Render`) and a click's payload into
+the engine's action model (:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
+no rules of its own: it asks its engine. Its controls are built with ``cogs.controls`` and the
+component ids of ``cogs.ids``.
 
 Hidden information rules: :meth:`GameUI.table` is public and must draw from
 ``engine.view(state, None)`` only; :meth:`GameUI.private` is sent ephemeral only.
+
+Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Scores button),
+:class:`Announces` (public posts a change calls for, such as round summaries),
+:class:`AnswersInfo` (old info buttons drawn as game controls) and :class:`WordsTurns` (the
+game's own words for "it is not your turn").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import discord
+from pydantic import BaseModel
 
+from bot.manager import Change
 from bot.models import Session
 from game.base import PlayerId
+
+Page = tuple[str, str]  # one rules page: (heading, text)
 
 
 @dataclass
@@ -64,15 +56,37 @@ class Render:
         return {"content": self.content, "embeds": self.embeds, "view": self.view}
 
 
+@dataclass(frozen=True)
+class Move:
+    """A click that stands for one of the engine's actions; the cogs hand it to the manager."""
+
+    action: BaseModel
+
+
+@dataclass(frozen=True)
+class OpenStep:
+    """A click that changes nothing yet and shows a next step (the next page of controls,
+    which cards to spend): ``render`` replaces the clicker's private message."""
+
+    render: Render
+
+
+Click = Move | OpenStep
+
+
 @runtime_checkable
 class GameUI(Protocol):
     """What a game's Discord front end provides. ``session.state`` is the engine's state."""
+
+    key: str  # the engine's key
+    title: str  # the engine's title
+    rules: Sequence[Page]  # the /rules pages (none: the game has no rules summary)
 
     def table(self, session: Session) -> Render:
         """The public table message (everyone sees it): no hidden information.
 
         Called for active and finished sessions (show the results when finished; no game
-        components then). Typically includes ``cogs.components.hand_button(session)``.
+        components then). Typically includes ``cogs.ids.HandButton(session.id)``.
         """
         ...
 
@@ -81,12 +95,14 @@ class GameUI(Protocol):
         ...
 
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str]
-    ) -> Mapping[str, Any] | str | Render:
-        """Translate a game component click into action JSON, or a next-step Render.
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+    ) -> Click:
+        """Translate a game control's click (``values``: a select's chosen options, None for
+        a button) into the engine's action model or a next step. Called only after the gate
+        passed (``viewer`` is seated, it is their turn, the version is current).
 
-        Raise ``bot.errors.Refusal`` for a payload that makes no sense. Never apply anything:
-        the cogs pass the result to ``manager.act``.
+        Raise ``bot.errors.Refusal`` for a payload that stands for nothing now. Never apply
+        anything: the cogs pass the action to ``manager.act``.
         """
         ...
 
@@ -98,3 +114,30 @@ class ShowsScores(Protocol):
     def scores(self, session: Session) -> Render:
         """Everyone's scores so far, for a running game: public, so no hidden information."""
         ...
+
+
+@runtime_checkable
+class Announces(Protocol):
+    """A GameUI that posts public messages for some changes (SPLIT's round summaries)."""
+
+    def announcement(self, change: Change) -> list[discord.Embed]:
+        """The embeds to post as a new channel message for ``change`` (usually none)."""
+        ...
+
+
+@runtime_checkable
+class AnswersInfo(Protocol):
+    """A GameUI with game controls that show public information to any seated player,
+    whatever the turn (the Rules and Scores buttons of SPLIT tables drawn before they became
+    ``tb:info`` buttons)."""
+
+    def info_for(self, session: Session, payload: str) -> Render | None:
+        """The ephemeral answer to ``payload``, or None when it is not such a control."""
+        ...
+
+
+@runtime_checkable
+class WordsTurns(Protocol):
+    """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid.")."""
+
+    def not_your_turn(self, session: Session) -> str: ...

@@ -1,36 +1,41 @@
 """What happens on a click or a command, between Discord and the session manager.
 
-Thin by design: every rule check lives in the manager or the engine; a handler picks the
-manager call, turns TableError into an ephemeral refusal and re-renders the right message.
+Thin by design: a handler checks that the control belongs to this channel's table (and to the
+message it is on), asks the manager's gate, lets the game UI turn the click into the engine's
+action model (or a next step), makes the one manager call and renders the answer. Every rule
+lives in the manager (``bot.transitions``) or the engine; a TableError becomes an ephemeral
+refusal.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Iterable, Sequence
 
 import discord
 
 from bot import errors
-from bot.errors import StaleVersion, TableError
+from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
-from cogs.game_ui import Render, ShowsScores
-from cogs.rendering import table_render
-from cogs.rules_text import RULES, rules_page
-from cogs.services import (
-    Services,
+from cogs.context import (
+    Interaction,
+    game_uis,
     is_ephemeral,
     is_moderator,
     player_id,
     refuse,
     seat_for,
     send_private,
-    services,
 )
+from cogs.controls import CHOOSE_ONE
+from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
+from cogs.ids import InfoKind, LobbyAction, session_of_id
+from cogs.rendering import table_render
+from cogs.rules import rules_page
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
-Interaction = discord.Interaction[Any]
+WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
+EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 
 
 def _origin(interaction: Interaction) -> int | None:
@@ -47,85 +52,135 @@ async def _after_change(text: str) -> AsyncIterator[None]:
         raise ChangeNotShown(error, text) from error
 
 
-async def lobby_click(interaction: Interaction, action: str, session_id: int) -> None:
+def _message_ids(message: discord.Message | None) -> Iterable[str]:
+    """The custom_ids of the components on ``message``."""
+    if message is None:
+        return []
+    found = []
+    for row in getattr(message, "components", None) or []:
+        for child in getattr(row, "children", [row]):
+            custom_id = getattr(child, "custom_id", None)
+            if isinstance(custom_id, str):
+                found.append(custom_id)
+    return found
+
+
+def own_table(interaction: Interaction, session_id: int) -> Session | None:
+    """The live session a table control of ``session_id`` acts on, None when it ended.
+
+    Refused (WRONG_TABLE) unless the session is this channel's and every table control on
+    the clicked message carries the same session: a control acts only on its own table.
+    """
+    manager = interaction.client.manager
+    session = manager.get(session_id)
+    if session is None:
+        return None
+    here = manager.in_channel(interaction.channel_id or 0)
+    others = {session_of_id(custom_id) for custom_id in _message_ids(interaction.message)}
+    others.discard(None)
+    if here is None or here.id != session_id or others - {session_id}:
+        raise errors.Refusal(WRONG_TABLE)
+    return session
+
+
+async def lobby_click(interaction: Interaction, action: LobbyAction, session_id: int) -> None:
     """Join / Leave / Start / Cancel on a lobby message; edits that message in place."""
-    svc = services(interaction)
-    manager = svc.manager
+    manager = interaction.client.manager
     me = player_id(interaction.user)
     origin = _origin(interaction)
     try:
-        if action == "join":
+        own_table(interaction, session_id)
+        if action is LobbyAction.JOIN:
             session = await manager.join(session_id, seat_for(interaction.user), origin=origin)
-        elif action == "leave":
+        elif action is LobbyAction.LEAVE:
             session = await manager.leave(session_id, me, origin=origin)
-        elif action == "start":
+        elif action is LobbyAction.START:
             session = await manager.start(session_id, me, origin=origin)
-        elif action == "cancel":
+        elif action is LobbyAction.CANCEL:
             session = await manager.cancel(
                 session_id, me, moderator=is_moderator(interaction), origin=origin
             )
-        elif action in ("bot-easy", "bot-normal"):
+        elif action in (LobbyAction.BOT_EASY, LobbyAction.BOT_NORMAL):
             level = action.removeprefix("bot-")
             session = await manager.add_bot(session_id, me, level, origin=origin)
-        elif action == "unbot":
-            session = await manager.remove_bot(session_id, me, origin=origin)
         else:
-            raise errors.Refusal("That button does nothing.")
+            session = await manager.remove_bot(session_id, me, origin=origin)
     except TableError as err:
         await refuse(interaction, err.message)
         return
     async with _after_change(DONE_NOT_SHOWN):
-        render = table_render(svc, session)
+        render = table_render(interaction.client, session)
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
-def _private_or_refuse(svc: Services, session: Session | None, me: str) -> Render:
-    if session is None:
-        raise errors.Refusal(errors.NO_GAME)
-    if session.seat_of(me) is None:
-        raise errors.Refusal(errors.NOT_SEATED)
-    if session.status is Status.LOBBY:
-        raise errors.Refusal(errors.NOT_STARTED)
-    return svc.ui(session.game).private(session, me)
-
-
 async def show_hand(interaction: Interaction, session: Session | None) -> None:
-    """Send the user's private view of ``session``, ephemeral."""
-    svc = services(interaction)
+    """Send the user's private view of ``session``, ephemeral (seated players of a started
+    game only)."""
+    me = player_id(interaction.user)
     try:
-        render = _private_or_refuse(svc, session, player_id(interaction.user))
+        if session is None:
+            raise errors.Refusal(errors.NO_GAME)
+        interaction.client.manager.check_viewer(session, me)
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    await send_private(interaction, render)
+    await send_private(interaction, game_uis(interaction.client).ui(session.game).private(
+        session, me))
 
 
 async def hand_click(interaction: Interaction, session_id: int) -> None:
-    await show_hand(interaction, services(interaction).manager.get(session_id))
+    try:
+        session = own_table(interaction, session_id)
+    except TableError as err:
+        await refuse(interaction, err.message)
+        return
+    await show_hand(interaction, session)
 
 
 async def act_click(
-    interaction: Interaction, session_id: int, version: int, payload: str, values: Sequence[str]
+    interaction: Interaction,
+    session_id: int,
+    version: int,
+    payload: str,
+    values: Sequence[str] | None,
 ) -> None:
-    """A game component click: check, translate through the GameUI, act, re-render."""
-    svc = services(interaction)
+    """A game control's click (``values``: a select's choice, None for a button): the gate,
+    the UI's translation, the manager's act, and the clicked message re-rendered."""
+    manager = interaction.client.manager
     me = player_id(interaction.user)
-    session = svc.manager.get(session_id)
+    ui: GameUI | None = None
+    session: Session | None = None
     try:
-        _private_or_refuse(svc, session, me)
-        assert session is not None
-        if version != session.version:
-            raise StaleVersion()
-        ui = svc.ui(session.game)
-        step = ui.action_for(session, me, payload, values)
-        if isinstance(step, Render):
-            await _show_step(interaction, step)
+        if values is not None and not values:
+            raise errors.Refusal(EMPTY_SELECT)
+        session = own_table(interaction, session_id)
+        if session is None:
+            raise errors.Refusal(errors.NO_GAME)
+        ui = game_uis(interaction.client).ui(session.game)
+        info = ui.info_for(session, payload) if isinstance(ui, AnswersInfo) else None
+        if info is not None:
+            manager.check_viewer(session, me)
+            await send_private(interaction, info)
             return
-        change = await svc.manager.act(session_id, me, version, step, origin=_origin(interaction))
+        manager.check_move(session, me, version)
+        click = ui.action_for(session, me, payload, values)
+        if isinstance(click, OpenStep):
+            await _show_step(interaction, click.render)
+            return
+        assert isinstance(click, Move)
+        change = await manager.act(session_id, me, version, click.action,
+                                   origin=_origin(interaction))
     except StaleVersion as err:
-        current = svc.manager.get(session_id) or session
-        assert current is not None
-        await send_private(interaction, ui_private(svc, current, me), note=err.message)
+        current = manager.get(session_id) or session
+        if current is None or ui is None:
+            await refuse(interaction, errors.NO_GAME)
+            return
+        await send_private(interaction, ui.private(current, me), note=err.message)
+        return
+    except NotYourTurn as err:
+        live = manager.get(session_id) or session
+        text = ui.not_your_turn(live) if isinstance(ui, WordsTurns) and live else err.message
+        await refuse(interaction, text)
         return
     except TableError as err:
         await refuse(interaction, err.message)
@@ -133,14 +188,10 @@ async def act_click(
     new = change.session
     async with _after_change(MOVE_MADE):
         if is_ephemeral(interaction.message):
-            render = svc.ui(new.game).private(new, me)
+            render = ui.private(new, me)
         else:
-            render = table_render(svc, new)
+            render = table_render(interaction.client, new)
         await interaction.response.edit_message(**render.edit_kwargs())
-
-
-def ui_private(svc: Services, session: Session, me: str) -> Render:
-    return svc.ui(session.game).private(session, me)
 
 
 async def _show_step(interaction: Interaction, step: Render) -> None:
@@ -150,39 +201,39 @@ async def _show_step(interaction: Interaction, step: Render) -> None:
         await send_private(interaction, step)
 
 
-async def info_click(interaction: Interaction, session_id: int, what: str) -> None:
-    """Table / Rules / Scores on a table message: for anyone in the channel, answered
-    ephemeral (``what`` is ``table``, ``rules`` or ``scores``)."""
-    svc = services(interaction)
+async def info_click(interaction: Interaction, session_id: int, what: InfoKind) -> None:
+    """Table / Rules / Scores on a table message: for anyone in the channel, always answered
+    ephemeral (never replacing the table message)."""
     try:
-        render = _info_render(svc, svc.manager.get(session_id), what)
+        session = own_table(interaction, session_id)
+        render = _info_render(interaction, session, what)
     except TableError as err:
         await refuse(interaction, err.message)
         return
     await send_private(interaction, render)
 
 
-def _info_render(svc: Services, session: Session | None, what: str) -> Render:
+def _info_render(interaction: Interaction, session: Session | None, what: InfoKind) -> Render:
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
-    if what == "rules" and session.game in RULES:
-        return rules_page(session.game, 0)
-    if what == "scores":
-        ui = svc.ui(session.game)
+    ui = game_uis(interaction.client).ui(session.game)
+    if what is InfoKind.RULES and ui.rules:
+        return rules_page(ui, 0)
+    if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
         return ui.scores(session)
-    table = table_render(svc, session)
+    table = table_render(interaction.client, session)
     return Render(content=table.content, embeds=table.embeds)
 
 
 async def back_click(interaction: Interaction, session_id: int) -> None:
     """The "I'm back" button: the player's seat is theirs again; the table is redrawn."""
-    svc = services(interaction)
     try:
-        session = await svc.manager.set_away(
+        own_table(interaction, session_id)
+        session = await interaction.client.manager.set_away(
             session_id, player_id(interaction.user), False, origin=_origin(interaction)
         )
     except TableError as err:
@@ -193,11 +244,13 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
             await interaction.response.send_message("Welcome back: your seat is yours again.",
                                                     ephemeral=True)
             return
-        await interaction.response.edit_message(**table_render(svc, session).edit_kwargs())
+        await interaction.response.edit_message(
+            **table_render(interaction.client, session).edit_kwargs())
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:
-    if game not in RULES:
+    ui = game_uis(interaction.client).with_rules().get(game)
+    if ui is None:
         await refuse(interaction, errors.unknown_game(game))
         return
-    await interaction.response.edit_message(**rules_page(game, page).edit_kwargs())
+    await interaction.response.edit_message(**rules_page(ui, page).edit_kwargs())

@@ -9,8 +9,9 @@ click re-queries, so an old page shows current numbers.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Any, Literal, cast
+from typing import Any, Literal, Self, cast
 
 import discord
 from discord import app_commands
@@ -26,12 +27,9 @@ from bot.leaderboard import (
     Standing,
 )
 from cogs.choices import game_choices
-from cogs.components import checked_id
-from cogs.dynamic_item import ParsedItem
+from cogs.context import Interaction, player_id, refuse, send_private
 from cogs.game_ui import Render
-from cogs.services import player_id, refuse, send_private, services
-
-Interaction = discord.Interaction[Any]
+from cogs.ids import Control, Item, checked_id
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
@@ -44,17 +42,17 @@ PERIOD_NAMES: dict[str, str] = {"all": "all time", "month": "this month", "week"
 
 
 def leaderboards(interaction: Interaction) -> Leaderboards:
-    """The bot's :class:`Leaderboards` (``client.leaderboards``, set in ``setup_hook``)."""
-    found: Leaderboards = interaction.client.leaderboards
-    return found
+    """The bot's :class:`Leaderboards` (made in ``TableBot.setup_hook``)."""
+    return interaction.client.leaderboards
 
 
 def game_titles(interaction: Interaction) -> dict[str, str]:
-    return {key: engine.title for key, engine in services(interaction).manager.engines.items()}
+    return {key: engine.title for key, engine in interaction.client.manager.engines.items()}
 
 
 def page_id(board: Board, page: int, direction: str) -> str:
-    return checked_id(f"tb:lb:{board.guild_id}:{board.game}:{board.period}:{page}:{direction}")
+    return LeaderboardPageButton.build(board.guild_id, board.game, board.period, page,
+                                       direction)
 
 
 # --- rendering ----------------------------------------------------------------------------------
@@ -121,11 +119,12 @@ def board_render(board: Board, page: int, title: str) -> Render:
         f" games with bot seats are not rated · {_period_note(board)}"
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(
-        custom_id=page_id(board, max(page - 1, 0), "p"), label="Previous", disabled=page <= 0,
+    view.add_item(LeaderboardPageButton(
+        board.guild_id, board.game, board.period, max(page - 1, 0), "p", label="Previous",
+        disabled=page <= 0,
     ))
-    view.add_item(discord.ui.Button(
-        custom_id=page_id(board, min(page + 1, pages - 1), "n"), label="Next",
+    view.add_item(LeaderboardPageButton(
+        board.guild_id, board.game, board.period, min(page + 1, pages - 1), "n", label="Next",
         disabled=page >= pages - 1,
     ))
     return Render(embeds=[embed], view=view)
@@ -285,11 +284,32 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
-class LeaderboardPageButton(ParsedItem, template=PAGE_TEMPLATE):
+class LeaderboardPageButton(Control, template=PAGE_TEMPLATE):
+    """``tb:lb:{guild}:{game}:{period}:{page}:{p|n}``: template, build, parse and click."""
+
+    def __init__(self, guild_id: int, game: str, period: Period, page: int, direction: str, *,
+                 label: str = "", disabled: bool = False, item: Item | None = None) -> None:
+        super().__init__(item or discord.ui.Button(
+            custom_id=self.build(guild_id, game, period, page, direction), label=label,
+            disabled=disabled,
+        ))
+        self.guild_id, self.game, self.period, self.page = guild_id, game, period, page
+
+    @staticmethod
+    def build(guild_id: int, game: str, period: Period, page: int, direction: str) -> str:
+        return checked_id(f"tb:lb:{guild_id}:{game}:{period}:{page}:{direction}")
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Item, match: re.Match[str], /
+    ) -> Self:
+        period = cast(Period, match["period"])  # the template admits only periods
+        return cls(int(match["guild"]), match["game"], period, int(match["page"]), match["dir"],
+                   item=item)
+
     async def run(self, interaction: Interaction) -> None:
-        period = cast(Period, self.fields["period"])  # the template admits only periods
-        await page_click(interaction, int(self.fields["guild"]), self.fields["game"], period,
-                         int(self.fields["page"]))
+        await page_click(interaction, self.guild_id, self.game, self.period, self.page)
 
 
 LEADERBOARD_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)
+

@@ -1,6 +1,6 @@
 """A plain-text GameUI for any engine: the public view as text, a select of legal moves.
 
-Used for a game until its own UI is registered in ``cogs.ui_registry``. It shows the engine's
+Used for a game until its own UI package (``cogs/<game key>/``) registers one. It shows the engine's
 ``view`` models as JSON (public: ``view(state, None)``; private: ``view(state, player)``).
 Moves whose JSON does not fit a select option (100 characters) are left out.
 """
@@ -8,16 +8,16 @@ Moves whose JSON does not fit a select option (100 characters) are left out.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.errors import Refusal
 from bot.models import Session, Status
-from cogs.components import act_select, hand_button
-from cogs.game_ui import Render
-from game.base import Engine, PlayerId
+from cogs.game_ui import Click, Move, Page, Render
+from cogs.ids import ActSelect, HandButton
+from game.base import Engine, IllegalAction, PlayerId
 
 _MAX_OPTIONS = 25
 _MAX_VALUE = 100
@@ -32,8 +32,12 @@ def _block(data: Any) -> str:
 
 
 class PlainUI:
+    rules: Sequence[Page] = ()
+
     def __init__(self, engine: Engine[Any, Any]) -> None:
         self.engine = engine
+        self.key = engine.key
+        self.title = engine.title
 
     def table(self, session: Session) -> Render:
         public = self.engine.view(session.state, None).model_dump(mode="json")
@@ -49,7 +53,7 @@ class PlainUI:
         waiting = ", ".join(names.get(p, p) for p in self.engine.awaiting(session.state))
         embed.add_field(name="Waiting for", value=waiting or "—", inline=False)
         view = discord.ui.View(timeout=None)
-        view.add_item(hand_button(session))
+        view.add_item(HandButton(session.id))
         return Render(embeds=[embed], view=view)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
@@ -64,12 +68,16 @@ class PlainUI:
                 options.append(discord.SelectOption(label=value, value=value))
         view = discord.ui.View(timeout=None)
         if options:
-            view.add_item(act_select(session, "move", options, placeholder="Your move"))
+            view.add_item(ActSelect(session.id, session.version, "move", options,
+                                    placeholder="Your move"))
         return Render(embeds=[embed], view=view)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str]
-    ) -> Mapping[str, Any] | str | Render:
-        if payload != "move" or len(values) != 1:
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+    ) -> Click:
+        if payload != "move" or values is None or len(values) != 1:
             raise Refusal("Choose one move from the list.")
-        return values[0]
+        try:
+            return Move(self.engine.parse_action(values[0]))
+        except IllegalAction as err:
+            raise Refusal(str(err)) from None

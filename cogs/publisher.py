@@ -1,5 +1,6 @@
 """Keeps each session's public table message current (a manager listener), and is the
-``bot.notify.Notifier`` through which the machine players and the turn clock talk.
+``bot.notify.Notifier`` through which the machine players and the turn clock talk (their
+notices are worded by ``cogs.notices``).
 
 Edits the stored table message through a PartialMessage, so it works after a restart without
 any cache. Skips a change whose ``origin`` is that very message (the click handler already
@@ -17,20 +18,20 @@ from typing import Any
 
 import discord
 
+from bot.client import TableBot
 from bot.manager import Change
 from bot.models import Session, Status
-from bot.notify import AUTOMATIC
+from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
+from cogs.notices import reminder_text, timed_out_text
 from cogs.rendering import table_render
-from cogs.services import Services
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
 
 class TablePublisher:
-    def __init__(self, client: Any, services: Services) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
-        self._services = services
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -38,7 +39,7 @@ class TablePublisher:
             return
         if session.table_message_id is None or change.origin == session.table_message_id:
             return
-        current = self._services.manager.get(session.id)
+        current = self._client.manager.get(session.id)
         if current is not None and current.version > session.version:
             return
         await self._edit(session)
@@ -76,10 +77,16 @@ class TablePublisher:
     # --- the Notifier ---------------------------------------------------------------------------
 
     async def refresh(self, session: Session) -> None:
-        current = self._services.manager.get(session.id)
+        current = self._client.manager.get(session.id)
         if current is not None and current.version >= session.version:
             session = current
         await self._edit(session)
+
+    async def notify(self, notice: Notice) -> None:
+        if isinstance(notice, Reminder):
+            await self.remind(notice.session, notice.player_id, reminder_text(notice))
+        elif isinstance(notice, TimedOut):
+            await self.announce(notice.session, timed_out_text(notice))
 
     async def announce(self, session: Session, text: str) -> None:
         channel = self._channel(session)
@@ -111,6 +118,6 @@ class TablePublisher:
         channel = self._channel(session)
         message = channel.get_partial_message(session.table_message_id)
         try:
-            await message.edit(**table_render(self._services, session).edit_kwargs())
+            await message.edit(**table_render(self._client, session).edit_kwargs())
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)

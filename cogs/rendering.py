@@ -6,11 +6,34 @@ import contextlib
 
 import discord
 
+from bot.client import TableBot
 from bot.models import Session, Status
-from bot.notify import relative_time
-from cogs.components import back_button, lobby_view
+from cogs.context import game_uis
 from cogs.game_ui import Render
-from cogs.services import Services
+from cogs.ids import BackButton, LobbyAction, LobbyButton
+from cogs.notices import away_line
+
+# Every lobby button: (label, style, row); the host's bot seat buttons on the second row.
+LOBBY_BUTTONS: dict[LobbyAction, tuple[str, discord.ButtonStyle, int]] = {
+    LobbyAction.JOIN: ("Join", discord.ButtonStyle.primary, 0),
+    LobbyAction.LEAVE: ("Leave", discord.ButtonStyle.secondary, 0),
+    LobbyAction.START: ("Start", discord.ButtonStyle.success, 0),
+    LobbyAction.CANCEL: ("Cancel", discord.ButtonStyle.danger, 0),
+    LobbyAction.BOT_EASY: ("Add bot (easy)", discord.ButtonStyle.secondary, 1),
+    LobbyAction.BOT_NORMAL: ("Add bot (normal)", discord.ButtonStyle.secondary, 1),
+    LobbyAction.UNBOT: ("Remove bot", discord.ButtonStyle.secondary, 1),
+}
+
+
+def lobby_view(session: Session) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    has_bots = session.has_bots
+    for action, (label, style, row) in LOBBY_BUTTONS.items():
+        view.add_item(LobbyButton(
+            action, session.id, label=label, style=style, row=row if row else None,
+            disabled=action is LobbyAction.UNBOT and not has_bots,
+        ))
+    return view
 
 
 def lobby_render(session: Session, title: str, min_players: int, max_players: int) -> Render:
@@ -43,15 +66,15 @@ def clock_lines(session: Session) -> list[str]:
         return []
     names = session.names
     lines = [
-        f"⏳ {names.get(d.player_id, d.player_id)}: time runs out {relative_time(d.due_at)}"
+        f"⏳ {names.get(d.player_id, d.player_id)}: time runs out "
+        f"{discord.utils.format_dt(d.due_at, 'R')}"
         for d in session.deadlines
     ]
     for seat in session.seats:
         if seat.left:
             lines.append(f"🚪 {seat.display_name} left the game — a bot plays their seat.")
         elif seat.away:
-            lines.append(f"💤 {seat.display_name} is away — a bot plays for them until they "
-                         "click I'm back.")
+            lines.append(away_line(seat.display_name))
     return lines
 
 
@@ -65,7 +88,7 @@ def with_clock(session: Session, render: Render) -> Render:
     if any(seat.away and not seat.left for seat in session.seats):
         view = view if view is not None else discord.ui.View(timeout=None)
         with contextlib.suppress(ValueError):  # a full view keeps the game's own components
-            view.add_item(back_button(session))
+            view.add_item(BackButton(session.id))
     return Render(content=content, embeds=render.embeds, view=view)
 
 
@@ -76,11 +99,11 @@ def closed_render(session: Session, title: str) -> Render:
     return Render(embeds=[embed], view=None)
 
 
-def table_render(services: Services, session: Session) -> Render:
-    """The public message for ``session`` in whatever status it is."""
-    engine = services.manager.engine(session.game)
+def table_render(client: TableBot, session: Session) -> Render:
+    """The public message for ``session`` in whatever status it is (``client``: the bot)."""
+    engine = client.manager.engine(session.game)
     if session.status is Status.LOBBY:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players)
     if session.status is Status.ABANDONED:
         return closed_render(session, engine.title)
-    return with_clock(session, services.ui(session.game).table(session))
+    return with_clock(session, game_uis(client).ui(session.game).table(session))

@@ -15,23 +15,23 @@ with the process; a clean shutdown delivers its posts first, so it pings nobody 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
-from bot.manager import Change
+from bot.client import TableBot
+from bot.manager import Change, ChangeKind
 from bot.models import Session
-from cogs.services import Services
+from cogs.notices import mention
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
 
-def humans_awaited(services: Services, session: Session) -> list[PlayerId]:
+def humans_awaited(client: TableBot, session: Session) -> list[PlayerId]:
     """The awaited players who are people at the keyboard, in the engine's order."""
     if session.state is None or not session.is_live:
         return []
-    engine = services.manager.engine(session.game)
+    engine = client.manager.engine(session.game)
     result = []
     for player in engine.awaiting(session.state):
         seat = session.seat_of(player)
@@ -43,7 +43,7 @@ def humans_awaited(services: Services, session: Session) -> list[PlayerId]:
 
 
 def ping_text(title: str, players: list[PlayerId]) -> str:
-    mentions = " ".join(f"<@{player}>" for player in players)
+    mentions = " ".join(mention(player) for player in players)
     return (
         f"{mentions} — your turn in {title}. "
         "Open your own view from the table's buttons (only you see it)."
@@ -51,26 +51,25 @@ def ping_text(title: str, players: list[PlayerId]) -> str:
 
 
 class TurnPing:
-    def __init__(self, client: Any, services: Services) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
-        self._services = services
         # session id -> (version, humans awaited at that version)
         self._awaited: dict[int, tuple[int, frozenset[PlayerId]]] = {}
 
     def to_ping(self, change: Change) -> list[PlayerId]:
         """Who this change should ping; also remembers the new awaited set."""
         session = change.session
-        if change.kind not in ("started", "action"):
+        if change.kind not in (ChangeKind.STARTED, ChangeKind.ACTION):
             if not session.is_live:
                 self._awaited.pop(session.id, None)
             return []
         known = self._awaited.get(session.id)
         if known is not None and known[0] >= session.version:
             return []  # an older change arriving late
-        now = humans_awaited(self._services, session)
+        now = humans_awaited(self._client, session)
         if known is not None:
             before = known[1]
-        elif change.kind == "action" and change.actor is not None:
+        elif change.kind == ChangeKind.ACTION and change.actor is not None:
             before = frozenset({change.actor})
         else:
             before = frozenset()
@@ -86,8 +85,8 @@ class TurnPing:
     async def ping_again(self, session: Session) -> bool:
         """After an unexpected stop, ping the humans the table waits for: the ping of the
         last stored move may have died with the process. Returns whether anyone was pinged."""
-        current = self._services.manager.get(session.id) or session
-        players = humans_awaited(self._services, current)
+        current = self._client.manager.get(session.id) or session
+        players = humans_awaited(self._client, current)
         self._awaited[current.id] = (current.version, frozenset(players))
         if not players:
             return False
@@ -96,7 +95,7 @@ class TurnPing:
         return True
 
     def _title(self, session: Session) -> str:
-        return self._services.manager.engine(session.game).title
+        return self._client.manager.engine(session.game).title
 
     async def _post(self, session: Session, text: str, players: list[PlayerId]) -> None:
         channel = self._client.get_partial_messageable(session.channel_id)

@@ -53,13 +53,12 @@ async def answer_unexpected(
         log.warning("could not tell the user about the error in %s", where)
 
 
-class TableTree(app_commands.CommandTree[Any]):
-    """The bot's command tree: an exception in a slash command answers the user."""
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
-    ) -> None:
-        command = interaction.command
-        where = f"/{command.qualified_name}" if command is not None else "the command tree"
-        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        await answer_unexpected(interaction, cause, where)
+async def on_command_error(
+    interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+) -> None:
+    """The command tree's error hook (the table extension installs it with ``tree.error``):
+    an exception in a slash command answers the user."""
+    command = interaction.command
+    where = f"/{command.qualified_name}" if command is not None else "the command tree"
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    await answer_unexpected(interaction, cause, where)

@@ -2,7 +2,7 @@
 
 Typical use::
 
-    client = FakeClient(services)            # services = cogs.services.Services(...)
+    client = FakeClient(manager, {"count": CountUI(engine)})   # the manager and game UIs
     ia = FakeInteraction(client, user=FakeUser(1, "Ana"), channel=client.channel(100))
     await invoke(GameCog.new, cog, ia, game="count")       # a slash command
     msg = ia.response.last                                 # Sent(...) record
@@ -23,7 +23,14 @@ from typing import Any
 
 import discord
 
-from cogs.dynamic import DYNAMIC_ITEMS
+from cogs.context import TABLE_COG
+from cogs.game_cog import GameCog
+from cogs.game_ui import GameUI
+from cogs.ids import TABLE_CONTROLS
+from cogs.leaderboard_cog import LEADERBOARD_ITEMS
+from cogs.registry import GameUIs
+
+DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS)
 
 _ids = itertools.count(900_000)
 
@@ -83,10 +90,23 @@ class FakeMessage:
         self.channel = channel
         self.flags = discord.MessageFlags(ephemeral=ephemeral)
         self.edits: list[Sent] = []
+        self.view: discord.ui.View | None = None  # the components it shows now
+
+    @property
+    def components(self) -> list[Any]:
+        """Like ``discord.Message.components``: one row holding the shown components."""
+        return [] if self.view is None else [_Row(list(self.view.children))]
 
     async def edit(self, **kwargs: Any) -> FakeMessage:
         self.edits.append(_record("edit", kwargs))
+        if "view" in kwargs:
+            self.view = kwargs["view"]
         return self
+
+
+@dataclass
+class _Row:
+    children: list[Any]
 
 
 class FakeChannel:
@@ -97,6 +117,7 @@ class FakeChannel:
 
     async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
         message = FakeMessage(self)
+        message.view = kwargs.get("view")
         self.messages[message.id] = message
         self.sent.append(_record("channel_send", {"content": content, **kwargs}, message))
         return message
@@ -109,11 +130,17 @@ class FakeChannel:
 
 
 class FakeClient:
-    """Stands in for the bot: ``services`` plus channel lookups."""
+    """Stands in for the bot (``bot.client.TableBot``): ``manager``, the table cog with the
+    game UIs (``get_cog``), and channel lookups."""
 
-    def __init__(self, services: Any) -> None:
-        self.services = services
+    def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None) -> None:
+        self.manager = manager
+        self.uis = GameUIs(manager.engines, uis)
+        self.cog = GameCog(self.uis)
         self.channels: dict[int, FakeChannel] = {}
+
+    def get_cog(self, name: str) -> Any:
+        return self.cog if name == TABLE_COG else None
 
     def channel(self, channel_id: int) -> FakeChannel:
         return self.channels.setdefault(channel_id, FakeChannel(channel_id))
@@ -153,6 +180,7 @@ class FakeResponse:
         self._respond()
         ia = self._interaction
         message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
+        message.view = kwargs.get("view")
         if ia.channel is not None:
             ia.channel.messages[message.id] = message
         ia.original = message
@@ -164,6 +192,8 @@ class FakeResponse:
         ia.sent.append(_record("edit_message", kwargs, ia.message))
         if ia.message is not None:
             ia.message.edits.append(ia.sent[-1])
+            if "view" in kwargs:
+                ia.message.view = kwargs["view"]
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         self._respond()
@@ -177,6 +207,7 @@ class FakeFollowup:
     async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
         ia = self._interaction
         message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
+        message.view = kwargs.get("view")
         ia.sent.append(_record("followup", {"content": content, **kwargs}, message))
         return message
 
@@ -240,7 +271,7 @@ async def invoke(command: Any, cog: Any, interaction: FakeInteraction, **params:
 
 async def settle(interaction: FakeInteraction) -> None:
     """Wait until the listeners have every change the handler made (see the module doc)."""
-    await interaction.client.services.manager.settle()
+    await interaction.client.manager.settle()
 
 
 async def click(

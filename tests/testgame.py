@@ -16,8 +16,9 @@ from pydantic import BaseModel, ValidationError
 
 from bot.errors import Refusal
 from bot.models import Session
-from cogs.components import act_button, hand_button
-from cogs.game_ui import Render
+from cogs.controls import number
+from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.ids import ActButton, HandButton
 from game.base import Event, GameState, IllegalAction, PlayerId, PlayerResult, rng_for
 
 TARGET = 10
@@ -122,8 +123,12 @@ class CountEngine:
 class CountUI:
     """The COUNT table UI: proves the GameUI protocol end to end."""
 
+    rules: Sequence[Page] = ()
+
     def __init__(self, engine: CountEngine) -> None:
         self.engine = engine
+        self.key = engine.key
+        self.title = engine.title
 
     def table(self, session: Session) -> Render:
         state: CountState = session.state
@@ -133,7 +138,7 @@ class CountUI:
             embed.add_field(name="To move", value=session.names[view.to_move])
         items = discord.ui.View(timeout=None)
         if session.is_live:
-            items.add_item(hand_button(session))
+            items.add_item(HandButton(session.id))
         return Render(embeds=[embed], view=items)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
@@ -142,16 +147,20 @@ class CountUI:
         embed = discord.Embed(title="Your view", description=f"Secret: {view.my_secret}")
         items = discord.ui.View(timeout=None)
         for action in self.engine.legal_actions(state, viewer):
-            items.add_item(act_button(session, f"add{action.add}", label=f"+{action.add}"))
+            items.add_item(ActButton(session.id, session.version, f"add{action.add}",
+                                     label=f"+{action.add}"))
         return Render(embeds=[embed], view=items)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str]
-    ) -> Mapping[str, Any] | str | Render:
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+    ) -> Click:
         if payload == "peek":
-            return Render(content=f"Total so far: {session.state.total}")
-        if payload.startswith("add") and payload[3:].isdigit():
-            return {"add": int(payload[3:])}
-        if payload == "pick" and values:
-            return {"add": int(values[0])}
-        raise Refusal("That button is not part of this game.")
+            return OpenStep(Render(content=f"Total so far: {session.state.total}"))
+        raw = payload[3:] if payload.startswith("add") else (values or [""])[0]
+        amount = number(raw) if payload.startswith("add") or payload == "pick" else None
+        if amount is None:
+            raise Refusal("That button is not part of this game.")
+        try:
+            return Move(self.engine.parse_action({"add": amount}))
+        except IllegalAction as err:
+            raise Refusal(str(err)) from None

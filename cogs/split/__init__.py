@@ -1,1 +1,19 @@
-"""SPLIT's Discord user interface."""
+"""SPLIT's Discord UI, a discord.py extension: ``setup`` registers :class:`SplitUI`.
+
+``ui`` (the GameUI: table, private view, clicks, round-summary announcements), ``table``
+(public messages), ``hand`` (the private view and its controls), ``format`` (shared words and
+layout) and ``rules_text`` (the /rules pages). The game is imported only through
+``game.split``'s public names.
+"""
+
+from __future__ import annotations
+
+from bot.client import TableBot
+from cogs.context import game_uis
+from cogs.split.ui import SplitUI
+
+__all__ = ["SplitUI", "setup"]
+
+
+async def setup(bot: TableBot) -> None:
+    game_uis(bot).register(SplitUI(bot.manager.engine("split")))

@@ -1,1 +1,18 @@
-"""TEN's Discord user interface."""
+"""TEN's Discord UI, a discord.py extension: ``setup`` registers :class:`TenUI`.
+
+``ui`` (the GameUI: table, private view, clicks), ``controls`` (its controls, built with
+``cogs.controls``), ``text`` (words) and ``rules_text`` (the /rules pages). The game is
+imported only through ``game.ten``'s public names.
+"""
+
+from __future__ import annotations
+
+from bot.client import TableBot
+from cogs.context import game_uis
+from cogs.ten.ui import TenUI
+
+__all__ = ["TenUI", "setup"]
+
+
+async def setup(bot: TableBot) -> None:
+    game_uis(bot).register(TenUI(bot.manager.engine("ten")))

@@ -11,10 +11,11 @@ actions), ``rules`` (the transitions), ``payments`` and ``spending`` (what may p
 ``engine`` puts them behind ``game.base.Engine``.
 """
 
+from game.ten import data
 from game.ten.cards import display, sort_key
 from game.ten.engine import TenEngine
 from game.ten.odds import bust_chance
-from game.ten.payments import Payment, payment_options, wealth
+from game.ten.payments import Payment, pay_action, payment_options, wealth
 from game.ten.scoring import Score, score_notes
 from game.ten.state import Back, Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenAction, TenState
 from game.ten.view import MarketCard, PlayerView, RunView, TenView
@@ -54,7 +55,9 @@ __all__ = [
     "TenState",
     "TenView",
     "bust_chance",
+    "data",
     "display",
+    "pay_action",
     "payment_options",
     "score_notes",
     "sort_key",

@@ -18,7 +18,7 @@ from bot.store import Store
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat
 from tests.bot.recorder import RecordingNotifier, no_sleep
-from tests.testgame import CountEngine
+from tests.testgame import Add, CountEngine
 
 
 def bot_manager(store: Store, clock: FakeClock, seed: int = 42) -> SessionManager:
@@ -97,7 +97,7 @@ async def test_bots_move_after_a_human_paced_and_redrawn_once_per_turn(
     await manager.add_bot(session.id, "1", "easy")
     await manager.add_bot(session.id, "1", "normal")
     session = await manager.start(session.id, "1")
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
     await runner.idle()
     actions = await store.actions(session.id)
     assert [a.user_id for a in actions] == ["1", "bot:1", "bot:2"]
@@ -116,7 +116,7 @@ async def test_machine_moves_only_for_machine_seats(manager: SessionManager) -> 
     await manager.join(session.id, seat(2))
     session = await manager.start(session.id, "1")
     with pytest.raises(StaleVersion):
-        await manager.act(session.id, "1", session.version, {"add": 1}, autopilot=True,
+        await manager.act(session.id, "1", session.version, Add(add=1), autopilot=True,
                           origin=AUTOMATIC)
 
 
@@ -133,7 +133,7 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_bot_for_good(
     assert [a.user_id for a in await store.actions(session.id)] == ["1"]
     now = manager.get(session.id)
     with pytest.raises(Refusal) as err:
-        await manager.act(session.id, "1", now.version, {"add": 1})
+        await manager.act(session.id, "1", now.version, Add(add=1))
     assert err.value.message == errors.LEFT_GAME
     with pytest.raises(Refusal) as err:
         await manager.set_away(session.id, "1", False)
@@ -149,7 +149,7 @@ async def test_a_left_player_cannot_move_on_their_turn(manager: SessionManager) 
     session = await manager.start(session.id, "1")
     session = await manager.leave(session.id, "1")  # no autoplay: the turn stays open
     with pytest.raises(Refusal) as err:
-        await manager.act(session.id, "1", session.version, {"add": 1})
+        await manager.act(session.id, "1", session.version, Add(add=1))
     assert err.value.message == errors.LEFT_GAME
 
 
@@ -160,7 +160,7 @@ async def test_restart_resumes_a_pending_bot_turn(
     session = await first.open_lobby(1, 10, "count", seat(1))
     await first.add_bot(session.id, "1", "normal")
     session = await first.start(session.id, "1")
-    await first.act(session.id, "1", session.version, {"add": 1})  # nobody plays the bot yet
+    await first.act(session.id, "1", session.version, Add(add=1))  # nobody plays the bot yet
     await first.drain()
     await store.close()
     reopened = await Store.open(db_path)

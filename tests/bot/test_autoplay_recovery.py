@@ -13,7 +13,7 @@ from bot.autoplay import MAX_RETRY_DELAY, Autoplay, retry_delay
 from bot.manager import SessionManager
 from bot.models import Session, Status
 from bot.store import Store
-from game.base import PlayerId
+from game.base import Event, IllegalAction, PlayerId
 from tests.bot.conftest import FakeClock, seat
 from tests.bot.recorder import RecordingNotifier
 from tests.testgame import Add, CountEngine, CountState
@@ -43,10 +43,15 @@ class IllegalBot(CountEngine):
 
     def bot_action(self, state: CountState, player: PlayerId, level: str,
                    rng: random.Random) -> Any:
-        return {"add": 3}
+        return Add.model_construct(add=3)
 
     def default_action(self, state: CountState, player: PlayerId) -> Any:
-        return {"add": 3} if self.default_too else Add(add=1)
+        return Add.model_construct(add=3) if self.default_too else Add(add=1)
+
+    def apply(self, state: CountState, player: PlayerId, action: Add) -> list[Event]:
+        if action.add not in (1, 2):
+            raise IllegalAction("You can only add 1 or 2.")
+        return super().apply(state, player, action)
 
 
 class CrashingBot(CountEngine):
@@ -102,7 +107,7 @@ async def test_a_failed_save_is_tried_again_after_a_growing_delay(
         await real(*args, **kwargs)
 
     store.record_action = flaky  # type: ignore[method-assign]
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
     await runner.idle()
     assert awaited(manager, session.id) == ["1"]  # the bot moved after all
     assert [a.user_id for a in await store.actions(session.id)] == ["1", "bot:1"]
@@ -114,7 +119,7 @@ async def test_an_unexpected_error_restarts_the_worker_after_a_delay(
     store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     manager, runner, sleeps, session = await bot_game(store, clock, CrashingBot(crashes=2))
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
     await runner.idle()
     assert awaited(manager, session.id) == ["1"]
     assert sleeps.retries == [1.0, 2.0]
@@ -127,7 +132,7 @@ async def test_an_illegal_bot_move_falls_back_to_the_default_move(
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="bot.autoplay")
     manager, runner, _, session = await bot_game(store, clock, IllegalBot())
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
     await runner.idle()
     assert awaited(manager, session.id) == ["1"]
     actions = await store.actions(session.id)
@@ -144,7 +149,7 @@ async def test_a_refused_default_move_stops_the_worker_with_an_error(
     store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     manager, runner, _, session = await bot_game(store, clock, IllegalBot(default_too=True))
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
     await runner.idle()
     assert awaited(manager, session.id) == ["bot:1"]
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
@@ -154,7 +159,7 @@ async def test_a_refused_default_move_stops_the_worker_with_an_error(
 
 async def test_finished_workers_leave_the_registry(store: Store, clock: FakeClock) -> None:
     manager, runner, _, session = await bot_game(store, clock)
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
     await manager.settle()
     workers = list(runner._tasks.values())
     if workers:  # not idle(), which empties the registry itself

@@ -22,7 +22,7 @@ from game.base import IllegalAction
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat
 from tests.bot.recorder import RecordingNotifier, no_sleep
-from tests.testgame import CountEngine
+from tests.testgame import Add, CountEngine
 
 LIMIT = timedelta(minutes=5)
 
@@ -63,7 +63,7 @@ async def test_start_sets_a_deadline_for_the_awaited_player_only(
                  remind_at=clock.now + LIMIT - timedelta(minutes=1)),
     )
     clock.advance(minutes=2)
-    after = (await manager.act(session.id, "1", session.version, {"add": 1})).session
+    after = (await manager.act(session.id, "1", session.version, Add(add=1))).session
     assert [d.player_id for d in after.deadlines] == ["2"]
     assert after.deadline_of("2").due_at == clock.now + LIMIT
 
@@ -154,7 +154,7 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_a_bot(
     clock.advance(minutes=5)
     await turn_clock.tick()  # P1 times out: +1
     now = manager.get(session.id)
-    await manager.act(session.id, "2", now.version, {"add": 2})  # total 3
+    await manager.act(session.id, "2", now.version, Add(add=2))  # total 3
     clock.advance(minutes=5)
     await turn_clock.tick()  # P1 times out again: +1, now away
     await turn_clock.idle()
@@ -163,7 +163,7 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_a_bot(
     assert "P1 is away — a bot plays for them until they click I'm back." in notifier.announced[-1]
     now = manager.get(session.id)
     assert [d.player_id for d in now.deadlines] == ["2"]
-    await manager.act(session.id, "2", now.version, {"add": 1})  # total 5: P1's turn
+    await manager.act(session.id, "2", now.version, Add(add=1))  # total 5: P1's turn
     await autoplay.idle()
     now = manager.get(session.id)
     log = [a.user_id for a in await store.actions(session.id)]
@@ -178,10 +178,10 @@ async def test_acting_between_timeouts_resets_the_count(
     clock.advance(minutes=5)
     await turn_clock.tick()
     now = manager.get(session.id)
-    now = (await manager.act(session.id, "2", now.version, {"add": 1})).session
-    now = (await manager.act(session.id, "1", now.version, {"add": 1})).session  # P1 moves
+    now = (await manager.act(session.id, "2", now.version, Add(add=1))).session
+    now = (await manager.act(session.id, "1", now.version, Add(add=1))).session  # P1 moves
     assert now.seat_of("1").timeouts == 0
-    now = (await manager.act(session.id, "2", now.version, {"add": 1})).session
+    now = (await manager.act(session.id, "2", now.version, Add(add=1))).session
     clock.advance(minutes=5)
     await turn_clock.tick()
     seat1 = manager.get(session.id).seat_of("1")
@@ -197,13 +197,13 @@ async def test_im_back_takes_the_seat_back(
     session = await started(manager)
     away = await manager.set_away(session.id, "2", True)
     assert away.seat_of("2").away
-    now = (await manager.act(session.id, "1", away.version, {"add": 1})).session
+    now = (await manager.act(session.id, "1", away.version, Add(add=1))).session
     await autoplay.idle()  # the bot played P2's turn
     now = manager.get(session.id)
     assert [a.user_id for a in await store.actions(session.id)] == ["1", "2"]
     back = await manager.set_away(session.id, "2", False)
     assert not back.seat_of("2").away and back.seat_of("2").timeouts == 0
-    now = (await manager.act(session.id, "1", back.version, {"add": 1})).session
+    now = (await manager.act(session.id, "1", back.version, Add(add=1))).session
     await autoplay.idle()
     assert [a.user_id for a in await store.actions(session.id)] == ["1", "2", "1"]
     assert now.deadline_of("2").due_at == clock.now + LIMIT  # P2 plays (and is clocked) again
@@ -218,7 +218,7 @@ async def test_an_away_player_who_moves_is_back(
     session = await started(manager)
     away = await manager.set_away(session.id, "1", True)
     assert away.deadlines == ()
-    now = (await manager.act(session.id, "1", away.version, {"add": 1})).session
+    now = (await manager.act(session.id, "1", away.version, Add(add=1))).session
     assert not now.seat_of("1").away
 
 

@@ -91,7 +91,7 @@ async def test_split_with_humans_logs_no_card_and_no_seed_at_info(
         [player] = engine.awaiting(current.state)
         assert player in ("1", "2")  # the machine seat has had its turn
         action = engine.bot_action(current.state, player, "normal", rng)
-        await manager.act(session.id, player, current.version, action.model_dump(mode="json"))
+        await manager.act(session.id, player, current.version, action)
         human_moves += 1
     assert handed_out == [SEED] and human_moves > 20
     messages = info_messages(caplog)

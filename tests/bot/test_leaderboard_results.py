@@ -12,10 +12,11 @@ from bot.errors import SaveFailed
 from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
 from bot.models import Session, Status
-from bot.results import leavers_last
 from bot.store import Store
+from bot.transitions import leavers_last
 from game.base import PlayerResult
 from tests.bot.conftest import FakeClock, make_manager, seat
+from tests.testgame import Add
 
 
 async def started(manager: SessionManager, players: int) -> Session:
@@ -29,7 +30,7 @@ async def move(manager: SessionManager, session_id: int, player: str, *,
                autopilot: bool = False) -> None:
     current = manager.get(session_id)
     assert current is not None
-    await manager.act(session_id, player, current.version, {"add": 2}, autopilot=autopilot)
+    await manager.act(session_id, player, current.version, Add(add=2), autopilot=autopilot)
 
 
 def placements(results: list[tuple[str, int]], leavers: set[str]) -> dict[str, int]:

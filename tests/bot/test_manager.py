@@ -12,6 +12,7 @@ from bot.manager import Change, SessionManager
 from bot.models import Seat, Status
 from bot.store import Store
 from tests.bot.conftest import FakeClock, make_manager, seat
+from tests.testgame import Add
 
 
 async def started(manager: SessionManager, players: int = 2, channel: int = 10):
@@ -75,22 +76,21 @@ async def test_moderator_can_cancel(manager: SessionManager) -> None:
     cancelled = await manager.cancel(session.id, "7", moderator=True)
     assert cancelled.status is Status.ABANDONED
     with pytest.raises(Refusal) as err:
-        await manager.act(session.id, "1", cancelled.version, {"add": 1})
+        await manager.act(session.id, "1", cancelled.version, Add(add=1))
     assert err.value.message == errors.NO_GAME
 
 
 async def test_act_refusals_change_nothing(manager: SessionManager, store: Store) -> None:
     lobby = await manager.open_lobby(1, 10, "count", seat(1))
     with pytest.raises(Refusal) as err:
-        await manager.act(lobby.id, "1", lobby.version, {"add": 1})
+        await manager.act(lobby.id, "1", lobby.version, Add(add=1))
     assert err.value.message == errors.NOT_STARTED
     await manager.join(lobby.id, seat(2))
     session = await manager.start(lobby.id, "1")
     cases = [
-        ("9", session.version, {"add": 1}, errors.NOT_SEATED),
-        ("1", session.version - 1, {"add": 1}, errors.STALE),
-        ("2", session.version, {"add": 1}, errors.NOT_YOUR_TURN),
-        ("1", session.version, {"add": 3}, "You can only add 1 or 2."),
+        ("9", session.version, Add(add=1), errors.NOT_SEATED),
+        ("1", session.version - 1, Add(add=1), errors.STALE),
+        ("2", session.version, Add(add=1), errors.NOT_YOUR_TURN),
     ]
     for player, version, action, message in cases:
         with pytest.raises(Refusal) as err:
@@ -105,7 +105,7 @@ async def test_twenty_concurrent_actions_apply_exactly_once(
 ) -> None:
     session = await started(manager)
     outcomes = await asyncio.gather(
-        *(manager.act(session.id, "1", session.version, {"add": 1}) for _ in range(20)),
+        *(manager.act(session.id, "1", session.version, Add(add=1)) for _ in range(20)),
         return_exceptions=True,
     )
     applied = [o for o in outcomes if isinstance(o, Change)]
@@ -121,7 +121,7 @@ async def test_restart_reproduces_state(store: Store, clock: FakeClock, db_path:
     session = await started(manager, players=3)
     for player in ("1", "2", "3"):
         current = manager.get(session.id)
-        await manager.act(session.id, player, current.version, {"add": 2})
+        await manager.act(session.id, player, current.version, Add(add=2))
     lobby = await manager.open_lobby(1, 20, "count", seat(5))
     before = {s.id: s for s in manager.live_sessions()}
     await store.close()
@@ -135,7 +135,7 @@ async def test_restart_reproduces_state(store: Store, clock: FakeClock, db_path:
         assert fresh.in_channel(20) == lobby
         # The restored game goes on from where it was.
         current = fresh.get(session.id)
-        change = await fresh.act(session.id, "1", current.version, {"add": 1})
+        change = await fresh.act(session.id, "1", current.version, Add(add=1))
         assert change.session.state.total == 7
     finally:
         await reopened.close()
@@ -166,11 +166,11 @@ async def test_save_failure_keeps_memory_state(
 
     monkeypatch.setattr(store, "record_action", broken)
     with pytest.raises(SaveFailed) as err:
-        await manager.act(session.id, "1", session.version, {"add": 1})
+        await manager.act(session.id, "1", session.version, Add(add=1))
     assert err.value.message == errors.SAVE_FAILED
     assert manager.get(session.id) is session
     monkeypatch.undo()
-    await manager.act(session.id, "1", session.version, {"add": 1})
+    await manager.act(session.id, "1", session.version, Add(add=1))
 
 
 async def test_finish_writes_results_and_frees_channel(
@@ -190,7 +190,7 @@ async def test_finish_writes_results_and_frees_channel(
     player = "1"
     while manager.get(session.id) is not None:
         current = manager.get(session.id)
-        await manager.act(session.id, player, current.version, {"add": 2})
+        await manager.act(session.id, player, current.version, Add(add=2))
         player = "2" if player == "1" else "1"
     await manager.settle()
     assert [c.kind for c in changes][:3] == ["lobby", "lobby", "started"]
@@ -212,7 +212,7 @@ async def test_bot_seat_results_are_unrated(manager: SessionManager, store: Stor
     player = "1"
     while manager.get(session.id) is not None:
         current = manager.get(session.id)
-        await manager.act(session.id, player, current.version, {"add": 2})
+        await manager.act(session.id, player, current.version, Add(add=2))
         player = "bot:1" if player == "1" else "1"
     rows = {r.user_id: r for r in await store.results(1, "count")}
     assert rows["bot:1"].is_bot_seat and not rows["1"].is_bot_seat
@@ -223,7 +223,7 @@ async def test_drain_refuses_new_changes(manager: SessionManager) -> None:
     session = await started(manager)
     await manager.drain()
     with pytest.raises(Refusal) as err:
-        await manager.act(session.id, "1", session.version, {"add": 1})
+        await manager.act(session.id, "1", session.version, Add(add=1))
     assert err.value.message == errors.SHUTTING_DOWN
 
 
@@ -242,7 +242,7 @@ async def test_an_act_cancelled_after_its_write_committed_still_swaps(
         await release.wait()  # the caller is cancelled here: its row is already stored
 
     store.record_action = commit_then_wait  # type: ignore[method-assign]
-    act = asyncio.create_task(manager.act(session.id, "1", session.version, {"add": 1}))
+    act = asyncio.create_task(manager.act(session.id, "1", session.version, Add(add=1)))
     await committed.wait()
     act.cancel()
     release.set()
@@ -251,5 +251,5 @@ async def test_an_act_cancelled_after_its_write_committed_still_swaps(
     stored = await store.load_session(session.id)
     assert stored.version == manager.get(session.id).version == session.version + 1
     store.record_action = real  # type: ignore[method-assign]
-    after = await manager.act(session.id, "2", session.version + 1, {"add": 1})
+    after = await manager.act(session.id, "2", session.version + 1, Add(add=1))
     assert after.session.version == session.version + 2  # no collision with the stored seq

@@ -80,6 +80,7 @@ def test_no_privileged_intents() -> None:
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
     from cogs.game_cog import GameCog
+    from cogs.registry import GameUIs
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
                         _env_file=None)  # type: ignore[call-arg]
@@ -93,7 +94,7 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
     bot.tree.sync = fake_sync  # type: ignore[method-assign]
     try:
-        await bot.add_cog(GameCog({"count": "COUNT"}))
+        await bot.add_cog(GameCog(GameUIs({})))
         assert await bot.sync_commands() is True
         assert await bot.sync_commands() is False
         bot.tree.remove_command("rules")
@@ -104,7 +105,7 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
 
 async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
-    from cogs.dynamic import DYNAMIC_ITEMS
+    from cogs.ids import TABLE_CONTROLS
     from cogs.leaderboard_cog import LEADERBOARD_ITEMS
     from tests.testgame import CountEngine
 
@@ -126,9 +127,9 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
             "game", "rules", "leaderboard", "stats", "history"
         }
         registered = set(bot._connection._view_store._dynamic_items.values())
-        assert registered == {*DYNAMIC_ITEMS, *LEADERBOARD_ITEMS}
+        assert registered == {*TABLE_CONTROLS, *LEADERBOARD_ITEMS}
         assert bot.leaderboards.min_games == 3
-        assert bot.services.manager.engines.keys() == {"count"}
+        assert bot.manager.engines.keys() == {"count"}
     finally:
         await bot.close()
 

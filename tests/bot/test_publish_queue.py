@@ -10,7 +10,7 @@ from bot.manager import Change, SessionManager
 from bot.store import Store
 from game.base import rng_for
 from tests.bot.conftest import FakeClock, seat
-from tests.testgame import CountEngine
+from tests.testgame import Add, CountEngine
 
 # Only a guard against a hang: an operation that waited for the blocked listener never returns.
 GUARD = 10.0
@@ -52,7 +52,7 @@ async def play(manager: SessionManager, session_id: int, moves: int) -> list[int
         assert current is not None
         player = manager.engine("count").awaiting(current.state)[0]
         change = await asyncio.wait_for(
-            manager.act(session_id, player, current.version, {"add": 1}), GUARD
+            manager.act(session_id, player, current.version, Add(add=1)), GUARD
         )
         versions.append(change.session.version)
     return versions

@@ -16,6 +16,7 @@ from bot.manager import Change, SessionManager
 from bot.models import Session, Status
 from bot.store import Store
 from tests.bot.conftest import seat
+from tests.testgame import Add
 
 
 async def active(store: Store, channel_id: int) -> Session:
@@ -184,7 +185,7 @@ async def test_manager_session_with_a_failed_write_keeps_its_state(
 
     monkeypatch.setattr(store, "_write_snapshots", refuses_bad)
     outcomes = await asyncio.gather(
-        *(manager.act(s.id, "1", s.version, {"add": 1}) for s in started),
+        *(manager.act(s.id, "1", s.version, Add(add=1)) for s in started),
         return_exceptions=True,
     )
     assert len(batches[0]) == 3  # they did share a transaction

@@ -9,7 +9,6 @@ from bot.manager import SessionManager
 from bot.store import Store
 from cogs.game_cog import GameCog
 from cogs.publisher import TablePublisher
-from cogs.services import Services
 from tests.fakes import FakeChannel, FakeClient, FakeInteraction, FakeMessage, FakeUser
 from tests.testgame import CountEngine, CountUI
 
@@ -25,11 +24,10 @@ class Table:
     def __init__(self, manager: SessionManager) -> None:
         engine = CountEngine()
         self.manager = manager
-        self.services = Services(manager=manager, uis={"count": CountUI(engine)})
-        self.client = FakeClient(self.services)
+        self.client = FakeClient(manager, {"count": CountUI(engine)})
         self.channel: FakeChannel = self.client.channel(100)
-        self.cog = GameCog({"count": "COUNT"})
-        manager.subscribe(TablePublisher(self.client, self.services).on_change)
+        self.cog: GameCog = self.client.cog
+        manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
 
     def interaction(self, user: FakeUser, message: FakeMessage | None = None,
                     **kwargs: object) -> FakeInteraction:

@@ -7,11 +7,10 @@ from typing import Any
 
 from bot.manager import Change, SessionManager
 from bot.models import Session
+from cogs.announcer import Announcer
 from cogs.game_cog import GameCog
 from cogs.publisher import TablePublisher
-from cogs.services import Services
-from cogs.split_announce import SplitAnnouncer
-from cogs.split_ui import SplitUI
+from cogs.split import SplitUI
 from cogs.turn_ping import TurnPing
 from game.base import Event
 from game.split import SplitEngine
@@ -35,15 +34,14 @@ class SplitTable:
     def __init__(self, manager: SessionManager) -> None:
         self.engine = SplitEngine()
         self.manager = manager
-        self.services = Services(manager=manager, uis={"split": SplitUI(self.engine)})
-        self.client = FakeClient(self.services)
+        self.client = FakeClient(manager, {"split": SplitUI(self.engine)})
         self.channel: FakeChannel = self.client.channel(CHANNEL)
-        self.cog = GameCog({"split": "SPLIT"})
+        self.cog: GameCog = self.client.cog
         self.events: list[Event] = []
         self.session_id = 0
-        manager.subscribe(TablePublisher(self.client, self.services).on_change)
-        manager.subscribe(SplitAnnouncer(self.client, self.services).on_change)
-        manager.subscribe(TurnPing(self.client, self.services).on_change)
+        manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
+        manager.subscribe(Announcer(self.client).on_change)  # type: ignore[arg-type]
+        manager.subscribe(TurnPing(self.client).on_change)  # type: ignore[arg-type]
         manager.subscribe(self._record)
 
     async def _record(self, change: Change) -> None:

@@ -20,7 +20,7 @@ from tests.bot.recorder import no_sleep
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import assert_refused, open_lobby, press
 from tests.fakes import FakeMessage, invoke
-from tests.testgame import CountEngine
+from tests.testgame import Add, CountEngine
 
 
 class ClockedTable(Table):
@@ -29,7 +29,7 @@ class ClockedTable(Table):
     def __init__(self, manager: SessionManager, clock: FakeClock) -> None:
         super().__init__(manager)
         self.clock = clock
-        notifier = TablePublisher(self.client, self.services)
+        notifier = TablePublisher(self.client)
         self.autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
         self.turn_clock = TurnClock(manager, notifier=notifier)
         manager.subscribe(self.autoplay.on_change)
@@ -104,7 +104,7 @@ async def test_two_timeouts_then_im_back(clocked: ClockedTable) -> None:
         await clocked.turn_clock.tick()  # Ana's default move
         await clocked.turn_clock.idle()
         now = manager.get(sid)
-        await manager.act(sid, "2", now.version, {"add": 1})  # Ben moves
+        await manager.act(sid, "2", now.version, Add(add=1))  # Ben moves
         await clocked.autoplay.idle()
     assert "Ana is away — a bot plays for them" in clocked.channel.sent[-1].content
     table = message.edits[-1]
@@ -127,7 +127,7 @@ async def test_bot_turns_redraw_the_table_once_each(clocked: ClockedTable) -> No
     await press(clocked, ANA, message, f"tb:lobby:start:{sid}")
     edits = len(message.edits)
     session = clocked.manager.get(sid)
-    await clocked.manager.act(sid, "1", session.version, {"add": 2})
+    await clocked.manager.act(sid, "1", session.version, Add(add=2))
     await clocked.autoplay.idle()
     # Ana's move (the publisher), then once per bot turn.
     assert len(message.edits) == edits + 3

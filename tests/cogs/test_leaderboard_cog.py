@@ -13,10 +13,9 @@ from bot.manager import SessionManager
 from bot.models import Seat
 from bot.store import Store
 from cogs.leaderboard_cog import LeaderboardCog, LeaderboardPageButton
-from cogs.services import Services
 from tests.bot.test_leaderboard import finish
 from tests.fakes import FakeClient, FakeGuild, FakeInteraction, FakeMessage, FakeUser, invoke
-from tests.testgame import CountEngine, CountUI
+from tests.testgame import Add, CountEngine, CountUI
 
 NOW = datetime(2024, 5, 15, 12, 0, tzinfo=UTC)
 ANA = FakeUser(1, "Ana")
@@ -27,7 +26,7 @@ class Room:
         self.store = store
         self.manager = SessionManager(store, {"count": CountEngine()}, clock=lambda: NOW,
                                       seed_source=lambda: 7)
-        self.client = FakeClient(Services(self.manager, {"count": CountUI(CountEngine())}))
+        self.client = FakeClient(self.manager, {"count": CountUI(CountEngine())})
         self.client.leaderboards = Leaderboards(  # type: ignore[attr-defined]
             store, min_games=min_games, clock=lambda: NOW
         )
@@ -189,7 +188,7 @@ async def test_history_lists_the_channels_last_games(room: Room) -> None:
     session = await manager.start(lobby.id, "1")
     player = "1"
     while (current := manager.get(session.id)) is not None:
-        await manager.act(session.id, player, current.version, {"add": 2},
+        await manager.act(session.id, player, current.version, Add(add=2),
                           autopilot=player.startswith("bot"))
         player = "bot:1" if player == "1" else "1"
     await finish(room.store, {"7": 1, "8": 2}, NOW, channel=555)  # another channel

@@ -5,6 +5,10 @@ import discord
 from bot import errors
 from bot.models import Status
 from cogs.game_cog import GameCog
+from cogs.split import SplitUI
+from cogs.ten import TenUI
+from game.split import SplitEngine
+from game.ten import TenEngine
 from tests.cogs.conftest import ANA, BEN, CY, DEE, Table
 from tests.fakes import FakeMessage, Sent, click, invoke
 
@@ -117,6 +121,9 @@ async def test_leave_running_game_hands_the_seat_to_a_bot(table: Table) -> None:
 
 
 async def test_rules_are_paged_and_ephemeral(table: Table) -> None:
+    # Each game's UI package brings its rules; register the two (this table plays COUNT).
+    table.client.uis.register(SplitUI(SplitEngine()))
+    table.client.uis.register(TenUI(TenEngine()))
     ia = table.interaction(ANA)
     await invoke(GameCog.rules, table.cog, ia, game="split")
     first = ia.last
@@ -138,5 +145,7 @@ async def test_game_autocomplete_matches_key_or_title(table: Table) -> None:
     found = await table.cog._game_choices(ia, "CoU")
     assert [(c.name, c.value) for c in found] == [("COUNT", "count")]
     assert await table.cog._game_choices(ia, "ten") == []
+    assert await table.cog._rules_choices(ia, "Sp") == []  # COUNT has no rules pages
+    table.client.uis.register(SplitUI(SplitEngine()))
     rules = await table.cog._rules_choices(ia, "Sp")
     assert [(c.name, c.value) for c in rules] == [("SPLIT", "split")]

@@ -7,7 +7,6 @@ from bot.store import Store
 from cogs.game_cog import GameCog
 from cogs.plain_ui import PlainUI
 from cogs.publisher import TablePublisher
-from cogs.services import Services
 from cogs.turn_ping import TurnPing
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import press
@@ -43,21 +42,21 @@ async def test_plain_ui_plays_through_a_select(tmp_path: Path) -> None:
     try:
         engine = CountEngine()
         manager = SessionManager(store, {"count": engine}, seed_source=lambda: 7)
-        client = FakeClient(Services(manager=manager, uis={"count": PlainUI(engine)}))
+        client = FakeClient(manager, {"count": PlainUI(engine)})
         lobby = await manager.open_lobby(1, 100, "count", _seat(ANA))
         await manager.join(lobby.id, _seat(BEN))
         session = await manager.start(lobby.id, str(ANA.id))
         secrets = [str(v) for v in session.state.secrets.values()]
 
         ia = FakeInteraction(client, user=ANA, channel=client.channel(100))
-        await invoke(GameCog.hand, GameCog({}), ia)
+        await invoke(GameCog.hand, client.cog, ia)
         mine = ia.last
         assert mine.ephemeral and str(session.state.secrets[str(ANA.id)]) in mine.text
         [select_id] = mine.custom_ids
         assert select_id == f"tb:sel:{session.id}:{session.version}:move"
 
         status = FakeInteraction(client, user=BEN, channel=client.channel(100))
-        await invoke(GameCog.status, GameCog({}), status)
+        await invoke(GameCog.status, client.cog, status)
         assert not any(secret in status.last.text for secret in secrets)
 
         play = FakeInteraction(client, user=ANA, channel=client.channel(100), message=mine.message)
@@ -68,7 +67,7 @@ async def test_plain_ui_plays_through_a_select(tmp_path: Path) -> None:
 
 
 def _seat(user: object):
-    from cogs.services import seat_for
+    from cogs.context import seat_for
 
     return seat_for(user)  # type: ignore[arg-type]
 
@@ -104,7 +103,7 @@ async def test_restart_redraws_running_tables_once(tmp_path: Path) -> None:
     store, manager = await _restarted(path)
     try:
         table = Table(manager)
-        publisher = TablePublisher(table.client, table.services)
+        publisher = TablePublisher(table.client)
         assert await publisher.catch_up(manager.live_sessions(), pause=0) == 1
         [edit] = table.client.channel(100).get_partial_message(555).edits
         assert "Total: 0" in edit.text
@@ -126,8 +125,8 @@ async def test_restart_after_an_unexpected_stop_pings_the_awaited_player_again(
     store, manager = await _restarted(path)
     try:
         table = Table(manager)
-        publisher = TablePublisher(table.client, table.services)
-        turn_ping = TurnPing(table.client, table.services)
+        publisher = TablePublisher(table.client)
+        turn_ping = TurnPing(table.client)
         [session] = manager.live_sessions()
         awaited = manager.engine("count").awaiting(session.state)
         assert await publisher.catch_up([session], pause=0, then=turn_ping.ping_again) == 1

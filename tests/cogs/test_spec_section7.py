@@ -74,8 +74,7 @@ async def test_split_round_summaries_show_every_players_sheet(split: SplitTable)
     while (current := split.manager.get(session.id)) is not None:
         [player] = split.engine.awaiting(current.state)
         action = split.engine.bot_action(current.state, player, "normal", rng)
-        await split.manager.act(session.id, player, current.version,
-                                action.model_dump(mode="json"))
+        await split.manager.act(session.id, player, current.version, action)
         await split.manager.settle()
     assert len(ends) == 3
     before = dict.fromkeys(names, 0)
@@ -124,8 +123,7 @@ async def test_ten_table_shows_the_bust_chance_of_the_next_flip(tmp_path: Path) 
                 shown.add(chance)
             [player] = ENGINE.awaiting(state)
             action = ENGINE.bot_action(state, player, "normal", rng)
-            await table.manager.act(table.sid, player, current.version,
-                                    action.model_dump(mode="json"))
+            await table.manager.act(table.sid, player, current.version, action)
             await table.manager.settle()
         assert len(shown) > 5  # the chance moved with the game, from 0% up
     finally:

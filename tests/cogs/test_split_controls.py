@@ -9,9 +9,9 @@ import pytest
 
 from bot.errors import Refusal
 from bot.models import Seat, Session, Status
-from cogs.game_ui import Render
-from cogs.split_hand import MAX_OPTIONS, NOT_AVAILABLE, UNKNOWN_CONTROL
-from cogs.split_ui import SplitUI
+from cogs.controls import MAX_OPTIONS, NOT_AVAILABLE, UNKNOWN_CONTROL
+from cogs.game_ui import Move, OpenStep, Render
+from cogs.split import SplitUI
 from game.split import SplitEngine, Step
 from game.split.state import SplitState, TableMatch
 
@@ -43,7 +43,8 @@ def crowded_main_step() -> SplitState:
 
 def items(render: Render) -> list[Any]:
     assert render.view is not None
-    return list(render.view.children)
+    # Controls are DynamicItems (cogs.ids); the tests look at the components they wrap.
+    return [getattr(item, "item", item) for item in render.view.children]
 
 
 def indexes(render: Render) -> set[int]:
@@ -82,8 +83,9 @@ def test_more_than_25_choices_are_split_into_selects_and_pages() -> None:
     seen = indexes(first)
     nav = [str(i.custom_id) for i in items(first) if ":pg:" in str(i.custom_id)]
     assert nav == ["tb:act:7:5:pg:0", "tb:act:7:5:pg:1"]
-    second = UI.action_for(session, "1", "pg:1", [])
-    assert isinstance(second, Render)
+    step = UI.action_for(session, "1", "pg:1", None)
+    assert isinstance(step, OpenStep)
+    second = step.render
     check_limits(second)
     seen |= indexes(second)
     assert seen == set(range(len(legal)))  # every legal action is reachable, once laid out
@@ -100,29 +102,36 @@ def test_every_offered_choice_resolves_to_that_legal_action() -> None:
     session = session_with(state)
     legal = ENGINE.legal_actions(state, "1")
     for page in (0, 1):
-        render = UI.private(session, "1") if page == 0 else UI.action_for(session, "1", "pg:1", [])
-        assert isinstance(render, Render)
+        if page == 0:
+            render = UI.private(session, "1")
+        else:
+            step = UI.action_for(session, "1", "pg:1", None)
+            assert isinstance(step, OpenStep)
+            render = step.render
         for item in items(render):
             payload = str(item.custom_id).split(":", 4)[4]
             for option in getattr(item, "options", []):
                 chosen = UI.action_for(session, "1", payload, [option.value])
-                assert chosen == legal[int(option.value)].model_dump(mode="json")
+                assert chosen == Move(legal[int(option.value)])
 
 
 @pytest.mark.parametrize(
     ("payload", "values", "message"),
     [
-        ("a:999", [], NOT_AVAILABLE),
-        ("a:-1", [], NOT_AVAILABLE),
-        ("a:0", [], NOT_AVAILABLE),  # index 0 is a match: not a button action
+        ("a:999", None, NOT_AVAILABLE),
+        ("a:-1", None, NOT_AVAILABLE),
+        ("a:١", None, NOT_AVAILABLE),  # an Arabic-Indic one is not a digit here
+        ("a:0", None, NOT_AVAILABLE),  # index 0 is a match: not a button action
         ("s:disc:0", ["0"], NOT_AVAILABLE),  # a match offered in the discard select
         ("s:disc:0", [], "Choose one option from the list."),
         ("s:nope:0", ["0"], "Choose one option from the list."),
-        ("dance", [], UNKNOWN_CONTROL),
-        ("pg:x", [], UNKNOWN_CONTROL),
+        ("dance", None, UNKNOWN_CONTROL),
+        ("pg:x", None, UNKNOWN_CONTROL),
+        ("pg:١", None, UNKNOWN_CONTROL),
     ],
 )
-def test_forged_payloads_are_refused(payload: str, values: list[str], message: str) -> None:
+def test_forged_payloads_are_refused(payload: str, values: list[str] | None,
+                                     message: str) -> None:
     session = session_with(crowded_main_step())
     with pytest.raises(Refusal) as refused:
         UI.action_for(session, "1", payload, values)
@@ -135,8 +144,8 @@ def test_bonus_prompts_are_buttons() -> None:
     perfect = UI.private(session_with(state), "1")
     assert [i.label for i in items(perfect)] == ["Mark Ben", "Mark Cy"]
     assert "choose the player who marks a negative box" in perfect.embeds[0].description
-    assert UI.action_for(session_with(state), "1", "a:1", []) == {"type": "target",
-                                                                    "player": "3"}
+    assert UI.action_for(session_with(state), "1", "a:1", None) == Move(
+        ENGINE.parse_action({"type": "target", "player": "3"}))
     state.step = Step.BONUS_STRONG
     strong = UI.private(session_with(state), "1")
     assert [i.label for i in items(strong)] == ["Draw a bonus card", "Skip the bonus"]
@@ -151,7 +160,7 @@ def test_laydown_offers_lay_select_and_done_only_to_waiting_players() -> None:
     ben = UI.private(session, "2")
     assert [str(i.custom_id) for i in items(ben)] == ["tb:act:7:5:a:1", "tb:sel:7:5:s:lay:0"]
     assert [o.label for o in items(ben)[1].options] == ["Match 5♠+5♣ (strong)"]
-    assert UI.action_for(session, "2", "a:1", []) == {"type": "done"}
+    assert UI.action_for(session, "2", "a:1", None) == Move(ENGINE.parse_action({"type": "done"}))
     ana = UI.private(session, "1")
     assert ana.view is None
     assert "Ben, Cy may still lay down matches" in ana.embeds[0].description

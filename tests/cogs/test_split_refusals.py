@@ -10,8 +10,8 @@ import pytest
 from bot import errors
 from bot.manager import SessionManager
 from bot.store import Store
+from cogs.controls import NOT_AVAILABLE, UNKNOWN_CONTROL
 from cogs.game_cog import GameCog
-from cogs.split_hand import NOT_AVAILABLE, UNKNOWN_CONTROL
 from game.split import SplitEngine
 from game.split.cards import FACE_NAMES
 from tests.cogs.conftest import ANA, BEN, CY

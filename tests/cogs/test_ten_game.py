@@ -11,6 +11,7 @@ from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_ten_support import (
     ENGINE,
     Router,
+    button,
     decide,
     open_table,
     payload_ids,
@@ -29,7 +30,8 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
         started = table.table
         assert "TEN — turn 1" in started.text and "next flip busts" in started.text
         first = table.awaited_user()
-        assert payload_ids(started) == ["d"]  # an empty row: Draw is the only legal move
+        assert payload_ids(started) == ["a:0"]  # an empty row: Draw is the only legal move
+        assert button(started, "Draw").custom_id.endswith(":a:0")
         assert started.custom_ids[-3:] == [f"tb:info:{table.sid}:table",
                                            f"tb:info:{table.sid}:rules", f"tb:hand:{table.sid}"]
         assert first.mention in table.channel.sent[-1].content  # the first player is pinged

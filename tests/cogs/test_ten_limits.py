@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from bot.models import Seat, Session, Status
-from cogs.game_ui import Render
-from cogs.ten_ui import TenUI
+from cogs.game_ui import OpenStep, Render
+from cogs.ten import TenUI
 from game.base import play
 from game.ten import payment_options
 from game.ten.cards import NOTATION
@@ -38,8 +38,9 @@ def _check(render: Render) -> None:
     if render.view is None:
         return
     rows: dict[int, int] = {}
-    for item in render.view.children:
-        assert len(str(getattr(item, "custom_id", ""))) <= 100
+    for control in render.view.children:
+        assert len(str(getattr(control, "custom_id", ""))) <= 100
+        item = getattr(control, "item", control)  # a DynamicItem wraps the component
         if isinstance(item, discord.ui.Select):
             assert 1 <= len(item.options) <= 25
             assert item.max_values <= len(item.options)
@@ -79,10 +80,10 @@ def test_every_render_fits_discord(players: int, seed: int) -> None:
             options = payment_options(state, player, state.pay_price,
                                       cards_allowed=state.pay_for == "card")
             for index, option in enumerate(options):
-                step = UI.action_for(session, player, "yo:0", [str(index)])
+                step = UI.action_for(session, player, "yo:pay:0", [str(index)])
                 if option.cards:
-                    assert isinstance(step, Render)
-                    _check(step)
+                    assert isinstance(step, OpenStep)
+                    _check(step.render)
         level = "easy" if rng.random() < 0.3 else "normal"
         action = ENGINE.bot_action(state, player, level, rng)
         state, events = play(ENGINE, state, player, action)

@@ -8,8 +8,10 @@ from pathlib import Path
 from bot import errors
 from bot.manager import SessionManager
 from bot.store import Store
+from cogs.controls import NOT_AVAILABLE, UNKNOWN_CONTROL
+from cogs.ten.controls import OUTDATED
 from game.ten import payment_options
-from game.ten.cards import NOTATION
+from game.ten.cards import NOTATION, display
 from game.ten.payments import wealth
 from game.ten.state import Buy, TenState
 from tests.cogs.conftest import ANA, BEN, CY, DEE
@@ -18,9 +20,11 @@ from tests.cogs.test_ten_support import (
     ENGINE,
     Router,
     TenTable,
+    button,
     decide,
     item,
     open_table,
+    option_with,
     payload_ids,
     play_until,
 )
@@ -54,7 +58,7 @@ async def test_turn_and_seat_refusals_and_info_buttons(tmp_path: Path) -> None:
     table, store = await started(tmp_path)
     try:
         session = table.session
-        draw = item(table.table, "d").custom_id
+        draw = button(table.table, "Draw").custom_id
         active = table.awaited_user()
         other = bystander(table)
         shown = public_marks(table)
@@ -82,7 +86,7 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
     table, store = await started(tmp_path)
     try:
         active = table.awaited_user()
-        old_draw = item(table.table, "d").custom_id
+        old_draw = button(table.table, "Draw").custom_id
         await table.press(active, table.table_message, old_draw)  # a real draw
         current = table.session
         shown = public_marks(table)
@@ -94,17 +98,25 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
         prefix = f"tb:act:{table.sid}:{current.version}:"
         player = table.awaited_user()
         for payload, message in [
-            ("zzz", "That button is not part of this game."),
-            ("y:99", "That payment is not offered."),
-            ("yc:x:1", "That button is not part of this game."),
+            ("zzz", UNKNOWN_CONTROL),
+            ("y:99", NOT_AVAILABLE),
+            ("y:١", NOT_AVAILABLE),  # an Arabic-Indic one is not a digit here
+            ("a:99", NOT_AVAILABLE),
+            ("yc:x:1", UNKNOWN_CONTROL),
+            ("d", OUTDATED),  # the Draw of a table drawn before the controls toolkit
+            ("sn", OUTDATED),
         ]:
             assert_refused(await table.press(player, table.table_message, prefix + payload),
                            message)
-        bad_bid = f"tb:sel:{table.sid}:{current.version}:b:0"
+        bad_bid = f"tb:sel:{table.sid}:{current.version}:s:bid:0"
         assert_refused(await table.press(player, table.table_message, bad_bid, ["many"]),
-                       "Choose a bid from the list.")
+                       NOT_AVAILABLE)
+        for old_select in ("b:0", "m:1", "yo:0"):
+            assert_refused(await table.press(
+                player, table.table_message,
+                f"tb:sel:{table.sid}:{current.version}:{old_select}", ["0"]), OUTDATED)
         assert table.session is current
-        gone = await table.press(player, table.table_message, "tb:act:999:1:d")
+        gone = await table.press(player, table.table_message, "tb:act:999:1:a:0")
         assert_refused(gone, errors.NO_GAME)
         assert public_marks(table) == shown  # no table edit, no channel post
     finally:
@@ -131,23 +143,28 @@ async def test_auction_refusals(tmp_path: Path) -> None:
         assert_refused(await table.press(other, table.table_message, panel_id),
                        f"It is {bidder.display_name}'s turn to bid.")
         version = table.session.version
-        bid_select = f"tb:sel:{table.sid}:{version}:b:0"
+        bid_select = f"tb:sel:{table.sid}:{version}:s:bid:0"
         assert_refused(await table.press(other, table.table_message, bid_select, ["1"]),
                        f"It is {bidder.display_name}'s turn to bid.")
         panel = await table.press(bidder, table.table_message, panel_id)
-        assert panel.ephemeral and "p" in payload_ids(panel) and "b:0" in payload_ids(panel)
-        amounts = [o.value for o in item(panel, "b:0").options]
+        assert panel.ephemeral and "s:bid:0" in payload_ids(panel)
+        assert button(panel, "Pass").custom_id.endswith(":a:0")  # the legal list's first
+        amounts = [o.label for o in item(panel, "s:bid:0").options]
         most = wealth(state, state.players.index(str(bidder.id)))
-        assert amounts == [str(n) for n in range(1, most + 1)]
+        assert amounts == [f"Bid {n}" for n in range(1, most + 1)]
         before = table.session
+        # Values are indexes into the legal list: past its end, or the Pass button's.
         too_much = await table.press(bidder, panel.message, bid_select, [str(most + 1)])
-        assert_refused(too_much, f"You can bid at most {most} (your wealth).")
-        too_little = await table.press(bidder, panel.message, bid_select, ["0"])
-        assert_refused(too_little, "Bid at least 1.")
+        assert_refused(too_much, NOT_AVAILABLE)
+        not_a_bid = await table.press(bidder, panel.message, bid_select, ["0"])
+        assert_refused(not_a_bid, NOT_AVAILABLE)
+        empty = await table.press(bidder, panel.message, bid_select, [])
+        assert_refused(empty, "Choose one option from the list.")
         assert table.session is before
         assert public_marks(table) == shown and panel.message.edits == []
         # a real bid: the next bidder is pinged and the table names them
-        done = await table.press(bidder, panel.message, bid_select, ["1"])
+        _, bid_one = option_with(panel, "s:bid:", "Bid 1")
+        done = await table.press(bidder, panel.message, bid_select, [bid_one])
         assert done.kind == "edit_message" and done.message is panel.message
         nxt = table.awaited_user()
         assert table.channel.sent[-1].content.startswith(nxt.mention)
@@ -178,16 +195,21 @@ async def test_buy_refusals(tmp_path: Path) -> None:
         owned = {NOTATION[c] for c in state.collections[seat]}
         dear = next(NOTATION[c] for c in state.market if NOTATION[c] not in legal | owned)
         panel = await table.press(buyer, table.table_message, item(table.table, "panel").custom_id)
-        offered = {o.value for child in panel.view.children for o in getattr(child, "options", [])}
-        assert offered == legal and "k" in payload_ids(panel)
-        buy = f"tb:sel:{table.sid}:{table.session.version}:m:0"
+        actions = ENGINE.legal_actions(state, str(buyer.id))
+        offered = {actions[int(o.value)] for child in panel.view.children
+                   for o in getattr(child, "options", [])}
+        assert {a.card for a in offered if isinstance(a, Buy)} == legal == {
+            a.card for a in actions if isinstance(a, Buy)}
+        assert dear not in legal  # the dear card is not offered at all
+        skip = button(panel, "Skip — buy nothing").custom_id
+        buy = f"tb:sel:{table.sid}:{table.session.version}:s:buy:0"
+        skip_index = skip.rsplit(":", 1)[1]
         before = table.session
         shown = public_marks(table, panel.message)
-        assert_refused(await table.press(buyer, panel.message, buy, [dear]),
-                       f"You cannot pay {dear[1]} for {dear}.")
-        assert_refused(await table.press(buyer, panel.message, buy, ["R0"]),
-                       "There is no R0 in the market.")
-        assert_refused(await table.press(bystander(table), panel.message, buy, [dear]),
+        assert_refused(await table.press(buyer, panel.message, buy, [skip_index]),
+                       NOT_AVAILABLE)  # the Skip button's index is not a buy
+        assert_refused(await table.press(buyer, panel.message, buy, ["R0"]), NOT_AVAILABLE)
+        assert_refused(await table.press(bystander(table), panel.message, buy, ["0"]),
                        f"It is {buyer.display_name}'s buy phase.")
         assert table.session is before
         assert public_marks(table, panel.message) == shown
@@ -213,9 +235,10 @@ async def test_payment_with_cards_refuses_a_wrong_card_count(tmp_path: Path) -> 
         choice = decide(table.state, str(payer.id))
         assert isinstance(choice, Buy)
         panel = await table.press(payer, table.table_message, item(table.table, "panel").custom_id)
-        paying = await table.press(payer, panel.message, item(panel, "m:0").custom_id,
-                                   [choice.card])
-        assert "chooses how to pay" in paying.text and "r" in payload_ids(paying)
+        select, value = option_with(panel, "s:buy:", f"{display(choice.card)} — price")
+        paying = await table.press(payer, panel.message, select.custom_id, [value])
+        assert "chooses how to pay" in paying.text
+        back_button = button(paying, "Choose another card")
         before = table.session
         shown = public_marks(table, panel.message)
         picker = f"tb:sel:{table.sid}:{before.version}:yc:0:0"
@@ -225,9 +248,9 @@ async def test_payment_with_cards_refuses_a_wrong_card_count(tmp_path: Path) -> 
         assert_refused(sent, f"That pays 1, but the price is {choice.card[1]}.")
         assert table.session is before
         assert public_marks(table, panel.message) == shown
-        back = await table.press(payer, panel.message, item(paying, "r").custom_id)
+        back = await table.press(payer, panel.message, back_button.custom_id)
         assert back.kind == "edit_message" and table.state.phase == "buy"
-        assert "m:0" in payload_ids(back)  # the buy select again
+        assert "s:buy:0" in payload_ids(back)  # the buy select again
     finally:
         await store.close()
 
@@ -238,7 +261,7 @@ async def test_controls_survive_a_restart(tmp_path: Path) -> None:
     await table.start(ANA, BEN, CY)
     message = table.table_message
     active = table.awaited_user()
-    draw = item(table.table, "d").custom_id
+    draw = button(table.table, "Draw").custom_id
     version = table.session.version
     await store.close()
 

@@ -10,20 +10,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import discord
-
 from bot.manager import Change, SessionManager
-from bot.models import Session
+from bot.models import Session, Status
 from bot.store import Store
-from cogs import ten_text
 from cogs.game_cog import GameCog
 from cogs.publisher import TablePublisher
-from cogs.services import Services
-from cogs.ten_ui import TenUI
+from cogs.ten import TenUI
+from cogs.ten import text as ten_text
 from cogs.turn_ping import TurnPing
 from game.base import Event
 from game.ten import TenEngine, payment_options
-from game.ten.cards import sort_key
+from game.ten.cards import display, sort_key
 from game.ten.scoring import score_notes
 from game.ten.state import Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenAction, TenState
 from game.ten.view import PlayerView, RunView
@@ -48,14 +45,13 @@ class TenTable:
 
     def __init__(self, manager: SessionManager) -> None:
         self.manager = manager
-        self.services = Services(manager=manager, uis={"ten": TenUI(ENGINE)})
-        self.client = FakeClient(self.services)
+        self.client = FakeClient(manager, {"ten": TenUI(ENGINE)})
         self.channel: FakeChannel = self.client.channel(100)
-        self.cog = GameCog({"ten": "TEN"})
+        self.cog: GameCog = self.client.cog
         self.changes: list[Change] = []
         self.pings_before: list[int] = []  # channel messages posted up to each change
-        manager.subscribe(TablePublisher(self.client, self.services).on_change)
-        manager.subscribe(TurnPing(self.client, self.services).on_change)
+        manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
+        manager.subscribe(TurnPing(self.client).on_change)  # type: ignore[arg-type]
         manager.subscribe(self._record)
         self.table_message: FakeMessage | None = None
         self.sid = 0
@@ -155,6 +151,30 @@ def item(sent: Sent, suffix: str) -> Any:
     return found[0]
 
 
+def button(sent: Sent, label: str) -> Any:
+    """The button of ``sent`` whose label starts with ``label``."""
+    assert sent.view is not None
+    found = [c for c in sent.view.children
+             if (getattr(c, "label", None) or "").startswith(label)
+             and not getattr(c, "options", None)]
+    assert found, f"no button {label!r} in {sent.custom_ids}"
+    return found[0]
+
+
+def option_with(sent: Sent, prefix: str, label: str) -> tuple[Any, str]:
+    """The select (payload ``prefix``...) offering an option labelled ``label``..., and that
+    option's value."""
+    assert sent.view is not None
+    for child in sent.view.children:
+        cid = str(getattr(child, "custom_id", ""))
+        if not cid.split(":", 4)[-1].startswith(prefix):
+            continue
+        for option in getattr(child, "options", []):
+            if option.label.startswith(label):
+                return child, option.value
+    raise AssertionError(f"no {prefix} select offers {label!r}")
+
+
 def payload_ids(sent: Sent) -> list[str]:
     return [cid.split(":", 4)[4] for cid in sent.custom_ids if cid.startswith(("tb:act", "tb:sel"))]
 
@@ -205,8 +225,9 @@ class Router:
         table = self.table
         user = table.awaited_user()
         if isinstance(action, Draw | Stop):
-            code = "d" if isinstance(action, Draw) else f"s{action.take[0]}"
-            sent = await table.press(user, table.table_message, item(table.table, code).custom_id)
+            label = "Draw" if isinstance(action, Draw) else f"Stop — take {action.take}"
+            sent = await table.press(user, table.table_message,
+                                     button(table.table, label).custom_id)
             assert sent.kind == "edit_message" and sent.message is table.table_message
             return
         panel = await self.panel(user)
@@ -216,15 +237,16 @@ class Router:
         table = self.table
         message = panel.message
         if isinstance(action, Pass | Skip):
-            await table.press(user, message, item(panel, "p" if isinstance(action, Pass)
-                                                   else "k").custom_id)
+            await table.press(user, message, button(
+                panel, "Pass" if isinstance(action, Pass) else "Skip — buy nothing").custom_id)
         elif isinstance(action, Bid):
-            select = select_with(panel, "b:", str(action.amount))
-            await table.press(user, message, select.custom_id, [str(action.amount)])
+            select, value = option_with(panel, "s:bid:", f"Bid {action.amount}")
+            assert select.options[0].label.startswith("Bid ")
+            await table.press(user, message, select.custom_id, [value])
             self.seen["bid"] += 1
         elif isinstance(action, Buy):
-            select = select_with(panel, "m:", action.card)
-            after = await table.press(user, message, select.custom_id, [action.card])
+            select, value = option_with(panel, "s:buy:", f"{display(action.card)} — price")
+            after = await table.press(user, message, select.custom_id, [value])
             assert after.kind == "edit_message" and after.message is message  # in place
             self.samples.setdefault("pay_panel", after.text)
             self.seen["buy"] += 1
@@ -251,7 +273,7 @@ class Router:
             self.seen["pay_suggested"] += 1
             return
         if index > 0:
-            select = select_with(panel, "yo:", str(index))
+            select = select_with(panel, "yo:pay:", str(index))
             step = await table.press(user, message, select.custom_id, [str(index)])
             if not option.cards:
                 self.seen["pay_other_split"] += 1
@@ -314,8 +336,10 @@ def test_full_wild_shows_its_place() -> None:
 
 
 def test_discord_limits_hold_for_select_labels() -> None:
-    from cogs.ten_controls import MAX_OPTIONS, chunks
+    from cogs.controls import LEGAL, MAX_OPTIONS, Group, Look
 
-    options = [discord.SelectOption(label=str(n), value=str(n)) for n in range(60)]
-    parts = chunks(options, 2)
-    assert [len(p) for p in parts] == [MAX_OPTIONS, MAX_OPTIONS]
+    session = Session(id=1, guild_id=1, channel_id=1, game="ten", status=Status.ACTIVE,
+                      host_id="1", seats=())
+    looks = [Look(str(n), group="bid") for n in range(60)]
+    controls = LEGAL.controls(session, looks, [Group("bid", "Bid", max_selects=2)])
+    assert [len(select.options) for select in controls.selects] == [MAX_OPTIONS, MAX_OPTIONS]

@@ -11,7 +11,6 @@ from bot.manager import Change, SessionManager
 from bot.models import Seat
 from bot.store import Store
 from cogs.publisher import TablePublisher
-from cogs.services import Services
 from cogs.turn_ping import TurnPing, ping_text
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
@@ -60,19 +59,18 @@ async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
     await start_game(split, (ANA, BEN))
     session = split.session()
     first = split.engine.awaiting(session.state)[0]
-    services = Services(manager=split.manager, uis=split.services.uis)
-    fresh = TurnPing(split.client, services)  # as after a restart: nothing remembered
+    fresh = TurnPing(split.client)  # as after a restart: nothing remembered
     assert fresh.to_ping(Change("action", session, actor=first)) == []
     other = next(p for p in session.state.players if p != first)
-    assert TurnPing(split.client, services).to_ping(Change("action", session, actor=other)) == [
+    assert TurnPing(split.client).to_ping(Change("action", session, actor=other)) == [
         first
     ]
     as_bot = replace(session, seats=tuple(
         Seat(player_id=s.player_id, display_name=s.display_name, is_bot=s.player_id == first)
         for s in session.seats
     ))
-    assert TurnPing(split.client, services).to_ping(Change("started", as_bot)) == []
-    late = TurnPing(split.client, services)
+    assert TurnPing(split.client).to_ping(Change("started", as_bot)) == []
+    late = TurnPing(split.client)
     assert late.to_ping(Change("started", session)) == [first]
     older = replace(session, version=session.version - 1)
     assert late.to_ping(Change("action", older, actor=other)) == []
@@ -92,7 +90,7 @@ async def test_pings_still_reach_their_player_over_the_no_ping_default(
     first = split.engine.awaiting(split.session().state)[0]
     [ping] = [s for s in split.channel.sent if "<@" in (s.content or "")]
     pings_only(ping, first)
-    publisher = TablePublisher(split.client, split.services)
+    publisher = TablePublisher(split.client)
     await publisher.remind(split.session(), first, f"<@{first}>, your move")
     pings_only(split.channel.sent[-1], first)
 
@@ -109,5 +107,5 @@ async def test_posts_and_table_edits_need_no_channel_lookup(
     first = split.engine.awaiting(split.session().state)[0]
     assert pings(split) == [ping_text("SPLIT", [first])]
     edits = len(table.edits)
-    await TablePublisher(split.client, split.services).refresh(split.session())
+    await TablePublisher(split.client).refresh(split.session())
     assert len(table.edits) == edits + 1

@@ -14,8 +14,8 @@ from discord import app_commands
 from bot.client import TableBot
 from bot.models import Status
 from bot.settings import Settings
-from cogs.services import seat_for
-from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, UNEXPECTED, TableTree
+from cogs.context import seat_for
+from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, UNEXPECTED, on_command_error
 from tests.bot.test_process import GOOD_TOKEN
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import open_lobby
@@ -28,10 +28,6 @@ def boom(*args: Any, **kwargs: Any) -> Any:
     raise RuntimeError(SECRET)
 
 
-def tree() -> TableTree:
-    return TableTree(discord.Client(intents=discord.Intents.none()))
-
-
 async def run_command(
     table: Table, command: app_commands.Command[Any, ..., Any], ia: FakeInteraction,
     **params: Any,
@@ -41,7 +37,7 @@ async def run_command(
     try:
         await command._do_call(ia, params)  # type: ignore[arg-type]
     except app_commands.AppCommandError as error:
-        await tree().on_error(ia, error)  # type: ignore[arg-type]
+        await on_command_error(ia, error)  # type: ignore[arg-type]
 
 
 def game_command(table: Table, name: str) -> app_commands.Command[Any, ..., Any]:
@@ -122,10 +118,16 @@ async def test_a_click_that_crashes_after_answering_follows_up(
 
 async def test_the_bot_uses_the_answering_tree(tmp_path: Any) -> None:
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
-                        _env_file=None)  # type: ignore[call-arg,arg-type]
-    bot = TableBot(settings)
+                        dev_guild_id=123, _env_file=None)  # type: ignore[call-arg,arg-type]
+    bot = TableBot(settings, engines={})
+
+    async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
+        return []
+
+    bot.tree.sync = fake_sync  # type: ignore[method-assign]
     try:
-        assert isinstance(bot.tree, TableTree)
+        await bot.setup_hook()  # the table extension installs the tree's error hook
+        assert bot.tree.on_error is on_command_error
     finally:
         await bot.close()
 

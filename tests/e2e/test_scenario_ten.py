@@ -22,15 +22,21 @@ from tests.e2e.scenario_support import (
 from tests.e2e.table_play import EDIT_MESSAGE, TablePlay
 
 # Lower is preferred: draw on, pass auctions, buy what is offered and pay the suggested way.
-PAYLOAD_RANKS = {"d": 0, "p": 0, "y": 0, "m": 1, "k": 3, "sn": 3, "sc": 3, "b": 5, "yo": 5,
-                 "yc": 6, "r": 9}
+# Buttons by label, selects by placeholder (see cogs/ten/controls.py).
+BUTTON_RANKS = (("Draw", 0), ("Pass", 0), ("Pay ", 0), ("Skip", 3), ("Stop", 3),
+                ("Choose another card", 9))
+SELECT_RANKS = (("Buy", 1), ("Bid", 5), ("Other ways to pay", 5), ("Spend", 6))
 
 
 def ten_rank(choice: Choice) -> int | None:
-    """How much a TEN player likes a control, from its payload code (see cogs.ten_controls)."""
+    """How much a TEN player likes a control (None: not a move, such as opening a view)."""
     if not choice.is_game_control:
         return None
-    return PAYLOAD_RANKS.get(choice.payload.partition(":")[0])  # None: panel, back to view
+    if choice.values is None:
+        ranks, shown = BUTTON_RANKS, choice.label
+    else:
+        ranks, shown = SELECT_RANKS, choice.placeholder
+    return next((rank for prefix, rank in ranks if shown.startswith(prefix)), None)
 
 
 def table_is_current(table: TablePlay) -> None:
@@ -45,7 +51,7 @@ def table_is_current(table: TablePlay) -> None:
 
 async def twenty_draw_clicks(table: TablePlay) -> None:
     """The active player's Draw on the public table, clicked 20 times at once: one draw."""
-    while not (draws := [c for c in table.public_choices() if c.payload == "d"]):
+    while not (draws := [c for c in table.public_choices() if c.label == "Draw"]):
         await table.step()
     player = table.oracle.awaiting()[0]
     before = table.oracle.seq

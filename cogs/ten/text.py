@@ -11,9 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game.base import PlayerId, PlayerResult
-from game.ten import data
-from game.ten.cards import display
-from game.ten.view import MarketCard, PlayerView, RunView, TenView
+from game.ten import MarketCard, PlayerView, RunView, TenView, data, display
 
 Names = Mapping[PlayerId, str]
 

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.models import Session, Status
-from cogs.components import hand_button, info_button
 from cogs.game_ui import Render
-from cogs.split_format import (
+from cogs.ids import HandButton, InfoButton, InfoKind
+from cogs.split.format import (
     COLOUR,
     EMBED_TOTAL_LIMIT,
     add_chunked_field,
@@ -29,8 +29,7 @@ from cogs.split_format import (
     status_line,
 )
 from game.base import PlayerResult
-from game.split.state import RoundSummary
-from game.split.view import SplitView
+from game.split import RoundSummary, SplitView
 
 TABLE_LOG_LINES = 8
 PLACE_MARKS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -41,9 +40,9 @@ def table_render(session: Session, view: SplitView, results: Sequence[PlayerResu
         return Render(embeds=[final_embed(session, view, results)])
     embed = _table_embed(session, view)
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(hand_button(session))
-    buttons.add_item(info_button(session, "rules", label="Rules"))
-    buttons.add_item(info_button(session, "scores", label="Scores"))
+    buttons.add_item(HandButton(session.id))
+    buttons.add_item(InfoButton(session.id, InfoKind.RULES, label="Rules"))
+    buttons.add_item(InfoButton(session.id, InfoKind.SCORES, label="Scores"))
     return Render(embeds=[embed], view=buttons)
 
 

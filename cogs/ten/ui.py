@@ -1,9 +1,10 @@
 """TEN's table in Discord: the public table message, the private view and the click decoder.
 
-The engine decides everything: controls come from ``engine.legal_actions``, the table from
-``engine.view(state, None)``, the log lines from ``engine.describe`` (kept by the manager in
-``Session.log``), payments from ``payment_options``. A click becomes action JSON that the
-manager hands to the engine, which refuses anything illegal in its own words.
+The engine decides everything: controls come from ``engine.legal_actions`` and
+``payment_options`` (``cogs.ten.controls``), the table from ``engine.view(state, None)``, the
+log lines from ``engine.describe`` (kept by the manager in ``Session.log``). A click becomes
+the engine's action model, which the manager hands to the engine; it refuses anything illegal
+in its own words.
 """
 
 from __future__ import annotations
@@ -15,30 +16,27 @@ import discord
 
 from bot.errors import Refusal
 from bot.models import Session, Status
-from cogs import ten_controls as controls
-from cogs import ten_text as text
-from cogs.components import act_button, hand_button, info_button
-from cogs.game_ui import Render
-from cogs.ten_controls import Item
+from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, clip, number
+from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.ids import HandButton, InfoButton, InfoKind, Item
+from cogs.ten import controls, text
+from cogs.ten.rules_text import RULES
 from game.base import Engine, PlayerId
-from game.ten import Payment, TenEngine, payment_options
-from game.ten.payments import wealth
-from game.ten.state import TenState
-from game.ten.view import PlayerView, TenView
+from game.ten import (
+    Payment,
+    PlayerView,
+    TenEngine,
+    TenState,
+    TenView,
+    pay_action,
+    payment_options,
+    wealth,
+)
 
 COLOUR = discord.Colour.from_rgb(0xE6, 0x7E, 0x22)
 LOG_LINES = 8
 EMBED_LIMIT = 6000
-NOT_A_CONTROL = "That button is not part of this game."
 
-_SIMPLE: dict[str, dict[str, Any]] = {
-    "d": {"type": "draw"},
-    "sn": {"type": "stop", "take": "numbers"},
-    "sc": {"type": "stop", "take": "currency"},
-    "p": {"type": "pass"},
-    "k": {"type": "skip"},
-    "r": {"type": "back"},
-}
 _PANEL_LABELS = {"auction": "Bid or pass", "payment": "Pay", "buy": "Buy or skip",
                  "final buys": "Buy or skip"}
 
@@ -46,17 +44,21 @@ _PANEL_LABELS = {"auction": "Bid or pass", "payment": "Pay", "buy": "Buy or skip
 def info_buttons(session: Session) -> list[Item]:
     """Table and Rules (anyone) and My view (seated players)."""
     return [
-        info_button(session, "table", label="Table"),
-        info_button(session, "rules", label="Rules"),
-        hand_button(session, label="My view"),
+        InfoButton(session.id, InfoKind.TABLE, label="Table"),
+        InfoButton(session.id, InfoKind.RULES, label="Rules"),
+        HandButton(session.id, label="My view"),
     ]
 
 
 class TenUI:
+    rules: Sequence[Page] = RULES
+
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, TenEngine):
             raise TypeError("TenUI draws TEN games only")
         self.engine: TenEngine = engine
+        self.key = engine.key
+        self.title = engine.title
 
     # --- the public table -------------------------------------------------------------------
 
@@ -75,7 +77,7 @@ class TenUI:
                         value="\n".join(text.market_lines(view.market)), inline=False)
         for player in view.players:
             title, body = text.player_field(view, player, names)
-            embed.add_field(name=title, value=controls.clip(body, 1024), inline=True)
+            embed.add_field(name=title, value=clip(body, 1024), inline=True)
         _add_log(embed, session)
         discord_view = discord.ui.View(timeout=None)
         for item in self._table_actions(session, view):
@@ -95,10 +97,9 @@ class TenUI:
             return []
         if view.phase == "draw":
             legal = self.engine.legal_actions(session.state, view.awaiting)
-            return controls.draw_buttons(session, legal, view.tableau_currency)
+            return controls.legal_controls(session, legal, view.tableau_currency).items()
         label = f"{_PANEL_LABELS[view.phase]} — {text.name(session.names, view.awaiting)}"
-        return [act_button(session, "panel", label=controls.clip(label, 80),
-                                    style=discord.ButtonStyle.primary, row=0)]
+        return [controls.panel_button(session, label)]
 
     def _final(self, session: Session) -> Render:
         names = session.names
@@ -108,7 +109,7 @@ class TenUI:
         for result in results:
             lines = [*text.result_lines(result), text.decided_line(result)]
             embed.add_field(name=text.result_title(result, names),
-                            value=controls.clip("\n".join(lines), 1024), inline=False)
+                            value=clip("\n".join(lines), 1024), inline=False)
         _add_log(embed, session)
         return Render(embeds=[embed])
 
@@ -154,23 +155,25 @@ class TenUI:
                             inline=False)
             embed.add_field(name="Draw pile", value=text.pile_line(view), inline=False)
             embed.set_footer(text="Your turn: draw again or stop.")
-            return controls.draw_buttons(session, legal, view.tableau_currency)
+            return controls.legal_controls(session, legal, view.tableau_currency).items()
         if view.phase == "auction":
             embed.set_footer(text="Your bid: pass, or choose an amount (up to your wealth).")
-            return controls.bid_controls(session, legal)
+            return controls.legal_controls(session, legal).items()
         if view.phase == "payment":
             options = self._payment_options(session.state, view)
             embed.add_field(name="Least wasteful", value=options[0].label(), inline=False)
             embed.set_footer(text="Choose how to pay.")
             me = _player(view, viewer)
-            assert view.payment is not None
-            return controls.payment_controls(
-                session, options, me.collection, can_go_back=view.payment.paying_for == "card"
-            )
+            pay = controls.payment_controls(session, options)
+            back = controls.legal_controls(session, legal)
+            found = Controls(buttons=[*pay.buttons, *back.buttons], selects=pay.selects)
+            if options and options[0].cards:
+                found.selects.append(controls.card_picker(session, me.collection, options[0]))
+            return found.items()
         embed.add_field(name="Market — price = number",
                         value="\n".join(text.market_lines(view.market)), inline=False)
         embed.set_footer(text="Buy one market card you can pay for, or skip.")
-        return controls.buy_controls(session, legal)
+        return controls.legal_controls(session, legal).items()
 
     def _payment_options(self, state: TenState, view: TenView) -> list[Payment]:
         payment = view.payment
@@ -194,54 +197,44 @@ class TenUI:
         )
         embed.add_field(name="Suggested", value=text.cards_line(option.cards))
         discord_view = discord.ui.View(timeout=None)
-        discord_view.add_item(act_button(
-            session, f"y:{index}", label=controls.clip(f"Pay {option.label()}", 80),
-            style=discord.ButtonStyle.success, row=0,
-        ))
-        discord_view.add_item(act_button(session, "v", label="Back", row=0))
-        discord_view.add_item(controls.card_picker(session, me.collection, option, row=1))
+        for item in controls.card_step_controls(session, index, option, me.collection).items():
+            discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
 
     # --- clicks ---------------------------------------------------------------------------------
 
+    def not_your_turn(self, session: Session) -> str:
+        return _turn_text(self.engine.view(session.state, None), session.names)
+
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str]
-    ) -> Mapping[str, Any] | str | Render:
-        if payload == "v":
-            return self.private(session, viewer)
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+    ) -> Click:
+        if payload in (controls.PANEL, controls.VIEW):
+            return OpenStep(self.private(session, viewer))
         state: TenState = session.state
-        view: TenView = self.engine.view(state, None)
-        if view.awaiting != viewer:
-            raise Refusal(_turn_text(view, session.names))
-        if payload == "panel":
-            return self.private(session, viewer)
-        if payload in _SIMPLE:
-            return _SIMPLE[payload]
-        code, _, arg = payload.partition(":")
-        if code == "b":
-            return {"type": "bid", "amount": _int(_one(values), "Choose a bid from the list.")}
-        if code == "m":
-            return {"type": "buy", "card": _one(values)}
-        if code in ("y", "yo"):
-            raw = arg if code == "y" else _one(values)
-            options = self._payment_options(state, view)
-            index = _int(raw, "That payment is not offered.")
-            if not 0 <= index < len(options):
-                raise Refusal("That payment is not offered.")
+        if LEGAL.owns(payload):
+            legal = self.engine.legal_actions(state, viewer)
+            return Move(legal[LEGAL.choice(payload, values, controls.groups_of(legal))])
+        if controls.PAYMENTS.owns(payload) and not controls.OLD_PAYLOAD.fullmatch(payload):
+            options = self._payment_options(state, self.engine.view(state, None))
+            index = controls.PAYMENTS.choice(
+                payload, values, controls.payment_groups(options, values)
+            )
             option = options[index]
-            if code == "yo" and option.cards:
-                return self._card_step(session, viewer, index, option)
-            return option.action().model_dump()
-        if code == "yc":
+            if values is not None and option.cards:
+                return OpenStep(self._card_step(session, viewer, index, option))
+            return Move(option.action())
+        if controls.OLD_PAYLOAD.fullmatch(payload):
+            raise Refusal(controls.OUTDATED)
+        code, _, arg = payload.partition(":")
+        if code == controls.CARDS:
             currency, _, bust = arg.partition(":")
+            c, b = number(currency), number(bust)
+            if c is None or b is None or not values:
+                raise Refusal(UNKNOWN_CONTROL if c is None or b is None else CHOOSE_ONE)
             notes = [controls.note_of_key(value) for value in values]
-            return {
-                "type": "pay",
-                "c": _int(currency, NOT_A_CONTROL),
-                "b": _int(bust, NOT_A_CONTROL),
-                "cards": "".join(notes),
-            }
-        raise Refusal(NOT_A_CONTROL)
+            return Move(pay_action(c, b, "".join(notes)))
+        raise Refusal(UNKNOWN_CONTROL)
 
 
 def _add_log(embed: discord.Embed, session: Session) -> None:
@@ -270,16 +263,3 @@ def _turn_text(view: TenView, names: Mapping[PlayerId, str]) -> str:
     if view.phase in ("buy", "final buys"):
         return f"It is {who}'s buy phase."
     return f"It is {who}'s turn."
-
-
-def _one(values: Sequence[str]) -> str:
-    if len(values) != 1:
-        raise Refusal("Choose one option from the list.")
-    return values[0]
-
-
-def _int(raw: str, message: str) -> int:
-    try:
-        return int(raw)
-    except ValueError:
-        raise Refusal(message) from None

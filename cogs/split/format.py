@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import discord
 
-from game.split.view import MatchView, SheetView, SplitView
+from game.split import MatchView, SheetView, SplitView
 
 COLOUR = discord.Colour.dark_teal()
 FIELD_LIMIT = 1024

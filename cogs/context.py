@@ -1,38 +1,37 @@
-"""What the cogs and component handlers reach through ``interaction.client``.
+"""What every cog and click handler reaches through the typed client.
 
-The bot (``bot.client.TableBot``) sets ``client.services``; tests put a fake client with the
-same attribute on their fake interactions (``tests/fakes.py``).
+``interaction.client`` is the :class:`bot.client.TableBot`: ``client.manager`` is the session
+manager; the game UIs are the registry the table extension (``cogs.table``) keeps on its
+cog (:func:`game_uis`). Tests put a fake client with the same two on their fake interactions
+(``tests/fakes.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
-
 import discord
 
-from bot.errors import Refusal
+from bot.client import TableBot
 from bot.manager import SessionManager
 from bot.models import Seat
-from cogs.game_ui import GameUI, Render
+from cogs.game_ui import Render
+from cogs.ids import TABLE_COG
+from cogs.registry import GameUIs
+
+Interaction = discord.Interaction[TableBot]
 
 
-@dataclass
-class Services:
-    manager: SessionManager
-    uis: Mapping[str, GameUI]
 
-    def ui(self, game: str) -> GameUI:
-        try:
-            return self.uis[game]
-        except KeyError:
-            raise Refusal(f"There is no table view for {game!r}.") from None
+def manager_of(interaction: Interaction) -> SessionManager:
+    return interaction.client.manager
 
 
-def services(interaction: discord.Interaction[Any]) -> Services:
-    found: Services = interaction.client.services  # set by TableBot.setup_hook
-    return found
+def game_uis(client: TableBot) -> GameUIs:
+    """The game UI registry of the table extension (loaded first by the client)."""
+    cog = client.get_cog(TABLE_COG)
+    uis = getattr(cog, "uis", None)
+    if not isinstance(uis, GameUIs):
+        raise RuntimeError("the table extension (cogs.table) is not loaded")
+    return uis
 
 
 def player_id(user: discord.abc.User) -> str:
@@ -43,7 +42,7 @@ def seat_for(user: discord.abc.User) -> Seat:
     return Seat(player_id=player_id(user), display_name=user.display_name)
 
 
-def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+def is_moderator(interaction: Interaction) -> bool:
     """Manage Messages in this channel lets a member cancel someone else's game."""
     return bool(interaction.permissions.manage_messages)
 
@@ -52,7 +51,7 @@ def is_ephemeral(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
+async def refuse(interaction: Interaction, message: str) -> None:
     """Answer with an ephemeral sentence (the refusal path: nothing changed)."""
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
@@ -61,7 +60,7 @@ async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
 
 
 async def send_private(
-    interaction: discord.Interaction[Any], render: Render, *, note: str | None = None
+    interaction: Interaction, render: Render, *, note: str | None = None
 ) -> None:
     """Send ``render`` ephemeral; ``note`` goes above its content."""
     kwargs = render.send_kwargs()

@@ -1,0 +1,37 @@
+"""Posts what a game UI announces for a change (``cogs.game_ui.Announces``: SPLIT's round
+summaries and final result) as new public channel messages. A manager listener; public data
+only. Games whose UI announces nothing are not touched."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.client import TableBot
+from bot.manager import Change
+from cogs.context import game_uis
+from cogs.game_ui import Announces
+
+log = logging.getLogger(__name__)
+
+
+class Announcer:
+    def __init__(self, client: TableBot) -> None:
+        self._client = client
+
+    def embeds_for(self, change: Change) -> list[discord.Embed]:
+        """The public announcement embeds this change calls for (none for most changes)."""
+        ui = game_uis(self._client).ui(change.session.game)
+        return ui.announcement(change) if isinstance(ui, Announces) else []
+
+    async def on_change(self, change: Change) -> None:
+        embeds = self.embeds_for(change)
+        if not embeds:
+            return
+        session = change.session
+        channel = self._client.get_partial_messageable(session.channel_id)
+        try:
+            await channel.send(embeds=embeds)
+        except discord.HTTPException:
+            log.warning("could not post the announcement of session %s", session.id)

@@ -1,0 +1,86 @@
+"""The SPLIT GameUI: public table, private hand with controls, and click translation.
+
+Registered by the extension ``setup`` in ``cogs/split/__init__.py``. Layout and words live in
+``cogs.split.table`` (public), ``cogs.split.hand`` (private) and ``cogs.split.format``; round
+summaries and the final result are this UI's announcements (``cogs.game_ui.Announces``),
+posted by ``cogs.announcer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.manager import Change, ChangeKind
+from bot.models import Session, Status
+from cogs.controls import page_of
+from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.rules import rules_page
+from cogs.split.hand import private_render, resolve
+from cogs.split.rules_text import RULES
+from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
+from game.base import Engine, PlayerId
+from game.split import RoundSummary, SplitEngine
+
+# Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
+# buttons; a restarted bot still answers those for the seated players.
+LEGACY_RULES_PAYLOAD = "rules"
+LEGACY_SCORES_PAYLOAD = "scores"
+
+
+class SplitUI:
+    rules: Sequence[Page] = RULES
+
+    def __init__(self, engine: Engine[Any, Any]) -> None:
+        if not isinstance(engine, SplitEngine):
+            raise TypeError("SplitUI draws SPLIT games only")
+        self.engine: SplitEngine = engine
+        self.key = engine.key
+        self.title = engine.title
+
+    def table(self, session: Session) -> Render:
+        view = self.engine.view(session.state, None)
+        results = (
+            self.engine.results(session.state) if session.status is Status.FINISHED else []
+        )
+        return table_render(session, view, results)
+
+    def private(self, session: Session, viewer: PlayerId) -> Render:
+        return private_render(self.engine, session, viewer)
+
+    def scores(self, session: Session) -> Render:
+        return Render(embeds=[scores_embed(session, self.engine.view(session.state, None))])
+
+    def announcement(self, change: Change) -> list[discord.Embed]:
+        """A round summary for each round that ended, and the final result (public)."""
+        if change.kind not in (ChangeKind.ACTION, ChangeKind.FINISHED):
+            return []
+        session = change.session
+        ends = [event for event in change.events if event.kind == "round_end"]
+        if not ends and change.kind != ChangeKind.FINISHED:
+            return []
+        view = self.engine.view(session.state, None)
+        embeds = [
+            round_summary_embed(session, view, RoundSummary.model_validate(event.data))
+            for event in ends
+        ]
+        if change.kind == ChangeKind.FINISHED:
+            embeds.append(final_embed(session, view, self.engine.results(session.state)))
+        return embeds
+
+    def info_for(self, session: Session, payload: str) -> Render | None:
+        if payload == LEGACY_RULES_PAYLOAD:
+            return rules_page(self, 0)
+        if payload == LEGACY_SCORES_PAYLOAD:
+            return self.scores(session)
+        return None
+
+    def action_for(
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+    ) -> Click:
+        page = page_of(payload)
+        if page is not None:
+            return OpenStep(private_render(self.engine, session, viewer, page=page))
+        return Move(resolve(self.engine, session, viewer, payload, values))
