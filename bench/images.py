@@ -42,7 +42,7 @@ def positions(engine: Engine[Any, Any], players: int, games: int, every: int,
     during: list[Any] = []
     finals: list[Any] = []
     for game in range(games):
-        state = engine.new_game(samples.players(players), seed + game)
+        state, _ = engine.new_game(samples.players(players), seed + game)
         rng = random.Random(seed + game)
         done = 0
         while waiting := engine.awaiting(state):

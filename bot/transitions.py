@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -170,7 +170,7 @@ def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed:
         state, events = engine.new_game([seat.player_id for seat in seats], seed, session.options)
     except IllegalAction as err:
         raise Refusal(str(err)) from None
-    seated = session.model_copy(update={"seats": seats})
+    seated = replace(session, seats=seats)
     return Step(
         ChangeKind.STARTED,
         {"status": Status.ACTIVE, "state": state, "seats": seats,

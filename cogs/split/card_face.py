@@ -14,7 +14,7 @@ from PIL import ImageDraw
 
 from cogs.imaging.canvas import Canvas, Point, ShapeDrawer, fitted
 from cogs.imaging.layout import RGB, Box, CardSlot, Icon
-from game.split.cards import RANKS, SUIT_COLOUR, SUITS
+from game.split import RANKS, SUIT_COLOUR, SUITS
 
 BLACK_INK: RGB = (22, 24, 28)
 RED_INK: RGB = (200, 16, 46)

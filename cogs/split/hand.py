@@ -23,7 +23,7 @@ from cogs.split.format import (
     row_chunks,
     sheet_of,
 )
-from game.split import SplitAction, SplitEngine, SplitView
+from game.split import ActionType, SplitAction, SplitEngine, SplitView
 
 # Action types shown as buttons, with their style.
 BUTTON_STYLES: dict[str, discord.ButtonStyle] = {

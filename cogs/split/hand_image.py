@@ -13,7 +13,7 @@ from cogs.imaging.layout import Box, CardSlot, Layout
 from cogs.imaging.paint import render_png
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
-from game.split.view import SplitView
+from game.split import SplitView
 
 HAND_CARD = (74, 114)
 PICK_NOTE = "Marked card: use it in a match or an upgrade before you discard."

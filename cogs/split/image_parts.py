@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.text_fit import display_name, fitted_label, signed
-from game.split.view import MatchView, SheetView, SplitView
+from game.split import MatchView, SheetView, SplitView
 
 WIDTH = 800
 MARGIN = 20

@@ -17,7 +17,7 @@ from cogs.imaging.text_fit import signed
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
 from game.base import PlayerResult
-from game.split.view import SplitView
+from game.split import SplitView
 
 # Okabe–Ito colours (distinguishable with common colour blindness), one per seat.
 SERIES: tuple[RGB, ...] = (

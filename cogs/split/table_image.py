@@ -12,7 +12,7 @@ from cogs.imaging.layout import Box, Layout
 from cogs.imaging.paint import render_png
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
-from game.split.view import SplitView
+from game.split import SplitView
 
 PANEL_GAP = 12
 PICK_NOTE = "The card just picked from the row must be used before the discard."

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from cogs.imaging.canvas import Canvas, ShapeDrawer, fitted
 from cogs.imaging.layout import RGB, Box, CardSlot, Icon
 from cogs.imaging.shapes import marker_drawer, star_points
-from game.ten.data import COLOURS
+from game.ten import COLOURS
 
 FILL: dict[str, RGB] = {
     "R": (196, 30, 45),

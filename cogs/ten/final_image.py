@@ -15,7 +15,7 @@ from cogs.imaging.paint import render_png
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
 from game.base import PlayerResult
-from game.ten.view import PlayerView, RunView, TenView
+from game.ten import PlayerView, RunView, TenView
 
 CARD = (48, 70)
 CAPTION_H = 30

@@ -15,7 +15,7 @@ from cogs.imaging.paint import render_png
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
 from cogs.ten.wild_notation import card_text
-from game.ten.view import PlayerView, TenView
+from game.ten import PlayerView, TenView
 
 CAPTION_H = 30
 

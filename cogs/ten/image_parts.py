@@ -9,8 +9,7 @@ from collections.abc import Mapping, Sequence
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.text_fit import display_name, fitted_label, signed
 from cogs.ten.wild_notation import card_text
-from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
-from game.ten.view import PlayerView, TenView
+from game.ten import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS, PlayerView, TenView
 
 WIDTH = 800
 MARGIN = 20

@@ -13,7 +13,7 @@ from cogs.imaging.layout import Layout
 from cogs.imaging.paint import render_png
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
-from game.ten.view import TenView
+from game.ten import TenView
 
 
 class PrivateViewRefused(ValueError):

@@ -9,7 +9,7 @@ The engine's own notation (``R#``, ``W7``, ``W#``) stays what actions and payloa
 
 from __future__ import annotations
 
-from game.ten.data import COLOUR_NAMES
+from game.ten import COLOUR_NAMES
 
 WILD_MARK = "*"
 

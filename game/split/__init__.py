@@ -10,12 +10,16 @@ actions, applying them, scoring a round), ``view`` (what a player sees, words fo
 """
 
 from game.split.actions import SplitAction
+from game.split.cards import RANKS, SUIT_COLOUR, SUITS
 from game.split.engine import SplitEngine
 from game.split.state import RoundSummary, SplitState
 from game.split.view import MatchView, SheetView, SplitView
 from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
 
 __all__ = [
+    "RANKS",
+    "SUITS",
+    "SUIT_COLOUR",
     "ActionType",
     "EventKind",
     "Level",

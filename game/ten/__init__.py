@@ -13,6 +13,7 @@ actions), ``rules`` (the transitions), ``payments`` and ``spending`` (what may p
 
 from game.ten import data
 from game.ten.cards import display, sort_key
+from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
 from game.ten.engine import TenEngine
 from game.ten.odds import bust_chance
 from game.ten.payments import Payment, pay_action, payment_options, wealth
@@ -30,6 +31,9 @@ from game.ten.vocabulary import (
 )
 
 __all__ = [
+    "BUST_TOKEN_VALUE",
+    "COLOURS",
+    "COLOUR_NAMES",
     "ActionType",
     "Back",
     "Bid",

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 
 import pytest
+from cogs.rules_text import RULES
 
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -17,7 +18,6 @@ from cogs.i18n.rules_catalog import (
     rules_page_title,
     rules_texts,
 )
-from cogs.rules_text import RULES
 
 MAX_FOOTER = 2048
 GAMES = sorted(RULES_PAGES)

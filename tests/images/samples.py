@@ -28,7 +28,7 @@ def names(count: int) -> dict[str, str]:
 
 def play(engine: Engine[Any, Any], count: int, seed: int, actions: int | None) -> Any:
     """The state after ``actions`` bot actions (None: to the end of the game)."""
-    state = engine.new_game(players(count), seed)
+    state, _ = engine.new_game(players(count), seed)
     rng = random.Random(seed)
     done = 0
     while (actions is None or done < actions) and (waiting := engine.awaiting(state)):
