@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.autoplay import Autoplay
 from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
+from bot.ownership import Ownership
 from bot.settings import Settings
 from bot.store import Store
 from bot.turn_clock import TurnClock
@@ -54,9 +55,12 @@ class TableBot(commands.Bot):
     ``turn_clock`` exist once ``setup_hook`` ran."""
 
     def __init__(
-        self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None
+        self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
+        self.ownership = ownership or Ownership.whole()  # shard set and lease (bot.ownership)
         super().__init__(
+            **self.ownership.shards.client_options(),
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
             tree_cls=TableTree,
             # Nobody is pinged unless a message names them (turn pings, reminders).
@@ -83,10 +87,11 @@ class TableBot(commands.Bot):
         from game.registry import engines as registry_engines
 
         engines = dict(self._engines) if self._engines is not None else registry_engines()
-        self.store = await Store.open(self.settings.database)
+        self.store = await Store.open(self.settings.database, fence=self.ownership.fence)
         # "0" while a process runs; close() writes "1" once its posts went out.
-        self._restart_pings = await self.store.get_meta(CLEAN_STOP_KEY) == "0"
-        await self.store.set_meta(CLEAN_STOP_KEY, "0")
+        clean_stop = self.ownership.shards.meta_key(CLEAN_STOP_KEY)
+        self._restart_pings = await self.store.get_meta(clean_stop) == "0"
+        await self.store.set_meta(clean_stop, "0")
         if self._restart_pings:
             log.info("the last stop was not clean: awaited players are pinged again")
         self.manager = SessionManager(
@@ -96,7 +101,7 @@ class TableBot(commands.Bot):
             turn_minutes=self.settings.turn_minutes,
             game_seed=self.settings.game_seed,
         )
-        await self.manager.restore()
+        await self.manager.restore(shards=self.ownership.shards)
         self.services = Services(manager=self.manager, uis=game_uis(engines))
         await self.add_cog(GameCog({key: engine.title for key, engine in engines.items()}))
         self.leaderboards = Leaderboards(
@@ -137,6 +142,8 @@ class TableBot(commands.Bot):
     async def sync_commands(self) -> bool:
         """Sync to DEV_GUILD_ID, or globally only when the tree changed; True when synced."""
         assert self.store is not None
+        if not self.ownership.shards.syncs_commands:
+            return False  # the owner of shard 0 syncs them
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -173,6 +180,7 @@ class TableBot(commands.Bot):
         await super().close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.
-            await self.store.set_meta(CLEAN_STOP_KEY, "0" if self._restart_pings else "1")
+            await self.store.set_meta(self.ownership.shards.meta_key(CLEAN_STOP_KEY),
+                                      "0" if self._restart_pings else "1")
             await self.store.close()
             self.store = None

@@ -36,6 +36,7 @@ from bot.deadlines import plan
 from bot.errors import Refusal, SaveFailed
 from bot.models import LIVE_STATUSES, Seat, Session, Status, utcnow
 from bot.results import result_rows
+from bot.sharding import ShardSet
 from bot.store import Store
 from bot.table_log import extend_log
 from game.base import Engine, Event, IllegalAction, PlayerId, play, rng_for
@@ -169,7 +170,7 @@ class ManagerCore:
 
     # --- start-up and shutdown --------------------------------------------------------------
 
-    async def restore(self) -> RestoreReport:
+    async def restore(self, shards: ShardSet | None = None) -> RestoreReport:
         """Load every lobby and active session; mark the idle ones (and unknown games) abandoned.
 
         The cyclic garbage collector is paused meanwhile: decoding thousands of snapshots
@@ -181,7 +182,7 @@ class ManagerCore:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            report = await self._restore()
+            report = await self._restore(shards)
         finally:
             if collecting:
                 gc.enable()
@@ -189,10 +190,11 @@ class ManagerCore:
         log.info("restored %d sessions, abandoned %d", report.restored, report.abandoned)
         return report
 
-    async def _restore(self) -> RestoreReport:
+    async def _restore(self, shards: ShardSet | None) -> RestoreReport:
         now = self.clock()
         restored = abandoned = 0
-        for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True):
+        for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True,
+                                                     shards=shards):
             engine = self.engines.get(stored.game)
             idle = now - stored.updated_at > self._idle_after
             if engine is None or idle:
