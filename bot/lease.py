@@ -134,8 +134,9 @@ class Lease:
     ) -> Lease:
         """Take the lease of ``shards``; when another process holds it, call ``on_wait`` once
         and wait until it is free. Cancelling the wait gives up (nothing is held)."""
-        conn = await asyncpg.connect(dsn, timeout=connect_timeout,
-                                     server_settings=LEASE_KEEPALIVES)
+        # Named for operators (pg_stat_activity): "tablebot-lease 0,1/4".
+        settings = {**LEASE_KEEPALIVES, "application_name": f"tablebot-lease {shards.label}"}
+        conn = await asyncpg.connect(dsn, timeout=connect_timeout, server_settings=settings)
         try:
             await _ensure_table(conn)
             ids = sorted(shards.ids)

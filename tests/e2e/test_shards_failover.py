@@ -19,6 +19,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.lease import Lease
+from bot.sharding import ShardSet
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
@@ -153,3 +155,27 @@ async def test_two_shards_and_a_standby_take_over_mid_game(
         for bot in (owner0, owner1, standby1):
             await bot.close()
         db.close()
+
+
+async def test_an_owner_that_loses_its_lease_stops(
+    two_guilds: FakeDiscord, pg_url: str, tmp_path: Path
+) -> None:
+    fd = two_guilds
+    owner = shard_bot(fd, tmp_path / "owner0", pg_url, 0)
+    try:
+        await owner.start()
+        # The server drops the owner's lease connection (a partition, an operator) and
+        # another process takes the lease: the owner stops owning and exits with 3.
+        await _run(pg_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                           " WHERE application_name = 'tablebot-lease 0/2'")
+        taker = await asyncio.wait_for(Lease.acquire(pg_url, ShardSet.of(2, {0})), 10.0)
+        try:
+            assert owner.proc is not None
+            assert await asyncio.wait_for(owner.proc.wait(), 15.0) == 3
+            await asyncio.sleep(0.2)  # the last output lines
+            assert "lease of shards 0/2 lost" in owner.log_text()
+            assert "Traceback" not in owner.log_text(), owner.log_text()
+        finally:
+            await taker.release()
+    finally:
+        await owner.close()
