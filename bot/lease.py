@@ -13,6 +13,11 @@ the rows share-locked until it commits, that the epochs are still the ones it go
 (:class:`Fence`). The increment waits for the old owner's write in flight, and every later
 write of the old owner is refused (:class:`LeaseLost`); the fence then marks the lease lost
 and the process stops.
+
+Keepalives: the server's (``server_settings``, per connection) make the server drop a silent
+host's connections. asyncpg sets no client-side keepalive (it takes no libpq ``keepalives*``
+parameters), so on the owner's side the watchdog pings the lease connection every
+:data:`WATCH_INTERVAL` s and counts no answer within :data:`WATCH_TIMEOUT` s as a loss.
 """
 
 from __future__ import annotations
