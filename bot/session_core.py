@@ -171,7 +171,8 @@ class ManagerCore:
     # --- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self, shards: ShardSet | None = None) -> RestoreReport:
-        """Load every lobby and active session; mark the idle ones (and unknown games) abandoned.
+        """Load every lobby and active session (of the guilds on ``shards`` when given); mark
+        the idle ones (and unknown games) abandoned.
 
         The cyclic garbage collector is paused meanwhile: decoding thousands of snapshots
         allocates millions of objects, and its passes over the growing heap would take most of
