@@ -132,6 +132,13 @@ async def test_two_shards_and_a_standby_take_over_mid_game(
         assert took < TAKEOVER_SECONDS, f"takeover took {took:.1f} s"
         assert owner0.running and owner0.connected()  # shard 0 never noticed
         tables[1].bot = standby1
+        # It resumes like a restart after a crash: the awaited player is pinged again.
+        assert "the last stop was not clean" in standby1.log_text()
+        await standby1.wait_until(lambda: sum(tables[1]._restart_pings().values()) == 1,
+                                  TAKEOVER_SECONDS, "the ping that the table is back")
+        back = [m.channel_id for m in fd.world.messages.values()
+                if "back after an unexpected stop" in m.content]
+        assert back == [tables[1].channel.id]  # shard 0 was never down
 
         for table in tables:
             await table.play_to_end()
