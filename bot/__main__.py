@@ -1,8 +1,13 @@
 """``python -m bot``: check the settings, wait for Discord, then run the bot until SIGTERM/SIGINT.
 
-Exit codes: 0 after a clean shutdown (also when stopped while waiting for Discord); 2 when a
-setting or the database path is unusable, or Discord refuses the token (one line on stderr, no
-traceback).
+Exit codes: 0 after a clean shutdown (also when stopped while waiting for Discord or standing
+by); 2 when a setting or the database path is unusable, or Discord refuses the token (one line
+on stderr, no traceback); 3 when the process lost the lease of its shard set (another process
+owns them now; a supervisor restarting it makes it a standby).
+
+Ownership (``bot.ownership``): on PostgreSQL the process takes the lease of its shard set
+(``SHARD_COUNT``/``SHARD_IDS``) before it connects to the gateway; while another process holds
+it, it stands by and takes over when that one dies.
 
 While Discord is unreachable or answers 5xx (or 429) at start-up, one line per attempt goes to
 stderr ("Discord is unreachable (...); retrying in 5 s") and the check is retried with capped
@@ -34,6 +39,8 @@ import discord.http
 
 from bot.api_base import apply_api_base
 from bot.errors import ConfigError
+from bot.lease import LeaseLost
+from bot.ownership import claim
 from bot.settings import Settings, load_settings
 from bot.store import check_database
 
@@ -43,6 +50,7 @@ STATS_FILE_ENV = "TABLEBOT_STATS_FILE"
 FIRST_RETRY_SECONDS = 5.0
 MAX_RETRY_SECONDS = 60.0
 PROBE_TIMEOUT_SECONDS = 10.0
+LEASE_LOST_EXIT = 3
 
 
 class TokenRefused(Exception):
@@ -130,8 +138,9 @@ def write_stats(path: Path) -> None:
         out.write(json.dumps(record) + "\n")
 
 
-async def run(settings: Settings) -> None:
-    from bot.client import TableBot
+async def run(settings: Settings) -> int:
+    """Run the bot until a signal (0) or the loss of its lease (:data:`LEASE_LOST_EXIT`)."""
+    from bot.sharded_client import make_bot
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -143,18 +152,48 @@ async def run(settings: Settings) -> None:
     token = settings.discord_token.get_secret_value()
     if not await wait_for_discord(token, stop):
         log.info("signal received while waiting for Discord; not started")
-        return
-    bot = TableBot(settings)
-    async with bot:
-        runner = asyncio.create_task(bot.start(token))
-        stopper = asyncio.create_task(stop.wait())
-        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if stopper in done:
-            log.info("signal received; shutting down")
-            await bot.close()
-        stopper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await runner  # re-raises a login failure
+        return 0
+    ownership = await claim(settings.database, settings.shards, stop)
+    if ownership is None:
+        log.info("signal received while standing by; not started")
+        return 0
+    lost = ownership.lost or asyncio.Event()
+    code = 0
+    try:
+        bot = make_bot(settings, ownership)
+        async with bot:  # a write refused by the fence raises LeaseLost (below)
+            runner = asyncio.create_task(bot.start(token))
+            stopper = asyncio.create_task(stop.wait())
+            loser = asyncio.create_task(lost.wait())
+            done, _ = await asyncio.wait(
+                {runner, stopper, loser}, return_when=asyncio.FIRST_COMPLETED
+            )
+            if loser in done:
+                log.error("lease of shards %s lost; stopping", ownership.shards.label)
+                code = LEASE_LOST_EXIT
+                await _close_fenced(bot)
+            elif stopper in done:
+                log.info("signal received; shutting down")
+                await bot.close()
+            stopper.cancel()
+            loser.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runner  # re-raises a login failure
+    except LeaseLost:
+        log.error("lease of shards %s lost; stopped", ownership.shards.label)
+        code = LEASE_LOST_EXIT
+    finally:
+        await ownership.release()
+    return code
+
+
+async def _close_fenced(bot: discord.Client) -> None:
+    """Disconnect a process whose writes are refused now: what it still tries to store fails
+    (and is logged); nothing of it may hold the shutdown up."""
+    try:
+        await asyncio.wait_for(bot.close(), 10.0)
+    except (LeaseLost, TimeoutError) as err:
+        log.warning("closing after the lease loss: %s", type(err).__name__)
 
 
 def main() -> int:
@@ -169,7 +208,7 @@ def main() -> int:
     )
     apply_api_base(settings.discord_api_base_url)
     try:
-        asyncio.run(run(settings))
+        return asyncio.run(run(settings))
     except (discord.LoginFailure, TokenRefused):
         print("tablebot: DISCORD_TOKEN was refused by Discord", file=sys.stderr)
         return 2
@@ -182,7 +221,6 @@ def main() -> int:
             f"tablebot: Discord became unreachable while starting ({err}); exiting", file=sys.stderr
         )
         return 1
-    return 0
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.autoplay import Autoplay
 from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
+from bot.ownership import Ownership
 from bot.settings import Settings
 from bot.store import Store
 from bot.turn_clock import TurnClock
@@ -64,9 +65,12 @@ class TableBot(commands.Bot):
     once ``setup_hook`` ran (reading one before raises RuntimeError)."""
 
     def __init__(
-        self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None
+        self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
+        self.ownership = ownership or Ownership.whole()  # shard set and lease (bot.ownership)
         super().__init__(
+            **self.ownership.shards.client_options(),
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
             # Nobody is pinged unless a message names them (turn pings, reminders).
             allowed_mentions=discord.AllowedMentions.none(),
@@ -101,10 +105,11 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         engines = dict(self._engines) if self._engines is not None else registry_engines()
-        self.store = await Store.open(self.settings.database)
+        self.store = await Store.open(self.settings.database, fence=self.ownership.fence)
         # "0" while a process runs; close() writes "1" once its posts went out.
-        self._restart_pings = await self.store.get_meta(CLEAN_STOP_KEY) == "0"
-        await self.store.set_meta(CLEAN_STOP_KEY, "0")
+        clean_stop = self.ownership.shards.meta_key(CLEAN_STOP_KEY)
+        self._restart_pings = await self.store.get_meta(clean_stop) == "0"
+        await self.store.set_meta(clean_stop, "0")
         if self._restart_pings:
             log.info("the last stop was not clean: awaited players are pinged again")
         manager = self._manager = SessionManager(
@@ -114,7 +119,7 @@ class TableBot(commands.Bot):
             turn_minutes=self.settings.turn_minutes,
             game_seed=self.settings.game_seed,
         )
-        await manager.restore()
+        await manager.restore(shards=self.ownership.shards)
         self._leaderboards = Leaderboards(
             self.store, min_games=self.settings.leaderboard_min_games
         )
@@ -146,6 +151,8 @@ class TableBot(commands.Bot):
     async def sync_commands(self) -> bool:
         """Sync to DEV_GUILD_ID, or globally only when the tree changed; True when synced."""
         assert self.store is not None
+        if not self.ownership.shards.syncs_commands:
+            return False  # the owner of shard 0 syncs them
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -182,7 +189,8 @@ class TableBot(commands.Bot):
         await super().close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.
-            await self.store.set_meta(CLEAN_STOP_KEY, "0" if self._restart_pings else "1")
+            await self.store.set_meta(self.ownership.shards.meta_key(CLEAN_STOP_KEY),
+                                      "0" if self._restart_pings else "1")
             await self.store.close()
             self.store = None
 

@@ -45,6 +45,7 @@ from bot import errors, transitions
 from bot.deadlines import MAX_TURN_MINUTES, plan
 from bot.errors import Refusal, SaveFailed, StaleWrite
 from bot.models import LIVE_STATUSES, Seat, Session, Status, utcnow
+from bot.sharding import ShardSet
 from bot.store import Store
 from bot.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
 from game.base import Engine, Event, IllegalAction, PlayerId, rng_for
@@ -188,7 +189,7 @@ class SessionManager:
 
     # --- start-up and shutdown --------------------------------------------------------------
 
-    async def restore(self) -> RestoreReport:
+    async def restore(self, shards: ShardSet | None = None) -> RestoreReport:
         """Load every lobby and active session; mark the idle ones (and unknown games) abandoned.
 
         The cyclic garbage collector is paused meanwhile: decoding thousands of snapshots
@@ -200,7 +201,7 @@ class SessionManager:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            report = await self._restore()
+            report = await self._restore(shards)
         finally:
             if collecting:
                 gc.enable()
@@ -208,10 +209,11 @@ class SessionManager:
         log.info("restored %d sessions, abandoned %d", report.restored, report.abandoned)
         return report
 
-    async def _restore(self) -> RestoreReport:
+    async def _restore(self, shards: ShardSet | None) -> RestoreReport:
         now = self.clock()
         restored = abandoned = 0
-        for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True):
+        for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True,
+                                                     shards=shards):
             engine = self.engines.get(stored.game)
             idle = now - stored.updated_at > self._idle_after
             if engine is None or idle:

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.database_url import SQLITE_PREFIX, DatabaseUrl, parse_database_url
 from bot.errors import ConfigError
+from bot.sharding import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
 
 DEFAULT_DATABASE_PATH = Path("data/tablebot.sqlite3")
 _Loaded = TypeVar("_Loaded", bound=BaseSettings)
@@ -60,6 +61,38 @@ class Settings(DatabaseSettings):
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
     leaderboard_min_games: int = Field(default=3, ge=1)
     game_seed: int | None = None  # tests and replays only; never logged
+    # Shards (``bot.sharding``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
+    # empty for all) the shards of this process, which owns the sessions of their guilds.
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
+    shard_ids: str | None = None
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids_shape(cls, value: str | None) -> str | None:
+        parse_shard_ids(value)  # ValueError: names the part that is not an id
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        ids = parse_shard_ids(self.shard_ids)
+        if self.shard_count is None:
+            if ids is not None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            return self
+        shards = ShardSet.of(self.shard_count, ids)  # ValueError: an id >= SHARD_COUNT
+        if shards.is_partial and self.database.backend == "sqlite":
+            raise ValueError(
+                f"SHARD_IDS {self.shard_ids} is part of {self.shard_count} shards, and the other"
+                " processes cannot share a SQLite file: set DATABASE_URL=postgresql://..."
+            )
+        return self
+
+    @property
+    def shards(self) -> ShardSet:
+        """This process's shard set (every guild when SHARD_COUNT is not set)."""
+        if self.shard_count is None:
+            return ShardSet.whole()
+        return ShardSet.of(self.shard_count, parse_shard_ids(self.shard_ids))
 
     @field_validator("discord_token")
     @classmethod

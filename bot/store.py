@@ -21,13 +21,17 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.database_url import DatabaseUrl, open_target
 from bot.errors import ConfigError, StaleWrite
 from bot.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 from bot.models import ActionRow, ResultRow, Session, Status
 from bot.standings import DerivedLine
+
+if TYPE_CHECKING:
+    from bot.lease import Fence
+    from bot.sharding import ShardSet
 
 __all__ = [
     "MIGRATIONS",
@@ -47,15 +51,21 @@ class Store(ABC):
     IntegrityError: ClassVar[type[Exception]]
 
     @classmethod
-    async def open(cls, target: str | Path | DatabaseUrl) -> Store:
+    async def open(
+        cls, target: str | Path | DatabaseUrl, *, fence: Fence | None = None
+    ) -> Store:
         """Open the database ``target`` names (creating a SQLite file and its folder if
-        needed) and apply the migrations it lacks."""
+        needed) and apply the migrations it lacks. With a ``fence`` (PostgreSQL only: the
+        lease of this process's shard set, ``bot.lease``), every write transaction checks
+        that the lease still holds, else raises ``bot.lease.LeaseLost``."""
         url = target if isinstance(target, DatabaseUrl) else open_target(target)
         if url.backend == "postgresql":
             from bot.store_postgres import PostgresStore
 
             assert url.dsn is not None
-            return await PostgresStore.connect(url.dsn)
+            return await PostgresStore.connect(url.dsn, fence=fence)
+        if fence is not None:
+            raise ConfigError("leases need PostgreSQL: a SQLite file has one process")
         from bot.store_sqlite import SqliteStore
 
         assert url.path is not None
@@ -105,10 +115,15 @@ class Store(ABC):
 
     @abstractmethod
     async def load_sessions(
-        self, statuses: Iterable[Status], *, raw_state: bool = False
+        self,
+        statuses: Iterable[Status],
+        *,
+        raw_state: bool = False,
+        shards: ShardSet | None = None,
     ) -> list[Session]:
         """Sessions with these statuses, oldest first. ``state`` is the decoded JSON (dict or
-        None), or with ``raw_state`` the stored JSON text itself."""
+        None), or with ``raw_state`` the stored JSON text itself. With ``shards``, only the
+        sessions of the guilds on those shards (``bot.sharding``)."""
 
     @abstractmethod
     async def load_session(self, session_id: int) -> Session | None: ...

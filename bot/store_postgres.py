@@ -17,10 +17,11 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.errors import StaleWrite
+from bot.lease import Fence
 from bot.migrations import POSTGRES_MIGRATIONS
 from bot.models import ResultRow, Session
 from bot.store_sql import UPDATE_SESSION, ActionWrite, SqlStore
-from bot.store_tx import Tx, numbered
+from bot.store_tx import numbered
 
 # Advisory lock keys (one bigint space per database): migrations, and the standings locks
 # (a hash of guild and game; a rebuild of everything takes a table lock instead).
@@ -31,6 +32,12 @@ POOL_SIZE = 10
 # updated (a stale version) inserts no action row either.
 _ACTION_ALONE = (
     f"WITH updated AS ({UPDATE_SESSION} RETURNING id)"
+    " INSERT INTO actions (session_id, seq, user_id, action, created_at)"
+    " SELECT id, ?::bigint, ?::text, ?::text, ?::text FROM updated"
+)
+# The same with the lease's fence checked in the update (see ``bot.lease``).
+_ACTION_ALONE_FENCED = (
+    f"WITH updated AS ({UPDATE_SESSION} AND {Fence.CONDITION} RETURNING id)"
     " INSERT INTO actions (session_id, seq, user_id, action, created_at)"
     " SELECT id, ?::bigint, ?::text, ?::text, ?::text FROM updated"
 )
@@ -74,11 +81,16 @@ class PostgresStore(SqlStore):
     backend: ClassVar[str] = "postgresql"
     IntegrityError: ClassVar[type[Exception]] = asyncpg.IntegrityConstraintViolationError
 
-    def __init__(self, pool: asyncpg.Pool[Any]) -> None:
+    def __init__(self, pool: asyncpg.Pool[Any], fence: Fence | None = None) -> None:
+        """With a ``fence`` (the process's lease), every write transaction first checks that
+        the lease is still this process's, else raises ``bot.lease.LeaseLost``."""
         self._pool = pool
+        self.fence = fence
 
     @classmethod
-    async def connect(cls, dsn: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
+    async def connect(
+        cls, dsn: str, *, pool_size: int = POOL_SIZE, fence: Fence | None = None
+    ) -> PostgresStore:
         pool = await asyncpg.create_pool(
             dsn,
             min_size=1,
@@ -87,7 +99,7 @@ class PostgresStore(SqlStore):
             server_settings={"tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10",
                              "tcp_keepalives_count": "3"},
         )
-        store = cls(pool)
+        store = cls(pool, fence)
         try:
             await store.migrate()
             await store._after_open()
@@ -129,7 +141,18 @@ class PostgresStore(SqlStore):
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_PostgresTx]:
         async with self._pool.acquire() as conn, conn.transaction():
-            yield _PostgresTx(conn)
+            tx = _PostgresTx(conn)
+            await self._check_fence(tx)
+            yield tx
+
+    async def _check_fence(self, tx: _PostgresTx) -> None:
+        """Inside a write transaction: refuse it unless this process still holds its lease
+        (the lease rows then stay share-locked until the transaction ends)."""
+        if self.fence is None:
+            return
+        held = await tx.fetch(f"SELECT {Fence.CONDITION}", self.fence.params())
+        if not held[0][0]:
+            raise self.fence.refused()
 
     @contextlib.asynccontextmanager
     async def _reading(self) -> AsyncIterator[_PostgresTx]:
@@ -162,6 +185,15 @@ class PostgresStore(SqlStore):
         async with self._pool.acquire() as conn:
             await self._write_action_alone(_PostgresTx(conn), write)
 
-    async def _write_action_alone(self, tx: Tx, write: ActionWrite) -> None:
-        if await tx.execute(_ACTION_ALONE, (*write.snapshot, *write.action_row[1:])) != 1:
+    async def _write_action_alone(self, tx: _PostgresTx, write: ActionWrite) -> None:
+        if self.fence is None:
+            changed = await tx.execute(_ACTION_ALONE, (*write.snapshot, *write.action_row[1:]))
+        else:
+            changed = await tx.execute(
+                _ACTION_ALONE_FENCED,
+                (*write.snapshot, *self.fence.params(), *write.action_row[1:]),
+            )
+        if changed != 1:
+            if self.fence is not None:
+                await self._check_fence(tx)  # a refusal by the fence, not a stale version
             raise StaleWrite(write.session_id, write.expected_version)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot import store_standings
 from bot.errors import StaleWrite
 from bot.models import ActionRow, Deadline, ResultRow, Seat, Session, Status
+from bot.sharding import ShardSet
 from bot.standings import DerivedLine
 from bot.store import Store
 from bot.store_tx import Tx
@@ -233,14 +234,20 @@ class SqlStore(Store):
             raise StaleWrite(writes[0].session_id, writes[0].expected_version)
 
     async def load_sessions(
-        self, statuses: Iterable[Status], *, raw_state: bool = False
+        self,
+        statuses: Iterable[Status],
+        *,
+        raw_state: bool = False,
+        shards: ShardSet | None = None,
     ) -> list[Session]:
         wanted = [status.value for status in statuses]
         marks = ", ".join("?" for _ in wanted)
+        owned, owned_params = (shards or ShardSet.whole()).sql_filter()
         async with self._reading() as tx:
             rows = await tx.fetch(
-                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status IN ({marks}) ORDER BY id",
-                wanted,
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status IN ({marks})"
+                f" AND {owned} ORDER BY id",
+                [*wanted, *owned_params],
             )
         return [session_from_row(row, raw_state=raw_state) for row in rows]
 

@@ -34,13 +34,17 @@ class BotProcess:
         dev_guild: bool = True,
         extra_env: dict[str, str] | None = None,
         keep_lines: int = 400,
+        shard: int | None = None,
     ) -> None:
+        """``shard``: the bot runs that shard (SHARD_COUNT/SHARD_IDS in ``extra_env``); its
+        gateway session, not the stand-in's newest one, tells whether it is connected."""
         self.fd = fd
         self.workdir = workdir
         self.database_path = workdir / "tablebot.sqlite3"
         self.log_level = log_level
         self.dev_guild = dev_guild
         self.extra_env = extra_env or {}
+        self.shard = shard
         self.output: deque[str] = deque(maxlen=keep_lines)
         self.proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -60,6 +64,12 @@ class BotProcess:
             env["DEV_GUILD_ID"] = str(self.fd.guild_id)
         env.update(self.extra_env)
         return env
+
+    def connected(self) -> bool:
+        """Its gateway session is connected (that of its shard when it runs one)."""
+        if self.shard is not None:
+            return self.fd.gateway.shard_connected(self.shard)
+        return self.fd.gateway.connected
 
     @property
     def running(self) -> bool:
@@ -92,7 +102,7 @@ class BotProcess:
         self._reader = asyncio.create_task(self._read(self.proc))
         if wait_ready:
             await self.wait_until(
-                lambda: self.fd.gateway.ready_count > sessions_before and self.fd.gateway.connected,
+                lambda: self.fd.gateway.ready_count > sessions_before and self.connected(),
                 timeout,
                 "the bot to connect to the gateway",
             )
@@ -135,7 +145,7 @@ class BotProcess:
         if self._reader is not None:
             await self._reader
         # Let the stand-in notice the closed websocket before anything dispatches again.
-        await self.fd.wait_for(lambda: not self.fd.gateway.connected, 5.0, "the gateway to drop")
+        await self.fd.wait_for(lambda: not self.connected(), 5.0, "the gateway to drop")
         return code
 
     async def _read(self, proc: asyncio.subprocess.Process) -> None:

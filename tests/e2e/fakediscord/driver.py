@@ -90,10 +90,28 @@ class FakeDiscord:
         self.world.users[user.id] = user
         return user
 
-    def add_channel(self, name: str) -> FakeChannel:
-        channel = FakeChannel(self.world.ids.next(), name, position=len(self.world.channels))
+    def add_channel(self, name: str, *, guild_id: int | None = None) -> FakeChannel:
+        """A text channel of the first guild, or of ``guild_id`` (from ``add_guild``)."""
+        channel = FakeChannel(self.world.ids.next(), name, position=len(self.world.channels),
+                              guild_id=guild_id)
         self.world.channels[channel.id] = channel
         return channel
+
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+        """Another guild (every user is a member); with ``shard=(id, count)`` its id falls
+        on that shard. Add guilds before the bot connects (READY lists them)."""
+        while True:
+            guild_id = self.world.ids.next()
+            if shard is None or (guild_id >> 22) % shard[1] == shard[0]:
+                break
+            # The next millisecond's ids fall on the next shard.
+            time.sleep(0.001)
+        self.world.guild_names[guild_id] = name
+        return guild_id
+
+    def set_shard_count(self, count: int) -> None:
+        """What ``GET /gateway/bot`` recommends (1 unless set)."""
+        self.rest.shard_count = count
 
     def channel_named(self, name: str) -> FakeChannel:
         found = [c for c in self.world.channels.values() if c.name == name]
@@ -406,6 +424,7 @@ class FakeDiscord:
         )
         member = world.member_json(user)
         member["permissions"] = str(world.permissions_of(user))
+        guild_id = world.guild_of(channel)
         channel_data = world.channel_json(channel)
         channel_data["permissions"] = str(world.permissions_of(user))
         payload: dict[str, Any] = {
@@ -413,8 +432,8 @@ class FakeDiscord:
             "application_id": str(world.app_id),
             "type": kind,
             "data": data,
-            "guild_id": str(world.guild_id),
-            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id),
             "channel": channel_data,
             "member": member,
@@ -424,7 +443,7 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -435,7 +454,9 @@ class FakeDiscord:
         world.by_token[record.token] = record
         world.by_interaction_id[record.id] = record
         record.dispatched_at = time.monotonic()
-        record.delivered = await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        record.delivered = await self.gateway.dispatch(
+            "INTERACTION_CREATE", payload, guild_id=guild_id
+        )
         world.notify()
         if not record.delivered and self.gateway.dropped is None:
             raise ConnectionError("no bot is connected to the gateway; the interaction was lost")

@@ -1,5 +1,10 @@
 """The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME, dispatch.
 
+Shards: a client that IDENTIFYs with ``shard: [id, count]`` gets READY and GUILD_CREATE for the
+guilds of that shard only (``(guild_id >> 22) % count == id``), and an event of a guild goes
+only to the session of its shard (:meth:`Gateway.dispatch` with ``guild_id``). Without
+``shard`` a session gets every guild.
+
 discord.py asks for ``compress=zlib-stream`` but only inflates binary frames, so plain JSON text
 frames are valid answers and keep the traffic readable.
 """
@@ -42,7 +47,8 @@ class Gateway:
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
+        self.current: Session | None = None  # the newest identified (or resumed) session
+        self.by_shard: dict[int, Session] = {}  # shard id -> its newest session
         self.identifies = 0
         self.resumes = 0
         self.ready_count = 0  # sessions that got READY + GUILD_CREATE (identify or resume)
@@ -57,6 +63,18 @@ class Gateway:
     @property
     def connected(self) -> bool:
         return self.current is not None and self.current.ws is not None
+
+    def shard_connected(self, shard_id: int) -> bool:
+        session = self.by_shard.get(shard_id)
+        return session is not None and session.ws is not None and not session.invalid
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The session that gets ``guild_id``'s events: that of its shard when sessions are
+        sharded, else the current one."""
+        if guild_id is None or not self.by_shard:
+            return self.current
+        count = next(iter(self.by_shard.values())).shard[1]  # type: ignore[index]
+        return self.by_shard.get((guild_id >> 22) % count)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -107,10 +125,13 @@ class Gateway:
         self.dropped = None
         session.ws = ws
         self.current = session
+        if session.shard is not None:
+            self.by_shard[int(session.shard[0])] = session
+        guilds = self.world.guilds_on_shard(session.shard)
         ready: dict[str, Any] = {
             "v": 10,
             "user": self.world.user_json(self.world.bot_user),
-            "guilds": [{"id": str(self.world.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(guild), "unavailable": True} for guild in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.world.base_url.replace("http", "ws", 1),
             "application": {"id": str(self.world.app_id), "flags": 0},
@@ -122,9 +143,13 @@ class Gateway:
         }
         if session.shard is not None:
             ready["shard"] = session.shard
-        await self.dispatch("READY", ready)
+        await self._dispatch_to(session, "READY", ready)
         all_members = bool(session.intents & GUILD_MEMBERS_INTENT)
-        await self.dispatch("GUILD_CREATE", self.world.guild_json(all_members=all_members))
+        for guild in guilds:
+            await self._dispatch_to(
+                session, "GUILD_CREATE",
+                self.world.guild_json(all_members=all_members, guild_id=guild),
+            )
         self.ready_count += 1
         self.world.notify()
         return session
@@ -138,13 +163,15 @@ class Gateway:
         async with self._send_lock:
             session.ws = ws
             self.current = session
+            if session.shard is not None:
+                self.by_shard[int(session.shard[0])] = session
             if self.dropped is session:
                 self.dropped = None
             after = int(data.get("seq") or 0)
             for frame in session.sent:
                 if frame["s"] > after:
                     await self._send(ws, frame)
-        await self.dispatch("RESUMED", {})
+        await self._dispatch_to(session, "RESUMED", {})
         self.ready_count += 1
         self.world.notify()
         return session
@@ -154,7 +181,7 @@ class Gateway:
             self.world.member_json(u) for u in [self.world.bot_user, *self.world.users.values()]
         ]
         chunk = {
-            "guild_id": str(self.world.guild_id),
+            "guild_id": str(data.get("guild_id") or self.world.guild_id),
             "members": members,
             "chunk_index": 0,
             "chunk_count": 1,
@@ -162,15 +189,20 @@ class Gateway:
         }
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
-        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        await self._dispatch_to(session, "GUILD_MEMBERS_CHUNK", chunk)
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> bool:
-        """Send an event on the current session; it is kept for replay on RESUME.
+    async def dispatch(
+        self, event: str, data: dict[str, Any], *, guild_id: int | None = None
+    ) -> bool:
+        """Send an event on the session of ``guild_id``'s shard (the current session when
+        None or unsharded); it is kept for replay on RESUME.
 
         Returns whether a connected client received it.
         """
+        return await self._dispatch_to(self.session_for(guild_id), event, data)
+
+    async def _dispatch_to(self, session: Session | None, event: str, data: dict[str, Any]) -> bool:
         async with self._send_lock:
-            session = self.current
             if session is None or session.invalid:
                 return False
             session.seq += 1
@@ -186,9 +218,11 @@ class Gateway:
 
     async def dispatch_message_event(self, event: str, data: dict[str, Any]) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE, sent only to a client that asked for guild messages."""
-        session = self.current
+        channel = self.world.channels.get(int(data.get("channel_id") or 0))
+        guild = self.world.guild_of(channel) if channel is not None else self.world.guild_id
+        session = self.session_for(guild)
         if session is not None and session.intents & GUILD_MESSAGES_INTENT:
-            await self.dispatch(event, {**data, "guild_id": str(self.world.guild_id)})
+            await self._dispatch_to(session, event, {**data, "guild_id": str(guild)})
 
     async def reconnect(self, *, resumable: bool = True) -> None:
         """Ask the client to reconnect: op 7 (it resumes) or op 9 false (it identifies anew)."""

@@ -31,6 +31,7 @@ class FakeChannel:
     id: int
     name: str
     position: int = 0
+    guild_id: int | None = None  # None: the stand-in's first guild
 
     @property
     def mention(self) -> str:

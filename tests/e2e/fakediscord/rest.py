@@ -89,6 +89,7 @@ class RestApi:
         self.world = world
         self.gateway = gateway
         self.token = token
+        self.shard_count = 1  # what GET /gateway/bot recommends
         # Interaction callbacks later than this many seconds get Discord's 10062 error.
         self.callback_deadline: float | None = None
         # Seconds every bot request on /channels/ takes (a slow or rate-limited channel).
@@ -211,7 +212,7 @@ class RestApi:
         return json_response(
             {
                 "url": self.world.base_url.replace("http", "ws", 1),
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -227,7 +228,7 @@ class RestApi:
         if int(request.match_info["app_id"]) != self.world.app_id:
             raise ApiError(403, 50001, "Missing Access")
         guild = request.match_info.get("guild_id")
-        if guild is not None and int(guild) != self.world.guild_id:
+        if guild is not None and int(guild) not in self.world.guild_names:
             raise ApiError(403, 50001, "Missing Access")
         return int(guild) if guild is not None else None
 
@@ -477,24 +478,25 @@ class RestApi:
 
     # -- guild ----
 
-    def _guild(self, request: web.Request) -> None:
-        if int(request.match_info["guild_id"]) != self.world.guild_id:
+    def _guild(self, request: web.Request) -> int:
+        guild_id = int(request.match_info["guild_id"])
+        if guild_id not in self.world.guild_names:
             raise ApiError(404, 10004, "Unknown Guild")
+        return guild_id
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        guild = self.world.guild_json()
+        guild = self.world.guild_json(guild_id=self._guild(request))
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             guild.pop(key)
         return json_response(guild)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        return json_response([self.world.channel_json(c) for c in self.world.channels.values()])
+        guild_id = self._guild(request)
+        return json_response([self.world.channel_json(c) for c in self.world.channels.values()
+                              if self.world.guild_of(c) == guild_id])
 
     async def get_roles(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        return json_response(self.world.roles_json())
+        return json_response(self.world.roles_json(self._guild(request)))
 
     async def get_member(self, request: web.Request) -> web.Response:
         self._guild(request)

@@ -1,4 +1,6 @@
-"""The stand-in's state: one guild, its users and channels, messages, interactions and commands.
+"""The stand-in's state: guilds (the first one, ``guild_id``, and any added with
+``add_guild``), their users (members of every guild) and channels, messages, interactions and
+commands.
 
 Also builds the Discord JSON objects for them, so REST answers and gateway events agree.
 """
@@ -44,6 +46,7 @@ class World:
         self.bot_user = FakeUser(self.ids.next(), "tablebot", bot=True)
         self.guild_id = self.ids.next()
         self.guild_name = guild_name
+        self.guild_names: dict[int, str] = {self.guild_id: guild_name}  # every guild, in order
         self.admin_role_id = self.ids.next()
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -145,10 +148,20 @@ class World:
             "flags": 0,
         }
         if not in_guild_create:
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = str(self.guild_of(channel))
         return data
 
-    def roles_json(self) -> list[dict[str, Any]]:
+    def guild_of(self, channel: FakeChannel) -> int:
+        return channel.guild_id if channel.guild_id is not None else self.guild_id
+
+    def guilds_on_shard(self, shard: list[int] | None) -> list[int]:
+        """The guilds Discord delivers on ``shard`` (``[id, count]``; None: unsharded, all)."""
+        if shard is None:
+            return list(self.guild_names)
+        shard_id, count = shard
+        return [g for g in self.guild_names if (g >> 22) % count == shard_id]
+
+    def roles_json(self, guild_id: int | None = None) -> list[dict[str, Any]]:
         def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
             return {
                 "id": str(role_id),
@@ -165,17 +178,20 @@ class World:
             }
 
         return [
-            role(self.guild_id, "@everyone", MEMBER_PERMISSIONS, 0),
+            role(guild_id or self.guild_id, "@everyone", MEMBER_PERMISSIONS, 0),
             role(self.admin_role_id, "admin", ADMINISTRATOR, 1),
         ]
 
-    def guild_json(self, *, all_members: bool = True) -> dict[str, Any]:
+    def guild_json(
+        self, *, all_members: bool = True, guild_id: int | None = None
+    ) -> dict[str, Any]:
         """The GUILD_CREATE object; without the members intent Discord lists only the bot."""
+        guild = self.guild_id if guild_id is None else guild_id
         everyone = [self.bot_user, *self.users.values()]
         members = [self.member_json(u) for u in (everyone if all_members else everyone[:1])]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild),
+            "name": self.guild_names[guild],
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -200,7 +216,7 @@ class World:
             "vanity_url_code": None,
             "application_id": None,
             "features": [],
-            "roles": self.roles_json(),
+            "roles": self.roles_json(guild),
             "emojis": [],
             "stickers": [],
             "max_members": 500000,
@@ -211,6 +227,7 @@ class World:
             "members": members,
             "channels": [
                 self.channel_json(c, in_guild_create=True) for c in self.channels.values()
+                if self.guild_of(c) == guild
             ],
             "threads": [],
             "presences": [],
