@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from bot.models import ResultRow, Session
-from game.base import Engine, PlayerId, PlayerResult
+from game.base import Engine
+from game.standings import leavers_last
 
 
 def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
@@ -34,14 +34,3 @@ def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
             )
         )
     return rows
-
-
-def leavers_last(results: Sequence[PlayerResult], leavers: set[PlayerId]) -> dict[PlayerId, int]:
-    """Placements with every leaver after everyone who stayed (leavers share last place);
-    the others keep their order, ties included (1, 1, 3)."""
-    stayed = [r.placement for r in results if r.player not in leavers]
-    last = len(stayed) + 1
-    return {
-        r.player: last if r.player in leavers else 1 + sum(p < r.placement for p in stayed)
-        for r in results
-    }
