@@ -223,9 +223,9 @@ class Replay:
             lines=self.words(index),
         )
 
-    def words(self, index: int, viewer: PlayerId | None = None, *, reveal: bool = True) -> tuple[
-        str, ...
-    ]:
+    def words(
+        self, index: int, viewer: PlayerId | None = None, *, reveal: bool = True
+    ) -> tuple[str, ...]:
         """Step ``index``'s events in words: by default with every private detail (each
         event as the player it was private to saw it); ``reveal=False``: as ``viewer`` saw it."""
         return tuple(
