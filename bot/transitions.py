@@ -28,7 +28,8 @@ from pydantic import BaseModel
 from bot import errors
 from bot.errors import NotYourTurn, Refusal, StaleVersion
 from bot.models import LOG_KEEP, ResultRow, Seat, Session, Status
-from game.base import Engine, Event, IllegalAction, PlayerId, PlayerResult, play
+from game.base import Engine, Event, IllegalAction, PlayerId, play
+from game.standings import leavers_last
 
 log = logging.getLogger(__name__)
 
@@ -325,17 +326,6 @@ def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
             )
         )
     return rows
-
-
-def leavers_last(results: Sequence[PlayerResult], leavers: set[PlayerId]) -> dict[PlayerId, int]:
-    """Placements with every leaver after everyone who stayed (leavers share last place);
-    the others keep their order, ties included (1, 1, 3)."""
-    stayed = [r.placement for r in results if r.player not in leavers]
-    last = len(stayed) + 1
-    return {
-        r.player: last if r.player in leavers else 1 + sum(p < r.placement for p in stayed)
-        for r in results
-    }
 
 
 # --- the public table log -------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.base import Engine
+from game.replay import StepMarkerFn
 
 
 def engines() -> dict[str, Engine[Any, Any]]:
@@ -12,3 +13,14 @@ def engines() -> dict[str, Engine[Any, Any]]:
     from game.ten import TenEngine
 
     return {SplitEngine.key: SplitEngine(), TenEngine.key: TenEngine()}
+
+
+def step_markers() -> dict[str, StepMarkerFn]:
+    """Game key -> where a state stands (round, turn), for replays; a game without an entry
+    replays with no markers."""
+    from game.split import SplitEngine
+    from game.split.markers import step_marker as split_marker
+    from game.ten import TenEngine
+    from game.ten.markers import step_marker as ten_marker
+
+    return {SplitEngine.key: split_marker, TenEngine.key: ten_marker}

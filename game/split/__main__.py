@@ -1,9 +1,12 @@
-"""``python -m game.split simulate --players N --games G --seed S [--bot random|greedy]``."""
+"""``python -m game.split simulate --players N --games G --seed S [--bot random|greedy]``
+and ``python -m game.split replay FILE`` (see ``game.replay_cli``)."""
 
 from __future__ import annotations
 
 import argparse
 
+from game.replay_cli import add_replay_command, run_replay
+from game.split import SplitEngine
 from game.split.simulate import format_report, simulate
 
 
@@ -16,7 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--bot", choices=("random", "greedy"), default="random")
     sim.add_argument("--no-check", action="store_true", help="skip the invariant checks")
+    add_replay_command(commands)
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        return run_replay(SplitEngine(), args.file)
     report = simulate(args.players, args.games, args.seed, args.bot, check=not args.no_check)
     print(format_report(report, args.players, args.bot))
     return 0

@@ -12,6 +12,7 @@ import pytest
 
 from bench import engine as engine_bench
 from bench import manager as manager_bench
+from bench import replay as replay_bench
 from bench._common import percentile, table
 from game.split import SplitEngine
 from game.ten import TenEngine
@@ -93,3 +94,15 @@ async def test_offered_load_goes_on_with_the_tables_that_replaced_finished_games
     for first, last in zip([1, 2], after, strict=True):
         chain = [sid for sid in owner.stepped if sid % 100 == first]
         assert chain == list(range(first, last, 100))
+
+
+def test_replay_bench_quick_prints_every_game_and_checkpoint_spacing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert replay_bench.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "cores" in out and "Python 3." in out
+    rows = [line.split() for line in out.splitlines() if line.startswith(("SPLIT", "TEN"))]
+    assert sorted({(row[0], row[1]) for row in rows}) == [("SPLIT", "6p"), ("TEN", "5p")]
+    assert [int(row[3]) for row in rows] == [*replay_bench.CHECKPOINTS] * 2
+    assert "build ms" in out and "µs/step" in out
