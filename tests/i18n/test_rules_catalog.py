@@ -6,7 +6,6 @@ import re
 from collections import Counter
 
 import pytest
-from cogs.rules_text import RULES
 
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -18,8 +17,12 @@ from cogs.i18n.rules_catalog import (
     rules_page_title,
     rules_texts,
 )
+from cogs.split.rules_text import RULES as SPLIT_RULES
+from cogs.ten.rules_text import RULES as TEN_RULES
 
 MAX_FOOTER = 2048
+# The pages each game UI package shows today, by game key: (title, pages).
+RULES = {"split": ("SPLIT", SPLIT_RULES), "ten": ("TEN", TEN_RULES)}
 GAMES = sorted(RULES_PAGES)
 TRANSLATED = [language for language in Language if language is not Language.EN]
 # Marks that must survive translation unchanged, each as many times as in English.
