@@ -12,18 +12,33 @@ from cogs.i18n.language import Language
 from cogs.i18n.rules_catalog import (
     MAX_DESCRIPTION,
     MAX_TITLE,
-    RULES_PAGES,
+    RulesPage,
     rules_page_footer,
     rules_page_title,
     rules_texts,
 )
-from cogs.split.rules_text import RULES as SPLIT_RULES
-from cogs.ten.rules_text import RULES as TEN_RULES
+from cogs.i18n.words import Words
+from cogs.split import SplitUI
+from cogs.split import rules_text as split_rules
+from cogs.ten import TenUI
+from cogs.ten import rules_text as ten_rules
 
 MAX_FOOTER = 2048
-# The pages each game UI package shows today, by game key: (title, pages).
-RULES = {"split": ("SPLIT", SPLIT_RULES), "ten": ("TEN", TEN_RULES)}
+# Each game UI package's catalog pages, by game key: (the game's name, pages).
+RULES_PAGES: dict[str, tuple[str, tuple[RulesPage, ...]]] = {
+    "split": ("SPLIT", split_rules.PAGES),
+    "ten": ("TEN", ten_rules.PAGES),
+}
+SHOWN = {"split": SplitUI.rules, "ten": TenUI.rules}  # what /rules shows in English
 GAMES = sorted(RULES_PAGES)
+
+
+def texts(game: str, words: Words) -> list[tuple[str, str]]:
+    return rules_texts(RULES_PAGES[game][1], words)
+
+
+def title(game: str, heading: str, words: Words) -> str:
+    return rules_page_title(RULES_PAGES[game][0], heading, words)
 TRANSLATED = [language for language in Language if language is not Language.EN]
 # Marks that must survive translation unchanged, each as many times as in English.
 MARKS = ("**", "•", "→", "♠", "♣", "♥", "♦", "#", "×", "−", "⌈", "⌉", "\n")
@@ -41,18 +56,17 @@ TERMS = {
 
 @pytest.mark.parametrize("game", GAMES)
 def test_english_pages_are_the_rules_text_pages(game: str) -> None:
-    assert rules_texts(game, words_for(Language.EN)) == list(RULES[game][1])
-    assert RULES_PAGES[game][0] == RULES[game][0]
+    assert texts(game, words_for(Language.EN)) == list(SHOWN[game])
 
 
 @pytest.mark.parametrize("language", list(Language))
 @pytest.mark.parametrize("game", GAMES)
 def test_pages_fit_discord_embeds(game: str, language: Language) -> None:
     words = words_for(language)
-    pages = rules_texts(game, words)
+    pages = texts(game, words)
     for number, (heading, text) in enumerate(pages, 1):
         assert 0 < len(text) <= MAX_DESCRIPTION
-        assert len(rules_page_title(game, heading, words)) <= MAX_TITLE
+        assert len(title(game, heading, words)) <= MAX_TITLE
         assert len(rules_page_footer(number, len(pages), words)) <= MAX_FOOTER
 
 
@@ -61,8 +75,8 @@ def test_pages_fit_discord_embeds(game: str, language: Language) -> None:
 def test_every_page_is_translated_with_its_marks_and_numbers(
     game: str, language: Language
 ) -> None:
-    english = rules_texts(game, words_for(Language.EN))
-    translated = rules_texts(game, words_for(language))
+    english = texts(game, words_for(Language.EN))
+    translated = texts(game, words_for(language))
     assert len(translated) == len(english)
     for (en_title, en_text), (title, text) in zip(english, translated, strict=True):
         assert title != en_title
@@ -74,20 +88,20 @@ def test_every_page_is_translated_with_its_marks_and_numbers(
 
 @pytest.mark.parametrize(("game", "language"), sorted(TERMS))
 def test_pages_use_the_glossary_terms(game: str, language: Language) -> None:
-    text = "\n".join(text for _, text in rules_texts(game, words_for(language)))
+    text = "\n".join(text for _, text in texts(game, words_for(language)))
     missing = [term for term in TERMS[game, language] if term not in text]
     assert missing == []
 
 
 def test_page_title_and_footer_in_every_language() -> None:
-    assert rules_page_title("split", "Scoring", words_for(Language.EN)) == "SPLIT rules — Scoring"
+    assert title("split", "Scoring", words_for(Language.EN)) == "SPLIT rules — Scoring"
     assert rules_page_footer(2, 6, words_for(Language.EN)) == "Page 2 of 6"
     es = words_for(Language.ES)
-    assert rules_page_title("ten", "Subastas", es) == "Reglas de TEN — Subastas"
+    assert title("ten", "Subastas", es) == "Reglas de TEN — Subastas"
     assert rules_page_footer(2, 6, es) == "Página 2 de 6"
     assert rules_page_footer(2, 6, words_for(Language.SQ)) == "Faqja 2 nga 6"
-    sq_title = rules_page_title("split", "Pikët", words_for(Language.SQ))
+    sq_title = title("split", "Pikët", words_for(Language.SQ))
     assert sq_title == "Rregullat e lojës SPLIT — Pikët"
-    gu_title = rules_page_title("split", "સ્કોરિંગ", words_for(Language.GU))
+    gu_title = title("split", "સ્કોરિંગ", words_for(Language.GU))
     assert gu_title == "SPLITના નિયમો — સ્કોરિંગ"
     assert rules_page_footer(2, 6, words_for(Language.GU)) == "6માંથી પાનું 2"
