@@ -23,7 +23,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.export import ExportRefused, GameExport, export_file, export_session, replay_export
-from bot.models import Session, Status
+from bot.models import LOG_KEEP, Session, Status
 from cogs.context import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import DrawsReplay, GameUI, Render
 from cogs.ids import TABLE_COG, ReplayButton, ReplayJump, ReplayTag
@@ -119,13 +119,25 @@ async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
     return built
 
 
+def public_log(replay: Replay, index: int) -> tuple[str, ...]:
+    """The table's public log as it stood after step ``index``: the last :data:`LOG_KEEP`
+    event lines, described for no viewer (as ``bot.transitions.extend_log`` does)."""
+    lines: list[str] = []
+    for at in range(index, -1, -1):
+        lines[:0] = replay.words(at, None, reveal=False)
+        if len(lines) >= LOG_KEEP:
+            break
+    return tuple(lines[-LOG_KEEP:])
+
+
 def step_session(built: BuiltReplay, step: ReplayStep) -> Session:
     """The stored session as it stood at ``step``: finished at the last step of a game that
-    reached its end, running before (no clock, no log)."""
+    reached its end, running before (no clock)."""
     over = step.index == built.replay.last_index and built.replay.is_over
     return replace(built.session, state=step.state,
-                   status=Status.FINISHED if over else Status.ACTIVE,
-                   deadlines=(), log=(), version=step.version or built.session.version)
+                   status=Status.FINISHED if over else Status.ACTIVE, deadlines=(),
+                   log=public_log(built.replay, step.index),
+                   version=step.version or built.session.version)
 
 
 def _marker_words(step: ReplayStep) -> str:

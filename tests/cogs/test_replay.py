@@ -19,7 +19,7 @@ from cogs.replay import MAX_EMBED_TOTAL, MAX_EMBEDS, OUT_OF_RANGE, PLAYERS_ONLY,
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable
-from tests.fakes import FakeMessage, Sent, click
+from tests.fakes import FakeMessage, FakeUser, Sent, click
 
 MANAGE = discord.Permissions(manage_guild=True)
 
@@ -169,3 +169,31 @@ async def test_export_as_a_player_and_refusals(split: SplitTable) -> None:
     outsider = await split.command(GameCog.export, CY, session=sid)
     assert outsider.ephemeral and outsider.content == "Only the game's players (or Manage " \
         "Server) may export it."
+
+
+async def test_every_step_of_a_five_player_ten_replay_fits_discord(tmp_path: Path) -> None:
+    from tests.cogs.test_ten_support import ENGINE, open_table
+
+    table, store = await open_table(tmp_path / "ten.sqlite3", 4)
+    try:
+        await table.start(ANA, BEN, CY, *(FakeUser(n, f"P{n}") for n in (5, 6)))
+        rng = random.Random(3)
+        while (session := table.manager.get(table.sid)) is not None:
+            player = ENGINE.awaiting(session.state)[0]
+            action = ENGINE.bot_action(session.state, player, "normal", rng)
+            await table.manager.act(session.id, player, session.version, action)
+        await table.manager.settle()
+        final = table.table
+        opened = await table.press(CY, table.table_message, f"tb:rp:{table.sid}:0:o")
+        built = table.cog.replays.get(table.sid)
+        assert built is not None and built.replay.is_over
+        shown = opened
+        for index in range(1, built.replay.last_index + 1):
+            sizes_fit(shown)
+            shown = await table.press(CY, opened.message, nav(shown, "n"))
+            assert f"step {index} of" in shown.text
+        sizes_fit(shown)
+        assert [e.to_dict() for e in final.embeds] == [
+            e.to_dict() for e in shown.embeds[:len(final.embeds)]]
+    finally:
+        await store.close()
