@@ -15,7 +15,14 @@ from bot.manager import SessionManager
 from bot.store import Store
 from cogs.config_cog import NEEDS_MANAGE_SERVER, ConfigCog
 from cogs.game_cog import GameCog
-from cogs.replay import MAX_EMBED_TOTAL, MAX_EMBEDS, OUT_OF_RANGE, PLAYERS_ONLY, ReplayCache
+from cogs.replay import (
+    MAX_EMBED_TOTAL,
+    MAX_EMBEDS,
+    OUT_OF_RANGE,
+    PLAYERS_ONLY,
+    ReplayCache,
+    window,
+)
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable
@@ -197,3 +204,39 @@ async def test_every_step_of_a_five_player_ten_replay_fits_discord(tmp_path: Pat
             e.to_dict() for e in shown.embeds[:len(final.embeds)]]
     finally:
         await store.close()
+
+
+async def test_a_game_closed_mid_way_replays_up_to_where_it_stopped(split: SplitTable) -> None:
+    table = await open_and_start(split)
+    sid = split.session_id
+    rng = random.Random(4)
+    for _ in range(6):
+        session = split.manager.get(sid)
+        assert session is not None
+        player = split.engine.awaiting(session.state)[0]
+        await split.manager.act(sid, player, session.version,
+                                split.engine.bot_action(session.state, player, "normal", rng))
+    closed = await split.command(GameCog.cancel, ANA)
+    assert closed.content == "The table is closed."
+    assert table.edits[-1].custom_ids == [f"tb:rp:{sid}:0:o"]
+    opened = await split.press(BEN, table, f"tb:rp:{sid}:0:o")
+    last = await split.press(BEN, opened.message, nav(opened, "l"))
+    assert "step 6 of 6" in last.text and "The game stopped here." in last.text
+    exported = await split.command(GameCog.export, ANA, session=sid)
+    assert exported.ephemeral and exported.files
+    assert parse_export(exported.files[0].fp.read().decode()).status == "abandoned"
+
+
+def test_the_replay_cache_is_bounded_and_jumps_stay_within_25_options() -> None:
+    cache = ReplayCache(size=2)
+    marker = object()
+    for session_id in (1, 2):
+        cache.put(session_id, marker)  # type: ignore[arg-type]
+    assert cache.get(1) is marker  # 1 is now the most recent
+    cache.put(3, marker)  # type: ignore[arg-type]
+    assert len(cache) == 2 and cache.get(2) is None and cache.get(1) is marker
+    turns = list(range(1, 61))
+    assert window(turns[:10], 3) == turns[:10]
+    assert window(turns, 1) == turns[:25]
+    assert window(turns, 40) == turns[27:52]
+    assert window(turns, 60) == turns[35:]
