@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
 # Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
-EXTENSIONS = ("cogs.table", "cogs.leaderboard")
+EXTENSIONS = ("cogs.table", "cogs.leaderboard", "cogs.config")
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.
 CatchUp = Callable[[bool], Awaitable[object]]

@@ -112,6 +112,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, game, period_key)
     ) WITHOUT ROWID;
     """,
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_by TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, key)
+    ) WITHOUT ROWID;
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -210,6 +220,16 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         finished_at TEXT COLLATE "C" NOT NULL,
         session_id BIGINT NOT NULL,
         PRIMARY KEY (guild_id, game, period_key)
+    );
+    """,
+    """
+    CREATE TABLE guild_settings (
+        guild_id BIGINT NOT NULL,
+        key TEXT COLLATE "C" NOT NULL,
+        value TEXT COLLATE "C" NOT NULL,
+        updated_by TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (guild_id, key)
     );
     """,
 )

@@ -163,6 +163,18 @@ class Store(ABC):
     @abstractmethod
     async def set_meta(self, key: str, value: str) -> None: ...
 
+    # --- per-server settings ----------------------------------------------------------------
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        """Every stored setting of server ``guild_id``, key -> value (unset keys absent)."""
+
+    @abstractmethod
+    async def set_guild_setting(
+        self, guild_id: int, key: str, value: str, *, by: str, at: datetime
+    ) -> None:
+        """Store ``key = value`` for server ``guild_id``; ``by``: who changed it, ``at``: when."""
+
 
 def check_writable(path: Path) -> None:
     """Fail early, with ConfigError, when ``path`` cannot hold a writable SQLite database."""

@@ -320,4 +320,26 @@ class SqlStore(Store):
                 (key, value),
             )
 
+    # --- per-server settings ----------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key",
+                (guild_id,),
+            )
+        return {str(key): str(value) for key, value in rows}
+
+    async def set_guild_setting(
+        self, guild_id: int, key: str, value: str, *, by: str, at: datetime
+    ) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, key, value, updated_by, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, key) DO UPDATE SET"
+                " value = excluded.value, updated_by = excluded.updated_by,"
+                " updated_at = excluded.updated_at",
+                (guild_id, key, value, by, at.isoformat()),
+            )
+
 

@@ -22,6 +22,7 @@ from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for,
 from cogs.ids import TableClicks
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
+from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
 from cogs.rules import rules_page
 
 
@@ -44,6 +45,7 @@ class GameCog(commands.Cog):
     def __init__(self, uis: GameUIs) -> None:
         self.uis = uis
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
+        self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -153,3 +155,11 @@ class GameCog(commands.Cog):
         return game_choices({key: ui.title for key, ui in self.uis.with_rules().items()},
                             current)
 
+    @game.command(name="export", description="A finished game of this channel as a JSON file")
+    @app_commands.describe(session="The game's number (default: this channel's last finished)")
+    async def export(
+        self,
+        interaction: Interaction,
+        session: app_commands.Range[int, 1, MAX_SESSION_ID] | None = None,
+    ) -> None:
+        await export_command(interaction, session)

@@ -16,8 +16,9 @@ Hidden information rules: :meth:`GameUI.table` is public and must draw from
 
 Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Scores button),
 :class:`Announces` (public posts a change calls for, such as round summaries),
-:class:`AnswersInfo` (old info buttons drawn as game controls) and :class:`WordsTurns` (the
-game's own words for "it is not your turn").
+:class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
+game's own words for "it is not your turn") and :class:`DrawsReplay` (compact hands for a
+replay step).
 """
 
 from __future__ import annotations
@@ -141,3 +142,12 @@ class WordsTurns(Protocol):
     """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid.")."""
 
     def not_your_turn(self, session: Session) -> str: ...
+
+
+@runtime_checkable
+class DrawsReplay(Protocol):
+    """A GameUI with its own compact hands for a replay step (``cogs.replay``); without it a
+    replay shows each seat's :meth:`GameUI.private` embeds. The game is over, so every hand
+    may be shown; the result must stay small (a replay message holds at most 10 embeds)."""
+
+    def replay_hands(self, session: Session) -> list[discord.Embed]: ...

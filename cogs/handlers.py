@@ -31,6 +31,7 @@ from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
 from cogs.ids import InfoKind, LobbyAction, session_of_id
 from cogs.rendering import table_render
+from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.rules import rules_page
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 

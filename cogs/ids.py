@@ -21,6 +21,12 @@ in ids are ASCII digits only (``[0-9]``, never ``\\d``, which admits '١'). All 
     Join, Leave, Start, Cancel and the host's bot seat buttons.
 ``tb:rules:{game}:{page}:{p|n}`` (:class:`RulesPageButton`)
     Rules paging.
+``tb:rp:{session}:{step}:{o|f|p|n|l}`` (:class:`ReplayButton`)
+    A finished game's replay, at step ``step``: open (a new private message), or first,
+    previous, next, last (the private message edited). The tag keeps the ids of one message
+    distinct.
+``tb:rpj:{session}:{r|t}`` (:class:`ReplayJump`)
+    Jump to a round (``r``) or turn (``t``): the chosen option's value is a step index.
 
 The leaderboard's page buttons (``tb:lb:…``) are in ``cogs.leaderboard_cog``.
 
@@ -102,6 +108,9 @@ class TableClicks(Protocol):
                           session_id: int) -> None: ...
 
     async def rules_click(self, interaction: Interaction, game: str, page: int) -> None: ...
+
+    async def replay_click(self, interaction: Interaction, session_id: int, step: int,
+                           fresh: bool) -> None: ...
 
 
 def _handlers(interaction: Interaction) -> TableClicks:
@@ -345,6 +354,87 @@ class RulesPageButton(
         await _handlers(interaction).rules_click(interaction, self.game, self.page)
 
 
+class ReplayTag(StrEnum):
+    """Which replay button (``tb:rp:{session}:{step}:{tag}``)."""
+
+    OPEN = "o"
+    FIRST = "f"
+    PREVIOUS = "p"
+    NEXT = "n"
+    LAST = "l"
+
+
+class ReplayButton(Control, template=rf"tb:rp:{SID}:(?P<step>[0-9]{{1,7}}):(?P<tag>[ofpnl])"):
+    """A replay's step: ``open`` sends a new private replay, the others edit the clicker's."""
+
+    def __init__(self, session_id: int, step: int, tag: ReplayTag, *, label: str = "Replay",
+                 disabled: bool = False, row: int | None = None,
+                 item: Item | None = None) -> None:
+        super().__init__(item or discord.ui.Button(
+            custom_id=self.build(session_id, step, tag), label=label, disabled=disabled,
+        ), row=row)
+        self.session_id, self.step, self.tag = session_id, step, tag
+
+    @staticmethod
+    def build(session_id: int, step: int, tag: ReplayTag) -> str:
+        return checked_id(f"tb:rp:{session_id}:{step}:{tag}")
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: Item, match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["sid"]), int(match["step"]), ReplayTag(match["tag"]), item=item)
+
+    async def run(self, interaction: Interaction) -> None:
+        await _handlers(interaction).replay_click(
+            interaction, self.session_id, self.step, self.tag is ReplayTag.OPEN
+        )
+
+
+STEP_VALUE = re.compile(r"[0-9]{1,7}")
+
+
+class ReplayJump(Control, template=rf"tb:rpj:{SID}:(?P<kind>[rt])"):
+    """Jump to a round (``r``) or a turn (``t``); each option's value is a step index. A
+    value that is not ASCII digits is refused; the handler refuses one out of range."""
+
+    def __init__(self, session_id: int, kind: Literal["r", "t"],
+                 options: list[discord.SelectOption] | None = None, *,
+                 placeholder: str | None = None, row: int | None = None,
+                 item: Item | None = None) -> None:
+        super().__init__(item or discord.ui.Select(
+            custom_id=checked_id(f"tb:rpj:{session_id}:{kind}"), options=list(options or []),
+            placeholder=placeholder,
+        ), row=row)
+        self.session_id, self.kind = session_id, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: Item, match: re.Match[str], /
+    ) -> Self:
+        kind: Literal["r", "t"] = "r" if match["kind"] == "r" else "t"
+        return cls(int(match["sid"]), kind, item=item)
+
+    async def run(self, interaction: Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = [str(value) for value in data.get("values", [])]
+        if len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
+            await answer_refusal(interaction, "Choose one step from the list.")
+            return
+        await _handlers(interaction).replay_click(
+            interaction, self.session_id, int(values[0]), False
+        )
+
+
+async def answer_refusal(interaction: Interaction, message: str) -> None:
+    """An ephemeral sentence (this module cannot import ``cogs.context``)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
 TABLE_CONTROLS: tuple[type[Control], ...] = (
     LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
+    ReplayButton, ReplayJump,
 )

@@ -29,7 +29,7 @@ from bot.leaderboard import (
 from cogs.choices import game_choices
 from cogs.context import Interaction, player_id, refuse, send_private
 from cogs.game_ui import Render
-from cogs.ids import Control, Item, checked_id
+from cogs.ids import Control, Item, ReplayButton, ReplayTag, checked_id
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
@@ -174,22 +174,27 @@ def stats_render(
 
 
 def history_render(games: list[FinishedGame], titles: dict[str, str]) -> Render:
+    """The channel's last games, numbered, each with its Replay button (up to 10: two rows)."""
     embed = discord.Embed(title="Recent games in this channel")
     if not games:
         embed.description = "No finished games in this channel yet."
-    for game in games:
+    view = discord.ui.View(timeout=None) if games else None
+    for number, game in enumerate(games, start=1):
         players = []
         for line in game.lines:
             who = f"{line.name} (bot)" if line.is_bot else f"<@{line.user_id}>"
             note = " (left)" if line.left else ""
             players.append(f"{line.placement}. {who}{note} · {line.score}")
         embed.add_field(
-            name=f"{titles.get(game.game, game.game)} · {_date(game.finished_at)}"
+            name=f"{number}. {titles.get(game.game, game.game)} · {_date(game.finished_at)}"
             f" · {'rated' if game.rated else 'unrated'}",
             value="\n".join(players),
             inline=False,
         )
-    return Render(embeds=[embed])
+        if view is not None and number <= HISTORY_GAMES:
+            view.add_item(ReplayButton(game.session_id, 0, ReplayTag.OPEN,
+                                       label=f"Replay {number}", row=(number - 1) // 5))
+    return Render(embeds=[embed], view=view)
 
 
 # --- commands -----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from cogs.context import game_uis
 from cogs.game_ui import Render
 from cogs.ids import BackButton, LobbyAction, LobbyButton
 from cogs.notices import away_line
+from cogs.replay import replay_button
 
 # Every lobby button: (label, style, row); the host's bot seat buttons on the second row.
 LOBBY_BUTTONS: dict[LobbyAction, tuple[str, discord.ButtonStyle, int]] = {
@@ -105,5 +106,17 @@ def table_render(client: TableBot, session: Session) -> Render:
     if session.status is Status.LOBBY:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players)
     if session.status is Status.ABANDONED:
-        return closed_render(session, engine.title)
-    return with_clock(session, game_uis(client).ui(session.game).table(session))
+        return with_replay(session, closed_render(session, engine.title))
+    render = with_clock(session, game_uis(client).ui(session.game).table(session))
+    return with_replay(session, render) if session.status is Status.FINISHED else render
+
+
+def with_replay(session: Session, render: Render) -> Render:
+    """A finished (or stopped mid-game) table with its Replay button (``cogs.replay``)."""
+    button = replay_button(session)
+    if button is None:
+        return render
+    view = render.view if render.view is not None else discord.ui.View(timeout=None)
+    with contextlib.suppress(ValueError):  # a full view keeps the game's own components
+        view.add_item(button)
+    return Render(content=render.content, embeds=render.embeds, view=view)

@@ -66,6 +66,7 @@ class Sent:
     ephemeral: bool = False
     message: FakeMessage | None = None
     allowed_mentions: discord.AllowedMentions | None = None
+    files: list[discord.File] = field(default_factory=list)
 
     @property
     def custom_ids(self) -> list[str]:
@@ -159,8 +160,12 @@ def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = Non
     embeds = list(kwargs.get("embeds") or [])
     if kwargs.get("embed") is not None:
         embeds.append(kwargs["embed"])
+    files = list(kwargs.get("files") or [])
+    if kwargs.get("file") is not None:
+        files.append(kwargs["file"])
     return Sent(kind, kwargs.get("content"), embeds, kwargs.get("view"),
-                bool(kwargs.get("ephemeral", False)), message, kwargs.get("allowed_mentions"))
+                bool(kwargs.get("ephemeral", False)), message, kwargs.get("allowed_mentions"),
+                files)
 
 
 class FakeResponse:

@@ -18,6 +18,7 @@ from bot.models import Session, Status
 from cogs.controls import page_of
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.rules import rules_page
+from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
 from cogs.split.rules_text import RULES
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
@@ -69,6 +70,17 @@ class SplitUI:
         if change.kind == ChangeKind.FINISHED:
             embeds.append(final_embed(session, view, self.engine.results(session.state)))
         return embeds
+
+    def replay_hands(self, session: Session) -> list[discord.Embed]:
+        """Every seat's hand at a replay step, in one embed (``cogs.game_ui.DrawsReplay``;
+        the game is over, so the hands are no longer hidden)."""
+        names = session.names
+        embed = discord.Embed(title="Every hand", colour=COLOUR)
+        for player in self.engine.view(session.state, None).players:
+            hand = self.engine.view(session.state, player).hand or []
+            embed.add_field(name=f"{names.get(player, player)} ({len(hand)})",
+                            value=" ".join(hand) or "—", inline=False)
+        return [embed]
 
     def info_for(self, session: Session, payload: str) -> Render | None:
         if payload == LEGACY_RULES_PAYLOAD:

@@ -197,8 +197,9 @@ async def test_history_lists_the_channels_last_games(room: Room) -> None:
     sent = ia.last
     assert sent.ephemeral and "Recent games in this channel" in sent.text
     (field,) = sent.embeds[0].fields
-    assert field.name == "COUNT · 2024-05-15 · unrated"
+    assert field.name == "1. COUNT · 2024-05-15 · unrated"
     assert field.value.splitlines() == ["1. <@1> · 10", "2. Robo (bot) · 0"]
+    assert sent.custom_ids == [f"tb:rp:{session.id}:0:o"]  # its Replay button
     empty = room.interaction(channel=101)
     await invoke(LeaderboardCog.history, room.cog, empty)
     assert "No finished games in this channel yet." in empty.last.text

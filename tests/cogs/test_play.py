@@ -126,7 +126,7 @@ async def test_finished_game_shows_result_and_frees_channel(table: Table) -> Non
         await press(table, user, view.message, view.custom_ids[1])
     assert table.manager.in_channel(100) is None
     final = table_message.edits[-1]
-    assert "Total: 10" in final.text and final.custom_ids == []
+    assert "Total: 10" in final.text and final.custom_ids == [f"tb:rp:{session.id}:0:o"]
     results = await table.manager.store.results(1, "count")
     assert len(results) == 2
     stored = await table.manager.store.load_session(session.id)

@@ -176,7 +176,8 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
     result_msg = split.channel.sent[-1]
     assert any(e.title == "SPLIT — final result" for e in result_msg.embeds)
     # The final table shows the result and has no game controls.
-    assert "SPLIT — final result" in table.edits[-1].text and table.edits[-1].custom_ids == []
+    assert "SPLIT — final result" in table.edits[-1].text
+    assert table.edits[-1].custom_ids == [f"tb:rp:{split.session_id}:0:o"]
     stored = await split.manager.store.load_session(split.session_id)
     assert stored is not None and stored.status is Status.FINISHED
     results = await split.manager.store.results(1, "split")

@@ -71,7 +71,8 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
         assert len(table.table_message.edits) == 3 + len(game_changes)
 
         final = table.table
-        assert "TEN — final scores" in final.text and final.custom_ids == []
+        sid = game_changes[-1].session.id
+        assert "TEN — final scores" in final.text and final.custom_ids == [f"tb:rp:{sid}:0:o"]
         results = ENGINE.results(game_changes[-1].session.state)
         for result in results:
             assert f"#{result.placement} " in final.text

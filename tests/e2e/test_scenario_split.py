@@ -131,7 +131,8 @@ async def test_split_game_from_new_to_leaderboard_survives_sigkill(
 
     # The public table turned into the final result; the result was also posted.
     final = table.table()
-    assert "SPLIT — final result" in final.text and final.interactive() == []
+    assert "SPLIT — final result" in final.text
+    assert [c["custom_id"] for c in final.interactive()] == [f"tb:rp:{table.session_id}:0:o"]
     posted = guild.latest_public(table.channel)
     assert posted is not None and "SPLIT — final result" in posted.text
     for player, (_, score) in expected.items():

@@ -236,3 +236,19 @@ async def test_session_saves_are_conditional(store: SqlStore) -> None:
     await store.save_session(replace(joined, table_message_id=7, version=3), expected_version=2)
     loaded = await store.load_session(created.id)
     assert loaded == replace(joined, table_message_id=7, version=3)
+
+
+async def test_guild_settings(store: SqlStore) -> None:
+    assert await store.guild_settings(1) == {}
+    at = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    await store.set_guild_setting(1, "replays", "players", by="7", at=at)
+    await store.set_guild_setting(2, "replays", "everyone", by="8", at=at)
+    await store.set_guild_setting(1, "replays", "everyone", by="9", at=at)
+    await store.set_guild_setting(1, "other", "x", by="9", at=at)
+    assert await store.guild_settings(1) == {"other": "x", "replays": "everyone"}
+    assert await store.guild_settings(2) == {"replays": "everyone"}
+    rows = await store.query(
+        "SELECT updated_by, updated_at FROM guild_settings WHERE guild_id = ? AND key = ?",
+        (1, "replays"),
+    )
+    assert rows == [("9", at.isoformat())]
