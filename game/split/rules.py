@@ -100,6 +100,7 @@ def deal(state: SplitState) -> list[Event]:
     state.laydown_waiting = []
     state.went_out = None
     state.round_marks = [0] * count
+    state.known = [[] for _ in range(count)]
     return [
         Event(
             kind=EventKind.ROUND_START,
@@ -154,6 +155,13 @@ def _take_face(hand: list[int], face: int) -> int:
         if card >> 1 == face:
             return hand.pop(index)
     raise AssertionError("card checked as held")
+
+
+def _play_known(state: SplitState, seat: int, face: int) -> None:
+    """``seat`` played a ``face`` from their hand: if everyone knew they held one, nobody
+    can tell any more whether the known copy is the one that went."""
+    if seat < len(state.known) and face in state.known[seat]:
+        state.known[seat].remove(face)
 
 
 def _face(text: str) -> int:
@@ -498,6 +506,8 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
     taken = row[pos:]
     del row[pos:]
     state.hands[seat].extend(taken)
+    if len(state.known) == len(state.players):
+        state.known[seat].extend(card >> 1 for card in taken)
     state.picked = taken[0]
     state.turns_started[seat] += 1
     state.step = _MAIN
@@ -546,6 +556,8 @@ def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> 
         raise IllegalAction("You must keep a card to discard: you cannot lay your last two cards.")
     _keeps_picked(state, seat, (a, b), [*match_pairs(state), (a, b)])
     cards = [_take_face(hand, a), _take_face(hand, b)]
+    _play_known(state, seat, a)
+    _play_known(state, seat, b)
     if state.picked is not None and state.picked >> 1 in (a, b):
         state.picked = None
     state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
@@ -590,6 +602,7 @@ def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[
     pairs[action.match] = (face, kept)
     _keeps_picked(state, seat, (face,), pairs)
     card = _take_face(hand, face)
+    _play_known(state, seat, face)
     if state.picked is not None and state.picked >> 1 == face:
         state.picked = None
     covered = match.halves[index]
@@ -706,6 +719,7 @@ def _discard(state: SplitState, seat: int, actor: str, action: Discard) -> list[
     if not _count_face(hand, face):
         raise IllegalAction(f"You do not hold {FACE_NAMES[face]}.")
     state.row.append(_take_face(hand, face))
+    _play_known(state, seat, face)
     events = [
         Event(
             kind=EventKind.DISCARD, actor=actor, data={"card": FACE_NAMES[face], "left": len(hand)}
@@ -725,6 +739,8 @@ def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Eve
     hand = state.hands[seat]
     _check_pair(hand, a, b)
     cards = [_take_face(hand, a), _take_face(hand, b)]
+    _play_known(state, seat, a)
+    _play_known(state, seat, b)
     state.matches.append(construct(TableMatch, owner=seat, halves=cards, covered=[]))
     return [
         Event(
