@@ -103,4 +103,8 @@ def bot_action(state: TenState, seat: int, level: str, rng: random.Random) -> Te
     assert waiting_seat(state) == seat
     if level == "easy":
         return random_action(state, seat, rng)
+    if level == "expert":
+        from game.ten.expert import expert_action  # the expert builds on this module
+
+        return expert_action(state, seat, rng)
     return greedy_action(state, seat)

@@ -93,3 +93,17 @@ async def test_offered_load_goes_on_with_the_tables_that_replaced_finished_games
     for first, last in zip([1, 2], after, strict=True):
         chain = [sid for sid in owner.stepped if sid % 100 == first]
         assert chain == list(range(first, last, 100))
+
+
+def test_bots_bench_plays_an_expert_game_and_times_its_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bench import bots as bots_bench
+    from game.split import expert
+
+    monkeypatch.setattr(expert, "EXPERT_SIMULATIONS", 3)
+    result = bots_bench.play_game("split", 2, seed=1)
+    assert result.share in (0.0, 0.5, 1.0)
+    assert result.decisions and all(t >= 0 for t in result.decisions)
+    mean, low, high = bots_bench.interval([1.0, 0.0, 1.0, 1.0])
+    assert mean == 0.75 and 0.0 <= low < mean < high <= 1.0
