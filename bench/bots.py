@@ -82,9 +82,23 @@ def interval(shares: Sequence[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+HEADERS = (
+    "configuration",
+    "games",
+    "expert win share [95% CI]",
+    "target",
+    "p50 ms",
+    "p99 ms",
+    "max ms",
+    "decisions",
+    "s",
+)
+
+
 def run(
     configs: Sequence[tuple[str, int]], games: int, workers: int, simulations: int | None
 ) -> list[list[object]]:
+    """Play every configuration; each one's row is printed as soon as it is done."""
     rows: list[list[object]] = []
     with ProcessPoolExecutor(
         max_workers=workers,
@@ -111,6 +125,7 @@ def run(
                     f"{elapsed:.0f}",
                 ]
             )
+            print(table(HEADERS, rows[-1:]), flush=True)
     return rows
 
 
@@ -131,20 +146,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.config:
         configs = tuple((c.split(":")[0], int(c.split(":")[1])) for c in args.config)
     print(machine_line())
-    print(f"workers: {args.workers}; simulations per decision: {args.simulations or 'default'}")
+    print(
+        f"workers: {args.workers}; simulations per decision: {args.simulations or 'default'}",
+        flush=True,
+    )
     rows = run(configs, args.games, args.workers, args.simulations)
-    headers = [
-        "configuration",
-        "games",
-        "expert win share [95% CI]",
-        "target",
-        "p50 ms",
-        "p99 ms",
-        "max ms",
-        "decisions",
-        "s",
-    ]
-    print(table(headers, rows))
+    if len(rows) > 1:
+        print(table(HEADERS, rows))
     return 0
 
 
