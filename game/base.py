@@ -151,7 +151,8 @@ class Engine(Protocol[S, A]):
         ...
 
     def bot_action(self, state: S, player: PlayerId, level: str, rng: random.Random) -> A:
-        """A machine player's move; ``level`` is ``"easy"`` (random legal) or ``"normal"``."""
+        """A machine player's move; ``level`` is ``"easy"`` (random legal), ``"normal"``
+        (greedy) or ``"expert"`` (search over sampled hidden states; ``game.search``)."""
         ...
 
 

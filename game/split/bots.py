@@ -157,4 +157,8 @@ def greedy_action(state: SplitState, seat: int) -> SplitAction:
 def bot_action(state: SplitState, seat: int, level: str, rng: random.Random) -> SplitAction:
     if level == "easy":
         return random_action(state, seat, rng)
+    if level == "expert":
+        from game.split.expert import expert_action  # the expert builds on this module
+
+        return expert_action(state, seat, rng)
     return greedy_action(state, seat)

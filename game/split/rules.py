@@ -105,6 +105,7 @@ def deal(state: SplitState) -> list[Event]:
     state.laydown_waiting = []
     state.went_out = None
     state.round_marks = [0] * count
+    state.known = [[] for _ in range(count)]
     return [
         Event(
             kind=EventKind.ROUND_START,
@@ -221,6 +222,13 @@ def _take_face(hand: list[int], face: int) -> int:
         if FACE_OF[card] == face:
             return hand.pop(index)
     raise AssertionError("card checked as held")
+
+
+def _play_known(state: SplitState, seat: int, face: int) -> None:
+    """``seat`` played a ``face`` from their hand: if everyone knew they held one, nobody
+    can tell any more whether the known copy is the one that went."""
+    if seat < len(state.known) and face in state.known[seat]:
+        state.known[seat].remove(face)
 
 
 def _face(text: str) -> int:
@@ -555,6 +563,8 @@ def _pick(state: SplitState, seat: int, actor: str, action: Pick) -> list[Event]
     taken = row[pos:]
     del row[pos:]
     state.hands[seat].extend(taken)
+    if len(state.known) == len(state.players):
+        state.known[seat].extend(FACE_OF[card] for card in taken)
     state.picked = taken[0]
     state.turns_started[seat] += 1
     state.step = _MAIN
@@ -609,6 +619,8 @@ def _make_match(state: SplitState, seat: int, actor: str, action: MakeMatch) -> 
         raise IllegalAction("You must keep a card to discard: you cannot lay your last two cards.")
     _keeps_picked(state, seat, (a, b), (a, b), match_pairs(state))
     cards = [_take_face(hand, a), _take_face(hand, b)]
+    _play_known(state, seat, a)
+    _play_known(state, seat, b)
     if state.picked is not None and FACE_OF[state.picked] in (a, b):
         state.picked = None
     state.matches.append(_new_match(seat, cards))
@@ -653,6 +665,7 @@ def _upgrade(state: SplitState, seat: int, actor: str, action: Upgrade) -> list[
     del untouched[action.match]
     _keeps_picked(state, seat, (face,), (face, kept), untouched)
     card = _take_face(hand, face)
+    _play_known(state, seat, face)
     if state.picked is not None and FACE_OF[state.picked] == face:
         state.picked = None
     covered = match.halves[index]
@@ -776,6 +789,7 @@ def _discard(state: SplitState, seat: int, actor: str, action: Discard) -> list[
     if not _count_face(hand, face):
         raise IllegalAction(f"You do not hold {FACE_NAMES[face]}.")
     state.row.append(_take_face(hand, face))
+    _play_known(state, seat, face)
     events = [
         Event(
             kind=EventKind.DISCARD, actor=actor, data={"card": FACE_NAMES[face], "left": len(hand)}
@@ -795,6 +809,8 @@ def _lay(state: SplitState, seat: int, actor: str, action: LayMatch) -> list[Eve
     hand = state.hands[seat]
     _check_pair(hand, a, b)
     cards = [_take_face(hand, a), _take_face(hand, b)]
+    _play_known(state, seat, a)
+    _play_known(state, seat, b)
     state.matches.append(_new_match(seat, cards))
     return [
         Event(

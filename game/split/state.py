@@ -73,6 +73,9 @@ class SplitState(PlainAssignment):
     negatives: list[int]  # per seat: negative boxes filled
     round_marks: list[int]  # per seat: negative boxes from perfect bonuses this round
     history: list[RoundSummary] = Field(default_factory=list)
+    # Per seat: faces everyone knows the seat holds (taken from the discard row, not yet
+    # played). Empty in snapshots made before the field existed: nothing is known then.
+    known: list[list[int]] = Field(default_factory=list)
 
 
 def copy_state(state: SplitState) -> SplitState:
@@ -106,6 +109,7 @@ def copy_state(state: SplitState) -> SplitState:
             negatives=list(state.negatives),
             round_marks=list(state.round_marks),
             history=list(state.history),
+            known=[list(faces) for faces in state.known],
         ),
         _STATE_FIELDS,
     )

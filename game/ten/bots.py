@@ -2,8 +2,9 @@
 
 - ``random_action``: a uniformly random legal action ("easy").
 - ``greedy_action`` ("normal"): stops once the public bust chance exceeds
-  ``GREEDY_STOP_RISK``; takes the reward ``preferred_reward`` names; bids on a wild up to
-  ``GREEDY_TOKENS_PER_POINT`` tokens per point the wild adds to its score; buys the market card
+  ``GREEDY_STOP_RISK``; takes the reward ``preferred_reward`` names; values a wild at
+  ``GREEDY_TOKENS_PER_POINT`` tokens per point it adds to its score and bids that value (the
+  last bidder, who sees every other bid, only the minimum raise); buys the market card
   that adds the most points, when tokens alone can pay for it; pays token-only when it can.
 - ``default_action``: stop whenever stopping is allowed (reward by ``preferred_reward``), else
   draw; pass in an auction; the least wasteful payment; skip a buy (also "back" out of a
@@ -75,7 +76,12 @@ def greedy_action(state: TenState, seat: int) -> TenAction:
         value = points_gained(state, seat, [cards.NOTATION[state.auction_card]])
         limit = min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT)
         low = max(state.high_bid + 1, data.MIN_FIRST_BID)
-        return Bid(amount=low) if low <= limit else Pass()
+        if low > limit:
+            return Pass()
+        # Every seat bids once: the last bidder needs only the minimum raise; an earlier
+        # one bids what the wild is worth to it, so a later seat pays that to outbid it.
+        last = state.bid_index == len(state.bidders) - 1
+        return Bid(amount=low if last else limit)
     if phase == Phase.PAY:
         options = payment_options(
             state, state.players[seat], state.pay_price, cards_allowed=state.pay_for == PayFor.CARD
@@ -97,4 +103,8 @@ def bot_action(state: TenState, seat: int, level: str, rng: random.Random) -> Te
     assert waiting_seat(state) == seat
     if level == "easy":
         return random_action(state, seat, rng)
+    if level == "expert":
+        from game.ten.expert import expert_action  # the expert builds on this module
+
+        return expert_action(state, seat, rng)
     return greedy_action(state, seat)

@@ -106,3 +106,17 @@ def test_replay_bench_quick_prints_every_game_and_checkpoint_spacing(
     assert sorted({(row[0], row[1]) for row in rows}) == [("SPLIT", "6p"), ("TEN", "5p")]
     assert [int(row[3]) for row in rows] == [*replay_bench.CHECKPOINTS] * 2
     assert "build ms" in out and "µs/step" in out
+
+
+def test_bots_bench_plays_an_expert_game_and_times_its_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bench import bots as bots_bench
+    from game.split import expert
+
+    monkeypatch.setattr(expert, "EXPERT_SIMULATIONS", 3)
+    result = bots_bench.play_game("split", 2, seed=1)
+    assert result.share in (0.0, 0.5, 1.0)
+    assert result.decisions and all(t >= 0 for t in result.decisions)
+    mean, low, high = bots_bench.interval([1.0, 0.0, 1.0, 1.0])
+    assert mean == 0.75 and 0.0 <= low < mean < high <= 1.0

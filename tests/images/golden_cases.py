@@ -51,7 +51,7 @@ def _ten_table() -> bytes:
 
 
 def _ten_hand() -> bytes:
-    state = samples.ten_state(2, 3, 83)
+    state = samples.ten_state(2, 3, 81)
     player = _TEN.view(state, None).awaiting
     return ten_hand(_TEN.view(state, player), samples.names(2))
 

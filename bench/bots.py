@@ -1,0 +1,160 @@
+"""Strength and decision time of the expert bot against normal (greedy) bots.
+
+For each configuration it plays ``--games`` seeded games through ``Engine.bot_action`` (the
+path the bot process uses) on a process pool and prints the expert's win share with a 95 %
+confidence interval (normal approximation; a tie for first counts as a shared win) and the
+expert's decision times (p50, p99, max). Seats rotate with the seed so the expert sits in
+every place equally often.
+
+    python -m bench.bots                      # 400 games per configuration
+    python -m bench.bots --games 60           # a short run
+    python -m bench.bots --config ten:2 --simulations 80
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bench._common import machine_line, percentile, table
+from game.base import rng_for
+from game.registry import engines
+
+CONFIGS: tuple[tuple[str, int], ...] = (("split", 2), ("ten", 2), ("split", 4), ("ten", 4))
+TARGETS: dict[int, float] = {2: 0.65, 4: 0.40}
+EXPERT_MODULES = {"split": "game.split.expert", "ten": "game.ten.expert"}
+
+
+@dataclass
+class GameResult:
+    share: float  # the expert's part of the win: 1, 1/k for a k-way tie for first, else 0
+    decisions: list[float] = field(default_factory=list)  # seconds per expert decision
+
+
+def _set_simulations(keys: Sequence[str], simulations: int | None) -> None:
+    if simulations is None:
+        return
+    for key in keys:
+        importlib.import_module(EXPERT_MODULES[key]).EXPERT_SIMULATIONS = simulations
+
+
+def play_game(key: str, players: int, seed: int) -> GameResult:
+    """One game: the expert in seat ``seed % players``, normal bots elsewhere."""
+    engine = engines()[key]
+    seats = [f"bot:{i}" for i in range(players)]
+    expert = seats[seed % players]
+    state, _ = engine.new_game(seats, seed)
+    result = GameResult(share=0.0)
+    version = 0
+    while not engine.is_over(state):
+        player = engine.awaiting(state)[0]
+        rng = rng_for(seed, "autoplay", version, player)
+        if player == expert:
+            started = time.perf_counter()
+            action = engine.bot_action(state, player, "expert", rng)
+            result.decisions.append(time.perf_counter() - started)
+        else:
+            action = engine.bot_action(state, player, "normal", rng)
+        engine.apply(state, player, action)
+        version += 1
+    placed = {r.player: r.placement for r in engine.results(state)}
+    firsts = [p for p, place in placed.items() if place == 1]
+    if expert in firsts:
+        result.share = 1.0 / len(firsts)
+    return result
+
+
+def _play(args: tuple[str, int, int]) -> GameResult:
+    return play_game(*args)
+
+
+def interval(shares: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95 % confidence bounds (normal approximation)."""
+    n = len(shares)
+    mean = sum(shares) / n
+    variance = sum((s - mean) ** 2 for s in shares) / max(n - 1, 1)
+    half = 1.96 * math.sqrt(variance / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+HEADERS = (
+    "configuration",
+    "games",
+    "expert win share [95% CI]",
+    "target",
+    "p50 ms",
+    "p99 ms",
+    "max ms",
+    "decisions",
+    "s",
+)
+
+
+def run(
+    configs: Sequence[tuple[str, int]], games: int, workers: int, simulations: int | None
+) -> list[list[object]]:
+    """Play every configuration; each one's row is printed as soon as it is done."""
+    rows: list[list[object]] = []
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        initializer=_set_simulations,
+        initargs=(sorted({key for key, _ in configs}), simulations),
+    ) as pool:
+        for key, players in configs:
+            started = time.perf_counter()
+            jobs = [(key, players, seed) for seed in range(games)]
+            results = list(pool.map(_play, jobs, chunksize=1))
+            elapsed = time.perf_counter() - started
+            mean, low, high = interval([r.share for r in results])
+            times = [t for r in results for t in r.decisions]
+            rows.append(
+                [
+                    f"{key.upper()} {players}p: 1 expert vs {players - 1} normal",
+                    games,
+                    f"{mean:.1%} [{low:.1%}, {high:.1%}]",
+                    f"{TARGETS[players]:.0%}",
+                    f"{percentile(times, 0.5) * 1000:.0f}",
+                    f"{percentile(times, 0.99) * 1000:.0f}",
+                    f"{max(times) * 1000:.0f}",
+                    len(times),
+                    f"{elapsed:.0f}",
+                ]
+            )
+            print(table(HEADERS, rows[-1:]), flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bots")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--config",
+        action="append",
+        help="game:players, e.g. split:2 (repeatable; default: all four configurations)",
+    )
+    parser.add_argument(
+        "--simulations", type=int, help="simulations per expert decision (default: the level's)"
+    )
+    args = parser.parse_args(argv)
+    configs = CONFIGS
+    if args.config:
+        configs = tuple((c.split(":")[0], int(c.split(":")[1])) for c in args.config)
+    print(machine_line())
+    print(
+        f"workers: {args.workers}; simulations per decision: {args.simulations or 'default'}",
+        flush=True,
+    )
+    rows = run(configs, args.games, args.workers, args.simulations)
+    if len(rows) > 1:
+        print(table(HEADERS, rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,50 @@
+"""The expert SPLIT player: determinized Monte Carlo over the legal moves.
+
+Each simulation deals the hidden cards afresh (``hidden.sample_hidden``), plays the candidate
+move, lets every seat play greedily to the end of the round and scores the deciding seat's
+margin over the best other sheet. The search itself is game-agnostic (``game.search``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from game.search import Budget, Iterations, choose
+from game.split.actions import SplitAction
+from game.split.hidden import sample_hidden
+from game.split.rollout import margin, play_out_round, step
+from game.split.rules import legal_actions
+from game.split.state import SplitState, copy_state
+
+# Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
+# measures the decision times this gives).
+EXPERT_SIMULATIONS = 80
+
+
+class SplitSearch:
+    """``game.search.Determinized`` for one SPLIT seat."""
+
+    def __init__(self, state: SplitState, seat: int) -> None:
+        self._state = state
+        self._seat = seat
+
+    def sample(self, rng: random.Random) -> SplitState:
+        return sample_hidden(self._state, self._seat, rng)
+
+    def candidates(self, world: SplitState) -> Sequence[SplitAction]:
+        return legal_actions(world, self._seat)
+
+    def outcome(self, world: SplitState, action: SplitAction, rng: random.Random) -> float:
+        step(world, self._seat, action)
+        play_out_round(world)
+        return margin(world, self._seat)
+
+    def copy(self, world: SplitState) -> SplitState:
+        return copy_state(world)
+
+
+def expert_action(
+    state: SplitState, seat: int, rng: random.Random, budget: Budget | None = None
+) -> SplitAction:
+    return choose(SplitSearch(state, seat), rng, budget or Iterations(EXPERT_SIMULATIONS))

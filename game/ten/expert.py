@@ -1,0 +1,74 @@
+"""The expert TEN player: determinized Monte Carlo over the legal moves.
+
+Each simulation shuffles the unseen cards into a pile (``hidden.sample_hidden``), plays the
+candidate move and lets every seat play the normal bot's moves to the end of the game. The
+outcome is the deciding seat's share of the win plus a small part of its score margin (which
+separates moves that win equally often). The search itself is game-agnostic
+(``game.search``).
+
+An auction offers every amount up to the bidder's wealth; the search compares passing and a
+few amounts (the minimum raise and steps above it) rather than all of them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from game.search import Budget, Iterations, choose
+from game.ten.hidden import copy_world, sample_hidden
+from game.ten.rollout import outcome, play_out, step
+from game.ten.rules import legal
+from game.ten.state import Bid, Pay, TenAction, TenState
+
+# Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
+# measures the decision times this gives).
+EXPERT_SIMULATIONS = 60
+# Bid amounts compared, as steps above the minimum raise.
+BID_STEPS = (0, 1, 3)
+# Payments compared (the legal list starts with the least wasteful ones).
+PAYMENTS_COMPARED = 4
+# Weight of one point of score margin against a whole win.
+MARGIN_WEIGHT = 0.02
+
+
+def candidates(actions: Sequence[TenAction]) -> list[TenAction]:
+    bids = [a for a in actions if isinstance(a, Bid)]
+    if bids:
+        low = min(b.amount for b in bids)
+        wanted = {low + s for s in BID_STEPS}
+        return [a for a in actions if not isinstance(a, Bid) or a.amount in wanted]
+    pays = [a for a in actions if isinstance(a, Pay)]
+    if len(pays) > PAYMENTS_COMPARED:
+        keep = set(map(id, pays[:PAYMENTS_COMPARED]))
+        return [a for a in actions if not isinstance(a, Pay) or id(a) in keep]
+    return list(actions)
+
+
+class TenSearch:
+    """``game.search.Determinized`` for one TEN seat."""
+
+    def __init__(self, state: TenState, seat: int) -> None:
+        self._state = state
+        self._seat = seat
+
+    def sample(self, rng: random.Random) -> TenState:
+        return sample_hidden(self._state, self._seat, rng)
+
+    def candidates(self, world: TenState) -> Sequence[TenAction]:
+        return candidates(legal(world, self._seat))
+
+    def outcome(self, world: TenState, action: TenAction, rng: random.Random) -> float:
+        step(world, self._seat, action)
+        play_out(world)
+        share, margin = outcome(world, self._seat)
+        return share + MARGIN_WEIGHT * margin
+
+    def copy(self, world: TenState) -> TenState:
+        return copy_world(world)
+
+
+def expert_action(
+    state: TenState, seat: int, rng: random.Random, budget: Budget | None = None
+) -> TenAction:
+    return choose(TenSearch(state, seat), rng, budget or Iterations(EXPERT_SIMULATIONS))

@@ -1,0 +1,194 @@
+"""Fast playouts for TEN search: moves applied without events, and greedy rollouts.
+
+``step`` plays the moves a playout makes most (a flip of a number or currency card that
+neither busts nor empties the pile, a bid or pass that is not the auction's last) straight on
+the state, without validation and without building events; every other move goes through
+``rules.apply_for``. It leaves the state exactly as the rules do, fields-set bookkeeping
+included (``tests/engine/test_expert_ten.py`` plays random games both ways and compares every
+state). Only legal moves may be passed.
+
+``greedy_move`` is the rollout players' policy: the normal bot's, with cheap scoring.
+"""
+
+from __future__ import annotations
+
+from game.ten import cards, data, rules
+from game.ten.bots import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
+from game.ten.odds import running_total, tableau_currency
+from game.ten.payments import legal_payments, wealth
+from game.ten.scoring import plain_best
+from game.ten.state import Bid, Buy, Draw, Pass, TenAction, TenState
+from game.ten.vocabulary import Phase
+
+_DRAW_PHASE, _AUCTION, _BUY, _PAY = Phase.DRAW, Phase.AUCTION, Phase.BUY, Phase.PAY
+_NOTATION = cards.NOTATION
+_NUMBER = cards.NUMBER
+_CURRENCY_VALUE = cards.CURRENCY_VALUE
+_IS_WILD = cards.IS_WILD
+_IS_NUMBER = tuple(kind == cards.Kind.NUMBER for kind in cards.KIND)
+# A rollout that has not ended after this many moves stops there (a guard only).
+MAX_ROLLOUT_MOVES = 5000
+
+
+def step(state: TenState, seat: int, action: TenAction) -> None:
+    """Apply the legal ``action`` of ``seat`` as the rules would, without events."""
+    fields = state.__dict__
+    kind = type(action)
+    if kind is Draw:
+        pile = fields["pile"]
+        card = pile[-1] if len(pile) > 1 else None
+        if card is not None and not _IS_WILD[card]:
+            tableau = fields["tableau"]
+            currency = _CURRENCY_VALUE[card]
+            total = _NUMBER[card] - currency
+            for c in tableau:
+                currency += _CURRENCY_VALUE[c]
+                total += _NUMBER[c] - _CURRENCY_VALUE[c]
+            busts = (
+                total >= data.NUMBER_BUST_AT
+                if _IS_NUMBER[card]
+                else currency >= data.CURRENCY_BUST_AT
+            )
+            if not busts:
+                tableau.append(pile.pop())
+                return
+    elif kind is Pass or kind is Bid:
+        index = fields["bid_index"] + 1
+        if index < len(fields["bidders"]):
+            if kind is Bid:
+                assert isinstance(action, Bid)
+                fields["high_bid"] = action.amount
+                fields["high_bidder"] = seat
+                state.__pydantic_fields_set__.update(("high_bid", "high_bidder"))
+            fields["bid_index"] = index
+            state.__pydantic_fields_set__.add("bid_index")
+            return
+    rules.apply_for(state, fields["players"][seat], action)
+
+
+def pile_bust_chance(state: TenState) -> float:
+    """``odds.bust_chance`` computed from the pile's contents (equal in a consistent world)."""
+    pile = state.__dict__["pile"]
+    if not pile:
+        return 0.0
+    tableau = state.__dict__["tableau"]
+    total = running_total(tableau)
+    currency = tableau_currency(tableau)
+    number_room = data.NUMBER_BUST_AT - total
+    currency_room = data.CURRENCY_BUST_AT - currency
+    busting = 0
+    for card in pile:
+        if _IS_NUMBER[card]:
+            busting += _NUMBER[card] >= number_room
+        else:
+            value = _CURRENCY_VALUE[card]
+            busting += value > 0 and value >= currency_room
+    return busting / len(pile)
+
+
+# Per card id: (colour index or -1, number bit, colour wild, shared wild).
+_COLOUR_INDEX = {colour: index for index, colour in enumerate(data.COLOURS)}
+_PARTS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (
+        _COLOUR_INDEX.get(cards.COLOUR[card], -1),
+        1 << _NUMBER[card] if cards.KIND[card] == cards.Kind.NUMBER else 0,
+        int(cards.KIND[card] == cards.Kind.COLOUR_WILD),
+        int(cards.KIND[card] in (cards.Kind.NUMBER_WILD, cards.Kind.FULL_WILD)),
+    )
+    for card in range(cards.CARD_COUNT)
+)
+
+
+def rough_score(collection: list[int]) -> int:
+    """A cheap estimate of a collection's score for the rollout players: each colour's
+    longest run with its own colour wilds filling gaps, plus one point per number wild or
+    full wild."""
+    held = [0, 0, 0, 0]
+    allowance = [0, 0, 0, 0]
+    shared = 0
+    parts = _PARTS
+    for card in collection:
+        colour, bit, colour_wild, shared_wild = parts[card]
+        if colour >= 0:
+            held[colour] |= bit
+            allowance[colour] += colour_wild
+        shared += shared_wild
+    total = shared
+    for colour in range(4):
+        if held[colour] or allowance[colour]:
+            total += plain_best(held[colour], allowance[colour])[0]
+    return total
+
+
+def _gain(collection: list[int], extra: list[int]) -> int:
+    return rough_score(collection + extra) - rough_score(collection)
+
+
+def greedy_move(state: TenState, seat: int) -> TenAction:
+    """The normal bot's policy (``bots.greedy_action``) with ``rough_score`` for its points
+    and the bust chance read from the pile's contents (in a sampled world exactly the
+    unseen cards): about as good, and far cheaper than exact scoring."""
+    fields = state.__dict__
+    phase = fields["phase"]
+    collection = fields["collections"][seat]
+    if phase == _DRAW_PHASE:
+        pile = fields["pile"]
+        can_stop = not pile or bool(fields["tableau"])
+        if can_stop and (not pile or pile_bust_chance(state) > GREEDY_STOP_RISK):
+            tableau = fields["tableau"]
+            numbers = [c for c in tableau if _IS_NUMBER[c]]
+            before = fields["currency"][seat]
+            currency_gain = min(data.CURRENCY_CAP, before + tableau_currency(tableau)) - before
+            if _gain(collection, numbers) >= currency_gain:
+                return rules._STOP_NUMBERS
+            return rules._STOP_CURRENCY
+        return rules._DRAW
+    if phase == _AUCTION:
+        card = fields["auction_card"]
+        value = _gain(collection, [card])
+        limit = min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT)
+        low = max(fields["high_bid"] + 1, data.MIN_FIRST_BID)
+        if low > limit:
+            return rules._PASS
+        last = fields["bid_index"] == len(fields["bidders"]) - 1
+        return rules._bid_action(low if last else limit)
+    if phase == _BUY:
+        tokens = wealth(state, seat)
+        best: tuple[int, TenAction] | None = None
+        market = fields["market"]
+        for action in rules.legal(state, seat):
+            if isinstance(action, Buy) and int(action.card[1]) <= tokens:
+                card = next(c for c in market if _NOTATION[c] == action.card)
+                gain = _gain(collection, [card])
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, action)
+        return best[1] if best else rules._SKIP
+    if phase == _PAY and wealth(state, seat) >= fields["pay_price"]:
+        # Token-only, least wasteful first (the normal bot's choice when tokens can pay).
+        return legal_payments(state, seat, fields["pay_price"], cards_allowed=False)[0]
+    return greedy_action(state, seat)
+
+
+def play_out(state: TenState) -> None:
+    """Greedy play by every seat to the end of the game."""
+    for _ in range(MAX_ROLLOUT_MOVES):
+        seat = rules.waiting_seat(state)
+        if seat is None:
+            return
+        step(state, seat, greedy_move(state, seat))
+
+
+def outcome(state: TenState, seat: int) -> tuple[float, float]:
+    """(the seat's share of the win, its score minus the best other score) at the end, with
+    the placing keys of ``results.final_results`` (score, currency, fewest cards) and scores
+    by ``rough_score``: the exact scoring's search over wild assignments can take seconds
+    for a collection with many wilds, and every rollout ends with new collections."""
+    keys = [
+        (rough_score(collection), state.currency[s], -len(collection))
+        for s, collection in enumerate(state.collections)
+    ]
+    best = max(keys)
+    firsts = sum(1 for key in keys if key == best)
+    share = 1.0 / firsts if keys[seat] == best else 0.0
+    others = max(key[0] for s, key in enumerate(keys) if s != seat)
+    return share, float(keys[seat][0] - others)

@@ -1,0 +1,155 @@
+"""The expert TEN seat: the event-free fast path, the pile sampler, no peeking; and the normal
+bidder's bids by the wild's value."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from game.search import Iterations
+from game.ten import TenEngine, bots, rules
+from game.ten.expert import candidates, expert_action
+from game.ten.hidden import sample_hidden, unseen_by_kind
+from game.ten.invariants import check_invariants
+from game.ten.odds import bust_chance
+from game.ten.rollout import greedy_move, pile_bust_chance, step
+from game.ten.state import Bid, Draw, Pass, TenState
+from game.ten.vocabulary import Phase
+from tests.engine.ten_helpers import act, build
+
+ENGINE = TenEngine()
+
+
+def _fields(state: TenState) -> tuple[dict[str, object], set[str]]:
+    return state.model_dump(mode="json"), set(state.model_fields_set)
+
+
+def _mid_game_states(games: int, players: int, every: int = 7) -> list[TenState]:
+    found = []
+    for seed in range(games):
+        state, _ = rules.new_game([f"p{i}" for i in range(players)], seed)
+        rng = random.Random(seed)
+        moves = 0
+        while (seat := rules.waiting_seat(state)) is not None:
+            if moves % every == every - 1:
+                found.append(ENGINE.copy_state(state))
+            legal = rules.legal(state, seat)
+            action = rng.choice(legal) if rng.random() < 0.2 else bots.greedy_action(state, seat)
+            rules.apply_action(state, seat, action)
+            moves += 1
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_fast_step_leaves_the_state_the_rules_leave(players: int) -> None:
+    fast_moves = 0
+    for seed in range(15):
+        slow, _ = rules.new_game([f"p{i}" for i in range(players)], seed)
+        fast = ENGINE.copy_state(slow)
+        rng = random.Random(seed)
+        while (seat := rules.waiting_seat(slow)) is not None:
+            legal = rules.legal(slow, seat)
+            action = rng.choice(legal) if rng.random() < 0.5 else bots.greedy_action(slow, seat)
+            fast_moves += isinstance(action, Draw | Bid | Pass)
+            rules.apply_action(slow, seat, action)
+            step(fast, seat, action)
+            assert _fields(fast) == _fields(slow)
+    assert fast_moves > 500
+
+
+def test_pile_bust_chance_is_the_public_bust_chance() -> None:
+    for state in _mid_game_states(5, 3):
+        if state.phase == Phase.DRAW:
+            assert pile_bust_chance(state) == pytest.approx(bust_chance(state))
+
+
+def test_the_rollout_move_is_legal_and_mostly_the_normal_move() -> None:
+    same = total = 0
+    for state in _mid_game_states(5, 2, every=3):
+        seat = rules.waiting_seat(state)
+        assert seat is not None
+        move = greedy_move(state, seat)
+        assert move in rules.legal(state, seat)
+        same += move == bots.greedy_action(state, seat)
+        total += 1
+    assert same > 0.8 * total
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_sampled_worlds_keep_everything_the_seat_sees(players: int) -> None:
+    for state in _mid_game_states(4, players):
+        world = sample_hidden(state, 0, random.Random(3))
+        check_invariants(world)
+        assert Counter(world.pile) == Counter(state.pile)
+        assert unseen_by_kind(world) == unseen_by_kind(state)
+        visible = state.model_dump(exclude={"pile", "seed"})
+        assert world.model_dump(exclude={"pile", "seed"}) == visible
+
+
+def test_sampled_worlds_vary_the_pile_order() -> None:
+    state, _ = rules.new_game(["a", "b"], 5)
+    worlds = [sample_hidden(state, 0, random.Random(k)) for k in range(5)]
+    assert len({tuple(w.pile) for w in worlds}) == 5
+    assert all(w.seed != state.seed for w in worlds)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_expert_does_not_peek(players: int) -> None:
+    decisions = 0
+    for index, state in enumerate(_mid_game_states(3, players, every=4)):
+        seat = rules.waiting_seat(state)
+        assert seat is not None
+        if len(candidates(rules.legal(state, seat))) < 2:
+            continue
+        decisions += 1
+        budget = Iterations(10)
+        choice = expert_action(state, seat, random.Random(index), budget)
+        for k in range(2):
+            redealt = ENGINE.copy_state(state)
+            random.Random(1000 * index + k).shuffle(redealt.pile)
+            redealt.seed = 1000 * index + k
+            assert expert_action(redealt, seat, random.Random(index), budget) == choice
+    assert decisions > 20
+
+
+def test_expert_level_plays_legal_moves_through_the_engine() -> None:
+    state, _ = ENGINE.new_game(["a", "b"], 9)
+    for move in range(40):
+        player = ENGINE.awaiting(state)[0]
+        action = ENGINE.bot_action(state, player, "expert", random.Random(move))
+        assert action in ENGINE.legal_actions(state, player)
+        ENGINE.apply(state, player, action)
+
+
+def test_auction_candidates_are_pass_and_a_few_amounts() -> None:
+    legal = [Pass(), *(Bid(amount=a) for a in range(3, 16))]
+    chosen = candidates(legal)
+    assert chosen[0] == Pass()
+    assert [a.amount for a in chosen[1:] if isinstance(a, Bid)] == [3, 4, 6]
+
+
+def _auction(players: int, wild: str, collections: list[list[str]]) -> TenState:
+    state = build(players, flips=[wild], collections=collections, currency=[8] * players)
+    act(state, "A", {"type": "draw"})
+    assert state.phase == Phase.AUCTION
+    return state
+
+
+def test_normal_bidder_bids_the_wilds_value_when_others_bid_after_it() -> None:
+    # B bids first (A is active and bids last). R# completes B's red 4-6 run into 3-7 or 4-7.
+    state = _auction(3, "R#", [[], ["R4", "R5", "R6"], []])
+    seat = state.bidders[state.bid_index]
+    assert seat == 1
+    value = bots.points_gained(state, seat, ["R#"])
+    assert value == 1
+    action = bots.greedy_action(state, seat)
+    assert action == Bid(amount=min(8, value * bots.GREEDY_TOKENS_PER_POINT))
+
+
+def test_normal_bidder_raises_by_the_minimum_when_it_bids_last() -> None:
+    state = _auction(2, "R#", [["R4", "R5", "R6"], ["R1", "R2", "R3"]])
+    act(state, "B", {"type": "bid", "amount": 1})
+    assert state.bidders[state.bid_index] == 0  # the active player bids last
+    assert bots.greedy_action(state, 0) == Bid(amount=2)
