@@ -5,6 +5,9 @@
   number of 429s the bot met is printed (a retry storm would show here).
 * REST calls per game action, from one whole game of each kind (limits off): the target is at
   most 2 on average, the interaction reply plus at most one channel write. Printed by route.
+  The players click through the steps of their turn in their private view without waiting
+  for the public table (``TablePlay.step(quick_runs=True)``), as people do; the bot edits the
+  table once such a run is over (``cogs.publisher.RUN_DEBOUNCE``).
 
 The figures go to the terminal summary (``scenario_support.FIGURES_REPORT``).
 """
@@ -14,8 +17,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from typing import Any
-
-import pytest
 
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
@@ -117,7 +118,7 @@ async def play_counted(
     alice, bob, _ = fd.world.users.values()
     await table.open(game, alice, bob)
     since = time.monotonic()
-    await table.play_to_end()
+    await table.play_to_end(quick_runs=True)
     await bot.wait_until(lambda: table.row().status == "finished", 20.0, "the end")
     by_route, opening_calls = game_calls(fd, table, since)
     total = sum(by_route.values())
@@ -132,15 +133,6 @@ async def play_counted(
     return f"{per_action:.2f}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "issue 20, measured before the cogs restructure: 2.27 REST calls per SPLIT action"
-        " (90 actions: 90 callbacks + 90 table PATCHes + 24 channel POSTs for pings and"
-        " summaries); every move in the private hand view is answered and then the public"
-        " table is edited, and turn pings are separate posts"
-    ),
-)
 async def test_rest_calls_per_action_in_a_split_game(
     guild: FakeDiscord, live_bot: BotProcess
 ) -> None:
