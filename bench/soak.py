@@ -32,7 +32,7 @@ from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy
-from tests.e2e.scenario_support import BOT_ENV
+from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_split import split_rank
 from tests.e2e.test_scenario_ten import ten_rank
@@ -103,7 +103,7 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
             fd,
             workdir / "bot",
             log_level="WARNING",
-            extra_env={**BOT_ENV, STATS_FILE_ENV: str(stats)},
+            extra_env={**DEFAULT_DEBOUNCE_ENV, STATS_FILE_ENV: str(stats)},
         )
         try:
             await bot.start()

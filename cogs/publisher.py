@@ -10,7 +10,8 @@ run of moves is over, so the table is edited once per bot turn rather than once 
 
 A person's run of moves from their private view is coalesced the same way: a move after which
 the game still waits for that same player (the next step of one turn) is held for up to
-``RUN_DEBOUNCE`` seconds, and dropped as soon as a newer change of the session is stored, so a
+``settings.table_run_debounce`` seconds (0.4 by default: the other players see the table at
+most that much later), and dropped as soon as a newer change of the session is stored, so a
 quick run of steps costs one table edit. The move that ends the run (the turn passes, a round
 or the game ends) is never held and always goes out. The hold happens in the session's publish
 worker, so pings and round summaries keep their order behind it.
@@ -35,15 +36,13 @@ from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
-# Seconds a mid-turn move from a private view waits for the same player's next step. Short:
-# the other players see the table at most this much later; long enough for a quick clicker.
-RUN_DEBOUNCE = 0.4
 RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
 
 
 class TablePublisher:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, *, run_debounce: float = 0.0) -> None:
         self._client = client
+        self._run_debounce = run_debounce  # seconds; cogs.table passes the setting
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -53,7 +52,9 @@ class TablePublisher:
             return
         if self._overtaken(session):
             return
-        if self._mid_run(change) and await self._overtaken_within(session, RUN_DEBOUNCE):
+        if self._mid_run(change) and await self._overtaken_within(
+            session, self._run_debounce
+        ):
             return
         await self._edit(session)
 

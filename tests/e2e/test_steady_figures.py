@@ -7,7 +7,7 @@
   most 2 on average, the interaction reply plus at most one channel write. Printed by route.
   The players click through the steps of their turn in their private view without waiting
   for the public table (``TablePlay.step(quick_runs=True)``), as people do; the bot edits the
-  table once such a run is over (``cogs.publisher.RUN_DEBOUNCE``).
+  table once such a run is over (with its default ``TABLE_RUN_DEBOUNCE``, unlike the scenarios).
 
 The figures go to the terminal summary (``scenario_support.FIGURES_REPORT``).
 """
@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy, use
-from tests.e2e.scenario_support import FIGURES_REPORT, assert_clean_log
+from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV, FIGURES_REPORT, assert_clean_log
 from tests.e2e.table_play import EDIT_MESSAGE, TablePlay
 from tests.e2e.test_scenario_split import new_play
 from tests.e2e.test_scenario_ten import ten_rank
@@ -30,6 +34,18 @@ from tests.e2e.test_scenario_ten import ten_rank
 FAST_MOVES = 20
 FINAL_STATE_WITHIN = 6.0  # seconds, from the issue
 REST_BUDGET = 2.0  # calls per game action, from the issue
+
+
+@pytest.fixture
+async def live_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """The bot as it runs in production: the table waits for a player's next step."""
+    proc = BotProcess(guild, tmp_path / "bot", extra_env=DEFAULT_DEBOUNCE_ENV)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
 
 
 def split_table_shows(table: TablePlay) -> str | None:
