@@ -2,7 +2,8 @@
 
 Three simulated players (alice, bob, carol) play three-seat games one after the other in one
 channel, SPLIT and TEN in turn, by clicking what they see (``tests.e2e.table_play``: the real
-click path, private views and all, each move waiting for the bot's table edit). Every
+click path, private views and all; a player clicks through the steps of their turn, and the
+move that ends it waits for the bot's table edit). Every
 ``--every`` games the bot process is asked for its figures: ``bot/__main__.py`` writes its RSS
 (``VmRSS`` from ``/proc/self/status``) and ``len(gc.get_objects())`` after a full collection
 to ``TABLEBOT_STATS_FILE`` on SIGUSR1. At the end: RSS growth over the last 50 games against the
@@ -31,7 +32,7 @@ from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy
-from tests.e2e.scenario_support import BOT_ENV
+from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_split import split_rank
 from tests.e2e.test_scenario_ten import ten_rank
@@ -79,7 +80,7 @@ async def play_game(fd: FakeDiscord, bot: BotProcess, index: int, seed: int) -> 
         play = TablePlay(fd, bot, channel, TenEngine(), Strategy(ten_rank, seed + index))
         game = "ten"
     await play.open(game, host, *others)
-    await play.play_to_end(limit=5000)
+    await play.play_to_end(limit=5000, quick_runs=True)
     await bot.wait_until(lambda: play.row().status == "finished", 30.0, "the game's end")
     return play.steps
 
@@ -102,7 +103,7 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
             fd,
             workdir / "bot",
             log_level="WARNING",
-            extra_env={**BOT_ENV, STATS_FILE_ENV: str(stats)},
+            extra_env={**DEFAULT_DEBOUNCE_ENV, STATS_FILE_ENV: str(stats)},
         )
         try:
             await bot.start()

@@ -81,7 +81,15 @@ def too_few_players(title: str, min_players: int, seated: int) -> str:
 
 
 def unknown_game(key: str) -> str:
-    return f"There is no game called {key!r}."
+    return f"There is no game called {clip(key, ECHO_MAX)!r}."
+
+
+ECHO_MAX = 40  # characters of a user's input echoed in a refusal
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def bad_turn_minutes(most: int) -> str:

@@ -70,3 +70,12 @@ async def send_private(
         await interaction.followup.send(ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=True, **kwargs)
+    release_view(render.view)
+
+
+def release_view(view: discord.ui.View | None) -> None:
+    """Drop a sent view from discord.py's view store. discord.py gives an ephemeral message's
+    view a 15-minute timeout and keeps it (and a timer task) alive that long; ours are made of
+    DynamicItems, which the registered classes serve without the view object."""
+    if view is not None:
+        view.stop()

@@ -17,7 +17,7 @@ from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
 from bot.models import Session, Status
 from cogs import handlers
-from cogs.choices import game_choices
+from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
 from cogs.ids import TableClicks
 from cogs.registry import GameUIs
@@ -55,7 +55,7 @@ class GameCog(commands.Cog):
     async def new(
         self,
         interaction: Interaction,
-        game: str,
+        game: GameOption,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
     ) -> None:
         manager = interaction.client.manager
@@ -141,7 +141,7 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="rules", description="Read a game's rules (only you see them)")
     @app_commands.describe(game="Which game")
-    async def rules(self, interaction: Interaction, game: str) -> None:
+    async def rules(self, interaction: Interaction, game: GameOption) -> None:
         ui = self.uis.with_rules().get(game)
         if ui is None:
             await refuse(interaction, errors.unknown_game(game))

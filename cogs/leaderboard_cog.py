@@ -26,7 +26,7 @@ from bot.leaderboard import (
     Period,
     Standing,
 )
-from cogs.choices import game_choices
+from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, player_id, refuse, send_private
 from cogs.game_ui import Render
 from cogs.ids import Control, Item, ReplayButton, ReplayTag, checked_id
@@ -207,7 +207,8 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(game="Which game", period="All time, this month or this week (UTC)")
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: Interaction, game: str, period: Literal["all", "month", "week"] = "all"
+        self, interaction: Interaction, game: GameOption,
+        period: Literal["all", "month", "week"] = "all",
     ) -> None:
         titles = game_titles(interaction)
         if game not in titles:
@@ -229,7 +230,8 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(user="Whose record (you when empty)", game="One game (all when empty)")
     @app_commands.guild_only()
     async def stats(
-        self, interaction: Interaction, user: discord.User | None = None, game: str | None = None
+        self, interaction: Interaction, user: discord.User | None = None,
+        game: GameOption | None = None,
     ) -> None:
         titles = game_titles(interaction)
         if game is not None and game not in titles:

@@ -7,6 +7,14 @@ any cache. Skips a change whose ``origin`` is that very message (the click handl
 re-rendered it), a change that a newer one has overtaken, and a machine's move
 (``origin=AUTOMATIC``): ``bot.autoplay`` and ``bot.turn_clock`` call :meth:`refresh` once their
 run of moves is over, so the table is edited once per bot turn rather than once per card.
+
+A person's run of moves from their private view is coalesced the same way: a move after which
+the game still waits for that same player (the next step of one turn) is held for up to
+``settings.table_run_debounce`` seconds (0.4 by default: the other players see the table at
+most that much later), and dropped as soon as a newer change of the session is stored, so a
+quick run of steps costs one table edit. The move that ends the run (the turn passes, a round
+or the game ends) is never held and always goes out. The hold happens in the session's publish
+worker, so pings and round summaries keep their order behind it.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any
 import discord
 
 from bot.client import TableBot
-from bot.manager import Change
+from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
 from cogs.notices import reminder_text, timed_out_text
@@ -28,10 +36,13 @@ from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
+RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
+
 
 class TablePublisher:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, *, run_debounce: float = 0.0) -> None:
         self._client = client
+        self._run_debounce = run_debounce  # seconds; cogs.table passes the setting
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -39,10 +50,43 @@ class TablePublisher:
             return
         if session.table_message_id is None or change.origin == session.table_message_id:
             return
-        current = self._client.manager.get(session.id)
-        if current is not None and current.version > session.version:
+        if self._overtaken(session):
+            return
+        if self._mid_run(change) and await self._overtaken_within(
+            session, self._run_debounce
+        ):
             return
         await self._edit(session)
+
+    async def _overtaken_within(self, session: Session, seconds: float) -> bool:
+        """Wait up to ``seconds`` for a newer change of the session (the player's next step);
+        True as soon as one is stored."""
+        waited = 0.0
+        while waited < seconds:
+            await asyncio.sleep(RUN_POLL)
+            waited += RUN_POLL
+            if self._overtaken(session):
+                return True
+        return False
+
+    def _overtaken(self, session: Session) -> bool:
+        current = self._client.manager.get(session.id)
+        return current is not None and current.version > session.version
+
+    def _mid_run(self, change: Change) -> bool:
+        """Whether ``change`` is one step of a person's run: a move made from a private view
+        (not the table message) after which the game waits for that same player again."""
+        session = change.session
+        if (
+            change.kind is not ChangeKind.ACTION
+            or change.actor is None
+            or change.origin is None
+            or session.state is None
+            or not session.is_live
+        ):
+            return False
+        engine = self._client.manager.engine(session.game)
+        return change.actor in engine.awaiting(session.state)
 
     async def catch_up(
         self,

@@ -31,7 +31,7 @@ async def setup(bot: TableBot) -> None:
     await bot.add_cog(GameCog(GameUIs(manager.engines)))
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
-    publisher = TablePublisher(bot)
+    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce)
     turn_ping = TurnPing(bot)
     manager.subscribe(publisher.on_change)
     manager.subscribe(Announcer(bot).on_change)

@@ -16,6 +16,8 @@ import pytest
 from discord.ui.view import ViewStore
 
 import tests.fakes
+from cogs.context import release_view
+from cogs.ids import HandButton
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_ten_game import MAX_ACTIONS, SEED
 from tests.cogs.test_ten_support import Router, decide, open_table
@@ -56,3 +58,19 @@ async def test_after_a_full_game_the_view_store_holds_no_message_views(
     plain.add_item(discord.ui.Button(custom_id="tb:hand:1", label="My hand"))
     view_store.add_view(plain, len(sent) + 1)
     assert list(view_store._views) == [len(sent) + 1]
+
+
+async def test_a_private_view_is_released_after_sending() -> None:
+    """discord.py gives an ephemeral message's view a 15-minute timeout and keeps it, with a
+    timer task, that long (``InteractionResponse.send_message``); ``release_view`` ends that,
+    and the registered DynamicItem classes still serve the clicks."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(7))
+    view.timeout = 15 * 60.0  # what send_message(ephemeral=True) does to a timeout-less view
+    view_store = ViewStore(None)  # type: ignore[arg-type]
+    view_store.add_view(view, None)
+    assert not view.is_finished()
+    release_view(view)
+    assert view.is_finished()
+    assert view_store._dynamic_items  # the id pattern stays registered
+    assert view_store._views == {} and view_store._synced_message_views == {}

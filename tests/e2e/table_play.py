@@ -150,8 +150,13 @@ class TablePlay:
         assert awaiting, "the game is over"
         return awaiting[0], self.users[awaiting[0]]
 
-    async def step(self) -> InteractionRecord:
-        """The awaited player uses one control; the oracle catches up with the stored actions."""
+    async def step(self, *, quick_runs: bool = False) -> InteractionRecord:
+        """The awaited player uses one control; the oracle catches up with the stored actions.
+
+        ``quick_runs``: a player who used their private view and is still awaited goes on at
+        once, like a person clicking through the steps of their turn, instead of waiting for
+        the public table's edit (the bot may coalesce those edits); the step that ends the run
+        still waits for it."""
         player, user = self._awaited()
         choice = self.strategy.choose(await self.choices_for(player))
         table = self.table()
@@ -164,9 +169,16 @@ class TablePlay:
         if self.fd.message(choice.message_id).ephemeral:
             self.private[player] = choice.message_id
         self.oracle.sync(self.db, self.session_id)
-        await self.posted(table.id, table_versions)
+        in_run = (
+            quick_runs
+            and self.private.get(player) == choice.message_id
+            and player in self.oracle.awaiting()
+        )
+        if not in_run:
+            await self.posted(table.id, table_versions)
         self.steps += 1
-        self.run_checks()
+        if not in_run:
+            self.run_checks()
         return record
 
     async def posted(self, table_id: int, table_versions: int) -> None:
@@ -245,8 +257,10 @@ class TablePlay:
         }
 
     async def play_to_end(self, *, limit: int = 2000,
-                          at_step: dict[int, Callable[[], Any]] | None = None) -> None:
-        """Step until the game is over; ``at_step[n]`` (an async callable) runs before step n."""
+                          at_step: dict[int, Callable[[], Any]] | None = None,
+                          quick_runs: bool = False) -> None:
+        """Step until the game is over; ``at_step[n]`` (an async callable) runs before step n.
+        ``quick_runs``: see :meth:`step`."""
         hooks = dict(at_step or {})
         while not self.oracle.over:
             assert self.steps < limit, f"no end after {limit} steps"
@@ -255,4 +269,4 @@ class TablePlay:
                 await hook()
                 if self.oracle.over:
                     break
-            await self.step()
+            await self.step(quick_runs=quick_runs)
