@@ -24,6 +24,7 @@ import discord
 from bot.errors import Refusal
 from bot.models import Session
 from cogs.ids import ActButton, ActSelect, Item
+from cogs.limits import clip
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
@@ -39,10 +40,6 @@ NOT_AVAILABLE = "That choice is not available now."
 CHOOSE_ONE = "Choose one option from the list."
 
 _DIGITS = re.compile(r"[0-9]{1,6}")
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def number(raw: str) -> int | None:

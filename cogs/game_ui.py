@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from bot.manager import Change
 from bot.models import Session
+from cogs.limits import fit_content, fit_embeds
 from game.base import PlayerId
 
 Page = tuple[str, str]  # one rules page: (heading, text)
@@ -47,14 +48,19 @@ class Render:
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` / ``followup.send`` / ``channel.send``."""
-        kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds}
+        kwargs: dict[str, Any] = {
+            "content": fit_content(self.content), "embeds": fit_embeds(self.embeds)
+        }
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``edit_message`` / ``message.edit``; ``view=None`` clears."""
-        return {"content": self.content, "embeds": self.embeds, "view": self.view}
+        return {
+            "content": fit_content(self.content), "embeds": fit_embeds(self.embeds),
+            "view": self.view,
+        }
 
 
 @dataclass(frozen=True)
