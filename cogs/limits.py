@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.errors import clip
+
 CONTENT = 2000
 EMBEDS = 10
 EMBED_TITLE = 256
@@ -20,9 +22,7 @@ FOOTER = 2048
 AUTHOR = 256
 EMBED_TOTAL = 6000
 
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+__all__ = ["clip", "fit_content", "fit_embed", "fit_embeds"]
 
 
 def fit_content(content: str | None) -> str | None:

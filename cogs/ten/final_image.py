@@ -14,6 +14,7 @@ from cogs.imaging.layout import Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.paint import render_png
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
+from cogs.ten.text import spare_cards
 from game.base import PlayerResult
 from game.ten import PlayerView, RunView, TenView
 
@@ -51,7 +52,7 @@ def _run_lines(player: PlayerView, width: int) -> list[list[RunView]]:
 
 
 def _spare_height(player: PlayerView, width: int) -> int:
-    spare = parts.spare_cards(player)
+    spare = spare_cards(player)
     if not spare:
         return 0
     per_line = max(1, (width - SPARE_HEAD + parts.GAP) // (CARD[0] + parts.GAP))
@@ -115,7 +116,7 @@ def _panel(layout: Layout, player: PlayerView, result: PlayerResult, names: Mapp
         y += LINE_H
     if not lines:
         y += LINE_H
-    spare = parts.spare_cards(player)
+    spare = spare_cards(player)
     if spare:
         parts.text(layout, Box(x, y + CARD[1] // 2 - 16, SPARE_HEAD - 10, 32),
                    "scored nothing:", parts.SMALL_SIZE, colour=parts.SOFT_INK)

@@ -14,6 +14,7 @@ from cogs.imaging.layout import Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.paint import render_png
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
+from cogs.ten.text import spare_cards
 from cogs.ten.wild_notation import card_text
 from game.ten import PlayerView, TenView
 
@@ -44,7 +45,7 @@ def collection_block(layout: Layout, player: PlayerView, y: int) -> int:
     height = 12 + 40 + 36 + (sum(line_heights) if groups else 34) + 12
     layout.add(Panel(Box(parts.MARGIN, y, width, height), parts.PANEL, parts.PANEL_EDGE))
     x0, top = parts.MARGIN + 12, y + 12
-    spare = parts.spare_cards(player)
+    spare = spare_cards(player)
     note = " · faded cards score nothing" if spare else ""
     parts.text(layout, Box(x0, top, width - 24, 36),
                f"Your collection: {parts.points(player.score)}{note}", parts.TEXT_SIZE,

@@ -3,7 +3,6 @@ collections. Each piece adds items to a layout from ``TenView`` and returns the 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
@@ -184,18 +183,6 @@ def tokens(layout: Layout, player: PlayerView, x: int, y: int, *, wealth: bool) 
         total = player.currency + BUST_TOKEN_VALUE * player.bust_tokens
         text(layout, Box(x + TOKEN + 70, y, 220, TOKEN), f"wealth {total}", TEXT_SIZE,
              colour=SOFT_INK)
-
-
-def spare_cards(player: PlayerView) -> list[str]:
-    """Collection cards outside every scoring run (display order)."""
-    in_runs = Counter(note for run in player.runs for note in run.cards)
-    spare: list[str] = []
-    for note in player.collection:
-        if in_runs[note]:
-            in_runs[note] -= 1
-        else:
-            spare.append(note)
-    return spare
 
 
 def collection_groups(player: PlayerView) -> list[tuple[str, list[str]]]:

@@ -16,9 +16,10 @@ import discord
 
 from bot.errors import Refusal
 from bot.models import Session, Status
-from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, clip, number
+from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
+from cogs.limits import clip
 from cogs.ten import controls, text
 from cogs.ten.rules_text import RULES
 from game.base import Engine, PlayerId
