@@ -122,6 +122,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, key)
     ) WITHOUT ROWID;
     """,
+    """
+    CREATE TABLE user_settings (
+        user_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, key)
+    ) WITHOUT ROWID;
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -230,6 +239,15 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         updated_by TEXT COLLATE "C" NOT NULL,
         updated_at TEXT COLLATE "C" NOT NULL,
         PRIMARY KEY (guild_id, key)
+    );
+    """,
+    """
+    CREATE TABLE user_settings (
+        user_id BIGINT NOT NULL,
+        key TEXT COLLATE "C" NOT NULL,
+        value TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (user_id, key)
     );
     """,
 )

@@ -175,6 +175,18 @@ class Store(ABC):
     ) -> None:
         """Store ``key = value`` for server ``guild_id``; ``by``: who changed it, ``at``: when."""
 
+    # --- per-user settings (a person's own choices, e.g. language, wherever they play) ------
+
+    @abstractmethod
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        """Every stored setting of user ``user_id``, key -> value (unset keys absent)."""
+
+    @abstractmethod
+    async def set_user_setting(
+        self, user_id: int, key: str, value: str | None, *, at: datetime
+    ) -> None:
+        """Store ``key = value`` for user ``user_id``; ``value=None`` forgets the choice."""
+
 
 def check_writable(path: Path) -> None:
     """Fail early, with ConfigError, when ``path`` cannot hold a writable SQLite database."""

@@ -342,4 +342,30 @@ class SqlStore(Store):
                 (guild_id, key, value, by, at.isoformat()),
             )
 
+    # --- per-user settings ------------------------------------------------------------------
+
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key",
+                (user_id,),
+            )
+        return {str(key): str(value) for key, value in rows}
+
+    async def set_user_setting(
+        self, user_id: int, key: str, value: str | None, *, at: datetime
+    ) -> None:
+        async with self._transaction() as tx:
+            if value is None:
+                await tx.execute(
+                    "DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key)
+                )
+                return
+            await tx.execute(
+                "INSERT INTO user_settings (user_id, key, value, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, key) DO UPDATE SET"
+                " value = excluded.value, updated_at = excluded.updated_at",
+                (user_id, key, value, at.isoformat()),
+            )
+
 

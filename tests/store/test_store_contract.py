@@ -252,3 +252,18 @@ async def test_guild_settings(store: SqlStore) -> None:
         (1, "replays"),
     )
     assert rows == [("9", at.isoformat())]
+
+
+async def test_user_settings(store: SqlStore) -> None:
+    assert await store.user_settings(5) == {}
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    await store.set_user_setting(5, "language", "sq", at=at)
+    await store.set_user_setting(6, "language", "gu", at=at)
+    await store.set_user_setting(5, "language", "es", at=at)
+    await store.set_user_setting(5, "images", "off", at=at)
+    assert await store.user_settings(5) == {"images": "off", "language": "es"}
+    await store.set_user_setting(5, "images", None, at=at)
+    await store.set_user_setting(7, "images", None, at=at)
+    assert await store.user_settings(5) == {"language": "es"}
+    assert await store.user_settings(6) == {"language": "gu"}
+    assert await store.user_settings(7) == {}
