@@ -43,10 +43,12 @@ EXTENSIONS = ("cogs.table", "cogs.leaderboard", "cogs.config")
 # argument) ping their awaited players again; set by the table extension.
 CatchUp = Callable[[bool], Awaitable[object]]
 
-# Gateway events the bot has no use for: it only answers interactions and edits its own
-# messages over REST. No privileged intent (members, presences, message_content) is used.
+# Gateway events the bot has no use for: it answers interactions and edits its own messages
+# over REST, and counts the messages posted below a table (guild MESSAGE_CREATE / DELETE,
+# ids only: ``cogs.table_watch``). No privileged intent (members, presences,
+# message_content) is used.
 _UNNEEDED_INTENTS = (
-    "members", "presences", "message_content", "messages", "reactions", "typing",
+    "members", "presences", "message_content", "dm_messages", "reactions", "typing",
     "voice_states", "invites", "integrations", "webhooks", "emojis_and_stickers",
     "scheduled_events", "auto_moderation", "polls", "bans", "moderation",
 )
@@ -57,6 +59,7 @@ def bot_intents() -> discord.Intents:
     for name in _UNNEEDED_INTENTS:
         if hasattr(intents, name):
             setattr(intents, name, False)
+    intents.guild_messages = True
     return intents
 
 
@@ -74,6 +77,8 @@ class TableBot(commands.Bot):
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
             # Nobody is pinged unless a message names them (turn pings, reminders).
             allowed_mentions=discord.AllowedMentions.none(),
+            # Channel messages are counted by id, never kept: no message cache.
+            max_messages=None,
         )
         self.settings = settings
         self._engines = engines
@@ -86,6 +91,10 @@ class TableBot(commands.Bot):
         self._clock_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[None] | None = None
         self._restart_pings = False  # the last stop was not clean: ping awaited players again
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """The bot has no prefix commands: a message is only counted (``cogs.table_watch``),
+        never parsed (``commands.Bot`` would process every message that mentions it)."""
 
     @property
     def manager(self) -> SessionManager:

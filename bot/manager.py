@@ -396,6 +396,15 @@ class SessionManager:
             await self._store_then_swap(self.store.save_session(new), new)
         return new
 
+    @in_flight
+    async def set_ping_message(self, session_id: int, message_id: int | None) -> Session:
+        """Remember the game's live turn ping (None: there is none), so that it is deleted
+        when the turn passes, after a restart too (no version bump, nothing published)."""
+        async with self._locked(session_id) as session:
+            new = replace(session, ping_message_id=message_id, updated_at=self.clock())
+            await self._store_then_swap(self.store.save_session(new), new)
+        return new
+
     # --- moves ------------------------------------------------------------------------------
 
     def check_move(self, session: Session, player_id: PlayerId, version: int) -> None:

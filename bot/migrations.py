@@ -131,6 +131,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, key)
     ) WITHOUT ROWID;
     """,
+    # 8: the game's live turn ping (a channel message id), deleted when the turn passes.
+    """
+    ALTER TABLE sessions ADD COLUMN ping_message_id INTEGER;
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -249,6 +253,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         updated_at TEXT COLLATE "C" NOT NULL,
         PRIMARY KEY (user_id, key)
     );
+    """,
+    # 8: the game's live turn ping
+    """
+    ALTER TABLE sessions ADD COLUMN ping_message_id BIGINT;
     """,
 )
 

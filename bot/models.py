@@ -89,6 +89,9 @@ class Session:
     updated_at: datetime = field(default_factory=utcnow)
     # The newest public event lines (engine.describe(event, None, names)), oldest first.
     log: tuple[str, ...] = ()
+    # The game's one live turn ping in the channel (cogs.turn_ping), deleted when the next
+    # one goes out; kept so that a restarted process still deletes it.
+    ping_message_id: int | None = None
 
     @property
     def is_live(self) -> bool:

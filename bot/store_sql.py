@@ -29,12 +29,12 @@ from bot.store_tx import Tx
 
 SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
-    "table_message_id, created_at, updated_at, log, turn_minutes, deadlines"
+    "table_message_id, created_at, updated_at, log, turn_minutes, deadlines, ping_message_id"
 )
 # Everything but ``id`` and the columns set once at creation (guild, channel, game, created).
 _UPDATED_COLUMNS = (
     "status", "host_id", "options", "seats", "state", "version", "table_message_id",
-    "updated_at", "log", "turn_minutes", "deadlines",
+    "updated_at", "log", "turn_minutes", "deadlines", "ping_message_id",
 )
 _SET_SESSION = f"UPDATE sessions SET {', '.join(f'{column} = ?' for column in _UPDATED_COLUMNS)}"
 UPDATE_SESSION = _SET_SESSION + " WHERE id = ? AND version = ?"
@@ -80,6 +80,7 @@ def session_values(session: Session) -> dict[str, Any]:
         "log": json.dumps(list(session.log)),
         "turn_minutes": session.turn_minutes,
         "deadlines": _DEADLINES.dump_json(session.deadlines).decode(),
+        "ping_message_id": session.ping_message_id,
     }
 
 
@@ -110,6 +111,7 @@ def session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:
         log=tuple(json.loads(row[13])),
         turn_minutes=row[14],
         deadlines=_DEADLINES.validate_json(row[15]),
+        ping_message_id=row[16],
     )
 
 

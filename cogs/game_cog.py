@@ -20,6 +20,7 @@ from cogs import handlers
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
 from cogs.ids import TableClicks
+from cogs.publisher import TablePublisher, delete_quietly
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
@@ -46,6 +47,7 @@ class GameCog(commands.Cog):
         self.uis = uis
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
+        self.publisher: TablePublisher | None = None  # set by cogs.table: a moved table relinks
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -97,12 +99,21 @@ class GameCog(commands.Cog):
         except TableError as err:
             await refuse(interaction, err.message)
             return
+        old_id = session.table_message_id
         await interaction.response.send_message(
             **table_render(interaction.client, session).send_kwargs())
-        # The newest copy becomes the table message that later changes edit.
+        # The newest copy becomes the table message that later changes edit; the old one goes,
+        # so that one table is in the channel, at the bottom.
         message = await interaction.original_response()
-        with contextlib.suppress(TableError):  # the game ended meanwhile; the copy is right
-            await interaction.client.manager.set_table_message(session.id, message.id)
+        try:
+            moved = await interaction.client.manager.set_table_message(session.id, message.id)
+        except TableError:  # the game ended meanwhile; the copy is right
+            return
+        if old_id is not None and old_id != message.id:
+            channel = interaction.client.get_partial_messageable(session.channel_id)
+            await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+        if self.publisher is not None and self.publisher.on_moved is not None:
+            await self.publisher.on_moved(moved)
 
     @game.command(name="hand", description="Show your own view of this channel's game (only you)")
     async def hand(self, interaction: Interaction) -> None:

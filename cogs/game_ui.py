@@ -17,8 +17,9 @@ Hidden information rules: :meth:`GameUI.table` is public and must draw from
 Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Scores button),
 :class:`Announces` (public posts a change calls for, such as round summaries),
 :class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
-game's own words for "it is not your turn") and :class:`DrawsReplay` (compact hands for a
-replay step).
+game's own words for "it is not your turn"), :class:`DrawsReplay` (compact hands for a
+replay step), :class:`PingsControls` (the controls on the turn ping) and
+:class:`ShowsStandings` (the standings of the final post).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from cogs.limits import fit_content, fit_embeds
 from game.base import PlayerId
 
 Page = tuple[str, str]  # one rules page: (heading, text)
+Item = discord.ui.Item[Any]
 
 
 @dataclass
@@ -157,3 +159,21 @@ class DrawsReplay(Protocol):
     may be shown; the result must stay small (a replay message holds at most 10 embeds)."""
 
     def replay_hands(self, session: Session) -> list[discord.Embed]: ...
+
+
+@runtime_checkable
+class PingsControls(Protocol):
+    """A GameUI whose turn ping (``cogs.turn_ping``) carries the controls the pinged players
+    need to act (TEN's Draw and Stop, its bid button) instead of only "My hand". Built with
+    ``cogs.controls`` / ``cogs.ids`` (they carry the session and its version); public, so no
+    hidden information; at most 20 items (the ping keeps a row of its own)."""
+
+    def ping_controls(self, session: Session, players: Sequence[PlayerId]) -> list[Item]: ...
+
+
+@runtime_checkable
+class ShowsStandings(Protocol):
+    """A GameUI with its own standings for the final post (``cogs.final_post``); without it
+    the post lists ``engine.results`` (place, name, score)."""
+
+    def final_embeds(self, session: Session) -> list[discord.Embed]: ...

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import replace
 
 import discord
 
 from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
+from cogs.channel_words import server_words
 from cogs.context import (
     Interaction,
     game_uis,
@@ -24,15 +26,18 @@ from cogs.context import (
     is_moderator,
     player_id,
     refuse,
+    release_view,
     seat_for,
     send_private,
 )
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
 from cogs.ids import InfoKind, LobbyAction, session_of_id
+from cogs.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.rendering import table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.rules import rules_page
+from cogs.turn_ping import humans_awaited, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
@@ -190,9 +195,33 @@ async def act_click(
     async with _after_change(MOVE_MADE):
         if is_ephemeral(interaction.message):
             render = ui.private(new, me)
+        elif _is_ping(interaction.message, new):
+            await _answer_on_ping(interaction, new, me)
+            return
         else:
             render = table_render(interaction.client, new)
         await interaction.response.edit_message(**render.edit_kwargs())
+
+
+def _is_ping(message: discord.Message | None, session: Session) -> bool:
+    """Whether a public message with this session's controls is its turn ping (the table
+    always has embeds; a ping never has)."""
+    if message is None or message.id == session.table_message_id:
+        return False
+    return message.id == session.ping_message_id or not message.embeds
+
+
+async def _answer_on_ping(interaction: Interaction, session: Session, me: str) -> None:
+    """A move made from the turn ping: while the turn is still the player's, the ping shows
+    the controls of the new version; once it passed, the ping is about to be deleted (the
+    turn ping listener), so the click is only acknowledged."""
+    if me in humans_awaited(interaction.client, session):
+        words = await server_words(interaction.client, session.guild_id)
+        view = ping_view(interaction.client, session, [me], words)
+        await interaction.response.edit_message(view=view)
+        release_view(view)
+    else:
+        await interaction.response.defer()
 
 
 async def _show_step(interaction: Interaction, step: Render) -> None:
@@ -207,11 +236,31 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
     ephemeral (never replacing the table message)."""
     try:
         session = own_table(interaction, session_id)
+        if session is None:
+            session = await finished_here(interaction, session_id)
         render = _info_render(interaction, session, what)
     except TableError as err:
         await refuse(interaction, err.message)
         return
     await send_private(interaction, render)
+
+
+async def finished_here(interaction: Interaction, session_id: int) -> Session | None:
+    """The stored finished game ``session_id`` of this channel (its final table's Rules and
+    Scores, its Rematch), or None."""
+    manager = interaction.client.manager
+    stored = await manager.store.load_session(session_id)
+    if (
+        stored is None
+        or stored.status is not Status.FINISHED
+        or stored.channel_id != (interaction.channel_id or 0)
+        or stored.game not in manager.engines
+    ):
+        return None
+    state = stored.state
+    if isinstance(state, dict):
+        state = manager.engine(stored.game).state_model.model_validate(state)
+    return replace(stored, state=state)
 
 
 def _info_render(interaction: Interaction, session: Session | None, what: InfoKind) -> Render:

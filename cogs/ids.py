@@ -112,6 +112,8 @@ class TableClicks(Protocol):
     async def replay_click(self, interaction: Interaction, session_id: int, step: int,
                            fresh: bool) -> None: ...
 
+    async def rematch_click(self, interaction: Interaction, session_id: int) -> None: ...
+
 
 def _handlers(interaction: Interaction) -> TableClicks:
     clicks = getattr(interaction.client.get_cog(TABLE_COG), "clicks", None)
@@ -391,6 +393,31 @@ class ReplayButton(Control, template=rf"tb:rp:{SID}:(?P<step>[0-9]{{1,7}}):(?P<t
         )
 
 
+class RematchButton(Control, template=rf"tb:rematch:{SID}"):
+    """On a finished game's final post: a new lobby with the same seats and options; each
+    player of that game takes their seat by clicking it (``cogs.rematch``)."""
+
+    def __init__(self, session_id: int, *, label: str = "Rematch",
+                 item: Item | None = None) -> None:
+        super().__init__(item or discord.ui.Button(
+            custom_id=self.build(session_id), label=label, style=discord.ButtonStyle.success,
+        ))
+        self.session_id = session_id
+
+    @staticmethod
+    def build(session_id: int) -> str:
+        return f"tb:rematch:{session_id}"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: Item, match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["sid"]), item=item)
+
+    async def run(self, interaction: Interaction) -> None:
+        await _handlers(interaction).rematch_click(interaction, self.session_id)
+
+
 STEP_VALUE = re.compile(r"[0-9]{1,7}")
 
 
@@ -436,5 +463,5 @@ async def answer_refusal(interaction: Interaction, message: str) -> None:
 
 TABLE_CONTROLS: tuple[type[Control], ...] = (
     LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
-    ReplayButton, ReplayJump,
+    ReplayButton, ReplayJump, RematchButton,
 )

@@ -15,6 +15,11 @@ most that much later), and dropped as soon as a newer change of the session is s
 quick run of steps costs one table edit. The move that ends the run (the turn passes, a round
 or the game ends) is never held and always goes out. The hold happens in the session's publish
 worker, so pings and round summaries keep their order behind it.
+
+The table stays at hand: when more than five messages are below it (``cogs.table_watch``), the
+next update posts it anew at the bottom and deletes the old message (:meth:`move`); its
+controls carry the session and version, so nothing else changes. ``on_moved`` (the turn ping's
+relink) runs after a move. A finished game's watch is dropped.
 """
 
 from __future__ import annotations
@@ -22,16 +27,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot.client import TableBot
+from bot.errors import TableError
 from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
+from cogs.context import release_view
 from cogs.notices import reminder_text, timed_out_text
 from cogs.rendering import table_render
+from cogs.table_watch import TableWatch
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -39,16 +48,27 @@ log = logging.getLogger(__name__)
 RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
 
 
+Moved = Callable[[Session], Awaitable[object]]
+
+
 class TablePublisher:
-    def __init__(self, client: TableBot, *, run_debounce: float = 0.0) -> None:
+    def __init__(
+        self, client: TableBot, *, run_debounce: float = 0.0, watch: TableWatch | None = None
+    ) -> None:
         self._client = client
         self._run_debounce = run_debounce  # seconds; cogs.table passes the setting
+        self.watch = watch  # counts the messages below each table (None: tables never move)
+        self.on_moved: Moved | None = None
 
     async def on_change(self, change: Change) -> None:
         session = change.session
+        if not session.is_live and self.watch is not None:
+            self.watch.forget(session.channel_id)
         if change.origin is AUTOMATIC:
             return
-        if session.table_message_id is None or change.origin == session.table_message_id:
+        if session.table_message_id is None:
+            return
+        if change.origin == session.table_message_id and not self._buried(session):
             return
         if self._overtaken(session):
             return
@@ -156,12 +176,49 @@ class TablePublisher:
         # Sends and edits need only the channel id: no cache lookup, no fetch.
         return self._client.get_partial_messageable(session.channel_id)
 
+    def _buried(self, session: Session) -> bool:
+        current = self._client.manager.get(session.id) or session
+        return self.watch is not None and session.is_live and self.watch.buried(current)
+
     async def _edit(self, session: Session) -> None:
-        if session.table_message_id is None:
+        current = self._client.manager.get(session.id)
+        table_id = current.table_message_id if current is not None else session.table_message_id
+        if table_id is None:
             return
-        channel = self._channel(session)
-        message = channel.get_partial_message(session.table_message_id)
+        if current is not None and self.watch is not None and self.watch.buried(current):
+            await self.move(session, table_id)
+            return
+        render = table_render(self._client, session)
+        message = self._channel(session).get_partial_message(table_id)
         try:
-            await message.edit(**table_render(self._client, session).edit_kwargs())
+            await message.edit(**render.edit_kwargs())
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
+        finally:
+            release_view(render.view)
+
+    async def move(self, session: Session, old_id: int) -> None:
+        """Post ``session``'s table at the bottom of its channel and delete the old one."""
+        render = table_render(self._client, session)
+        channel = self._channel(session)
+        try:
+            message = await channel.send(**render.send_kwargs())
+        finally:
+            release_view(render.view)
+        try:
+            moved = await self._client.manager.set_table_message(session.id, message.id)
+        except TableError:  # the game ended meanwhile: the copy just posted is its table
+            moved = replace(session, table_message_id=message.id)
+        await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+        if self.on_moved is not None:
+            await self.on_moved(moved)
+
+
+async def delete_quietly(channel: Any, message_id: int, what: str) -> None:
+    """Delete one channel message; one already gone is fine, another failure is logged."""
+    try:
+        await channel.get_partial_message(message_id).delete()
+    except discord.NotFound:
+        return
+    except discord.HTTPException:
+        log.warning("could not delete %s", what)

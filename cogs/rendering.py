@@ -9,8 +9,8 @@ import discord
 from bot.client import TableBot
 from bot.models import Session, Status
 from cogs.context import game_uis
-from cogs.game_ui import Render
-from cogs.ids import BackButton, LobbyAction, LobbyButton
+from cogs.game_ui import GameUI, Render, ShowsScores
+from cogs.ids import BackButton, InfoButton, InfoKind, LobbyAction, LobbyButton
 from cogs.notices import away_line
 from cogs.replay import replay_button
 
@@ -107,8 +107,27 @@ def table_render(client: TableBot, session: Session) -> Render:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players)
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title))
-    render = with_clock(session, game_uis(client).ui(session.game).table(session))
-    return with_replay(session, render) if session.status is Status.FINISHED else render
+    ui = game_uis(client).ui(session.game)
+    render = with_clock(session, ui.table(session))
+    if session.status is not Status.FINISHED:
+        return render
+    return with_replay(session, with_info(session, render, ui))
+
+
+def with_info(session: Session, render: Render, ui: GameUI) -> Render:
+    """A finished table keeps its Rules and Scores buttons (answered from the stored game)."""
+    wanted = []
+    if ui.rules:
+        wanted.append(InfoButton(session.id, InfoKind.RULES, label="Rules"))
+    if isinstance(ui, ShowsScores):
+        wanted.append(InfoButton(session.id, InfoKind.SCORES, label="Scores"))
+    view = render.view if render.view is not None else discord.ui.View(timeout=None)
+    shown = {getattr(item, "custom_id", None) for item in view.children}
+    for button in wanted:
+        if button.custom_id not in shown:
+            with contextlib.suppress(ValueError):  # a full view keeps the game's own components
+                view.add_item(button)
+    return Render(content=render.content, embeds=render.embeds, view=view)
 
 
 def with_replay(session: Session, render: Render) -> Render:

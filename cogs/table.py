@@ -3,7 +3,8 @@ listeners that keep the channel current.
 
 ``setup(bot)`` adds :class:`cogs.game_cog.GameCog` (which holds the game UI registry),
 registers the table controls (``cogs.ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer and the turn ping to the manager, makes the
+subscribes the table publisher, the announcer, the turn ping and the final post to the
+manager, counts the messages below each table (``cogs.table_watch``), makes the
 publisher the notifier of the machine players and the turn clock, and installs the catch-up
 after a restart. Then it loads each game's UI package (``cogs.<game key>``, when there is
 one), whose own ``setup`` registers its GameUI.
@@ -18,24 +19,35 @@ import importlib.util
 
 from bot.client import TableBot
 from cogs.announcer import Announcer
+from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
 from cogs.ids import TABLE_CONTROLS
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
+from cogs.table_watch import TableWatch
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
 
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    await bot.add_cog(GameCog(GameUIs(manager.engines)))
+    cog = GameCog(GameUIs(manager.engines))
+    await bot.add_cog(cog)
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
-    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce)
+    watch = TableWatch(manager)
+    bot.add_listener(watch.on_message, "on_message")
+    bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")
+    bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
+    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
     turn_ping = TurnPing(bot)
+    publisher.on_moved = turn_ping.relink
+    cog.publisher = publisher
+    # In this order: the table, the round summaries, the ping, and at the end the final post.
     manager.subscribe(publisher.on_change)
     manager.subscribe(Announcer(bot).on_change)
     manager.subscribe(turn_ping.on_change)
+    manager.subscribe(FinalPost(bot).on_change)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

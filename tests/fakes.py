@@ -92,6 +92,8 @@ class FakeMessage:
         self.flags = discord.MessageFlags(ephemeral=ephemeral)
         self.edits: list[Sent] = []
         self.view: discord.ui.View | None = None  # the components it shows now
+        self.deleted = False
+        self.embeds: list[Any] = []
 
     @property
     def components(self) -> list[Any]:
@@ -99,10 +101,26 @@ class FakeMessage:
         return [] if self.view is None else [_Row(list(self.view.children))]
 
     async def edit(self, **kwargs: Any) -> FakeMessage:
+        if self.deleted:
+            raise _not_found()
         self.edits.append(_record("edit", kwargs))
         if "view" in kwargs:
             self.view = kwargs["view"]
+        if "embeds" in kwargs:
+            self.embeds = list(kwargs["embeds"] or [])
         return self
+
+    async def delete(self) -> None:
+        if self.deleted:
+            raise _not_found()
+        self.deleted = True
+        if self.channel is not None:
+            self.channel.deleted.append(self.id)
+
+
+def _not_found() -> discord.NotFound:
+    response = type("Response", (), {"status": 404, "reason": "Not Found"})()
+    return discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
 
 
 @dataclass
@@ -115,10 +133,16 @@ class FakeChannel:
         self.id = channel_id
         self.messages: dict[int, FakeMessage] = {}
         self.sent: list[Sent] = []  # new messages posted with channel.send (pings, summaries)
+        self.deleted: list[int] = []  # ids of the messages deleted, in order
+
+    def live(self) -> list[Sent]:
+        """The posts of ``sent`` that are not deleted."""
+        return [s for s in self.sent if s.message is not None and not s.message.deleted]
 
     async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
         message = FakeMessage(self)
         message.view = kwargs.get("view")
+        message.embeds = list(kwargs.get("embeds") or [])
         self.messages[message.id] = message
         self.sent.append(_record("channel_send", {"content": content, **kwargs}, message))
         return message
@@ -186,6 +210,7 @@ class FakeResponse:
         ia = self._interaction
         message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
         message.view = kwargs.get("view")
+        message.embeds = list(kwargs.get("embeds") or [])
         if ia.channel is not None:
             ia.channel.messages[message.id] = message
         ia.original = message
@@ -199,6 +224,8 @@ class FakeResponse:
             ia.message.edits.append(ia.sent[-1])
             if "view" in kwargs:
                 ia.message.view = kwargs["view"]
+            if "embeds" in kwargs:
+                ia.message.embeds = list(kwargs["embeds"] or [])
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         self._respond()

@@ -2,8 +2,8 @@
 
 Registered by the extension ``setup`` in ``cogs/split/__init__.py``. Layout and words live in
 ``cogs.split.table`` (public), ``cogs.split.hand`` (private) and ``cogs.split.format``; round
-summaries and the final result are this UI's announcements (``cogs.game_ui.Announces``),
-posted by ``cogs.announcer``.
+summaries are this UI's announcements (``cogs.game_ui.Announces``), posted by
+``cogs.announcer``; the final result heads the final post (``cogs.final_post``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ class SplitUI:
         return Render(embeds=[scores_embed(session, self.engine.view(session.state, None))])
 
     def announcement(self, change: Change) -> list[discord.Embed]:
-        """A round summary for each round that ended, and the final result (public)."""
+        """A round summary for each round that ended (public); the final result is the
+        final post's (:meth:`final_embeds`, ``cogs.final_post``)."""
         if change.kind not in (ChangeKind.ACTION, ChangeKind.FINISHED):
             return []
         session = change.session
@@ -63,13 +64,15 @@ class SplitUI:
         if not ends and change.kind != ChangeKind.FINISHED:
             return []
         view = self.engine.view(session.state, None)
-        embeds = [
+        return [
             round_summary_embed(session, view, RoundSummary.model_validate(event.data))
             for event in ends
         ]
-        if change.kind == ChangeKind.FINISHED:
-            embeds.append(final_embed(session, view, self.engine.results(session.state)))
-        return embeds
+
+    def final_embeds(self, session: Session) -> list[discord.Embed]:
+        """The standings of the final post (``cogs.game_ui.ShowsStandings``)."""
+        view = self.engine.view(session.state, None)
+        return [final_embed(session, view, self.engine.results(session.state))]
 
     def replay_hands(self, session: Session) -> list[discord.Embed]:
         """Every seat's hand at a replay step, in one embed (``cogs.game_ui.DrawsReplay``;

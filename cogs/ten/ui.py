@@ -102,6 +102,12 @@ class TenUI:
         label = f"{_PANEL_LABELS[view.phase]} — {text.name(session.names, view.awaiting)}"
         return [controls.panel_button(session, label)]
 
+    def ping_controls(self, session: Session, players: Sequence[PlayerId]) -> list[Item]:
+        """The turn ping's controls (``cogs.game_ui.PingsControls``): the awaited player's
+        Draw / Stop, or the button that opens their bid, payment or buy; and My view."""
+        view: TenView = self.engine.view(session.state, None)
+        return [*self._table_actions(session, view), HandButton(session.id, label="My view")]
+
     def _final(self, session: Session) -> Render:
         names = session.names
         results = self.engine.results(session.state)

@@ -76,6 +76,8 @@ def test_no_privileged_intents() -> None:
     intents = bot_intents()
     assert not intents.members and not intents.presences and not intents.message_content
     assert intents.guilds
+    # Guild messages (not privileged): the messages below a table are counted, by id only.
+    assert intents.guild_messages and not intents.dm_messages
 
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:

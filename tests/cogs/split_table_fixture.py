@@ -1,4 +1,5 @@
-"""A fake channel running SPLIT with its real UI, publisher, announcer and turn pings."""
+"""A fake channel running SPLIT with its real UI, publisher, announcer, turn pings and final
+post."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from bot.manager import Change, SessionManager
 from bot.models import Session
 from cogs.announcer import Announcer
+from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
 from cogs.publisher import TablePublisher
 from cogs.split import SplitUI
@@ -42,6 +44,7 @@ class SplitTable:
         manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
         manager.subscribe(Announcer(self.client).on_change)  # type: ignore[arg-type]
         manager.subscribe(TurnPing(self.client).on_change)  # type: ignore[arg-type]
+        manager.subscribe(FinalPost(self.client).on_change)
         manager.subscribe(self._record)
 
     async def _record(self, change: Change) -> None:

@@ -175,9 +175,12 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
         f"SPLIT — round {n} of 3 is over" for n in (1, 2, 3)]
     result_msg = split.channel.sent[-1]
     assert any(e.title == "SPLIT — final result" for e in result_msg.embeds)
-    # The final table shows the result and has no game controls.
+    assert result_msg.custom_ids == [f"tb:rematch:{split.session_id}"]
+    # The final table shows the result and keeps Rules, Scores and Replay; no game controls.
     assert "SPLIT — final result" in table.edits[-1].text
-    assert table.edits[-1].custom_ids == [f"tb:rp:{split.session_id}:0:o"]
+    sid = split.session_id
+    assert table.edits[-1].custom_ids == [
+        f"tb:info:{sid}:rules", f"tb:info:{sid}:scores", f"tb:rp:{sid}:0:o"]
     stored = await split.manager.store.load_session(split.session_id)
     assert stored is not None and stored.status is Status.FINISHED
     results = await split.manager.store.results(1, "split")

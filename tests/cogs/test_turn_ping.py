@@ -11,10 +11,12 @@ from bot.manager import Change, SessionManager
 from bot.models import Seat
 from bot.store import Store
 from cogs.publisher import TablePublisher
-from cogs.turn_ping import TurnPing, ping_text
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.turn_ping import TurnPing, ping_text, table_link
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
-from tests.cogs.split_table_fixture import SEED, SplitTable
+from tests.cogs.split_table_fixture import CHANNEL, SEED, SplitTable
 from tests.cogs.test_split_game import start_game
 from tests.fakes import Sent
 
@@ -30,12 +32,26 @@ def pings(split: SplitTable) -> list[str]:
     return [s.content or "" for s in split.channel.sent if "<@" in (s.content or "")]
 
 
+def live_pings(split: SplitTable) -> list[Sent]:
+    return [s for s in split.channel.live() if "<@" in (s.content or "")]
+
+
+def text(split: SplitTable, players: list[str]) -> str:
+    session = split.session()
+    return ping_text(words_for(Language.EN), "SPLIT", players, table_link(session))
+
+
 async def test_next_player_is_pinged_once_per_turn(split: SplitTable) -> None:
     await start_game(split, (ANA, BEN))
     state = split.session().state
     first = split.engine.awaiting(state)[0]
     second = next(p for p in state.players if p != first)
-    assert pings(split) == [ping_text("SPLIT", [first])]
+    assert pings(split) == [text(split, [first])]
+    link = f"https://discord.com/channels/1/{CHANNEL}/{split.session().table_message_id}"
+    assert link in pings(split)[0]
+    [ping] = live_pings(split)
+    assert ping.custom_ids == [f"tb:hand:{split.session().id}"]  # SPLIT: My hand
+    assert split.session().ping_message_id == ping.message.id  # stored with the session
     user = ANA if first == str(ANA.id) else BEN
     while split.engine.awaiting(split.session().state) == [first]:
         view = await split.hand(user)
@@ -49,8 +65,12 @@ async def test_next_player_is_pinged_once_per_turn(split: SplitTable) -> None:
         await split.press(user, view.message, target, values)
         if split.engine.awaiting(split.session().state) == [first]:
             assert len(pings(split)) == 1  # still the same turn: nobody new to ping
-    assert pings(split) == [ping_text("SPLIT", [first]), ping_text("SPLIT", [second])]
+    assert pings(split) == [text(split, [first]), text(split, [second])]
     assert all(not sent.ephemeral for sent in split.channel.sent)
+    # The first ping was deleted before the second went out: one live ping per game.
+    assert [p.content for p in live_pings(split)] == [text(split, [second])]
+    assert split.channel.deleted == [ping.message.id]
+    assert split.session().ping_message_id == live_pings(split)[0].message.id
 
 
 async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
@@ -105,7 +125,7 @@ async def test_posts_and_table_edits_need_no_channel_lookup(
     monkeypatch.setattr(split.client, "fetch_channel", no_fetch)
     table = await start_game(split, (ANA, BEN))
     first = split.engine.awaiting(split.session().state)[0]
-    assert pings(split) == [ping_text("SPLIT", [first])]
+    assert pings(split) == [text(split, [first])]
     edits = len(table.edits)
     await TablePublisher(split.client).refresh(split.session())
     assert len(table.edits) == edits + 1

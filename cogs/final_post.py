@@ -1,0 +1,82 @@
+"""Every game ends at the bottom of its channel: a final post with the standings and a Rematch
+button, after the table's last edit, the last round summary and the ping's deletion (a
+manager listener subscribed after those).
+
+:func:`final_post` builds it, in one place, so that pictures can be attached to it (the
+images work adds a per-game ``final_picture`` hook there). The standings are the game UI's
+(``cogs.game_ui.ShowsStandings``), else a list of ``engine.results``. Public: final results
+only, which hide nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.manager import Change, ChangeKind
+from bot.models import Session, Status
+from cogs.channel_words import server_words
+from cogs.context import game_uis, release_view
+from cogs.game_ui import Render, ShowsStandings
+from cogs.i18n.common_words import POINTS, REMATCH
+from cogs.i18n.words import Words
+from cogs.ids import RematchButton
+from cogs.limits import clip
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION_LIMIT = 4096
+
+
+def standings_embed(client: Any, session: Session, words: Words) -> discord.Embed:
+    """Place, name and score of every seat, from the engine's results."""
+    engine = client.manager.engine(session.game)
+    names = session.names
+    lines = [
+        words.gettext("{place}. {name}: {points}", place=result.placement,
+                      name=names.get(result.player, result.player),
+                      points=words.plural(POINTS, result.score))
+        for result in engine.results(session.state)
+    ]
+    return discord.Embed(
+        title=words.gettext("{game}: final standings", game=engine.title),
+        description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+    )
+
+
+def final_post(client: Any, session: Session, words: Words) -> Render:
+    """The final post of finished ``session``: standings and the Rematch button."""
+    ui = game_uis(client).ui(session.game)
+    embeds = (
+        ui.final_embeds(session) if isinstance(ui, ShowsStandings)
+        else [standings_embed(client, session, words)]
+    )
+    if embeds:
+        embeds[-1].set_footer(text=words.gettext(
+            "Rematch opens a new lobby with the same seats and options: each player takes "
+            "their seat with it, then the host starts."
+        ))
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(session.id, label=words.text(REMATCH)))
+    return Render(embeds=embeds, view=view)
+
+
+class FinalPost:
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    async def on_change(self, change: Change) -> None:
+        session = change.session
+        if change.kind != ChangeKind.FINISHED or session.status is not Status.FINISHED:
+            return
+        words = await server_words(self._client, session.guild_id)
+        render = final_post(self._client, session, words)
+        channel = self._client.get_partial_messageable(session.channel_id)
+        try:
+            await channel.send(**render.send_kwargs())
+        except discord.HTTPException:
+            log.warning("could not post the end of session %s", session.id)
+        finally:
+            release_view(render.view)
