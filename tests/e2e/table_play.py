@@ -38,6 +38,8 @@ from tests.e2e.players import (
 )
 
 EDIT_MESSAGE = 7
+DEFERRED_UPDATE = 6
+PING_MARK = "your turn in"  # the words of every turn ping
 POSTS_TIMEOUT = 20.0  # seconds the bot may take to post what a move calls for
 Check = Callable[[], None]
 Wait = Callable[[], bool]
@@ -51,8 +53,13 @@ class TablePlay:
         channel: FakeChannel,
         engine: Engine[Any, Any],
         strategy: Strategy,
+        *,
+        via_ping: bool = False,
     ) -> None:
+        """``via_ping``: an awaited player acts from the live turn ping (its controls, or the
+        view it opens) before they look at the table."""
         self.fd = fd
+        self.via_ping = via_ping
         self.bot = bot
         self.channel = channel
         self.engine = engine
@@ -103,6 +110,10 @@ class TablePlay:
         assert row.table_message_id is not None
         return self.fd.message(row.table_message_id)
 
+    def pings(self) -> list[StoredMessage]:
+        """The turn pings in the channel now (deleted ones left out)."""
+        return [m for m in self.fd.public(self.channel) if PING_MARK in m.content]
+
     def run_checks(self) -> None:
         for check in self.checks:
             check()
@@ -127,11 +138,15 @@ class TablePlay:
             found = self.current_choices(self.fd.message(private), version)
             if found:
                 return found
+        user = self.users[player]
+        if self.via_ping:
+            shown_ping = await self._from_ping(player, user, version)
+            if shown_ping:
+                return shown_ping
         table = self.table()
         found = self.current_choices(table, version)
         if found:
             return found
-        user = self.users[player]
         openers = [c for c in choices_on(table) if c.payload == "panel"] or [
             c for c in choices_on(table) if HAND_ID.fullmatch(c.custom_id)
         ]
@@ -144,6 +159,29 @@ class TablePlay:
         found = self.current_choices(self.fd.message(shown.original_message_id), version)
         assert found, f"{user.name}'s private view has no controls: {shown.callback_data}"
         return found
+
+    async def _from_ping(self, player: PlayerId, user: FakeUser, version: int) -> list[Choice]:
+        """The ping's controls for ``player``, or the private view its My hand / panel opens
+        (none when no live ping mentions them)."""
+        await self.bot.wait_until(
+            lambda: any(user.id in m.mentions for m in self.pings()), POSTS_TIMEOUT,
+            f"the turn ping of {user.name}",
+        )
+        [ping] = [m for m in self.pings() if user.id in m.mentions]
+        found = self.current_choices(ping, version)
+        if found:
+            return found
+        openers = [c for c in choices_on(ping) if c.payload == "panel"] or [
+            c for c in choices_on(ping) if HAND_ID.fullmatch(c.custom_id)
+        ]
+        if not openers:
+            return []
+        shown = await use(self.fd, user, openers[0])
+        self.openings += 1
+        assert shown.ephemeral and shown.original_message_id is not None, shown.callback_data
+        self.private[player] = shown.original_message_id
+        self.run_checks()
+        return self.current_choices(self.fd.message(shown.original_message_id), version)
 
     def _awaited(self) -> tuple[PlayerId, FakeUser]:
         awaiting = self.oracle.awaiting()
@@ -162,7 +200,10 @@ class TablePlay:
         table = self.table()
         table_versions = len(table.versions)
         record = await use(self.fd, user, choice)
-        assert record.callback_type == EDIT_MESSAGE, (
+        on_ping = PING_MARK in self.fd.message(choice.message_id).content
+        # A move on the ping that ends the turn is only acknowledged: the ping goes.
+        assert record.callback_type == EDIT_MESSAGE or (
+            on_ping and record.callback_type == DEFERRED_UPDATE), (
             f"{user.name} used {choice.label!r}: answered {record.callback_type}"
             f" {record.callback_data}"
         )
@@ -186,7 +227,8 @@ class TablePlay:
         version (the click's own answer, when it was on the table, else the bot's edit), and
         every registered wait holds."""
         await self.bot.wait_until(
-            lambda: len(self.fd.message(table_id).versions) > table_versions,
+            lambda: len(self.fd.message(table_id).versions) > table_versions
+            or self.row().table_message_id != table_id,  # posted anew at the bottom
             POSTS_TIMEOUT, "the table edit after a move",
         )
         for wait in self.waits:
@@ -249,10 +291,12 @@ class TablePlay:
                 f"a clean restart pinged again\n{self.bot.log_text()}")
 
     def _restart_pings(self) -> dict[PlayerId, int]:
-        """Per player: the pings seen that say the table is back after an unexpected stop."""
+        """Per player: the pings posted that say the table is back after an unexpected stop
+        (deleted ones included: a ping goes when the turn passes)."""
         return {
             player: sum("back after an unexpected stop" in m.content
-                        for m in self.fd.mentions_of(user))
+                        for m in self.fd.world.messages.values()
+                        if user.id in m.mentions and not m.ephemeral)
             for player, user in self.users.items()
         }
 

@@ -129,12 +129,18 @@ async def test_split_game_from_new_to_leaderboard_survives_sigkill(
     assert table.db.results(table.session_id) == expected
     names = {str(user.id): user.name.title() for user in (alice, bob)}  # display names
 
-    # The public table turned into the final result; the result was also posted.
+    # The public table turned into the final result (keeping Rules, Scores and Replay); the
+    # result was also posted, at the bottom, with its Rematch button.
     final = table.table()
     assert "SPLIT — final result" in final.text
-    assert [c["custom_id"] for c in final.interactive()] == [f"tb:rp:{table.session_id}:0:o"]
+    sid = table.session_id
+    assert [c["custom_id"] for c in final.interactive()] == [
+        f"tb:info:{sid}:rules", f"tb:info:{sid}:scores", f"tb:rp:{sid}:0:o"]
+    await live_bot.wait_until(
+        lambda: "tb:rematch" in str(guild.latest_public(table.channel)), 20.0, "the final post")
     posted = guild.latest_public(table.channel)
     assert posted is not None and "SPLIT — final result" in posted.text
+    assert posted.custom_ids() == [f"tb:rematch:{sid}"]
     for player, (_, score) in expected.items():
         assert f"**{names[player]}** — {score} points" in posted.text
     rounds = [m for m in guild.public(table.channel) if "is over" in m.text]

@@ -282,6 +282,17 @@ class FakeDiscord:
         source = self.world.messages.get(shown_by.source_message_id or 0)
         return await self._interact(MODAL_SUBMIT, user, shown_by.channel, data, source, wait)
 
+    async def say(self, user: FakeUser, channel: FakeChannel, content: str) -> StoredMessage:
+        """``user`` posts a plain message in ``channel`` (MESSAGE_CREATE goes to a bot with
+        the guild-messages intent; without message_content, Discord leaves the content out
+        unless the message mentions the bot)."""
+        message = self.world.create_message(channel.id, {"content": content}, [], author=user)
+        data = self.world.message_json(message)
+        if self.bot_user.mention not in content:
+            data["content"] = ""
+        await self.gateway.dispatch_message_event("MESSAGE_CREATE", data)
+        return message
+
     async def wait_response(self, record: InteractionRecord) -> InteractionRecord:
         await self.wait_for(
             lambda: record.responded,

@@ -85,6 +85,7 @@ class StoredMessage:
     edited_timestamp: str | None = None
     deleted: bool = False
     mentions: list[int] = field(default_factory=list)
+    allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (None: not sent)
     versions: list[MessageVersion] = field(default_factory=list)
 
     @property

@@ -309,8 +309,10 @@ class World:
         interaction: InteractionRecord | None = None,
         ephemeral_for: int | None = None,
         extra_flags: int = 0,
+        author: FakeUser | None = None,
     ) -> StoredMessage:
-        """Store a new message; raises ``validation.Invalid`` for bodies Discord would reject."""
+        """Store a new message (the bot's, or ``author``'s); raises ``validation.Invalid`` for
+        bodies Discord would reject."""
         flags = int(body.get("flags") or 0) | extra_flags
         if ephemeral_for is not None:
             flags |= EPHEMERAL
@@ -319,14 +321,14 @@ class World:
         validation.check_message(
             body, flags=flags, has_files=bool(files), allow_empty=bool(flags & LOADING)
         )
-        author = self.user_json(self.bot_user)
+        author_json = self.user_json(author or self.bot_user)
         message_type = 0
         if interaction is not None and interaction.type == 2:
             message_type = 20
         message = StoredMessage(
             id=self.ids.next(),
             channel_id=channel_id,
-            author=author,
+            author=author_json,
             content=str(body.get("content") or ""),
             embeds=list(body.get("embeds") or []),
             components=self._with_component_ids(list(body.get("components") or [])),
@@ -339,6 +341,7 @@ class World:
             webhook_id=self.app_id if interaction else None,
         )
         message.mentions = self._mentions(message.content, body)
+        message.allowed_mentions = body.get("allowed_mentions")
         message.snapshot()
         self.messages[message.id] = message
         self.notify()
