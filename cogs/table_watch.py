@@ -64,7 +64,10 @@ class TableWatch:
     def below(self, channel_id: int) -> int:
         """How many messages are counted below the channel's table (tests, diagnostics)."""
         entry = self._below.get(channel_id)
-        return len(entry[1]) if entry is not None else 0
+        session = self._manager.in_channel(channel_id)
+        if entry is None or session is None or session.table_message_id is None:
+            return 0
+        return sum(1 for message_id in entry[1] if message_id > session.table_message_id)
 
     def forget(self, channel_id: int) -> None:
         self._below.pop(channel_id, None)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import errors
 from bot.manager import SessionManager
 from bot.models import LOG_KEEP, Status
 from bot.store import Store
@@ -20,7 +21,7 @@ from tests.cogs.split_table_fixture import (
     faces_in,
     more_button,
 )
-from tests.fakes import FakeMessage, FakeUser, Sent
+from tests.fakes import FakeInteraction, FakeMessage, FakeUser, Sent, click
 
 USERS = {str(user.id): user for user in (ANA, BEN, CY)}
 
@@ -181,6 +182,14 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
     sid = split.session_id
     assert table.edits[-1].custom_ids == [
         f"tb:info:{sid}:rules", f"tb:info:{sid}:scores", f"tb:rp:{sid}:0:o"]
+    # Those answer from the stored game, for anyone in the channel.
+    scores = await split.press(CY, table, f"tb:info:{sid}:scores")
+    assert scores.ephemeral and "Ana" in scores.text and "Ben" in scores.text
+    rules = await split.press(CY, table, f"tb:info:{sid}:rules")
+    assert rules.ephemeral and "SPLIT rules" in rules.text
+    ia = FakeInteraction(split.client, user=CY, channel=split.client.channel(999), message=table)
+    await click(ia, f"tb:info:{sid}:scores")  # the same button seen from another channel
+    assert ia.last.ephemeral and ia.last.content == errors.NO_GAME
     stored = await split.manager.store.load_session(split.session_id)
     assert stored is not None and stored.status is Status.FINISHED
     results = await split.manager.store.results(1, "split")

@@ -10,9 +10,9 @@ import pytest
 from bot.manager import Change, SessionManager
 from bot.models import Seat
 from bot.store import Store
-from cogs.publisher import TablePublisher
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.publisher import TablePublisher
 from cogs.turn_ping import TurnPing, ping_text, table_link
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
