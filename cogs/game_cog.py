@@ -25,6 +25,7 @@ from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
 from cogs.rules import rules_page
+from cogs.threads import open_in_thread, wants_thread
 
 
 def channel_game(interaction: Interaction) -> Session:
@@ -53,14 +54,19 @@ class GameCog(commands.Cog):
     @app_commands.describe(
         game="Which game to play",
         turn_minutes="Minutes per move before a default move is played (0 = no limit)",
+        thread="Play in a new thread of this channel (default: the server's setting)",
     )
     async def new(
         self,
         interaction: Interaction,
         game: GameOption,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
+        thread: bool | None = None,
     ) -> None:
         manager = interaction.client.manager
+        if await wants_thread(interaction, thread):
+            await open_in_thread(interaction, game, turn_minutes)
+            return
         try:
             session = await manager.open_lobby(
                 interaction.guild_id or 0,

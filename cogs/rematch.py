@@ -18,6 +18,7 @@ from bot.models import Session, Status
 from cogs.channel_words import clicker_words
 from cogs.context import Interaction, player_id, refuse, seat_for
 from cogs.rendering import table_render
+from cogs.threads import reopen
 
 
 async def rematch_click(interaction: Interaction, session_id: int) -> None:
@@ -57,6 +58,7 @@ async def _open(interaction: Interaction, old: Session) -> None:
     """A new lobby with ``old``'s options, clock and bot seats; the clicker is its host."""
     manager = interaction.client.manager
     me = player_id(interaction.user)
+    await reopen(interaction.channel)  # a game played in a thread archived it at its end
     lobby = await manager.open_lobby(
         old.guild_id, old.channel_id, old.game, seat_for(interaction.user), old.options,
         turn_minutes=old.turn_minutes,

@@ -25,6 +25,7 @@ from cogs.ids import TABLE_CONTROLS
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
 from cogs.table_watch import TableWatch
+from cogs.threads import ThreadArchiver
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
 
@@ -43,11 +44,13 @@ async def setup(bot: TableBot) -> None:
     turn_ping = TurnPing(bot)
     publisher.on_moved = turn_ping.relink
     cog.publisher = publisher
-    # In this order: the table, the round summaries, the ping, and at the end the final post.
+    # In this order: the table, the round summaries, the ping, at the end the final post, then
+    # a game's thread is archived.
     manager.subscribe(publisher.on_change)
     manager.subscribe(Announcer(bot).on_change)
     manager.subscribe(turn_ping.on_change)
     manager.subscribe(FinalPost(bot).on_change)
+    manager.subscribe(ThreadArchiver(bot).on_change)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

@@ -76,12 +76,26 @@ class TablePlay:
 
     # --- setting the table up ------------------------------------------------------------------
 
-    async def open(self, game: str, host: FakeUser, *others: FakeUser) -> StoredMessage:
-        """``/game new`` by ``host``, Join by ``others``, Start by ``host``; returns the table."""
-        opened = await self.fd.slash(host, self.channel, "game new", game=game, turn_minutes=0)
+    async def open(self, game: str, host: FakeUser, *others: FakeUser,
+                   thread: bool = False) -> StoredMessage:
+        """``/game new`` by ``host``, Join by ``others``, Start by ``host``; returns the table.
+        ``thread``: ``/game new thread:true``; the game is then played in the new thread
+        (``self.channel`` becomes it)."""
+        options: dict[str, Any] = {"thread": True} if thread else {}
+        opened = await self.fd.slash(host, self.channel, "game new", game=game, turn_minutes=0,
+                                     **options)
         assert opened.callback_type == 4 and not opened.ephemeral, opened.callback_data
         assert opened.original_message_id is not None
         lobby = self.fd.message(opened.original_message_id)
+        if thread:
+            parent = self.channel
+            await self.bot.wait_until(
+                lambda: any(self.fd.public(t) for t in self.fd.threads_of(parent)),
+                POSTS_TIMEOUT, "the lobby in a new thread",
+            )
+            [self.channel] = self.fd.threads_of(parent)
+            assert self.channel.id == lobby.id  # started from the command's answer
+            lobby = self.fd.public(self.channel)[0]
         for user in (host, *others):
             self.users[str(user.id)] = user
         for user in others:

@@ -12,6 +12,7 @@ take their seats, a stranger is refused, and the host starts the same seats agai
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -235,5 +236,65 @@ async def test_ten_channel_flow_with_rematch(guild: FakeDiscord, live_bot: BotPr
     assert sum(cid.startswith("tb:act:") and not cid.endswith(":panel")
                for cid in on_pings) > 10, on_pings
     await rematch(guild, live_bot, table, final)
+    assert_clean_log(live_bot)
+    assert guild.unknown_routes == [], live_bot.log_text()
+
+
+def set_guild_setting(bot: BotProcess, guild_id: int, key: str, value: str) -> None:
+    """What ``/config`` stores (that command is not this test's)."""
+    conn = sqlite3.connect(bot.database_path, timeout=10.0)
+    try:
+        with conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO guild_settings (guild_id, key, value, updated_by,"
+                " updated_at) VALUES (?, ?, ?, 'test', '2026-01-01T00:00:00+00:00')",
+                (guild_id, key, value),
+            )
+    finally:
+        conn.close()
+
+
+async def test_a_game_in_a_thread_is_archived_at_its_end(
+    guild: FakeDiscord, live_bot: BotProcess
+) -> None:
+    people = users(guild)
+    parent = guild.channel_named("split-flow")
+    table = TablePlay(guild, live_bot, parent, SplitEngine(), Strategy(split_rank, seed=17),
+                      via_ping=True)
+    table.waits.append(lambda: summaries_posted(table))
+    await table.open("split", people["alice"], people["bob"], people["carol"], thread=True)
+    thread = table.channel
+    assert thread.is_thread and not guild.archived(thread)
+    [notice] = guild.public(parent)
+    assert "opened a SPLIT table" in notice.text and not notice.interactive()
+    await table.play_to_end()
+    await live_bot.wait_until(lambda: guild.archived(thread), POSTS_TIMEOUT,
+                              "the thread archived")
+    final = bot_posts(guild, table)[-1]
+    assert "tb:rematch" in str(final.components) and "SPLIT — final result" in final.text
+    assert guild.public(parent) == [notice]  # the game never wrote in the channel itself
+    # Rematch in the archived thread opens it again, with the lobby in it.
+    opened = await guild.click_label(people["bob"], final, "Rematch")
+    assert opened.callback_type == CHANNEL_MESSAGE and not guild.archived(thread)
+    assert "SPLIT — lobby" in guild.message(opened.original_message_id or 0).text
+    cancelled = await guild.slash(people["bob"], thread, "game cancel")
+    assert not cancelled.ephemeral
+    await live_bot.wait_until(lambda: guild.archived(thread), POSTS_TIMEOUT,
+                              "the thread archived after the cancel")
+
+    # The server setting makes threads the default; thread:false still plays in the channel.
+    set_guild_setting(live_bot, guild.guild_id, "threads", "on")
+    ten = guild.channel_named("ten-flow")
+    await guild.slash(people["carol"], ten, "game new", game="ten")
+    await live_bot.wait_until(lambda: guild.threads_of(ten), POSTS_TIMEOUT, "a thread")
+    [ten_thread] = guild.threads_of(ten)
+    await live_bot.wait_until(
+        lambda: any("TEN — lobby" in m.text for m in guild.public(ten_thread)),
+        POSTS_TIMEOUT, "the TEN lobby in its thread")
+    await guild.slash(people["carol"], ten_thread, "game cancel")
+    await live_bot.wait_until(lambda: guild.archived(ten_thread), POSTS_TIMEOUT, "archived")
+    plain = await guild.slash(people["carol"], ten, "game new", game="ten", thread=False)
+    assert "TEN — lobby" in guild.message(plain.original_message_id or 0).text
+    assert guild.threads_of(ten) == [ten_thread]
     assert_clean_log(live_bot)
     assert guild.unknown_routes == [], live_bot.log_text()

@@ -113,6 +113,13 @@ class FakeDiscord:
         """What ``GET /gateway/bot`` recommends (1 unless set)."""
         self.rest.shard_count = count
 
+    def threads_of(self, channel: FakeChannel) -> list[FakeChannel]:
+        """The threads started from messages of ``channel``, oldest first."""
+        return [c for c in self.world.channels.values() if c.parent_id == channel.id]
+
+    def archived(self, thread: FakeChannel) -> bool:
+        return thread.id in self.world.archived
+
     def channel_named(self, name: str) -> FakeChannel:
         found = [c for c in self.world.channels.values() if c.name == name]
         if len(found) != 1:

@@ -32,10 +32,15 @@ class FakeChannel:
     name: str
     position: int = 0
     guild_id: int | None = None  # None: the stand-in's first guild
+    parent_id: int | None = None  # a public thread's channel (its id is its starter message's)
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent_id is not None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from tests.e2e.fakediscord.gateway import Gateway
 from tests.e2e.fakediscord.model import (
     EPHEMERAL,
     LOADING,
+    FakeChannel,
     InteractionRecord,
     RouteCall,
     StoredMessage,
@@ -130,6 +131,12 @@ class RestApi:
                 self.del_webhook_msg,
             ),
             r("GET", API + "/channels/{channel_id}", self.get_channel),
+            r("PATCH", API + "/channels/{channel_id}", self.edit_channel),
+            r(
+                "POST",
+                API + "/channels/{channel_id}/messages/{message_id}/threads",
+                self.start_thread,
+            ),
             r("GET", API + "/channels/{channel_id}/messages", self.list_messages),
             r("POST", API + "/channels/{channel_id}/messages", self.send_message),
             r("GET", API + "/channels/{channel_id}/messages/{message_id}", self.get_message),
@@ -425,6 +432,42 @@ class RestApi:
         channel_id = self._channel_id(request)
         return json_response(self.world.channel_json(self.world.channels[channel_id]))
 
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """Only what the bot does with a thread: archive it (or open it again)."""
+        channel = self.world.channels[self._channel_id(request)]
+        body, _ = await read_body(request)
+        body = dict(body or {})
+        if not channel.is_thread or set(body) - {"archived", "locked"}:
+            raise ApiError(400, 50035, "the stand-in edits only a thread's archived flag")
+        if body.get("archived"):
+            self.world.archived.add(channel.id)
+        else:
+            self.world.archived.discard(channel.id)
+        self.world.notify()
+        data = self.world.channel_json(channel)
+        await self.gateway.dispatch("THREAD_UPDATE", data, guild_id=self.world.guild_of(channel))
+        return json_response(data)
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """A public thread from a message: the thread's id is the message's, as on Discord."""
+        message = self._channel_message(request)
+        parent = self.world.channels[message.channel_id]
+        if parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if message.id in self.world.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        body, _ = await read_body(request)
+        name = str((body or {}).get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body: name must be 1 to 100 characters")
+        thread = FakeChannel(message.id, name, guild_id=parent.guild_id, parent_id=parent.id)
+        self.world.channels[thread.id] = thread
+        self.world.notify()
+        data = self.world.channel_json(thread)
+        await self.gateway.dispatch("THREAD_CREATE", {**data, "newly_created": True},
+                                    guild_id=self.world.guild_of(thread))
+        return json_response(data, status=201)
+
     async def list_messages(self, request: web.Request) -> web.Response:
         channel_id = self._channel_id(request)
         limit = int(request.query.get("limit", 50))
@@ -444,6 +487,7 @@ class RestApi:
 
     async def send_message(self, request: web.Request) -> web.Response:
         channel_id = self._channel_id(request)
+        self.world.archived.discard(channel_id)  # a post opens an archived thread again
         body, files = await read_body(request)
         message = self.world.create_message(channel_id, dict(body or {}), files)
         data = self.world.message_json(message)

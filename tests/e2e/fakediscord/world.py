@@ -59,6 +59,7 @@ class World:
         self.calls: list[RouteCall] = []
         self.unknown_routes: list[RouteCall] = []
         self.attachments: dict[int, bytes] = {}
+        self.archived: set[int] = set()  # ids of archived threads
         self.command_syncs = 0
         self.base_url = ""
         self._changed = asyncio.Event()
@@ -149,6 +150,27 @@ class World:
         }
         if not in_guild_create:
             data["guild_id"] = str(self.guild_of(channel))
+        if channel.is_thread:
+            data.update({
+                "type": 11,
+                "guild_id": str(self.guild_of(channel)),
+                "parent_id": str(channel.parent_id),
+                "owner_id": str(self.bot_user.id),
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "thread_metadata": {
+                    "archived": channel.id in self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                    "create_timestamp": iso_now(),
+                },
+            })
+            data.pop("position", None)
+            data.pop("permission_overwrites", None)
+            data.pop("topic", None)
+            data.pop("nsfw", None)
         return data
 
     def guild_of(self, channel: FakeChannel) -> int:
@@ -227,9 +249,12 @@ class World:
             "members": members,
             "channels": [
                 self.channel_json(c, in_guild_create=True) for c in self.channels.values()
-                if self.guild_of(c) == guild
+                if self.guild_of(c) == guild and not c.is_thread
             ],
-            "threads": [],
+            "threads": [  # the active ones, as Discord lists them
+                self.channel_json(c) for c in self.channels.values()
+                if self.guild_of(c) == guild and c.is_thread and c.id not in self.archived
+            ],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

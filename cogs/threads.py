@@ -1,0 +1,106 @@
+"""Playing in a thread (optional, off by default): ``/game new thread:true``, or every new game
+of a server whose ``threads`` setting is ``on``.
+
+The command's answer in the channel says a table was opened; a public thread is started from
+that message, and the lobby, the table, the pings and the final post all live in the thread
+(the session's channel is the thread). When the game ends (or is cancelled) the thread is
+archived, after the final post; a Rematch clicked there opens it again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.errors import TableError
+from bot.manager import Change
+from cogs.channel_words import server_words
+from cogs.context import Interaction, refuse, release_view, seat_for
+from cogs.limits import clip
+from cogs.rendering import table_render
+
+log = logging.getLogger(__name__)
+
+THREADS_KEY = "threads"
+MAX_THREAD_NAME = 100
+
+
+async def wants_thread(interaction: Interaction, asked: bool | None) -> bool:
+    """Whether ``/game new`` opens its table in a new thread: as asked, else the server's
+    setting; never from inside a thread."""
+    if isinstance(interaction.channel, discord.Thread):
+        return False
+    if asked is not None:
+        return asked
+    settings = await interaction.client.manager.store.guild_settings(interaction.guild_id or 0)
+    return settings.get(THREADS_KEY) == "on"
+
+
+async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int | None) -> None:
+    """The lobby of a new game in a thread started from the command's answer."""
+    client = interaction.client
+    manager = client.manager
+    try:
+        title = manager.engine(game).title
+    except TableError as err:
+        await refuse(interaction, err.message)
+        return
+    words = await server_words(client, interaction.guild_id or 0)
+    name = interaction.user.display_name
+    await interaction.response.send_message(
+        words.gettext("{name} opened a {game} table: join it in its thread.",
+                      name=name, game=title)
+    )
+    notice = await interaction.original_response()
+    thread = await notice.create_thread(
+        name=clip(words.gettext("{game}: {name}'s table", game=title, name=name),
+                  MAX_THREAD_NAME)
+    )
+    try:
+        session = await manager.open_lobby(
+            interaction.guild_id or 0, thread.id, game, seat_for(interaction.user),
+            turn_minutes=turn_minutes,
+        )
+    except TableError as err:
+        await refuse(interaction, err.message)
+        return
+    render = table_render(client, session)
+    try:
+        message = await thread.send(**render.send_kwargs())
+    except discord.HTTPException:
+        with contextlib.suppress(TableError):  # a lobby nobody can see would block the thread
+            await manager.cancel(session.id, session.host_id)
+        raise
+    finally:
+        release_view(render.view)
+    with contextlib.suppress(TableError):  # the lobby was closed meanwhile
+        await manager.set_table_message(session.id, message.id)
+
+
+async def reopen(channel: object) -> None:
+    """Open an archived thread again (a Rematch clicked in it)."""
+    if isinstance(channel, discord.Thread) and channel.archived:
+        await channel.edit(archived=False)
+
+
+class ThreadArchiver:
+    """Archives a game's thread once the game is over (a manager listener, subscribed last:
+    the final post goes first). A game in an ordinary channel is not touched."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    async def on_change(self, change: Change) -> None:
+        session = change.session
+        if session.is_live or self._client.manager.in_channel(session.channel_id) is not None:
+            return
+        channel = self._client.get_channel(session.channel_id)
+        if not isinstance(channel, discord.Thread) or channel.archived:
+            return
+        try:
+            await channel.edit(archived=True)
+        except discord.HTTPException:
+            log.warning("could not archive the thread of session %s", session.id)
