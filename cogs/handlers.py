@@ -30,8 +30,10 @@ from cogs.context import (
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
 from cogs.ids import InfoKind, LobbyAction, session_of_id
+from cogs.log_view import log_render
 from cogs.rendering import table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
+from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
@@ -220,6 +222,8 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
     ui = game_uis(interaction.client).ui(session.game)
     if what is InfoKind.RULES and ui.rules:
         return rules_page(ui, 0)
+    if what is InfoKind.LOG:
+        return log_render(session, reply_words(interaction))
     if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)

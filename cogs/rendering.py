@@ -9,10 +9,11 @@ import discord
 from bot.client import TableBot
 from bot.models import Session, Status
 from cogs.context import game_uis
-from cogs.game_ui import Render
+from cogs.game_ui import Render, WordsTables
 from cogs.ids import BackButton, LobbyAction, LobbyButton
 from cogs.notices import away_line
 from cogs.replay import replay_button
+from cogs.reply_words import table_words
 
 # Every lobby button: (label, style, row); the host's bot seat buttons on the second row.
 LOBBY_BUTTONS: dict[LobbyAction, tuple[str, discord.ButtonStyle, int]] = {
@@ -107,7 +108,12 @@ def table_render(client: TableBot, session: Session) -> Render:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players)
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title))
-    render = with_clock(session, game_uis(client).ui(session.game).table(session))
+    ui = game_uis(client).ui(session.game)
+    drawn = (
+        ui.table_in(session, table_words(client, session.guild_id))
+        if isinstance(ui, WordsTables) else ui.table(session)
+    )
+    render = with_clock(session, drawn)
     return with_replay(session, render) if session.status is Status.FINISHED else render
 
 
