@@ -17,13 +17,16 @@ from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
 from bot.models import Session, Status
 from cogs import handlers
+from cogs.channel_health import ChannelHealth, missing_permissions, refusal_text
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
 from cogs.ids import TableClicks
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
+from cogs.reply_words import reply_words
 from cogs.rules import rules_page
+from cogs.view_follow import FollowedViews
 
 
 def channel_game(interaction: Interaction) -> Session:
@@ -46,6 +49,8 @@ class GameCog(commands.Cog):
         self.uis = uis
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
+        self.health = ChannelHealth()  # channels that refuse the bot's posts (cogs.channel_health)
+        self.views = FollowedViews()  # each player's latest private view (cogs.view_follow)
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -59,6 +64,10 @@ class GameCog(commands.Cog):
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
     ) -> None:
         manager = interaction.client.manager
+        missing = missing_permissions(getattr(interaction, "app_permissions", None))
+        if missing:
+            await refuse(interaction, refusal_text(missing, reply_words(interaction)))
+            return
         try:
             session = await manager.open_lobby(
                 interaction.guild_id or 0,

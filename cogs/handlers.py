@@ -17,6 +17,7 @@ import discord
 from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
+from cogs.channel_health import tell_if_blocked
 from cogs.context import (
     Interaction,
     game_uis,
@@ -36,6 +37,7 @@ from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
+from cogs.view_follow import remember_view
 
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
@@ -129,6 +131,8 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
         return
     await send_private(interaction, game_uis(interaction.client).ui(session.game).private(
         session, me))
+    remember_view(interaction, session.id, me)
+    await tell_if_blocked(interaction, session.id, me, reply_words(interaction))
 
 
 async def hand_click(interaction: Interaction, session_id: int) -> None:
@@ -169,6 +173,7 @@ async def act_click(
         click = ui.action_for(session, me, payload, values)
         if isinstance(click, OpenStep):
             await _show_step(interaction, click.render)
+            remember_view(interaction, session_id, me)
             return
         assert isinstance(click, Move)
         change = await manager.act(session_id, me, version, click.action,
@@ -179,6 +184,7 @@ async def act_click(
             await refuse(interaction, errors.NO_GAME)
             return
         await send_private(interaction, ui.private(current, me), note=err.message)
+        remember_view(interaction, session_id, me)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
@@ -190,11 +196,12 @@ async def act_click(
         return
     new = change.session
     async with _after_change(MOVE_MADE):
-        if is_ephemeral(interaction.message):
-            render = ui.private(new, me)
-        else:
-            render = table_render(interaction.client, new)
+        private = is_ephemeral(interaction.message)
+        render = ui.private(new, me) if private else table_render(interaction.client, new)
         await interaction.response.edit_message(**render.edit_kwargs())
+        if private:
+            remember_view(interaction, session_id, me)
+        await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
 
 
 async def _show_step(interaction: Interaction, step: Render) -> None:

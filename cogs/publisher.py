@@ -30,6 +30,7 @@ from bot.client import TableBot
 from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
+from cogs import channel_health
 from cogs.notices import reminder_text, timed_out_text
 from cogs.rendering import table_render
 from game.base import PlayerId
@@ -163,5 +164,8 @@ class TablePublisher:
         message = channel.get_partial_message(session.table_message_id)
         try:
             await message.edit(**table_render(self._client, session).edit_kwargs())
+            channel_health.report_ok(self._client, session)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
+        except discord.Forbidden as error:
+            channel_health.report(self._client, session, error, "edit the table")

@@ -3,7 +3,8 @@ listeners that keep the channel current.
 
 ``setup(bot)`` adds :class:`cogs.game_cog.GameCog` (which holds the game UI registry),
 registers the table controls (``cogs.ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer and the turn ping to the manager, makes the
+subscribes the table publisher, the announcer, the turn ping, the view follower
+(``cogs.view_follow``) and the channel health (``cogs.channel_health``) to the manager, makes the
 publisher the notifier of the machine players and the turn clock, and installs the catch-up
 after a restart. Then it loads each game's UI package (``cogs.<game key>``, when there is
 one), whose own ``setup`` registers its GameUI.
@@ -24,11 +25,13 @@ from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
+from cogs.view_follow import ViewFollower
 
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    await bot.add_cog(GameCog(GameUIs(manager.engines)))
+    cog = GameCog(GameUIs(manager.engines))
+    await bot.add_cog(cog)
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
     publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce)
@@ -36,6 +39,8 @@ async def setup(bot: TableBot) -> None:
     manager.subscribe(publisher.on_change)
     manager.subscribe(Announcer(bot).on_change)
     manager.subscribe(turn_ping.on_change)
+    manager.subscribe(ViewFollower(bot).on_change)
+    manager.subscribe(cog.health.on_change)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

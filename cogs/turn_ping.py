@@ -21,6 +21,7 @@ import discord
 from bot.client import TableBot
 from bot.manager import Change, ChangeKind
 from bot.models import Session
+from cogs import channel_health
 from cogs.notices import mention
 from game.base import PlayerId
 
@@ -107,5 +108,6 @@ class TurnPing:
                     users=[discord.Object(id=int(player)) for player in players],
                 ),
             )
-        except discord.HTTPException:
-            log.warning("could not ping the next player of session %s", session.id)
+        except discord.HTTPException as error:
+            if not channel_health.report(self._client, session, error, "post a turn ping"):
+                log.warning("could not ping the next player of session %s", session.id)
