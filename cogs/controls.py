@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -109,13 +110,22 @@ class Menu:
     select: str = "s"
 
     def controls(
-        self, session: Session, looks: Sequence[Look | None], groups: Sequence[Group] = ()
+        self,
+        session: Session,
+        looks: Sequence[Look | None],
+        groups: Sequence[Group] = (),
+        order: Sequence[Any] | None = None,
     ) -> Controls:
-        """Controls for every entry with a look (None: not offered), in list order; groups in
-        the order given (a look's group must be one of them)."""
+        """Controls for every entry with a look (None: not offered), in list order or sorted
+        by ``order`` (one sort key per entry; ties keep list order); groups in the order given
+        (a look's group must be one of them). The payloads keep the list's indexes."""
         controls = Controls()
         grouped: dict[str, list[discord.SelectOption]] = {group.key: [] for group in groups}
-        for index, look in enumerate(looks):
+        indexes = list(range(len(looks)))
+        if order is not None:
+            indexes.sort(key=lambda index: order[index])
+        for index in indexes:
+            look = looks[index]
             if look is None:
                 continue
             if look.group is None:

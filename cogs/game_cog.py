@@ -17,6 +17,12 @@ from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
 from bot.models import Session, Status
 from cogs import handlers
+from cogs.channel_health import (
+    ChannelHealth,
+    missing_permissions,
+    missing_thread_permissions,
+    refusal_text,
+)
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
 from cogs.ids import TableClicks
@@ -24,8 +30,10 @@ from cogs.publisher import TablePublisher, delete_quietly
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
+from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.threads import open_in_thread, wants_thread
+from cogs.view_follow import FollowedViews
 
 
 def channel_game(interaction: Interaction) -> Session:
@@ -49,6 +57,8 @@ class GameCog(commands.Cog):
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
         self.publisher: TablePublisher | None = None  # set by cogs.table: a moved table relinks
+        self.health = ChannelHealth()  # channels that refuse the bot's posts (cogs.channel_health)
+        self.views = FollowedViews()  # each player's latest private view (cogs.view_follow)
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -64,7 +74,15 @@ class GameCog(commands.Cog):
         thread: bool | None = None,
     ) -> None:
         manager = interaction.client.manager
-        if await wants_thread(interaction, thread):
+        in_thread = await wants_thread(interaction, thread)
+        app_permissions = getattr(interaction, "app_permissions", None)
+        missing = missing_permissions(app_permissions)
+        if in_thread:
+            missing += missing_thread_permissions(app_permissions)
+        if missing:
+            await refuse(interaction, refusal_text(missing, reply_words(interaction)))
+            return
+        if in_thread:
             await open_in_thread(interaction, game, turn_minutes)
             return
         try:

@@ -17,9 +17,9 @@ Hidden information rules: :meth:`GameUI.table` is public and must draw from
 Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Scores button),
 :class:`Announces` (public posts a change calls for, such as round summaries),
 :class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
-game's own words for "it is not your turn"), :class:`DrawsReplay` (compact hands for a
-replay step), :class:`PingsControls` (the controls on the turn ping) and
-:class:`ShowsStandings` (the standings of the final post).
+game's own words for "it is not your turn"), :class:`WordsTables` (the table in the server's
+language), :class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the
+controls on the turn ping) and :class:`ShowsStandings` (the standings of the final post).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from pydantic import BaseModel
 
 from bot.manager import Change
 from bot.models import Session
+from cogs.i18n.words import Words
 from cogs.limits import fit_content, fit_embeds
 from game.base import PlayerId
 
@@ -150,6 +151,14 @@ class WordsTurns(Protocol):
     """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid.")."""
 
     def not_your_turn(self, session: Session) -> str: ...
+
+
+@runtime_checkable
+class WordsTables(Protocol):
+    """A GameUI whose table texts come from the catalogs: :meth:`table_in` draws the table in
+    ``words``'s language (``table(session)`` draws it in English)."""
+
+    def table_in(self, session: Session, words: Words) -> Render: ...
 
 
 @runtime_checkable

@@ -18,6 +18,7 @@ import discord
 from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
+from cogs.channel_health import tell_if_blocked
 from cogs.channel_words import server_words
 from cogs.context import (
     Interaction,
@@ -33,12 +34,15 @@ from cogs.context import (
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
 from cogs.ids import InfoKind, LobbyAction, session_of_id
+from cogs.log_view import log_render
 from cogs.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.rendering import table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
+from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.turn_ping import humans_awaited, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
+from cogs.view_follow import remember_view
 
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
@@ -132,6 +136,8 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
         return
     await send_private(interaction, game_uis(interaction.client).ui(session.game).private(
         session, me))
+    remember_view(interaction, session.id, me)
+    await tell_if_blocked(interaction, session.id, me, reply_words(interaction))
 
 
 async def hand_click(interaction: Interaction, session_id: int) -> None:
@@ -172,6 +178,7 @@ async def act_click(
         click = ui.action_for(session, me, payload, values)
         if isinstance(click, OpenStep):
             await _show_step(interaction, click.render)
+            remember_view(interaction, session_id, me)
             return
         assert isinstance(click, Move)
         change = await manager.act(session_id, me, version, click.action,
@@ -182,6 +189,7 @@ async def act_click(
             await refuse(interaction, errors.NO_GAME)
             return
         await send_private(interaction, ui.private(current, me), note=err.message)
+        remember_view(interaction, session_id, me)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
@@ -193,14 +201,19 @@ async def act_click(
         return
     new = change.session
     async with _after_change(MOVE_MADE):
-        if is_ephemeral(interaction.message):
+        private = is_ephemeral(interaction.message)
+        if private:
             render = ui.private(new, me)
         elif _is_ping(interaction.message, new):
             await _answer_on_ping(interaction, new, me)
+            await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
             return
         else:
             render = table_render(interaction.client, new)
         await interaction.response.edit_message(**render.edit_kwargs())
+        if private:
+            remember_view(interaction, session_id, me)
+        await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
 
 
 def _is_ping(message: discord.Message | None, session: Session) -> bool:
@@ -269,6 +282,8 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
     ui = game_uis(interaction.client).ui(session.game)
     if what is InfoKind.RULES and ui.rules:
         return rules_page(ui, 0)
+    if what is InfoKind.LOG:
+        return log_render(session, reply_words(interaction))
     if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)

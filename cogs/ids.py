@@ -13,8 +13,9 @@ in ids are ASCII digits only (``[0-9]``, never ``\\d``, which admits '١'). All 
     A game select menu; the chosen option values come with the click.
 ``tb:hand:{session}`` (:class:`HandButton`)
     "My hand": the clicker's private view, ephemeral.
-``tb:info:{session}:{table|rules|scores}`` (:class:`InfoButton`)
-    For anyone in the channel, answered ephemeral: a copy of the table, the rules, the scores.
+``tb:info:{session}:{table|rules|scores|log}`` (:class:`InfoButton`)
+    For anyone in the channel, answered ephemeral: a copy of the table, the rules, the scores,
+    the last lines of the event log.
 ``tb:back:{session}`` (:class:`BackButton`)
     "I'm back": an away player takes their seat back.
 ``tb:lobby:{action}:{session}`` (:class:`LobbyButton`)
@@ -58,6 +59,7 @@ class InfoKind(StrEnum):
     TABLE = "table"
     RULES = "rules"
     SCORES = "scores"
+    LOG = "log"
 
 
 class LobbyAction(StrEnum):

@@ -37,6 +37,7 @@ from bot.errors import TableError
 from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
+from cogs import channel_health
 from cogs.context import release_view
 from cogs.notices import reminder_text, timed_out_text
 from cogs.rendering import table_render
@@ -192,8 +193,11 @@ class TablePublisher:
         message = self._channel(session).get_partial_message(table_id)
         try:
             await message.edit(**render.edit_kwargs())
+            channel_health.report_ok(self._client, session)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
+        except discord.Forbidden as error:
+            channel_health.report(self._client, session, error, "edit the table")
         finally:
             release_view(render.view)
 

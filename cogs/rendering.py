@@ -9,10 +9,11 @@ import discord
 from bot.client import TableBot
 from bot.models import Session, Status
 from cogs.context import game_uis
-from cogs.game_ui import GameUI, Render, ShowsScores
+from cogs.game_ui import GameUI, Render, ShowsScores, WordsTables
 from cogs.ids import BackButton, InfoButton, InfoKind, LobbyAction, LobbyButton
 from cogs.notices import away_line
 from cogs.replay import replay_button
+from cogs.reply_words import table_words
 
 # Every lobby button: (label, style, row); the host's bot seat buttons on the second row.
 LOBBY_BUTTONS: dict[LobbyAction, tuple[str, discord.ButtonStyle, int]] = {
@@ -108,7 +109,11 @@ def table_render(client: TableBot, session: Session) -> Render:
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title))
     ui = game_uis(client).ui(session.game)
-    render = with_clock(session, ui.table(session))
+    drawn = (
+        ui.table_in(session, table_words(client, session.guild_id))
+        if isinstance(ui, WordsTables) else ui.table(session)
+    )
+    render = with_clock(session, drawn)
     if session.status is not Status.FINISHED:
         return render
     return with_replay(session, with_info(session, render, ui))

@@ -3,8 +3,9 @@ listeners that keep the channel current.
 
 ``setup(bot)`` adds :class:`cogs.game_cog.GameCog` (which holds the game UI registry),
 registers the table controls (``cogs.ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer, the turn ping and the final post to the
-manager, counts the messages below each table (``cogs.table_watch``), makes the
+subscribes the table publisher, the announcer, the turn ping, the final post, the view
+follower (``cogs.view_follow``) and the channel health (``cogs.channel_health``) to the manager,
+counts the messages below each table (``cogs.table_watch``), makes the
 publisher the notifier of the machine players and the turn clock, and installs the catch-up
 after a restart. Then it loads each game's UI package (``cogs.<game key>``, when there is
 one), whose own ``setup`` registers its GameUI.
@@ -28,6 +29,7 @@ from cogs.table_watch import TableWatch
 from cogs.threads import ThreadArchiver
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
+from cogs.view_follow import ViewFollower
 
 
 async def setup(bot: TableBot) -> None:
@@ -51,6 +53,8 @@ async def setup(bot: TableBot) -> None:
     manager.subscribe(turn_ping.on_change)
     manager.subscribe(FinalPost(bot).on_change)
     manager.subscribe(ThreadArchiver(bot).on_change)
+    manager.subscribe(ViewFollower(bot).on_change)
+    manager.subscribe(cog.health.on_change)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

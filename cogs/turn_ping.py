@@ -36,6 +36,7 @@ from bot.client import TableBot
 from bot.errors import TableError
 from bot.manager import Change, ChangeKind
 from bot.models import Session
+from cogs import channel_health
 from cogs.channel_words import server_words
 from cogs.context import game_uis, release_view
 from cogs.game_ui import PingsControls, Render
@@ -242,8 +243,9 @@ class TurnPing:
             message = await self._channel(session).send(
                 **render.send_kwargs(), allowed_mentions=only(players)
             )
-        except discord.HTTPException:
-            log.warning("could not ping the next player of session %s", session.id)
+        except discord.HTTPException as error:
+            if not channel_health.report(self._client, session, error, "post a turn ping"):
+                log.warning("could not ping the next player of session %s", session.id)
             return
         finally:
             release_view(render.view)

@@ -24,6 +24,8 @@ from cogs.split.format import (
     sheet_of,
 )
 from game.split import ActionType, SplitAction, SplitEngine, SplitView
+from game.split.actions import Discard, LayMatch, MakeMatch, Pick, Swap, Upgrade
+from game.split.cards import parse_face
 
 # Action types shown as buttons, with their style.
 BUTTON_STYLES: dict[str, discord.ButtonStyle] = {
@@ -58,11 +60,31 @@ PROMPTS: dict[str, str] = {
 
 
 def _option_description(view: SplitView, action: SplitAction) -> str | None:
+    # The discard select's placeholder says once that a discard ends the turn.
     if action.type == ActionType.PICK and action.pos is not None:
         return f"Row position {action.pos + 1} of {len(view.row)}"
-    if action.type == ActionType.DISCARD:
-        return "Ends your turn"
     return None
+
+
+def _face(card: str) -> int:
+    """A card's place in rank, then suit order (A♠ A♥ A♦ A♣ 2♠ …), as hands are sorted."""
+    return parse_face(card)
+
+
+def option_order(action: SplitAction) -> tuple[int, ...]:
+    """Where an action's option stands in its select: picks by row position, the others by
+    their cards in rank and suit order (the hand's order)."""
+    if isinstance(action, Pick):
+        return (action.pos if action.pos is not None else 0,)
+    if isinstance(action, MakeMatch | LayMatch):
+        return tuple(sorted((_face(action.a), _face(action.b))))
+    if isinstance(action, Upgrade):
+        return (_face(action.card), _face(action.replace), action.match)
+    if isinstance(action, Discard):
+        return (_face(action.card),)
+    if isinstance(action, Swap):
+        return (action.mine, action.theirs)
+    return ()
 
 
 def looks(
@@ -127,7 +149,8 @@ def private_render(
                           colour=COLOUR, description="\n".join(lines)[:4096])
     if not actions:
         return Render(embeds=[embed], view=None)
-    controls = LEGAL.controls(session, looks(engine, session, view, actions), GROUPS)
+    controls = LEGAL.controls(session, looks(engine, session, view, actions), GROUPS,
+                              order=[option_order(action) for action in actions])
     discord_view, note = layout(session, controls, page)
     if note:
         embed.set_footer(text=note)

@@ -6,84 +6,156 @@ log, so nothing here can show a card held in a hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 
 from bot.models import Session, Status
 from cogs.game_ui import Render
+from cogs.i18n.common_words import CARDS, LOG
+from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind
+from cogs.phone import LINE_WIDTH, join_lines, short, shown_length, wrap, wrap_text
 from cogs.split.format import (
     COLOUR,
-    EMBED_TOTAL_LIMIT,
-    add_chunked_field,
     fit_lines,
     gains_text,
-    matches_line,
+    matches_of,
     name_of,
     round_gains,
-    row_chunks,
     sheet_block,
     sheet_of,
     sheet_summary,
-    status_line,
 )
 from game.base import PlayerResult
-from game.split import RoundSummary, SplitView
+from game.split import MatchView, RoundSummary, SplitView
 
-TABLE_LOG_LINES = 8
 PLACE_MARKS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
-def table_render(session: Session, view: SplitView, results: Sequence[PlayerResult]) -> Render:
+def table_render(
+    session: Session,
+    view: SplitView,
+    results: Sequence[PlayerResult],
+    words: Words,
+) -> Render:
     if session.status is Status.FINISHED:
         return Render(embeds=[final_embed(session, view, results)])
-    embed = _table_embed(session, view)
+    embed = table_embed(session, view, words)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(HandButton(session.id))
     buttons.add_item(InfoButton(session.id, InfoKind.RULES, label="Rules"))
     buttons.add_item(InfoButton(session.id, InfoKind.SCORES, label="Scores"))
+    buttons.add_item(InfoButton(session.id, InfoKind.LOG, label=words.text(LOG)))
     return Render(embeds=[embed], view=buttons)
 
 
-def _table_embed(session: Session, view: SplitView) -> discord.Embed:
-    names = session.names
-    embed = discord.Embed(
-        title=f"SPLIT — round {view.round}/{view.rounds}",
-        colour=COLOUR,
-        description=(
-            f"Dealer: {name_of(names, view.dealer)} · Draw pile: {view.pile_count} cards\n"
-            f"{status_line(view, names)}"
-        ),
-    )
-    add_chunked_field(embed, f"Discard row, oldest → newest ({len(view.row)})",
-                      row_chunks(view.row))
+def table_embed(session: Session, view: SplitView, words: Words) -> discord.Embed:
+    """The running game in phone-sized lines: the round and the draw pile (title), who must
+    act now and for what, the discard row (positions as the hand's Pick list numbers them),
+    one or two lines per player, and the legend of the short words (footer)."""
+    lines = [*status_lines(view, session.names, words), *row_lines(view, words)]
     for player in view.players:
-        marks = []
-        if player == view.turn or player in view.laydown_waiting:
-            marks.append("▶")
-        marks.append(name_of(names, player))
-        if player == view.dealer:
-            marks.append("(dealer)")
-        sheet = sheet_of(view, player)
-        value = (
-            f"Hand: {_cards(view.hand_counts[player])} · Sheet: {sheet.rank_total}"
-            f" − {sheet.negative_value} ({sheet.negatives} neg.) = **{sheet.total}**\n"
-            f"Matches: {matches_line(view, player)}"
-        )
-        embed.add_field(name=" ".join(marks), value=fit_lines([value]), inline=False)
-    log = [f"• {line}" for line in session.log[-TABLE_LOG_LINES:]]
-    embed.add_field(name="Recent events", value=fit_lines(log), inline=False)
-    embed.set_footer(text="My hand shows your cards and moves (only to you).")
-    while len(embed) > EMBED_TOTAL_LIMIT and len(log) > 1:
-        log.pop(0)
-        embed.set_field_at(len(embed.fields) - 1, name="Recent events", value=fit_lines(log),
-                           inline=False)
+        lines.extend(player_lines(view, session.names, player, words))
+    embed = discord.Embed(
+        title=words.gettext("SPLIT · round {round}/{rounds} · draw pile {count}",
+                            round=view.round, rounds=view.rounds, count=view.pile_count),
+        colour=COLOUR,
+        description=join_lines(lines),
+    )
+    embed.set_footer(text=words.gettext(
+        "P perfect · S strong · W weak match · neg. negative boxes"))
     return embed
 
 
-def _cards(count: int) -> str:
-    return f"{count} card{'' if count == 1 else 's'}"
+def status_lines(view: SplitView, names: Mapping[str, str], words: Words) -> list[str]:
+    """Whose input the game waits for, and for what (▶ marks who must act now)."""
+    if view.step == "game_over":
+        return [words.gettext("The game is over.")]
+    if view.step == "laydown":
+        waiting = ", ".join(f"**{short(name_of(names, p))}**" for p in view.laydown_waiting)
+        return [
+            *wrap_text(words.gettext("{name} went out on the first turn.",
+                                     name=short(name_of(names, view.went_out)))),
+            *wrap_text(words.gettext("Laying down matches: {names}", names=waiting),
+                       first="▶ "),
+        ]
+    who = f"**{short(name_of(names, view.turn))}**"
+    step = {
+        "take": words.gettext("{name}: draw, or pick from the discard row", name=who),
+        "main": words.gettext("{name}: matches and upgrades, then a discard", name=who),
+        "bonus_perfect": words.gettext("{name}: perfect bonus, who marks a negative box",
+                                       name=who),
+        "bonus_strong": words.gettext("{name}: strong bonus, draw a card or skip", name=who),
+        "bonus_weak": words.gettext("{name}: weak bonus, swap matches or skip", name=who),
+    }[view.step]
+    lines = wrap_text(step, first="▶ ")
+    if view.picked is not None:
+        lines.extend(wrap_text(words.gettext(
+            "The picked {card} must be used before the discard.", card=view.picked)))
+    return lines
+
+
+def row_lines(view: SplitView, words: Words) -> list[str]:
+    """The discard row, oldest first: ``Discard row (12): `1` K♠ Q♦ …``; a continued line
+    starts with the position of its first card (the positions the hand's Pick list and the
+    table image use)."""
+    if not view.row:
+        return [words.gettext("Discard row: empty")]
+    head = words.gettext("Discard row ({count}):", count=len(view.row))
+    lines: list[str] = []
+    current = f"{head} `1`"
+    for position, card in enumerate(view.row, start=1):
+        candidate = f"{current} {card}"
+        if position > 1 and shown_length(candidate) > LINE_WIDTH:
+            lines.append(current)
+            candidate = f"`{position}` {card}"
+        current = candidate
+    lines.append(current)
+    return lines
+
+
+def player_lines(view: SplitView, names: Mapping[str, str], player: str,
+                 words: Words) -> list[str]:
+    """``▶ **Ana** · 9 cards · 42 pts · 2 neg. · dealer``, then the player's matches grouped
+    by level (``S K♠♣ 2♥♦ · W 9♠♥``), wrapped at the phone's width."""
+    sheet = sheet_of(view, player)
+    marked = player == view.turn or player in view.laydown_waiting
+    pieces = [
+        f"{'▶ ' if marked else ''}**{short(name_of(names, player))}**",
+        words.plural(CARDS, view.hand_counts[player]),
+        words.ngettext("{count} pt", "{count} pts", sheet.total),
+    ]
+    if sheet.negatives:
+        pieces.append(words.ngettext("{count} neg.", "{count} neg.", sheet.negatives))
+    if player == view.dealer:
+        pieces.append(words.gettext("dealer"))
+    return wrap([*pieces, *match_groups(view, player, words)], indent="   ", sep=" · ")
+
+
+LEVEL_LETTERS = {"perfect": "P", "strong": "S", "weak": "W"}
+
+
+def match_groups(view: SplitView, player: str, words: Words) -> list[str]:
+    """The player's matches by level, strongest first: ``P 7♥♥``, ``S K♠♣ 2♥♦``. A match is
+    two halves of one rank, so the rank is written once before the two suits."""
+    letters = {
+        "perfect": words.pgettext("match level letter", "P"),
+        "strong": words.pgettext("match level letter", "S"),
+        "weak": words.pgettext("match level letter", "W"),
+    }
+    groups = []
+    for level in LEVEL_LETTERS:
+        pairs = [pair_text(match) for match in matches_of(view, player) if match.level == level]
+        if pairs:
+            groups.append(f"{letters[level]} {' '.join(pairs)}")
+    return groups
+
+
+def pair_text(match: MatchView) -> str:
+    """``7♥♦`` for the match 7♥|7♦ (both halves have the same rank)."""
+    first, second = match.halves
+    return f"{first}{second[-1]}"
 
 
 def scores_embed(session: Session, view: SplitView) -> discord.Embed:

@@ -17,6 +17,9 @@ from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from cogs.controls import page_of
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.i18n.words import Words
 from cogs.rules import rules_page
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
@@ -42,11 +45,14 @@ class SplitUI:
         self.title = engine.title
 
     def table(self, session: Session) -> Render:
+        return self.table_in(session, words_for(Language.EN))
+
+    def table_in(self, session: Session, words: Words) -> Render:
         view = self.engine.view(session.state, None)
         results = (
             self.engine.results(session.state) if session.status is Status.FINISHED else []
         )
-        return table_render(session, view, results)
+        return table_render(session, view, results, words)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return private_render(self.engine, session, viewer)

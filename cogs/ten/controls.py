@@ -80,8 +80,25 @@ def look(action: TenAction, currency: int) -> Look | None:
     return None  # a payment: offered through PAYMENTS
 
 
+def option_order(action: TenAction) -> tuple[object, ...]:
+    """Market cards by colour, then price (the market's order); bids by amount."""
+    if isinstance(action, Buy):
+        return sort_key(action.card)
+    if isinstance(action, Bid):
+        return (action.amount,)
+    return ()
+
+
 def legal_controls(session: Session, legal: Sequence[TenAction], currency: int = 0) -> Controls:
-    return LEGAL.controls(session, [look(action, currency) for action in legal], GROUPS)
+    return LEGAL.controls(session, [look(action, currency) for action in legal], GROUPS,
+                          order=[option_order(action) for action in legal])
+
+
+def quick_controls(session: Session, legal: Sequence[TenAction]) -> Controls:
+    """The table's one-click answers for the awaited player: Pass (an auction) and Skip (a
+    buy phase); every other choice is in their private view."""
+    looks = [look(action, 0) if isinstance(action, Pass | Skip) else None for action in legal]
+    return LEGAL.controls(session, looks, GROUPS)
 
 
 def groups_of(legal: Sequence[TenAction]) -> list[str | None]:

@@ -71,7 +71,8 @@ def tokens_line(player: PlayerView) -> str:
 
 
 def player_field(view: TenView, player: PlayerView, names: Names) -> tuple[str, str]:
-    marker = "▶ " if player.player == view.active and view.phase != "over" else ""
+    # Whoever must act now: the bidder during an auction, not the player whose turn it is.
+    marker = "▶ " if player.player == view.awaiting and view.phase != "over" else ""
     title = f"{marker}{name(names, player.player)} — {points(player.score)}"
     return title, "\n".join([tokens_line(player), *collection_lines(player)])
 

@@ -18,9 +18,13 @@ from bot.errors import Refusal
 from bot.models import Session, Status
 from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import LOG
+from cogs.i18n.language import Language
+from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.limits import clip
-from cogs.ten import controls, text
+from cogs.ten import controls, table_text, text
 from cogs.ten.rules_text import RULES
 from game.base import Engine, PlayerId
 from game.ten import (
@@ -42,11 +46,13 @@ _PANEL_LABELS = {"auction": "Bid or pass", "payment": "Pay", "buy": "Buy or skip
                  "final buys": "Buy or skip"}
 
 
-def info_buttons(session: Session) -> list[Item]:
-    """Table and Rules (anyone) and My view (seated players)."""
+def info_buttons(session: Session, words: Words) -> list[Item]:
+    """Table, Rules, Scores and Log (anyone) and My view (seated players)."""
     return [
         InfoButton(session.id, InfoKind.TABLE, label="Table"),
         InfoButton(session.id, InfoKind.RULES, label="Rules"),
+        InfoButton(session.id, InfoKind.SCORES, label="Scores"),
+        InfoButton(session.id, InfoKind.LOG, label=words.text(LOG)),
         HandButton(session.id, label="My view"),
     ]
 
@@ -64,29 +70,27 @@ class TenUI:
     # --- the public table -------------------------------------------------------------------
 
     def table(self, session: Session) -> Render:
+        return self.table_in(session, words_for(Language.EN))
+
+    def table_in(self, session: Session, words: Words) -> Render:
         if session.status is Status.FINISHED:
             return self._final(session)
         state: TenState = session.state
         view: TenView = self.engine.view(state, None)
-        names = session.names
-        embed = discord.Embed(title=f"TEN — turn {view.turn}", colour=COLOUR,
-                              description=text.situation(view, names))
-        embed.add_field(name="Draw pile", value=text.pile_line(view), inline=False)
-        embed.add_field(name=text.tableau_title(view), value=text.cards_line(view.tableau),
-                        inline=False)
-        embed.add_field(name="Market — price = number",
-                        value="\n".join(text.market_lines(view.market)), inline=False)
-        for player in view.players:
-            title, body = text.player_field(view, player, names)
-            embed.add_field(name=title, value=clip(body, 1024), inline=True)
-        _add_log(embed, session)
+        embed = table_text.table_embed(view, session.names, words, COLOUR)
         discord_view = discord.ui.View(timeout=None)
         for item in self._table_actions(session, view):
             discord_view.add_item(item)
-        for item in info_buttons(session):
+        for item in info_buttons(session, words):
             item.row = 1
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
+
+    def scores(self, session: Session, words: Words | None = None) -> Render:
+        """Every player's whole collection (the table shows runs and counts only)."""
+        view: TenView = self.engine.view(session.state, None)
+        return Render(embeds=[table_text.collections_embed(
+            view, session.names, words or words_for(Language.EN), COLOUR)])
 
     def _table_actions(self, session: Session, view: TenView) -> list[Item]:
         """The awaited human's buttons: Draw / Stop in the draw phase, else one button that
@@ -100,7 +104,10 @@ class TenUI:
             legal = self.engine.legal_actions(session.state, view.awaiting)
             return controls.legal_controls(session, legal, view.tableau_currency).items()
         label = f"{_PANEL_LABELS[view.phase]} — {text.name(session.names, view.awaiting)}"
-        return [controls.panel_button(session, label)]
+        # A shortcut: passing a bid or skipping a buy needs no private view.
+        legal = self.engine.legal_actions(session.state, view.awaiting)
+        quick = controls.quick_controls(session, legal).items()
+        return [controls.panel_button(session, label), *quick]
 
     def ping_controls(self, session: Session, players: Sequence[PlayerId]) -> list[Item]:
         """The turn ping's controls (``cogs.game_ui.PingsControls``): the awaited player's

@@ -118,7 +118,7 @@ async def test_ten_table_shows_the_bust_chance_of_the_next_flip(tmp_path: Path) 
         while (current := table.manager.get(table.sid)) is not None:
             state: TenState = current.state
             if state.phase == "draw" and state.pile:
-                chance = f"next flip busts: **{busts_next(state):.0%}**"
+                chance = f"bust {busts_next(state):.0%}"
                 assert chance in table.table.text, (chance, table.table.text)
                 shown.add(chance)
             [player] = ENGINE.awaiting(state)

@@ -43,7 +43,7 @@ async def start_game(split: SplitTable, users: tuple[FakeUser, ...]) -> FakeMess
     for user in users[1:]:
         await split.press(user, table, f"tb:lobby:join:{sid}")
     started = await split.press(users[0], table, f"tb:lobby:start:{sid}")
-    assert started.kind == "edit_message" and "SPLIT — round 1/3" in started.text
+    assert started.kind == "edit_message" and "SPLIT · round 1/3" in started.text
     return table
 
 
@@ -127,7 +127,7 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
     # The first player is pinged in a new message; the table shows the opening position.
     assert f"<@{first.id}>" in split.channel.sent[0].text
     opening = table.edits[-1]
-    assert "Draw pile: 76 cards" in opening.text and "`1` " in opening.text
+    assert "draw pile 76" in opening.text and "`1` " in opening.text
     assert opening.custom_ids[0] == f"tb:hand:{session.id}"
 
     rng = random.Random(5)
@@ -163,9 +163,7 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
             table_text = table.edits[-1].text
             view_after = split.engine.view(after.state, None)
             assert f"round {view_after.round}/3" in table_text
-            assert f"Draw pile: {view_after.pile_count} cards" in table_text
-            for line in after.log[-8:]:
-                assert line[:200] in table_text or len(line) > 200
+            assert f"draw pile {view_after.pile_count}" in table_text
     assert actions > 30
     final = split.manager.get(split.session_id)
     assert final is None and split.manager.in_channel(100) is None

@@ -136,7 +136,7 @@ async def test_scores_and_rules_buttons_answer_anyone_privately(split: SplitTabl
     session = split.session()
     ids = table.edits[-1].custom_ids
     assert ids == [f"tb:hand:{session.id}", f"tb:info:{session.id}:rules",
-                   f"tb:info:{session.id}:scores"]
+                   f"tb:info:{session.id}:scores", f"tb:info:{session.id}:log"]
     shown = public_marks(split, table)
     for who in (other, CY):  # a seated player and a spectator (CY is not seated)
         scores = await split.press(who, table, ids[2])
@@ -146,6 +146,11 @@ async def test_scores_and_rules_buttons_answer_anyone_privately(split: SplitTabl
         assert scores.view is None
     rules = await split.press(CY, table, ids[1])
     assert rules.ephemeral and "SPLIT rules" in rules.text
+    log = await split.press(CY, table, ids[3])  # the event log, off the table, on request
+    assert log.kind == "send_message" and log.ephemeral and log.view is None
+    assert session.log and all(f"• {line}" in log.text for line in session.log)
+    assert f"The last {len(session.log)} event" in log.text
+    assert not any(line in table.edits[-1].text for line in session.log)
     assert table.edits[-1].custom_ids == ids  # the table itself was not replaced
     assert public_marks(split, table) == shown
     assert split.session() is session  # and nothing changed
@@ -199,7 +204,9 @@ async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:
         after = revived.session()
         assert after.version == before.version + 1 and "discarded" in after.log[-1]
         status = await revived.command(GameCog.status, CY)
-        assert not status.ephemeral and after.log[0] in status.text
+        assert not status.ephemeral and status.message is not None
+        log = await revived.press(CY, status.message, f"tb:info:{after.id}:log")
+        assert log.ephemeral and after.log[0] in log.text  # the log survived the restart
     finally:
         await store.close()
 

@@ -28,12 +28,13 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
     try:
         await table.start(ANA, BEN, CY)
         started = table.table
-        assert "TEN — turn 1" in started.text and "next flip busts" in started.text
+        assert "TEN · turn 1" in started.text and "bust 0%" in started.text
         first = table.awaited_user()
         assert payload_ids(started) == ["a:0"]  # an empty row: Draw is the only legal move
         assert button(started, "Draw").custom_id.endswith(":a:0")
-        assert started.custom_ids[-3:] == [f"tb:info:{table.sid}:table",
-                                           f"tb:info:{table.sid}:rules", f"tb:hand:{table.sid}"]
+        assert started.custom_ids[-5:] == [
+            f"tb:info:{table.sid}:table", f"tb:info:{table.sid}:rules",
+            f"tb:info:{table.sid}:scores", f"tb:info:{table.sid}:log", f"tb:hand:{table.sid}"]
         assert first.mention in table.channel.sent[-1].content  # the first player is pinged
 
         router = Router(table)
@@ -45,8 +46,8 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
             if state.phase == "auction" and not auction_checked:
                 auction_checked = True
                 shown = table.table.text
-                assert "Auction for the wild" in shown
-                assert f"**{player.display_name}** to bid" in shown
+                assert "Auction for " in shown
+                assert f"▶ **{player.display_name}** bids" in shown
                 assert table.channel.sent[-1].content.startswith(player.mention)
                 router.samples["auction_table"] = shown
             if state.phase == "draw" and state.tableau and "draw_table" not in router.samples:

@@ -69,7 +69,7 @@ async def test_turn_and_seat_refusals_and_info_buttons(tmp_path: Path) -> None:
                        errors.NOT_SEATED)
         # Table and Rules work for anyone, answered ephemeral, and change nothing.
         copy = await table.press(DEE, table.table_message, f"tb:info:{table.sid}:table")
-        assert copy.ephemeral and "TEN — turn 1" in copy.text and copy.custom_ids == []
+        assert copy.ephemeral and "TEN · turn 1" in copy.text and copy.custom_ids == []
         rules = await table.press(DEE, table.table_message, f"tb:info:{table.sid}:rules")
         assert rules.ephemeral and "TEN rules" in rules.text
         assert rules.custom_ids == ["tb:rules:ten:0:p", "tb:rules:ten:1:n"]
@@ -168,8 +168,8 @@ async def test_auction_refusals(tmp_path: Path) -> None:
         assert done.kind == "edit_message" and done.message is panel.message
         nxt = table.awaited_user()
         assert table.channel.sent[-1].content.startswith(nxt.mention)
-        assert f"**{nxt.display_name}** to bid" in table.table.text
-        assert "high bid **1** by " + bidder.display_name in table.table.text
+        assert f"▶ **{nxt.display_name}** bids" in table.table.text
+        assert "high bid 1 by " + bidder.display_name in table.table.text
     finally:
         await store.close()
 
@@ -277,6 +277,6 @@ async def test_controls_survive_a_restart(tmp_path: Path) -> None:
         again.sid, again.table_message = table.sid, message
         sent = await again.press(active, message, draw)
         assert sent.kind == "edit_message" and again.session.version == version + 1
-        assert "flips" in sent.text
+        assert "draw again or stop" in sent.text
     finally:
         await store.close()

@@ -13,7 +13,7 @@ def test_vocabularies_are_str_enums_with_their_stored_values() -> None:
     assert issubclass(ChangeKind, StrEnum) and issubclass(LobbyAction, StrEnum)
     assert {kind.value for kind in ChangeKind} == {
         "lobby", "started", "action", "finished", "abandoned", "seat"}
-    assert {kind.value for kind in InfoKind} == {"table", "rules", "scores"}
+    assert {kind.value for kind in InfoKind} == {"table", "rules", "scores", "log"}
 
 
 def test_the_lobby_buttons_cover_every_lobby_action() -> None:

@@ -75,7 +75,7 @@ def table_is_current(table: TablePlay) -> None:
         return
     view = table.oracle.engine.view(table.oracle.state, None)
     text = table.table().text
-    assert f"SPLIT — round {view.round}/3" in text and f"Draw pile: {view.pile_count} cards" in text
+    assert f"SPLIT · round {view.round}/3 · draw pile {view.pile_count}" in text
 
 
 async def restart_then_hand_command(table: TablePlay) -> None:

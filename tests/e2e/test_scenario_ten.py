@@ -45,8 +45,8 @@ def table_is_current(table: TablePlay) -> None:
         return
     view = table.oracle.engine.view(table.oracle.state, None)
     text = table.table().text
-    assert f"TEN — turn {view.turn}" in text, text
-    assert f"{view.pile_size} cards" in text or view.pile_size == 0, text
+    assert f"TEN · turn {view.turn}" in text, text
+    assert f"draw pile {view.pile_size}" in text or view.pile_size == 0, text
 
 
 async def twenty_draw_clicks(table: TablePlay) -> None:

@@ -53,14 +53,13 @@ def split_table_shows(table: TablePlay) -> str | None:
     view: Any = table.oracle.engine.view(table.oracle.state, None)  # a SplitView
     names = {player: user.name.title() for player, user in table.users.items()}
     wanted = [
-        f"SPLIT — round {view.round}/{view.rounds}",
-        f"Draw pile: {view.pile_count} cards",
-        f"oldest → newest ({len(view.row)})",
+        f"SPLIT · round {view.round}/{view.rounds} · draw pile {view.pile_count}",
+        f"Discard row ({len(view.row)}):" if view.row else "Discard row: empty",
     ]
     if view.row:
-        wanted.append(f"`{len(view.row)}` {view.row[-1]}")
+        wanted.append(f" {view.row[-1]}")
     if view.turn is not None:
-        wanted.append(f"▶ **{names[view.turn]}**'s turn")
+        wanted.append(f"▶ **{names[view.turn]}**: ")
     text = table.table().text
     missing = [part for part in wanted if part not in text]
     return ", ".join(missing) if missing else None

@@ -151,6 +151,31 @@ class FakeDiscord:
         """429s answered so far, per bucket (``"channel-messages"``, ``"global"``, ...)."""
         return self.rest.limiter.limited
 
+    def forbid_channel(self, channel: FakeChannel, forbidden: bool = True) -> None:
+        """Make ``channel`` refuse the bot's posts and edits with 403 Missing Permissions (as a
+        channel whose permissions deny it); interaction replies still work there, as on
+        Discord, and ``app_permissions`` then lacks Send Messages."""
+        if forbidden:
+            self.world.forbidden_channels.add(channel.id)
+            self.world.bot_permissions[channel.id] = self.world.bot_permissions_in(
+                channel.id) & ~(1 << 11)
+        else:
+            self.world.forbidden_channels.discard(channel.id)
+            self.world.bot_permissions.pop(channel.id, None)
+
+    def set_bot_permissions(self, channel: FakeChannel, permissions: int | None) -> None:
+        """The bot's permissions in ``channel`` as interactions there report them
+        (``app_permissions``); ``None``: the default set."""
+        if permissions is None:
+            self.world.bot_permissions.pop(channel.id, None)
+        else:
+            self.world.bot_permissions[channel.id] = permissions
+
+    def set_token_lifetime(self, seconds: float) -> None:
+        """How long an interaction token serves its webhook routes (follow-ups, editing the
+        original response); later calls answer 401 Invalid Webhook Token (50027)."""
+        self.world.token_lifetime = seconds
+
     def set_outage(self, status: int | None) -> None:
         """Answer every REST request with ``status`` (e.g. 503), or serve again (``None``)."""
         self.rest.outage_status = status
@@ -457,7 +482,7 @@ class FakeDiscord:
             "member": member,
             "token": record.token,
             "version": 1,
-            "app_permissions": str(world.permissions_of(world.bot_user)),
+            "app_permissions": str(world.bot_permissions_in(channel.id)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],

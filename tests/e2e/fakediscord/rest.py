@@ -253,6 +253,8 @@ class RestApi:
         record = self.world.by_token.get(token)
         if record is None:
             raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - record.dispatched_at > self.world.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return record
 
     async def callback(self, request: web.Request) -> web.Response:
@@ -485,8 +487,13 @@ class RestApi:
         found.sort(key=lambda m: m.id, reverse=True)  # newest first, as Discord answers
         return json_response([self.world.message_json(m) for m in found[:limit]])
 
+    def _writable(self, channel_id: int) -> None:
+        if channel_id in self.world.forbidden_channels:
+            raise ApiError(403, 50013, "Missing Permissions")
+
     async def send_message(self, request: web.Request) -> web.Response:
         channel_id = self._channel_id(request)
+        self._writable(channel_id)
         self.world.archived.discard(channel_id)  # a post opens an archived thread again
         body, files = await read_body(request)
         message = self.world.create_message(channel_id, dict(body or {}), files)
@@ -499,6 +506,7 @@ class RestApi:
 
     async def edit_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
+        self._writable(message.channel_id)
         body, files = await read_body(request)
         self.world.edit_message(message, dict(body or {}), files)
         data = self.world.message_json(message)

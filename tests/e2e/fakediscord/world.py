@@ -62,6 +62,12 @@ class World:
         self.archived: set[int] = set()  # ids of archived threads
         self.command_syncs = 0
         self.base_url = ""
+        # Channels whose permissions refuse the bot: posts and edits there answer 403 (50013).
+        self.forbidden_channels: set[int] = set()
+        # The bot's permissions per channel where they differ from BOT_PERMISSIONS.
+        self.bot_permissions: dict[int, int] = {}
+        # Seconds an interaction token is valid for its webhook routes (Discord: 15 minutes).
+        self.token_lifetime = 15 * 60.0
         self._changed = asyncio.Event()
 
     # -- change notification ----
@@ -106,6 +112,10 @@ class World:
             "public_flags": 0,
             "flags": 0,
         }
+
+    def bot_permissions_in(self, channel_id: int) -> int:
+        """What the bot may do in a channel: ``interaction.app_permissions`` there."""
+        return self.bot_permissions.get(channel_id, BOT_PERMISSIONS)
 
     def permissions_of(self, user: FakeUser) -> int:
         if user.bot:

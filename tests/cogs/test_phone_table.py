@@ -1,0 +1,50 @@
+"""The running tables fit a phone: for 4 players at most 15 lines of at most 60 characters at
+every step of seeded games (5–6 players: a line or two more), in every language; whoever must
+act now is marked; the table text comes from the public view only."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.table_size import measure, sessions
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.phone import render_lines, short, shown_length, wrap
+from cogs.ten import TenUI
+from game.registry import engines
+
+LIMITS = {2: 15, 3: 15, 4: 15, 5: 17, 6: 17, 1: 15}
+
+
+@pytest.mark.parametrize("language", list(Language))
+@pytest.mark.parametrize(("key", "count"), [("split", 4), ("split", 6), ("ten", 4), ("ten", 5)])
+def test_tables_fit_a_phone_at_every_step(key: str, count: int, language: Language) -> None:
+    size = measure(key, count, 1, words_for(language))
+    assert size.lines <= LIMITS[count], "\n".join(size.worst or [])
+    assert size.width <= 60
+
+
+def test_ten_marks_the_bidder_not_the_active_player_in_an_auction() -> None:
+    ui = TenUI(engines()["ten"])
+    words = words_for(Language.EN)
+    auctions = 0
+    for session in sessions("ten", 3, 0):
+        view = ui.engine.view(session.state, None)
+        if view.phase != "auction" or view.auction is None or view.auction.to_bid == view.active:
+            continue
+        auctions += 1
+        lines = render_lines(ui.table_in(session, words))
+        marked = [line for line in lines if line.startswith("▶ **")]
+        bidder = short(session.names[view.auction.to_bid])
+        active = short(session.names[view.active])
+        assert any(line.startswith(f"▶ **{bidder}** ·") for line in marked), lines
+        assert not any(line.startswith(f"▶ **{active}** ·") for line in marked), lines
+    assert auctions > 0
+
+
+def test_wrap_never_cuts_a_piece_and_short_names_do_not_break() -> None:
+    lines = wrap(["a" * 30, "b" * 30, "c" * 10], first="> ", indent="  ", sep=" · ")
+    assert lines == ["> " + "a" * 30, "  " + "b" * 30 + " · " + "c" * 10]
+    assert all(shown_length(line) <= 60 for line in lines)
+    name = short("**Benjamin Franklin Junior**")
+    assert "*" not in name and " " not in name and len(name) == 16 and name.endswith("…")

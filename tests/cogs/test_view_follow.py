@@ -1,0 +1,139 @@
+"""Private views follow the game (``cogs.view_follow``): when the turn comes to a player, the
+ephemeral view they last opened is edited to their current hand and controls, while its token
+is young enough; an aged token, a failed edit or the game's end forget it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.manager import SessionManager
+from bot.store import Store
+from cogs.game_cog import GameCog
+from cogs.view_follow import TOKEN_LIFETIME, FollowedViews, ViewFollower
+from game.split import SplitEngine
+from tests.cogs.conftest import ANA, BEN
+from tests.cogs.split_table_fixture import SEED, SplitTable
+from tests.cogs.test_split_game import start_game
+from tests.fakes import FakeInteraction, FakeUser, Sent
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def split(tmp_path: Path) -> AsyncIterator[tuple[SplitTable, Clock]]:
+    store = await Store.open(tmp_path / "follow.sqlite3")
+    table = SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
+    clock = Clock()
+    table.cog.views = FollowedViews(clock=clock)
+    table.manager.subscribe(ViewFollower(table.client).on_change)
+    yield table, clock
+    await store.close()
+
+
+async def open_hand(split: SplitTable, user: FakeUser) -> FakeInteraction:
+    ia = split.interaction(user)
+    await GameCog.hand.callback(split.cog, ia)  # type: ignore[arg-type]
+    await split.manager.settle()
+    return ia
+
+
+def players(split: SplitTable) -> tuple[FakeUser, FakeUser]:
+    awaited = split.engine.awaiting(split.session().state)
+    on_turn = ANA if awaited == [str(ANA.id)] else BEN
+    return on_turn, (BEN if on_turn is ANA else ANA)
+
+
+async def play_turn(split: SplitTable, user: FakeUser) -> None:
+    """Draw, then discard the first card offered, from the player's own view."""
+    player = str(user.id)
+    view = await split.hand(user)
+    while split.engine.awaiting(split.session().state) == [player]:
+        legal = split.engine.legal_actions(split.session().state, player)
+        index = next(i for i, a in enumerate(legal) if a.type in ("draw", "discard"))
+        target = next(cid for cid in view.custom_ids
+                      if cid.endswith(f":a:{index}") or ":s:disc:" in cid)
+        values = None if ":a:" in target else [str(index)]
+        view = await split.press(user, view.message, target, values)
+
+
+def follow_edits(ia: FakeInteraction) -> list[Sent]:
+    return [sent for sent in ia.sent if sent.kind == "edit_original"]
+
+
+async def test_the_idle_view_shows_the_controls_when_the_turn_comes(
+    split: tuple[SplitTable, Clock],
+) -> None:
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    idle = await open_hand(table, other)
+    assert "No moves for you now" in idle.sent[0].text and idle.sent[0].custom_ids == []
+    await play_turn(table, on_turn)
+    [edit] = follow_edits(idle)
+    session = table.session()
+    assert table.engine.awaiting(session.state) == [str(other.id)]
+    assert "No moves for you now" not in edit.text and "**Your hand" in edit.text
+    assert edit.custom_ids and all(f":{session.id}:{session.version}:" in cid
+                                   for cid in edit.custom_ids)
+    # The player who just finished their turn had a view too: it is not edited (not awaited).
+    assert len(table.cog.views) == 2
+
+
+async def test_an_aged_token_is_not_used_and_is_dropped(split: tuple[SplitTable, Clock]) -> None:
+    table, clock = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    idle = await open_hand(table, other)
+    clock.now += TOKEN_LIFETIME  # 15 minutes later: Discord no longer accepts the token
+    await play_turn(table, on_turn)
+    assert follow_edits(idle) == []
+    views = table.cog.views
+    assert views.usable(table.session().id, str(other.id)) is None
+    # The turn's own clicks renewed the other player's entry; nothing else is kept.
+    assert len(views) == 1
+
+
+async def test_a_failed_edit_forgets_the_view(split: tuple[SplitTable, Clock]) -> None:
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    idle = await open_hand(table, other)
+    calls: list[dict[str, Any]] = []
+
+    async def gone(**kwargs: Any) -> None:
+        calls.append(kwargs)
+        raise discord.NotFound(FakeResponse(404), "Unknown Message")
+
+    idle.edit_original_response = gone  # type: ignore[method-assign]
+    await play_turn(table, on_turn)
+    assert len(calls) == 1
+    assert table.cog.views.usable(table.session().id, str(other.id)) is None
+
+
+async def test_the_game_end_drops_every_entry(split: tuple[SplitTable, Clock]) -> None:
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    await open_hand(table, ANA)
+    await open_hand(table, BEN)
+    assert len(table.cog.views) == 2
+    await table.command(GameCog.cancel, ANA)
+    assert len(table.cog.views) == 0
+
+
+class FakeResponse:
+    """Enough of an aiohttp response for ``discord.HTTPException``."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Not Found"
