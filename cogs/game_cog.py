@@ -20,10 +20,12 @@ from cogs import handlers
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
 from cogs.ids import TableClicks
+from cogs.pictures import Pictures
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
 from cogs.rules import rules_page
+from cogs.shown import public_table
 
 
 def channel_game(interaction: Interaction) -> Session:
@@ -42,10 +44,15 @@ class GameCog(commands.Cog):
         name="game", description="Play a card game in this channel", guild_only=True
     )
 
-    def __init__(self, uis: GameUIs) -> None:
+    def __init__(self, uis: GameUIs, pictures: Pictures | None = None) -> None:
         self.uis = uis
+        # Pictures of tables and hands (cogs.pictures); without one, off unless set per server.
+        self.pictures = pictures if pictures is not None else Pictures(default_on=False)
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
+
+    async def cog_unload(self) -> None:
+        self.pictures.close()
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -97,8 +104,8 @@ class GameCog(commands.Cog):
         except TableError as err:
             await refuse(interaction, err.message)
             return
-        await interaction.response.send_message(
-            **table_render(interaction.client, session).send_kwargs())
+        render = await public_table(interaction.client, session)
+        await interaction.response.send_message(**render.send_kwargs())
         # The newest copy becomes the table message that later changes edit.
         message = await interaction.original_response()
         with contextlib.suppress(TableError):  # the game ended meanwhile; the copy is right

@@ -30,9 +30,9 @@ from cogs.context import (
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
 from cogs.ids import InfoKind, LobbyAction, session_of_id
-from cogs.rendering import table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.rules import rules_page
+from cogs.shown import private_view, public_table, table_copy
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
@@ -110,7 +110,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
         await refuse(interaction, err.message)
         return
     async with _after_change(DONE_NOT_SHOWN):
-        render = table_render(interaction.client, session)
+        render = await public_table(interaction.client, session)
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
@@ -125,8 +125,8 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    await send_private(interaction, game_uis(interaction.client).ui(session.game).private(
-        session, me))
+    private = game_uis(interaction.client).ui(session.game).private(session, me)
+    await send_private(interaction, await private_view(interaction, session, me, private))
 
 
 async def hand_click(interaction: Interaction, session_id: int) -> None:
@@ -166,7 +166,8 @@ async def act_click(
         manager.check_move(session, me, version)
         click = ui.action_for(session, me, payload, values)
         if isinstance(click, OpenStep):
-            await _show_step(interaction, click.render)
+            await _show_step(interaction, await private_view(interaction, session, me,
+                                                             click.render))
             return
         assert isinstance(click, Move)
         change = await manager.act(session_id, me, version, click.action,
@@ -176,7 +177,8 @@ async def act_click(
         if current is None or ui is None:
             await refuse(interaction, errors.NO_GAME)
             return
-        await send_private(interaction, ui.private(current, me), note=err.message)
+        render = await private_view(interaction, current, me, ui.private(current, me))
+        await send_private(interaction, render, note=err.message)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
@@ -189,9 +191,9 @@ async def act_click(
     new = change.session
     async with _after_change(MOVE_MADE):
         if is_ephemeral(interaction.message):
-            render = ui.private(new, me)
+            render = await private_view(interaction, new, me, ui.private(new, me))
         else:
-            render = table_render(interaction.client, new)
+            render = await public_table(interaction.client, new)
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
@@ -208,13 +210,19 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
     try:
         session = own_table(interaction, session_id)
         render = _info_render(interaction, session, what)
+        if render is None:
+            assert session is not None
+            render = await table_copy(interaction, session)
     except TableError as err:
         await refuse(interaction, err.message)
         return
     await send_private(interaction, render)
 
 
-def _info_render(interaction: Interaction, session: Session | None, what: InfoKind) -> Render:
+def _info_render(
+    interaction: Interaction, session: Session | None, what: InfoKind
+) -> Render | None:
+    """The rules or scores answer; None for the table (``cogs.shown.table_copy``)."""
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)
@@ -226,8 +234,7 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
         return ui.scores(session)
-    table = table_render(interaction.client, session)
-    return Render(content=table.content, embeds=table.embeds)
+    return None
 
 
 async def back_click(interaction: Interaction, session_id: int) -> None:
@@ -245,8 +252,8 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
             await interaction.response.send_message("Welcome back: your seat is yours again.",
                                                     ephemeral=True)
             return
-        await interaction.response.edit_message(
-            **table_render(interaction.client, session).edit_kwargs())
+        render = await public_table(interaction.client, session)
+        await interaction.response.edit_message(**render.edit_kwargs())
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:

@@ -31,7 +31,7 @@ from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
 from cogs.notices import reminder_text, timed_out_text
-from cogs.rendering import table_render
+from cogs.shown import public_table
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -162,6 +162,7 @@ class TablePublisher:
         channel = self._channel(session)
         message = channel.get_partial_message(session.table_message_id)
         try:
-            await message.edit(**table_render(self._client, session).edit_kwargs())
+            render = await public_table(self._client, session)
+            await message.edit(**render.edit_kwargs())
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)

@@ -20,6 +20,8 @@ from bot.client import TableBot
 from cogs.announcer import Announcer
 from cogs.game_cog import GameCog
 from cogs.ids import TABLE_CONTROLS
+from cogs.images_cog import ImagesCog
+from cogs.pictures import ON, Pictures
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
 from cogs.turn_ping import TurnPing
@@ -28,7 +30,9 @@ from cogs.unexpected import on_command_error
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    await bot.add_cog(GameCog(GameUIs(manager.engines)))
+    pictures = Pictures(default_on=bot.settings.images == ON)
+    await bot.add_cog(GameCog(GameUIs(manager.engines), pictures))
+    await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
     publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce)

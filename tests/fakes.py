@@ -155,6 +155,9 @@ class FakeClient:
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
 
+    def get_guild(self, guild_id: int) -> None:
+        return None  # no guild cache: public words follow the server's setting alone
+
 
 def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = None) -> Sent:
     embeds = list(kwargs.get("embeds") or [])
