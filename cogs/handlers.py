@@ -32,7 +32,7 @@ from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScore
 from cogs.ids import InfoKind, LobbyAction, session_of_id
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.rules import rules_page
-from cogs.shown import private_view, public_table, table_copy
+from cogs.shown import Shown, answer, private_shown, table_copy_shown, table_shown
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
@@ -110,8 +110,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
         await refuse(interaction, err.message)
         return
     async with _after_change(DONE_NOT_SHOWN):
-        render = await public_table(interaction.client, session)
-        await interaction.response.edit_message(**render.edit_kwargs())
+        await answer(interaction, await table_shown(interaction, session), edit=True)
 
 
 async def show_hand(interaction: Interaction, session: Session | None) -> None:
@@ -126,7 +125,8 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
         await refuse(interaction, err.message)
         return
     private = game_uis(interaction.client).ui(session.game).private(session, me)
-    await send_private(interaction, await private_view(interaction, session, me, private))
+    await answer(interaction, await private_shown(interaction, session, me, private),
+                 edit=False)
 
 
 async def hand_click(interaction: Interaction, session_id: int) -> None:
@@ -166,8 +166,8 @@ async def act_click(
         manager.check_move(session, me, version)
         click = ui.action_for(session, me, payload, values)
         if isinstance(click, OpenStep):
-            await _show_step(interaction, await private_view(interaction, session, me,
-                                                             click.render))
+            step = await private_shown(interaction, session, me, click.render)
+            await answer(interaction, step, edit=is_ephemeral(interaction.message))
             return
         assert isinstance(click, Move)
         change = await manager.act(session_id, me, version, click.action,
@@ -177,8 +177,8 @@ async def act_click(
         if current is None or ui is None:
             await refuse(interaction, errors.NO_GAME)
             return
-        render = await private_view(interaction, current, me, ui.private(current, me))
-        await send_private(interaction, render, note=err.message)
+        shown = await private_shown(interaction, current, me, ui.private(current, me))
+        await answer(interaction, shown, edit=False, note=err.message)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
@@ -191,17 +191,10 @@ async def act_click(
     new = change.session
     async with _after_change(MOVE_MADE):
         if is_ephemeral(interaction.message):
-            render = await private_view(interaction, new, me, ui.private(new, me))
+            shown = await private_shown(interaction, new, me, ui.private(new, me))
         else:
-            render = await public_table(interaction.client, new)
-        await interaction.response.edit_message(**render.edit_kwargs())
-
-
-async def _show_step(interaction: Interaction, step: Render) -> None:
-    if is_ephemeral(interaction.message):
-        await interaction.response.edit_message(**step.edit_kwargs())
-    else:
-        await send_private(interaction, step)
+            shown = await table_shown(interaction, new)
+        await answer(interaction, shown, edit=True)
 
 
 async def info_click(interaction: Interaction, session_id: int, what: InfoKind) -> None:
@@ -212,11 +205,13 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
         render = _info_render(interaction, session, what)
         if render is None:
             assert session is not None
-            render = await table_copy(interaction, session)
+            shown = await table_copy_shown(interaction, session)
+        else:
+            shown = Shown(render)
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    await send_private(interaction, render)
+    await answer(interaction, shown, edit=False)
 
 
 def _info_render(
@@ -252,8 +247,7 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
             await interaction.response.send_message("Welcome back: your seat is yours again.",
                                                     ephemeral=True)
             return
-        render = await public_table(interaction.client, session)
-        await interaction.response.edit_message(**render.edit_kwargs())
+        await answer(interaction, await table_shown(interaction, session), edit=True)
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:

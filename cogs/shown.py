@@ -4,15 +4,27 @@ server (public) or the person (private) has pictures on (``cogs.pictures``).
 Every send and edit of a game's table or of a private view goes through these coroutines, so
 the picture and the switch that turns it off are decided in one place. The picture's words
 follow the language rules of ``cogs.i18n`` (public: the server's; private: the person's).
+
+A click is answered at once: :func:`answer` waits at most :data:`ACK_WAIT` for the picture
+(a cached one is there at once); a picture still being drawn then follows in an edit of the
+same message (``edit_original_response``), the text going out first without a picture. A
+later answer on the same message wins: an older picture that arrives after it is dropped.
 """
 
 from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass, replace
+from itertools import count
 
 import discord
 
 from bot.client import TableBot
 from bot.models import Session
-from cogs.context import Interaction, game_uis
+from cogs.context import Interaction, game_uis, release_view
 from cogs.game_ui import Attachment, Render
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
@@ -22,11 +34,25 @@ from cogs.pictures import (
     final_attachment,
     with_hand_picture,
     with_table_picture,
+    without_picture,
 )
 from cogs.rendering import table_render
 from game.base import PlayerId
 
+log = logging.getLogger(__name__)
+
 LANGUAGE_KEY = "language"  # the server and user setting of cogs.i18n
+ACK_WAIT = 0.05  # seconds an answer waits for its picture before the text goes alone
+
+
+@dataclass
+class Shown:
+    """An answer: ``text`` (the render without a picture) and, when pictures are on, the
+    coroutine that draws the render with its picture."""
+
+    text: Render
+    pictured: Awaitable[Render] | None = None
+    session: Session | None = None  # what the picture shows: it follows only while current
 
 
 def pictures_of(client: TableBot) -> Pictures:
@@ -70,25 +96,17 @@ async def public_table(client: TableBot, session: Session) -> Render:
     return await with_table_picture(pictures_of(client), ui, session, render, words)
 
 
-async def table_copy(interaction: Interaction, session: Session) -> Render:
+async def table_copy_shown(interaction: Interaction, session: Session) -> Shown:
     """The table as only the clicker sees it (the Table button), by their picture choice."""
     client = interaction.client
     table = table_render(client, session)
+    render = Render(content=table.content, embeds=table.embeds)
     words = await private_picture_words(interaction, session)
+    if words is None:
+        return Shown(render)
     ui = game_uis(client).ui(session.game)
-    return await with_table_picture(pictures_of(client), ui, session,
-                                    Render(content=table.content, embeds=table.embeds), words)
-
-
-async def private_view(
-    interaction: Interaction, session: Session, viewer: PlayerId, render: Render
-) -> Render:
-    """``viewer``'s private ``render`` (their view or a next step of it) with their hand
-    picture when they see pictures."""
-    words = await private_picture_words(interaction, session)
-    ui = game_uis(interaction.client).ui(session.game)
-    return await with_hand_picture(pictures_of(interaction.client), ui, session, viewer,
-                                   render, words)
+    return Shown(render, with_table_picture(pictures_of(client), ui, session, render, words),
+                 session)
 
 
 async def final_picture(client: TableBot, session: Session) -> Attachment | None:
@@ -101,3 +119,106 @@ async def final_picture(client: TableBot, session: Session) -> Attachment | None
         return None
     ui = game_uis(client).ui(session.game)
     return await final_attachment(pictures_of(client), ui, session, words)
+
+
+async def table_shown(interaction: Interaction, session: Session) -> Shown:
+    """The public table as a click on it re-renders it (the server's picture setting)."""
+    client = interaction.client
+    render = table_render(client, session)
+    words = await public_picture_words(client, session)
+    if words is None:
+        return Shown(without_picture(render))
+    ui = game_uis(client).ui(session.game)
+    return Shown(without_picture(render),
+                 with_table_picture(pictures_of(client), ui, session, render, words), session)
+
+
+async def private_shown(
+    interaction: Interaction, session: Session, viewer: PlayerId, render: Render
+) -> Shown:
+    """``viewer``'s private ``render`` as an answer (their picture choice)."""
+    words = await private_picture_words(interaction, session)
+    if words is None:
+        return Shown(without_picture(render))
+    ui = game_uis(interaction.client).ui(session.game)
+    return Shown(without_picture(render),
+                 with_hand_picture(pictures_of(interaction.client), ui, session, viewer,
+                                   render, words), session)
+
+
+def with_note(render: Render, note: str | None) -> Render:
+    """``render`` with ``note`` above its content."""
+    if not note:
+        return render
+    return replace(render, content=note if not render.content else f"{note}\n{render.content}")
+
+
+_answers = count(1)
+# message id -> the answer whose picture is in flight for it; STALE once a newer answer went
+# out. Entries live only while a picture is drawn (the answer that set one removes it).
+_latest: dict[int, int] = {}
+STALE = 0
+
+
+async def answer(
+    interaction: Interaction, shown: Shown, *, edit: bool, note: str | None = None
+) -> None:
+    """Answer the click: ``edit`` the clicked message (``response.edit_message``) or send a
+    new ephemeral message; the picture comes with it when ready within :data:`ACK_WAIT`,
+    else in an edit just after."""
+    if shown.pictured is None:
+        await _respond(interaction, with_note(shown.text, note), edit=edit)
+        return
+    drawing = asyncio.ensure_future(shown.pictured)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(drawing), ACK_WAIT)
+    if drawing.done():
+        await _respond(interaction, with_note(drawing.result(), note), edit=edit)
+        return
+    token = next(_answers)
+    message_id = await _respond(interaction, with_note(shown.text, note), edit=edit,
+                                keep_view=True)
+    if message_id is not None:
+        _latest[message_id] = token
+    try:
+        pictured = with_note(await drawing, note)
+        if not pictured.files:
+            return
+        if message_id is not None and _latest.get(message_id) != token:
+            return  # a newer answer was drawn on this message meanwhile
+        if shown.session is not None and _moved_on(interaction, shown.session):
+            return  # the game went on: a late picture would redraw an old message
+        await interaction.edit_original_response(**pictured.edit_kwargs())
+    except discord.HTTPException:
+        log.warning("could not add the picture to an answer")
+    finally:
+        if message_id is not None and _latest.get(message_id) in (token, STALE):
+            del _latest[message_id]
+        release_view(shown.text.view)
+
+
+def _moved_on(interaction: Interaction, session: Session) -> bool:
+    current = interaction.client.manager.get(session.id)
+    return current is None or current.version != session.version
+
+
+async def _respond(
+    interaction: Interaction, render: Render, *, edit: bool, keep_view: bool = False
+) -> int | None:
+    """Send or edit; the id of the message answered (None when not known)."""
+    if edit:
+        message_id = interaction.message.id if interaction.message is not None else None
+        if message_id in _latest:
+            _latest[message_id] = STALE  # the picture in flight for it would be older
+        await interaction.response.edit_message(**render.edit_kwargs())
+        return message_id
+    kwargs = render.send_kwargs()
+    if interaction.response.is_done():
+        message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+        message_id = getattr(message, "id", None)
+    else:
+        sent = await interaction.response.send_message(ephemeral=True, **kwargs)
+        message_id = getattr(sent, "message_id", None)
+    if not keep_view:
+        release_view(render.view)
+    return message_id
