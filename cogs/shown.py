@@ -5,16 +5,15 @@ Every send and edit of a game's table or of a private view goes through these co
 the picture and the switch that turns it off are decided in one place. The picture's words
 follow the language rules of ``cogs.i18n`` (public: the server's; private: the person's).
 
-A click is answered at once: :func:`answer` waits at most :data:`ACK_WAIT` for the picture
-(a cached one is there at once); a picture still being drawn then follows in an edit of the
-same message (``edit_original_response``), the text going out first without a picture. A
+A click is answered at once: :func:`answer` sends the picture with the answer when it is at
+hand (cached, or drawn within :data:`ACK_WAIT`); else the text goes out first, without a
+picture, and the picture follows in an edit of the same message (``edit_original_response``). A
 later answer on the same message wins: an older picture that arrives after it is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, replace
@@ -42,7 +41,10 @@ from game.base import PlayerId
 log = logging.getLogger(__name__)
 
 LANGUAGE_KEY = "language"  # the server and user setting of cogs.i18n
-ACK_WAIT = 0.05  # seconds an answer waits for its picture before the text goes alone
+# Seconds an answer waits for its picture before the text goes alone. 0: only a picture at
+# hand (cached) goes with the answer; a render takes 20-90 ms (bench/images.py), several times
+# a text answer, so waiting for it would slow every click (bench/image_ack.py).
+ACK_WAIT = 0.0
 
 
 @dataclass
@@ -169,9 +171,11 @@ async def answer(
     if shown.pictured is None:
         await _respond(interaction, with_note(shown.text, note), edit=edit)
         return
+    if interaction.response.is_done():  # answered already: one follow-up, with its picture
+        await _respond(interaction, with_note(await shown.pictured, note), edit=edit)
+        return
     drawing = asyncio.ensure_future(shown.pictured)
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.shield(drawing), ACK_WAIT)
+    await asyncio.wait({drawing}, timeout=ACK_WAIT)  # 0: one step, enough for a cached one
     if drawing.done():
         await _respond(interaction, with_note(drawing.result(), note), edit=edit)
         return
