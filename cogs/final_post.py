@@ -2,8 +2,9 @@
 button, after the table's last edit, the last round summary and the ping's deletion (a
 manager listener subscribed after those).
 
-:func:`final_post` builds it, in one place, so that pictures can be attached to it (the
-images work adds a per-game ``final_picture`` hook there). The standings are the game UI's
+:func:`final_post` builds it, in one place; the game's final picture (``cogs.shown.final_picture``:
+SPLIT's score progression, TEN's final collections) is its image when the server shows
+pictures. The standings are the game UI's
 (``cogs.game_ui.ShowsStandings``), else a list of ``engine.results``. Public: final results
 only, which hide nothing.
 """
@@ -11,6 +12,7 @@ only, which hide nothing.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -19,11 +21,12 @@ from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from cogs.channel_words import server_words
 from cogs.context import game_uis, release_view
-from cogs.game_ui import Render, ShowsStandings
+from cogs.game_ui import Attachment, Render, ShowsStandings
 from cogs.i18n.common_words import POINTS, REMATCH
 from cogs.i18n.words import Words
 from cogs.ids import RematchButton
 from cogs.limits import clip
+from cogs.shown import final_picture
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,15 @@ def final_post(client: Any, session: Session, words: Words) -> Render:
     return Render(embeds=embeds, view=view)
 
 
+def with_final_picture(render: Render, picture: Attachment | None) -> Render:
+    """The final post with ``picture`` as the image of its last embed."""
+    if picture is None or not render.embeds:
+        return render
+    embeds = list(render.embeds)
+    embeds[-1] = embeds[-1].copy().set_image(url=picture.url)
+    return replace(render, embeds=embeds, files=[picture])
+
+
 class FinalPost:
     def __init__(self, client: Any) -> None:
         self._client = client
@@ -72,7 +84,10 @@ class FinalPost:
         if change.kind != ChangeKind.FINISHED or session.status is not Status.FINISHED:
             return
         words = await server_words(self._client, session.guild_id)
-        render = final_post(self._client, session, words)
+        render = with_final_picture(
+            final_post(self._client, session, words),
+            await final_picture(self._client, session),
+        )
         channel = self._client.get_partial_messageable(session.channel_id)
         try:
             await channel.send(**render.send_kwargs())

@@ -26,12 +26,14 @@ from cogs.channel_health import (
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
 from cogs.ids import TableClicks
+from cogs.pictures import Pictures
 from cogs.publisher import TablePublisher, delete_quietly
 from cogs.registry import GameUIs
 from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
+from cogs.shown import public_table
 from cogs.threads import open_in_thread, wants_thread
 from cogs.view_follow import FollowedViews
 
@@ -52,13 +54,18 @@ class GameCog(commands.Cog):
         name="game", description="Play a card game in this channel", guild_only=True
     )
 
-    def __init__(self, uis: GameUIs) -> None:
+    def __init__(self, uis: GameUIs, pictures: Pictures | None = None) -> None:
         self.uis = uis
+        # Pictures of tables and hands (cogs.pictures); without one, off unless set per server.
+        self.pictures = pictures if pictures is not None else Pictures(default_on=False)
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
         self.publisher: TablePublisher | None = None  # set by cogs.table: a moved table relinks
         self.health = ChannelHealth()  # channels that refuse the bot's posts (cogs.channel_health)
         self.views = FollowedViews()  # each player's latest private view (cogs.view_follow)
+
+    async def cog_unload(self) -> None:
+        self.pictures.close()
 
     @game.command(name="new", description="Open a lobby for a game in this channel")
     @app_commands.describe(
@@ -124,8 +131,8 @@ class GameCog(commands.Cog):
             await refuse(interaction, err.message)
             return
         old_id = session.table_message_id
-        await interaction.response.send_message(
-            **table_render(interaction.client, session).send_kwargs())
+        render = await public_table(interaction.client, session)
+        await interaction.response.send_message(**render.send_kwargs())
         # The newest copy becomes the table message that later changes edit; the old one goes,
         # so that one table is in the channel, at the bottom.
         message = await interaction.original_response()

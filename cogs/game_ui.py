@@ -19,11 +19,16 @@ Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Sco
 :class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
 game's own words for "it is not your turn"), :class:`WordsTables` (the table in the server's
 language), :class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the
-controls on the turn ping) and :class:`ShowsStandings` (the standings of the final post).
+controls on the turn ping), :class:`ShowsStandings` (the standings of the final post),
+:class:`DrawsImages` (the table and a hand as pictures) and :class:`DrawsFinalPicture` (the
+picture for a finished game's final post). The picture hooks return PNG bytes and run in a
+worker thread (``cogs.pictures``): they may read the session (the manager swaps a new session
+in, it never changes one) but must touch nothing else.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -34,36 +39,86 @@ from pydantic import BaseModel
 from bot.manager import Change
 from bot.models import Session
 from cogs.i18n.words import Words
-from cogs.limits import fit_content, fit_embeds
+from cogs.limits import (
+    ATTACHMENT_SCHEME,
+    FILE_DESCRIPTION,
+    clip,
+    fit_content,
+    fit_embeds,
+    fit_files,
+    unlink_images,
+)
 from game.base import PlayerId
 
 Page = tuple[str, str]  # one rules page: (heading, text)
 Item = discord.ui.Item[Any]
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (a rendered image): ``description`` is its alt text."""
+
+    filename: str
+    data: bytes
+    description: str | None = None
+
+    @property
+    def url(self) -> str:
+        """What an embed names it by (``embed.set_image(url=attachment.url)``)."""
+        return f"{ATTACHMENT_SCHEME}{self.filename}"
+
+    def file(self) -> discord.File:
+        """A fresh ``discord.File`` (one is used up by the request that sends it)."""
+        description = clip(self.description, FILE_DESCRIPTION) if self.description else None
+        return discord.File(io.BytesIO(self.data), filename=self.filename,
+                            description=description)
+
+
 @dataclass
 class Render:
-    """A message body: content, embeds and an optional view of components."""
+    """A message body: content, embeds, an optional view of components, and files.
+
+    ``files`` None leaves a message's attachments as they are when it is edited (renders that
+    never carry files); a list, even empty, is the message's whole set of attachments, so an
+    edit replaces (or removes) the old image.
+    """
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
+    files: list[Attachment] | None = None
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` / ``followup.send`` / ``channel.send``."""
+        files = self._fit_files()
         kwargs: dict[str, Any] = {
             "content": fit_content(self.content), "embeds": fit_embeds(self.embeds)
         }
+        if files:
+            kwargs["files"] = [attachment.file() for attachment in files]
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``edit_message`` / ``message.edit``; ``view=None`` clears."""
-        return {
+        files = self._fit_files()
+        kwargs: dict[str, Any] = {
             "content": fit_content(self.content), "embeds": fit_embeds(self.embeds),
             "view": self.view,
         }
+        if files is not None:
+            kwargs["attachments"] = [attachment.file() for attachment in files]
+        return kwargs
+
+    def _fit_files(self) -> list[Attachment] | None:
+        """The files within Discord's limits; embed images naming a dropped one are removed."""
+        if self.files is None:
+            unlink_images(self.embeds, set())
+            return None
+        kept = [self.files[i] for i in fit_files([len(a.data) for a in self.files])]
+        unlink_images(self.embeds, {attachment.filename for attachment in kept})
+        return kept
 
 
 @dataclass(frozen=True)
@@ -186,3 +241,29 @@ class ShowsStandings(Protocol):
     the post lists ``engine.results`` (place, name, score)."""
 
     def final_embeds(self, session: Session) -> list[discord.Embed]: ...
+
+
+@runtime_checkable
+class DrawsImages(Protocol):
+    """A GameUI that draws its table and a player's hand as images (PNG bytes). Called in a
+    worker thread, results cached per (session, version, viewer) by ``cogs.pictures``; the
+    words come from ``words`` (the message's language)."""
+
+    def table_image(self, session: Session, words: Words) -> bytes | None:
+        """The public table: drawn from ``engine.view(state, None)`` only (None: no image)."""
+        ...
+
+    def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
+        """``viewer``'s own view, numbered as the controls of :meth:`GameUI.private`."""
+        ...
+
+
+@runtime_checkable
+class DrawsFinalPicture(Protocol):
+    """A GameUI with a picture for a finished game (SPLIT's score progression, TEN's final
+    collections), attached to the game's final post. Public information only."""
+
+    def final_picture(self, session: Session, words: Words) -> bytes | None:
+        """PNG bytes for ``session`` once finished; None while it runs or when there is none.
+        Runs in a worker thread (``cogs.pictures.final_attachment`` wraps it)."""
+        ...

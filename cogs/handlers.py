@@ -36,10 +36,10 @@ from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScore
 from cogs.ids import InfoKind, LobbyAction, session_of_id
 from cogs.log_view import log_render
 from cogs.rematch import rematch_click as rematch_click  # a TableClicks handler
-from cogs.rendering import table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
+from cogs.shown import Shown, answer, private_shown, table_copy_shown, table_shown
 from cogs.turn_ping import humans_awaited, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.view_follow import remember_view
@@ -119,8 +119,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
         await refuse(interaction, err.message)
         return
     async with _after_change(DONE_NOT_SHOWN):
-        render = table_render(interaction.client, session)
-        await interaction.response.edit_message(**render.edit_kwargs())
+        await answer(interaction, await table_shown(interaction, session), edit=True)
 
 
 async def show_hand(interaction: Interaction, session: Session | None) -> None:
@@ -134,8 +133,9 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    await send_private(interaction, game_uis(interaction.client).ui(session.game).private(
-        session, me))
+    private = game_uis(interaction.client).ui(session.game).private(session, me)
+    await answer(interaction, await private_shown(interaction, session, me, private),
+                 edit=False)
     remember_view(interaction, session.id, me)
     await tell_if_blocked(interaction, session.id, me, reply_words(interaction))
 
@@ -177,7 +177,8 @@ async def act_click(
         manager.check_move(session, me, version)
         click = ui.action_for(session, me, payload, values)
         if isinstance(click, OpenStep):
-            await _show_step(interaction, click.render)
+            step = await private_shown(interaction, session, me, click.render)
+            await answer(interaction, step, edit=is_ephemeral(interaction.message))
             remember_view(interaction, session_id, me)
             return
         assert isinstance(click, Move)
@@ -188,7 +189,8 @@ async def act_click(
         if current is None or ui is None:
             await refuse(interaction, errors.NO_GAME)
             return
-        await send_private(interaction, ui.private(current, me), note=err.message)
+        shown = await private_shown(interaction, current, me, ui.private(current, me))
+        await answer(interaction, shown, edit=False, note=err.message)
         remember_view(interaction, session_id, me)
         return
     except NotYourTurn as err:
@@ -203,14 +205,14 @@ async def act_click(
     async with _after_change(MOVE_MADE):
         private = is_ephemeral(interaction.message)
         if private:
-            render = ui.private(new, me)
+            shown = await private_shown(interaction, new, me, ui.private(new, me))
         elif _is_ping(interaction.message, new):
             await _answer_on_ping(interaction, new, me)
             await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
             return
         else:
-            render = table_render(interaction.client, new)
-        await interaction.response.edit_message(**render.edit_kwargs())
+            shown = await table_shown(interaction, new)
+        await answer(interaction, shown, edit=True)
         if private:
             remember_view(interaction, session_id, me)
         await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
@@ -237,12 +239,6 @@ async def _answer_on_ping(interaction: Interaction, session: Session, me: str) -
         await interaction.response.defer()
 
 
-async def _show_step(interaction: Interaction, step: Render) -> None:
-    if is_ephemeral(interaction.message):
-        await interaction.response.edit_message(**step.edit_kwargs())
-    else:
-        await send_private(interaction, step)
-
 
 async def info_click(interaction: Interaction, session_id: int, what: InfoKind) -> None:
     """Table / Rules / Scores on a table message: for anyone in the channel, always answered
@@ -252,10 +248,15 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
         if session is None:
             session = await finished_here(interaction, session_id)
         render = _info_render(interaction, session, what)
+        if render is None:
+            assert session is not None
+            shown = await table_copy_shown(interaction, session)
+        else:
+            shown = Shown(render)
     except TableError as err:
         await refuse(interaction, err.message)
         return
-    await send_private(interaction, render)
+    await answer(interaction, shown, edit=False)
 
 
 async def finished_here(interaction: Interaction, session_id: int) -> Session | None:
@@ -276,7 +277,10 @@ async def finished_here(interaction: Interaction, session_id: int) -> Session | 
     return replace(stored, state=state)
 
 
-def _info_render(interaction: Interaction, session: Session | None, what: InfoKind) -> Render:
+def _info_render(
+    interaction: Interaction, session: Session | None, what: InfoKind
+) -> Render | None:
+    """The rules, scores or log answer; None for the table (``cogs.shown.table_copy``)."""
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)
@@ -290,8 +294,7 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
         return ui.scores(session)
-    table = table_render(interaction.client, session)
-    return Render(content=table.content, embeds=table.embeds)
+    return None
 
 
 async def back_click(interaction: Interaction, session_id: int) -> None:
@@ -309,8 +312,7 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
             await interaction.response.send_message("Welcome back: your seat is yours again.",
                                                     ephemeral=True)
             return
-        await interaction.response.edit_message(
-            **table_render(interaction.client, session).edit_kwargs())
+        await answer(interaction, await table_shown(interaction, session), edit=True)
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:

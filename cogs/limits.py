@@ -3,7 +3,10 @@
 The renderers keep well inside these limits on their own; this is the last guard, so that a
 long name or an unforeseen table can never make Discord refuse a message (400 50035): a text
 past its limit is cut with "…" and embeds past the 10-embed or 6,000-character totals are
-dropped from the end.
+dropped from the end. Attached files follow Discord's file limits: at most 10 per message,
+none of 8 MiB or more (the smallest per-file limit, a server without boosts), and 25 MiB in all
+(a request's limit); files past them are dropped from the end, with any embed image that
+named them.
 """
 
 from __future__ import annotations
@@ -21,8 +24,13 @@ FIELD_VALUE = 1024
 FOOTER = 2048
 AUTHOR = 256
 EMBED_TOTAL = 6000
+FILES = 10
+FILE_BYTES = 8 * 1024 * 1024  # a file must be smaller than this
+FILES_TOTAL_BYTES = 25 * 1024 * 1024
+FILE_DESCRIPTION = 1024  # an attachment's alt text
+ATTACHMENT_SCHEME = "attachment://"
 
-__all__ = ["clip", "fit_content", "fit_embed", "fit_embeds"]
+__all__ = ["clip", "fit_content", "fit_embed", "fit_embeds", "fit_files", "unlink_images"]
 
 
 def fit_content(content: str | None) -> str | None:
@@ -59,3 +67,29 @@ def fit_embeds(embeds: list[discord.Embed]) -> list[discord.Embed]:
         kept.append(embed)
         total += size
     return kept
+
+
+def fit_files(sizes: list[int]) -> list[int]:
+    """The indexes of the files (given by their sizes in bytes, in order) that may go with one
+    message: each under 8 MiB, at most 10, 25 MiB in all; the others are dropped."""
+    kept: list[int] = []
+    total = 0
+    for index, size in enumerate(sizes):
+        if len(kept) == FILES:
+            break
+        if size >= FILE_BYTES or total + size > FILES_TOTAL_BYTES:
+            continue
+        kept.append(index)
+        total += size
+    return kept
+
+
+def unlink_images(embeds: list[discord.Embed], filenames: set[str]) -> None:
+    """Remove from ``embeds`` (in place) every image or thumbnail that names an attachment not
+    in ``filenames``: Discord refuses an ``attachment://`` URL without its file."""
+    for embed in embeds:
+        for url, clear in ((embed.image.url, embed.set_image),
+                           (embed.thumbnail.url, embed.set_thumbnail)):
+            if url and url.startswith(ATTACHMENT_SCHEME) and \
+                    url.removeprefix(ATTACHMENT_SCHEME) not in filenames:
+                clear(url=None)

@@ -40,7 +40,7 @@ from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
 from cogs import channel_health
 from cogs.context import release_view
 from cogs.notices import reminder_text, timed_out_text
-from cogs.rendering import table_render
+from cogs.shown import public_table
 from cogs.table_watch import TableWatch
 from game.base import PlayerId
 
@@ -189,7 +189,7 @@ class TablePublisher:
         if current is not None and self.watch is not None and self.watch.buried(current):
             await self.move(session, table_id)
             return
-        render = table_render(self._client, session)
+        render = await public_table(self._client, session)
         message = self._channel(session).get_partial_message(table_id)
         try:
             await message.edit(**render.edit_kwargs())
@@ -203,7 +203,7 @@ class TablePublisher:
 
     async def move(self, session: Session, old_id: int) -> None:
         """Post ``session``'s table at the bottom of its channel and delete the old one."""
-        render = table_render(self._client, session)
+        render = await public_table(self._client, session)
         channel = self._channel(session)
         try:
             message = await channel.send(**render.send_kwargs())

@@ -23,6 +23,8 @@ from cogs.announcer import Announcer
 from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
 from cogs.ids import TABLE_CONTROLS
+from cogs.images_cog import ImagesCog
+from cogs.pictures import ON, Pictures
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
 from cogs.table_watch import TableWatch
@@ -34,8 +36,10 @@ from cogs.view_follow import ViewFollower
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    cog = GameCog(GameUIs(manager.engines))
+    pictures = Pictures(default_on=bot.settings.images == ON)
+    cog = GameCog(GameUIs(manager.engines), pictures)
     await bot.add_cog(cog)
+    await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
     watch = TableWatch(manager)

@@ -66,7 +66,8 @@ class Sent:
     ephemeral: bool = False
     message: FakeMessage | None = None
     allowed_mentions: discord.AllowedMentions | None = None
-    files: list[discord.File] = field(default_factory=list)
+    files: list[discord.File] = field(default_factory=list)  # sent, or kept by an edit
+    attachments_set: bool = False  # an edit that names the message's whole set of files
 
     @property
     def custom_ids(self) -> list[str]:
@@ -179,17 +180,20 @@ class FakeClient:
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
 
+    def get_guild(self, guild_id: int) -> None:
+        return None  # no guild cache: public words follow the server's setting alone
+
 
 def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = None) -> Sent:
     embeds = list(kwargs.get("embeds") or [])
     if kwargs.get("embed") is not None:
         embeds.append(kwargs["embed"])
-    files = list(kwargs.get("files") or [])
+    files = list(kwargs.get("files") or kwargs.get("attachments") or [])
     if kwargs.get("file") is not None:
         files.append(kwargs["file"])
     return Sent(kind, kwargs.get("content"), embeds, kwargs.get("view"),
                 bool(kwargs.get("ephemeral", False)), message, kwargs.get("allowed_mentions"),
-                files)
+                files, "attachments" in kwargs)
 
 
 class FakeResponse:
@@ -220,6 +224,7 @@ class FakeResponse:
         self._respond()
         ia = self._interaction
         ia.sent.append(_record("edit_message", kwargs, ia.message))
+        ia.original = ia.message  # as on Discord: the original response is the clicked message
         if ia.message is not None:
             ia.message.edits.append(ia.sent[-1])
             if "view" in kwargs:
@@ -268,6 +273,7 @@ class FakeInteraction:
         self.message = message
         self.data: dict[str, Any] = data or {}
         self.permissions = permissions or discord.Permissions.none()
+        self.locale = discord.Locale.american_english
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
         self.sent: list[Sent] = []
@@ -292,6 +298,9 @@ class FakeInteraction:
     async def edit_original_response(self, **kwargs: Any) -> FakeMessage:
         message = await self.original_response()
         self.sent.append(_record("edit_original", kwargs, message))
+        message.edits.append(self.sent[-1])
+        if "view" in kwargs:
+            message.view = kwargs["view"]
         return message
 
 

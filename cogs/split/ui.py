@@ -23,8 +23,11 @@ from cogs.i18n.words import Words
 from cogs.rules import rules_page
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
+from cogs.split.hand_image import render_hand
 from cogs.split.rules_text import RULES
+from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
+from cogs.split.table_image import render_table
 from game.base import Engine, PlayerId
 from game.split import RoundSummary, SplitEngine
 
@@ -56,6 +59,21 @@ class SplitUI:
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return private_render(self.engine, session, viewer)
+
+    # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
+
+    def table_image(self, session: Session, words: Words) -> bytes | None:
+        return render_table(self.engine.view(session.state, None), session.names)
+
+    def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
+        return render_hand(self.engine.view(session.state, viewer), session.names)
+
+    def final_picture(self, session: Session, words: Words) -> bytes | None:
+        """The score progression over the three rounds, one line per player."""
+        if session.status is not Status.FINISHED:
+            return None
+        return render_scores(self.engine.view(session.state, None),
+                             self.engine.results(session.state), session.names)
 
     def scores(self, session: Session) -> Render:
         return Render(embeds=[scores_embed(session, self.engine.view(session.state, None))])

@@ -25,7 +25,10 @@ from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.limits import clip
 from cogs.ten import controls, table_text, text
+from cogs.ten.final_image import render_final
+from cogs.ten.hand_image import render_hand
 from cogs.ten.rules_text import RULES
+from cogs.ten.table_image import render_table
 from game.base import Engine, PlayerId
 from game.ten import (
     Payment,
@@ -126,6 +129,21 @@ class TenUI:
                             value=clip("\n".join(lines), 1024), inline=False)
         _add_log(embed, session)
         return Render(embeds=[embed])
+
+    # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
+
+    def table_image(self, session: Session, words: Words) -> bytes | None:
+        return render_table(self.engine.view(session.state, None), session.names)
+
+    def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
+        return render_hand(self.engine.view(session.state, viewer), session.names)
+
+    def final_picture(self, session: Session, words: Words) -> bytes | None:
+        """Every final collection, each wild captioned with the place it took."""
+        if session.status is not Status.FINISHED:
+            return None
+        return render_final(self.engine.view(session.state, None),
+                            self.engine.results(session.state), session.names)
 
     # --- the private view -------------------------------------------------------------------
 

@@ -62,6 +62,9 @@ class BotProcess:
         )
         if self.dev_guild:
             env["DEV_GUILD_ID"] = str(self.fd.guild_id)
+        # Pictures (issue 16) cost render time the text scenarios do not need; the tests that
+        # check them turn them on (extra_env IMAGES=on).
+        env.setdefault("IMAGES", "off")
         env.update(self.extra_env)
         return env
 

@@ -70,6 +70,16 @@ class MessageVersion:
         return found
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file the bot sent (with a message or an edit): its attachment id, name and size."""
+
+    attachment_id: int
+    filename: str
+    size: int
+    at: float  # time.monotonic() when it arrived
+
+
 @dataclass
 class StoredMessage:
     """A message as users see it; ``versions`` keeps every state it was ever shown in."""

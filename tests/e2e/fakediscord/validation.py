@@ -17,6 +17,19 @@ class Invalid(Exception):
         self.code = code
 
 
+MAX_FILES = 10
+MAX_FILE_BYTES = 10 * 1024 * 1024  # a server without boosts
+
+
+def check_files(files: list[tuple[str, str, bytes]]) -> None:
+    """Discord's file limits: at most 10 per message, each within the upload limit."""
+    if len(files) > MAX_FILES:
+        raise Invalid(f"files: must be {MAX_FILES} or fewer in length")
+    for filename, _, data in files:
+        if len(data) > MAX_FILE_BYTES:
+            raise Invalid(f"{filename}: request entity too large ({len(data)} bytes)", 40005)
+
+
 def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_empty: bool) -> None:
     content = body.get("content") or ""
     embeds = body.get("embeds") or []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -24,6 +25,7 @@ from tests.e2e.fakediscord.model import (
     InteractionRecord,
     RouteCall,
     StoredMessage,
+    Upload,
 )
 
 T = TypeVar("T")
@@ -60,6 +62,7 @@ class World:
         self.unknown_routes: list[RouteCall] = []
         self.attachments: dict[int, bytes] = {}
         self.archived: set[int] = set()  # ids of archived threads
+        self.uploads: list[Upload] = []  # every file the bot sent, in order
         self.command_syncs = 0
         self.base_url = ""
         # Channels whose permissions refuse the bot: posts and edits there answer 403 (50013).
@@ -356,6 +359,7 @@ class World:
         validation.check_message(
             body, flags=flags, has_files=bool(files), allow_empty=bool(flags & LOADING)
         )
+        validation.check_files(files)
         author_json = self.user_json(author or self.bot_user)
         message_type = 0
         if interaction is not None and interaction.type == 2:
@@ -404,6 +408,7 @@ class World:
         validation.check_message(
             merged, flags=flags, has_files=bool(files or message.attachments), allow_empty=False
         )
+        validation.check_files(files)
         if "content" in body:
             message.content = str(body["content"] or "")
             message.mentions = self._mentions(message.content, body)
@@ -457,6 +462,7 @@ class World:
         for filename, content_type, data in files:
             attachment_id = self.ids.next()
             self.attachments[attachment_id] = data
+            self.uploads.append(Upload(attachment_id, filename, len(data), time.monotonic()))
             url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
             kept.append(
                 {

@@ -1,0 +1,154 @@
+"""Interaction-ack latency with pictures on and off, at 20 concurrent games (issue 16).
+
+Runs ``python -m bot`` against the Discord stand-in twice, once with ``IMAGES=on`` and once
+with ``IMAGES=off``. Each time, ``--games`` two-seat games (SPLIT and TEN in turn, each in its
+own channel with its own two players) are played at once for ``--steps`` moves each, by
+clicking what the players see (``tests.e2e.table_play``, steps of a turn clicked in a run);
+between two moves a player thinks for ``--think`` seconds (±50 %). The figure is the time
+from the stand-in's INTERACTION_CREATE to the bot's first callback (the ack) over every
+interaction of the games; with pictures on it must stay within 1.5× of off (the issue's
+target). Also printed: pictures sent (count, median and largest size) and the REST calls.
+
+    python -m bench.image_ack                  # 20 games, 24 moves each, both settings
+    python -m bench.image_ack --games 4 --steps 6   # a quick run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench._common import machine_line, median, percentile, table
+from game.split import SplitEngine
+from game.ten import TenEngine
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.players import Strategy
+from tests.e2e.table_play import TablePlay
+from tests.e2e.test_scenario_split import split_rank
+from tests.e2e.test_scenario_ten import ten_rank
+
+TARGET_RATIO = 1.5
+
+
+@dataclass(frozen=True)
+class Run:
+    images: str
+    latencies: list[float]
+    pictures: list[int]  # bytes of every file sent
+    calls: int
+    moves: int
+    seconds: float
+
+
+async def play(fd: FakeDiscord, bot: BotProcess, index: int, steps: int, think: float,
+               seed: int) -> int:
+    """One game's first ``steps`` moves (fewer when it ends first); returns the moves made."""
+    channel = fd.channel_named(f"table-{index}")
+    host, guest = (next(u for u in fd.world.users.values() if u.name == f"{role}{index}")
+                   for role in ("host", "guest"))
+    if index % 2 == 0:
+        game, engine, strategy = "split", SplitEngine(), Strategy(split_rank, seed + index)
+    else:
+        game, engine, strategy = "ten", TenEngine(), Strategy(ten_rank, seed + index)
+    table = TablePlay(fd, bot, channel, engine, strategy)  # type: ignore[arg-type]
+    rng = random.Random(seed * 1000 + index)
+    await asyncio.sleep(rng.uniform(0, think))  # the games do not start in step
+    await table.open(game, host, guest)
+    while table.steps < steps and not table.oracle.over:
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        await table.step(quick_runs=True)
+    return table.steps
+
+
+async def run(images: str, games: int, steps: int, think: float, seed: int,
+              workdir: Path) -> Run:
+    fd = FakeDiscord()
+    for index in range(games):
+        fd.add_channel(f"table-{index}")
+        fd.add_user(f"host{index}")
+        fd.add_user(f"guest{index}")
+    async with fd:
+        bot = BotProcess(fd, workdir / f"bot-{images}", log_level="WARNING",
+                         extra_env={"IMAGES": images})
+        try:
+            await bot.start()
+            await bot.wait_until(lambda: fd.commands(), 30.0, "the command sync")
+            since = time.monotonic()
+            moves = await asyncio.gather(
+                *(play(fd, bot, index, steps, think, seed) for index in range(games))
+            )
+            seconds = time.monotonic() - since
+            await asyncio.sleep(1.0)  # pictures still on their way
+            bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
+            if bad:
+                raise RuntimeError(f"the bot logged an error: {bad[0]}")
+        finally:
+            await bot.close()
+        latencies = [r.latency for r in fd.interactions
+                     if r.latency is not None and r.dispatched_at >= since]
+        pictures = [u.size for u in fd.world.uploads if u.at >= since]
+        calls = sum(fd.calls_by_route(since).values())
+    return Run(images, latencies, pictures, calls, sum(moves), seconds)
+
+
+def report(runs: list[Run], games: int, steps: int, think: float) -> str:
+    rows = []
+    for r in runs:
+        ms = [1000 * x for x in r.latencies]
+        rows.append((
+            r.images, len(ms), median(ms), percentile(ms, 0.95), percentile(ms, 0.99),
+            max(ms) if ms else float("nan"), len(r.pictures),
+            median(r.pictures) / 1024 if r.pictures else float("nan"),
+            max(r.pictures) / 1024 if r.pictures else float("nan"),
+            r.calls / r.moves if r.moves else float("nan"),
+        ))
+    lines = [
+        machine_line(),
+        f"{games} concurrent two-seat games (SPLIT and TEN in turn), {steps} moves each,"
+        f" {think:g} s (±50 %) between moves; ack = INTERACTION_CREATE to the first callback",
+        "",
+        table(["images", "acks", "p50 ms", "p95 ms", "p99 ms", "max ms", "pictures",
+               "median KiB", "max KiB", "REST/move"], rows),
+    ]
+    by = {r.images: r for r in runs}
+    if "on" in by and "off" in by and by["off"].latencies and by["on"].latencies:
+        on = percentile(by["on"].latencies, 0.99)
+        off = percentile(by["off"].latencies, 0.99)
+        ratio = on / off if off else float("inf")
+        verdict = "meets" if ratio <= TARGET_RATIO else "MISSES"
+        lines.append(f"ack p99 on/off: {on * 1000:.0f} ms / {off * 1000:.0f} ms ="
+                     f" {ratio:.2f}× (target ≤ {TARGET_RATIO:g}×): {verdict}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="concurrent games (20)")
+    parser.add_argument("--steps", type=int, default=24, help="moves per game (24)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds a player waits between moves (1.0)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("on", "off"), help="one setting only")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.steps < 1 or args.think < 0:
+        parser.error("--games and --steps must be at least 1, --think at least 0")
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    settings = [args.only] if args.only else ["off", "on"]
+    with tempfile.TemporaryDirectory(prefix="tablebot-image-ack-") as tmp:
+        runs = [
+            asyncio.run(run(images, args.games, args.steps, args.think, args.seed, Path(tmp)))
+            for images in settings
+        ]
+    print(report(runs, args.games, args.steps, args.think))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

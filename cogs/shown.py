@@ -1,0 +1,228 @@
+"""The messages as they are shown: a table or private render with its picture when the
+server (public) or the person (private) has pictures on (``cogs.pictures``).
+
+Every send and edit of a game's table or of a private view goes through these coroutines, so
+the picture and the switch that turns it off are decided in one place. The picture's words
+follow the language rules of ``cogs.i18n`` (public: the server's; private: the person's).
+
+A click is answered at once: :func:`answer` sends the picture with the answer when it is at
+hand (cached, or drawn within :data:`ACK_WAIT`); else the text goes out first, without a
+picture, and the picture follows in an edit of the same message (``edit_original_response``). A
+later answer on the same message wins: an older picture that arrives after it is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass, replace
+from itertools import count
+
+import discord
+
+from bot.client import TableBot
+from bot.models import Session
+from cogs.context import Interaction, game_uis, release_view
+from cogs.game_ui import Attachment, Render
+from cogs.i18n.interaction import private_words, public_words
+from cogs.i18n.words import Words
+from cogs.ids import TABLE_COG
+from cogs.pictures import (
+    Pictures,
+    final_attachment,
+    with_hand_picture,
+    with_table_picture,
+    without_picture,
+)
+from cogs.rendering import table_render
+from game.base import PlayerId
+
+log = logging.getLogger(__name__)
+
+LANGUAGE_KEY = "language"  # the server and user setting of cogs.i18n
+# Seconds an answer waits for its picture before the text goes alone. 0: only a picture at
+# hand (cached) goes with the answer; a render takes 20-90 ms (bench/images.py), several times
+# a text answer, so waiting for it would slow every click (bench/image_ack.py).
+ACK_WAIT = 0.0
+
+
+@dataclass
+class Shown:
+    """An answer: ``text`` (the render without a picture) and, when pictures are on, the
+    coroutine that draws the render with its picture."""
+
+    text: Render
+    pictured: Awaitable[Render] | None = None
+    session: Session | None = None  # what the picture shows: it follows only while current
+
+
+def pictures_of(client: TableBot) -> Pictures:
+    """The table extension's pictures (``GameCog.pictures``)."""
+    pictures = getattr(client.get_cog(TABLE_COG), "pictures", None)
+    if not isinstance(pictures, Pictures):
+        raise RuntimeError("the table extension (cogs.table) is not loaded")
+    return pictures
+
+
+async def public_picture_words(client: TableBot, session: Session) -> Words | None:
+    """The words of the pictures on public messages about ``session`` (the server's
+    language); None when the server has pictures off."""
+    pictures = pictures_of(client)
+    store = client.manager.store
+    if not await pictures.public_on(store, session.guild_id):
+        return None
+    settings = await pictures.server_settings(store, session.guild_id)
+    guild = client.get_guild(session.guild_id)
+    return public_words(guild if isinstance(guild, discord.Guild) else None,
+                        settings.get(LANGUAGE_KEY))
+
+
+async def private_picture_words(interaction: Interaction, session: Session) -> Words | None:
+    """The words of the pictures only the clicker sees; None when they have pictures off."""
+    pictures = pictures_of(interaction.client)
+    store = interaction.client.manager.store
+    user_id = interaction.user.id
+    if not await pictures.private_on(store, session.guild_id, user_id):
+        return None
+    settings = await pictures.user_settings(store, user_id)
+    return private_words(interaction, settings.get(LANGUAGE_KEY))
+
+
+async def public_table(client: TableBot, session: Session) -> Render:
+    """The public table message of ``session``: its text render, with the table picture (the
+    final picture once finished) when the server shows pictures."""
+    render = table_render(client, session)
+    words = await public_picture_words(client, session)
+    ui = game_uis(client).ui(session.game)
+    return await with_table_picture(pictures_of(client), ui, session, render, words)
+
+
+async def table_copy_shown(interaction: Interaction, session: Session) -> Shown:
+    """The table as only the clicker sees it (the Table button), by their picture choice."""
+    client = interaction.client
+    table = table_render(client, session)
+    render = Render(content=table.content, embeds=table.embeds)
+    words = await private_picture_words(interaction, session)
+    if words is None:
+        return Shown(render)
+    ui = game_uis(client).ui(session.game)
+    return Shown(render, with_table_picture(pictures_of(client), ui, session, render, words),
+                 session)
+
+
+async def final_picture(client: TableBot, session: Session) -> Attachment | None:
+    """The final picture of finished ``session`` for a public final post (``final.png``; put
+    it on the post with ``embed.set_image(url=attachment.url)`` and ``files=[attachment]``);
+    None when the server has pictures off or the game's UI draws none. Rendered in the pool,
+    cached like the table."""
+    words = await public_picture_words(client, session)
+    if words is None:
+        return None
+    ui = game_uis(client).ui(session.game)
+    return await final_attachment(pictures_of(client), ui, session, words)
+
+
+async def table_shown(interaction: Interaction, session: Session) -> Shown:
+    """The public table as a click on it re-renders it (the server's picture setting)."""
+    client = interaction.client
+    render = table_render(client, session)
+    words = await public_picture_words(client, session)
+    if words is None:
+        return Shown(without_picture(render))
+    ui = game_uis(client).ui(session.game)
+    return Shown(without_picture(render),
+                 with_table_picture(pictures_of(client), ui, session, render, words), session)
+
+
+async def private_shown(
+    interaction: Interaction, session: Session, viewer: PlayerId, render: Render
+) -> Shown:
+    """``viewer``'s private ``render`` as an answer (their picture choice)."""
+    words = await private_picture_words(interaction, session)
+    if words is None:
+        return Shown(without_picture(render))
+    ui = game_uis(interaction.client).ui(session.game)
+    return Shown(without_picture(render),
+                 with_hand_picture(pictures_of(interaction.client), ui, session, viewer,
+                                   render, words), session)
+
+
+def with_note(render: Render, note: str | None) -> Render:
+    """``render`` with ``note`` above its content."""
+    if not note:
+        return render
+    return replace(render, content=note if not render.content else f"{note}\n{render.content}")
+
+
+_answers = count(1)
+# message id -> the answer whose picture is in flight for it; STALE once a newer answer went
+# out. Entries live only while a picture is drawn (the answer that set one removes it).
+_latest: dict[int, int] = {}
+STALE = 0
+
+
+async def answer(
+    interaction: Interaction, shown: Shown, *, edit: bool, note: str | None = None
+) -> None:
+    """Answer the click: ``edit`` the clicked message (``response.edit_message``) or send a
+    new ephemeral message; the picture comes with it when ready within :data:`ACK_WAIT`,
+    else in an edit just after."""
+    if shown.pictured is None:
+        await _respond(interaction, with_note(shown.text, note), edit=edit)
+        return
+    if interaction.response.is_done():  # answered already: one follow-up, with its picture
+        await _respond(interaction, with_note(await shown.pictured, note), edit=edit)
+        return
+    drawing = asyncio.ensure_future(shown.pictured)
+    await asyncio.wait({drawing}, timeout=ACK_WAIT)  # 0: one step, enough for a cached one
+    if drawing.done():
+        await _respond(interaction, with_note(drawing.result(), note), edit=edit)
+        return
+    token = next(_answers)
+    message_id = await _respond(interaction, with_note(shown.text, note), edit=edit,
+                                keep_view=True)
+    if message_id is not None:
+        _latest[message_id] = token
+    try:
+        pictured = with_note(await drawing, note)
+        if not pictured.files:
+            return
+        if message_id is not None and _latest.get(message_id) != token:
+            return  # a newer answer was drawn on this message meanwhile
+        if shown.session is not None and _moved_on(interaction, shown.session):
+            return  # the game went on: a late picture would redraw an old message
+        await interaction.edit_original_response(**pictured.edit_kwargs())
+    except discord.HTTPException:
+        log.warning("could not add the picture to an answer")
+    finally:
+        if message_id is not None and _latest.get(message_id) in (token, STALE):
+            del _latest[message_id]
+        release_view(shown.text.view)
+
+
+def _moved_on(interaction: Interaction, session: Session) -> bool:
+    current = interaction.client.manager.get(session.id)
+    return current is None or current.version != session.version
+
+
+async def _respond(
+    interaction: Interaction, render: Render, *, edit: bool, keep_view: bool = False
+) -> int | None:
+    """Send or edit; the id of the message answered (None when not known)."""
+    if edit:
+        message_id = interaction.message.id if interaction.message is not None else None
+        if message_id in _latest:
+            _latest[message_id] = STALE  # the picture in flight for it would be older
+        await interaction.response.edit_message(**render.edit_kwargs())
+        return message_id
+    kwargs = render.send_kwargs()
+    if interaction.response.is_done():
+        message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+        message_id = getattr(message, "id", None)
+    else:
+        sent = await interaction.response.send_message(ephemeral=True, **kwargs)
+        message_id = getattr(sent, "message_id", None)
+    if not keep_view:
+        release_view(render.view)
+    return message_id

@@ -1,0 +1,98 @@
+"""Pictures at the real bot (issue 16): with ``IMAGES=on`` the public table message carries the
+table picture as its embed's image and the private view the hand picture, each edit replacing
+the old file; a server whose ``images`` setting is off gets the text alone. The stand-in
+records every uploaded file and its size (``world.uploads``) and refuses files past Discord's
+limits."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+from cogs.limits import FILE_BYTES
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.model import StoredMessage
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.table_play import TablePlay
+from tests.e2e.test_scenario_split import new_play
+
+STEPS = 6
+
+
+@pytest.fixture
+async def pictures_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    proc = BotProcess(guild, tmp_path / "bot", extra_env={**BOT_ENV, "IMAGES": "on"})
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
+
+
+def pictures_on(message: StoredMessage) -> list[str]:
+    return [str(a["filename"]) for a in message.attachments]
+
+
+def embed_image(message: StoredMessage) -> str | None:
+    image = message.embeds[0].get("image") if message.embeds else None
+    return str(image["url"]) if image else None
+
+
+async def play(guild: FakeDiscord, bot: BotProcess) -> TablePlay:
+    alice, bob, _ = guild.world.users.values()
+    table = new_play(guild, bot, seed=4)
+    await table.open("split", alice, bob)
+    for _ in range(STEPS):
+        await table.step()
+    return table
+
+
+async def test_the_table_and_the_hand_show_their_pictures(
+    guild: FakeDiscord, pictures_bot: BotProcess
+) -> None:
+    table = await play(guild, pictures_bot)
+    message = table.table()
+    await pictures_bot.wait_until(lambda: pictures_on(table.table()) == ["table.png"], 20.0,
+                                  "the table picture")
+    message = table.table()
+    assert embed_image(message) == "attachment://table.png"
+    assert "SPLIT — round" in message.text  # the text stays as the caption
+    # Every edit replaced the picture: one file on the message, many uploaded over the game.
+    tables = [u for u in guild.world.uploads if u.filename == "table.png"]
+    assert len(tables) > 1
+    assert all(0 < u.size < FILE_BYTES for u in guild.world.uploads)
+    assert guild.world.attachments[int(message.attachments[0]["id"])][:8] == b"\x89PNG\r\n\x1a\n"
+    # The private views the players used carry their hand picture.
+    hands = [guild.message(m) for m in table.private.values()]
+    assert hands
+    await pictures_bot.wait_until(
+        lambda: any(pictures_on(guild.message(h.id)) == ["hand.png"] for h in hands), 20.0,
+        "a hand picture")
+    for hand in hands:
+        shown = guild.message(hand.id)
+        if shown.attachments:
+            assert embed_image(shown) == "attachment://hand.png"
+    assert_clean_log(pictures_bot)
+
+
+async def test_a_server_with_images_off_gets_the_text_alone(
+    guild: FakeDiscord, pictures_bot: BotProcess
+) -> None:
+    store = await Store.open(pictures_bot.database_path)
+    try:
+        await store.set_guild_setting(guild.guild_id, "images", "off", by="0",
+                                      at=datetime.now(UTC))
+    finally:
+        await store.close()
+    table = await play(guild, pictures_bot)
+    assert table.table().attachments == []
+    assert embed_image(table.table()) is None
+    assert guild.world.uploads == []
+    assert all(not guild.message(m).attachments for m in table.private.values())
+    assert_clean_log(pictures_bot)
