@@ -60,6 +60,9 @@ class Settings(DatabaseSettings):
     session_idle_days: float = Field(default=7.0, gt=0)
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
     leaderboard_min_games: int = Field(default=3, ge=1)
+    # Server defaults that /config overrides per server (cogs.server_settings).
+    images: bool = True  # tables drawn as images
+    threads: bool = False  # each game in its own thread
     # Seconds the public table waits for a player's next step in their turn (cogs.publisher).
     table_run_debounce: float = Field(default=0.4, ge=0, le=2)
     game_seed: int | None = None  # tests and replays only; never logged

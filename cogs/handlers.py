@@ -29,13 +29,15 @@ from cogs.context import (
 )
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
-from cogs.ids import InfoKind, LobbyAction, session_of_id
+from cogs.i18n.interaction import channel_words, user_words
+from cogs.i18n.words import Words
+from cogs.ids import HostTool, InfoKind, LobbyAction, session_of_id
+from cogs.refusals import WRONG_TABLE, refusal_text
 from cogs.rendering import table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.rules import rules_page
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 
-WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 
 
@@ -107,11 +109,39 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
         else:
             session = await manager.remove_bot(session_id, me, origin=origin)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
+    await _redraw_lobby(interaction, session)
+
+
+async def _redraw_lobby(interaction: Interaction, session: Session) -> None:
+    words = await channel_words(interaction)
     async with _after_change(DONE_NOT_SHOWN):
-        render = table_render(interaction.client, session)
+        render = table_render(interaction.client, session, words)
         await interaction.response.edit_message(**render.edit_kwargs())
+
+
+async def host_select(interaction: Interaction, tool: HostTool, session_id: int,
+                      values: Sequence[str]) -> None:
+    """The lobby host's selects: remove the chosen seated player, or pass them the host role.
+    The manager refuses a non-host, a started game, a player no longer seated, the host
+    themself and (passing) a bot; the lobby message is redrawn."""
+    manager = interaction.client.manager
+    me = player_id(interaction.user)
+    try:
+        if len(values) != 1:
+            raise errors.Refusal(EMPTY_SELECT)
+        own_table(interaction, session_id)
+        if tool is HostTool.REMOVE:
+            session = await manager.remove_player(session_id, me, values[0],
+                                                  origin=_origin(interaction))
+        else:
+            session = await manager.pass_host(session_id, me, values[0],
+                                              origin=_origin(interaction))
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await _redraw_lobby(interaction, session)
 
 
 async def show_hand(interaction: Interaction, session: Session | None) -> None:
@@ -123,7 +153,7 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
             raise errors.Refusal(errors.NO_GAME)
         interaction.client.manager.check_viewer(session, me)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     await send_private(interaction, game_uis(interaction.client).ui(session.game).private(
         session, me))
@@ -133,7 +163,7 @@ async def hand_click(interaction: Interaction, session_id: int) -> None:
     try:
         session = own_table(interaction, session_id)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     await show_hand(interaction, session)
 
@@ -174,24 +204,27 @@ async def act_click(
     except StaleVersion as err:
         current = manager.get(session_id) or session
         if current is None or ui is None:
-            await refuse(interaction, errors.NO_GAME)
+            await refuse(interaction, errors.Refusal(errors.NO_GAME))
             return
-        await send_private(interaction, ui.private(current, me), note=err.message)
+        note = refusal_text(await user_words(interaction), err)
+        await send_private(interaction, ui.private(current, me), note=note)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
-        text = ui.not_your_turn(live) if isinstance(ui, WordsTurns) and live else err.message
-        await refuse(interaction, text)
+        if isinstance(ui, WordsTurns) and live:
+            await refuse(interaction, ui.not_your_turn(live))
+        else:
+            await refuse(interaction, err)
         return
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     new = change.session
     async with _after_change(MOVE_MADE):
         if is_ephemeral(interaction.message):
             render = ui.private(new, me)
         else:
-            render = table_render(interaction.client, new)
+            render = table_render(interaction.client, new, await channel_words(interaction))
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
@@ -207,14 +240,15 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
     ephemeral (never replacing the table message)."""
     try:
         session = own_table(interaction, session_id)
-        render = _info_render(interaction, session, what)
+        render = _info_render(interaction, session, what, await user_words(interaction))
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     await send_private(interaction, render)
 
 
-def _info_render(interaction: Interaction, session: Session | None, what: InfoKind) -> Render:
+def _info_render(interaction: Interaction, session: Session | None, what: InfoKind,
+                 words: Words) -> Render:
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)
@@ -226,7 +260,7 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
         return ui.scores(session)
-    table = table_render(interaction.client, session)
+    table = table_render(interaction.client, session, words)  # a copy only the clicker sees
     return Render(content=table.content, embeds=table.embeds)
 
 
@@ -238,20 +272,22 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
             session_id, player_id(interaction.user), False, origin=_origin(interaction)
         )
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     async with _after_change(DONE_NOT_SHOWN):
         if is_ephemeral(interaction.message):
-            await interaction.response.send_message("Welcome back: your seat is yours again.",
-                                                    ephemeral=True)
+            words = await user_words(interaction)
+            await interaction.response.send_message(
+                words.gettext("Welcome back: your seat is yours again."), ephemeral=True)
             return
+        words = await channel_words(interaction)
         await interaction.response.edit_message(
-            **table_render(interaction.client, session).edit_kwargs())
+            **table_render(interaction.client, session, words).edit_kwargs())
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:
     ui = game_uis(interaction.client).with_rules().get(game)
     if ui is None:
-        await refuse(interaction, errors.unknown_game(game))
+        await refuse(interaction, errors.unknown_game_refusal(game))
         return
     await interaction.response.edit_message(**rules_page(ui, page).edit_kwargs())

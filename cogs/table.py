@@ -19,15 +19,19 @@ import importlib.util
 from bot.client import TableBot
 from cogs.announcer import Announcer
 from cogs.game_cog import GameCog
+from cogs.i18n.commands import CatalogTranslator
 from cogs.ids import TABLE_CONTROLS
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
+from cogs.stored_settings import stored_settings
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
 
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
+    # Command names and descriptions for Discord's Spanish locales (before the tree syncs).
+    await bot.tree.set_translator(CatalogTranslator())
     await bot.add_cog(GameCog(GameUIs(manager.engines)))
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
@@ -41,7 +45,11 @@ async def setup(bot: TableBot) -> None:
 
     async def catch_up(ping_again: bool) -> int:
         then = turn_ping.ping_again if ping_again else None
-        return await publisher.catch_up(manager.live_sessions(), then=then)
+        sessions = manager.live_sessions()
+        settings = stored_settings(manager.store)
+        for guild_id in {session.guild_id for session in sessions}:
+            await settings.guild(guild_id)  # the redrawn tables speak the server's language
+        return await publisher.catch_up(sessions, then=then)
 
     bot.catch_up = catch_up
     for key in manager.engines:
