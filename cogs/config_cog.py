@@ -176,7 +176,8 @@ class ConfigCog(commands.Cog):
         replays: app_commands.Choice[str] | None = None,
     ) -> None:
         # default_permissions only hides the command; a server may grant it to anyone.
-        if not interaction.permissions.manage_guild:
+        permissions = interaction.permissions
+        if not (permissions.manage_guild or permissions.administrator):
             await refuse(interaction, NEEDS_MANAGE_SERVER)
             return
         words = await user_words(interaction)
