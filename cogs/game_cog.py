@@ -194,7 +194,7 @@ class GameCog(commands.Cog):
         if ui is None:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
-        await send_private(interaction, rules_page(ui, 0))
+        await send_private(interaction, rules_page(ui, 0, await user_words(interaction)))
 
     @rules.autocomplete("game")
     async def _rules_choices(

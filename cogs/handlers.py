@@ -253,7 +253,7 @@ def _info_render(interaction: Interaction, session: Session | None, what: InfoKi
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)
     if what is InfoKind.RULES and ui.rules:
-        return rules_page(ui, 0)
+        return rules_page(ui, 0, words)
     if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)
@@ -290,4 +290,5 @@ async def rules_click(interaction: Interaction, game: str, page: int) -> None:
     if ui is None:
         await refuse(interaction, errors.unknown_game_refusal(game))
         return
-    await interaction.response.edit_message(**rules_page(ui, page).edit_kwargs())
+    words = await user_words(interaction)
+    await interaction.response.edit_message(**rules_page(ui, page, words).edit_kwargs())

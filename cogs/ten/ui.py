@@ -21,7 +21,7 @@ from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.limits import clip
 from cogs.ten import controls, text
-from cogs.ten.rules_text import RULES
+from cogs.ten.rules_text import PAGES, RULES
 from game.base import Engine, PlayerId
 from game.ten import (
     Payment,
@@ -53,6 +53,7 @@ def info_buttons(session: Session) -> list[Item]:
 
 class TenUI:
     rules: Sequence[Page] = RULES
+    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rules)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, TenEngine):

@@ -144,3 +144,20 @@ async def not_your_turn_and_stale(table: Table, session: Session) -> None:
     await click(ia, f"tb:act:{session.id}:{session.version - 1}:add1")
     note = texts[mover.id].gettext(errors.STALE)
     assert ia.last.ephemeral and (ia.last.content or "").startswith(note) and note != errors.STALE
+
+
+def test_rules_pages_come_in_the_readers_language() -> None:
+    from cogs.rules import rules_page
+    from cogs.split import SplitUI
+    from cogs.split.rules_text import PAGES
+    from game.split import SplitEngine
+
+    page = rules_page(SplitUI(SplitEngine()), 1, GU)
+    (embed,) = page.embeds
+    heading = GU.text(PAGES[1].title)
+    assert heading != EN.text(PAGES[1].title)
+    assert embed.title == GU.pgettext("rules-page-title", "{game} rules — {heading}",
+                                      game="SPLIT", heading=heading)
+    assert embed.description == GU.text(PAGES[1].text)
+    assert embed.footer.text == GU.pgettext("rules-page-footer", "Page {page} of {pages}",
+                                            page="2", pages=str(len(PAGES)))
