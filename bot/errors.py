@@ -6,12 +6,17 @@ from __future__ import annotations
 class TableError(Exception):
     """Something the bot answers with an ephemeral message; nothing changed.
 
-    ``message`` is the sentence shown to the user.
+    ``message`` is the sentence in English; ``template`` the sentence before its ``{fields}``
+    were filled in (one of this module's constants when the bot says it), so the cogs can
+    say it in the reader's language (``cogs.refusals``).
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **fields: object) -> None:
+        text = message.format(**fields) if fields else message
+        super().__init__(text)
+        self.message = text
+        self.template = message
+        self.fields = fields
 
 
 class Refusal(TableError):
@@ -72,16 +77,38 @@ NOT_TIMED_OUT = "That turn has not run out of time."
 NO_SCORE_SHEET = "This game has no score sheet; the table shows the scores."
 
 
+NOT_SEATED_NOW = "That player is no longer seated at this table."
+NOT_YOURSELF = "You cannot do that to yourself; use Leave to give up your own seat."
+HOST_TO_BOT = "A bot cannot host the table; choose a seated person."
+
+# Templates with fields: raise ``Refusal(LOBBY_FULL, max_players=n)``; the functions below
+# give the English sentence.
+LOBBY_FULL = "The lobby is full ({max_players} seats)."
+TOO_FEW_PLAYERS = "{title} needs at least {min_players} players; {seated} seated."
+UNKNOWN_GAME = "There is no game called {name}."
+BAD_TURN_MINUTES = "The turn limit must be 0 (off) to {most} minutes."
+BAD_BOT_LEVEL = "A bot plays one of these levels: {levels}."
+
+
 def lobby_full(max_players: int) -> str:
-    return f"The lobby is full ({max_players} seats)."
+    return LOBBY_FULL.format(max_players=max_players)
 
 
 def too_few_players(title: str, min_players: int, seated: int) -> str:
-    return f"{title} needs at least {min_players} players; {seated} seated."
+    return TOO_FEW_PLAYERS.format(title=title, min_players=min_players, seated=seated)
+
+
+def echo(key: str) -> str:
+    """A user's input as a refusal quotes it: clipped, in quotes."""
+    return repr(clip(key, ECHO_MAX))
 
 
 def unknown_game(key: str) -> str:
-    return f"There is no game called {clip(key, ECHO_MAX)!r}."
+    return UNKNOWN_GAME.format(name=echo(key))
+
+
+def unknown_game_refusal(key: str) -> Refusal:
+    return Refusal(UNKNOWN_GAME, name=echo(key))
 
 
 ECHO_MAX = 40  # characters of a user's input echoed in a refusal
@@ -93,8 +120,8 @@ def clip(text: str, limit: int) -> str:
 
 
 def bad_turn_minutes(most: int) -> str:
-    return f"The turn limit must be 0 (off) to {most} minutes."
+    return BAD_TURN_MINUTES.format(most=most)
 
 
 def bad_bot_level(levels: tuple[str, ...]) -> str:
-    return f"A bot plays {' or '.join(levels)}."
+    return BAD_BOT_LEVEL.format(levels=", ".join(levels))

@@ -163,13 +163,16 @@ class Leaderboards:
         a caller that defers its first answer on False only spends one round trip."""
         return (guild_id, game, period_key(period, self.clock())) in self._answered
 
-    async def board(self, guild_id: int, game: str, period: Period = "all") -> Board:
+    async def board(
+        self, guild_id: int, game: str, period: Period = "all", *, min_games: int | None = None
+    ) -> Board:
+        """``min_games``: rated games before a player is ranked (None: this instance's)."""
         now = self.clock()
         key = period_key(period, now)
         derived = await self.store.standings(guild_id, game, key)
         self._answered.add((guild_id, game, key))
         return build_board(derived, guild_id, game, period, period_start(period, now),
-                           self.min_games)
+                           self.min_games if min_games is None else min_games)
 
     async def recent_games(
         self, guild_id: int, games: Sequence[str], user_id: PlayerId, limit: int = 5

@@ -174,7 +174,7 @@ class SessionManager:
         try:
             return self.engines[game]
         except KeyError:
-            raise Refusal(errors.unknown_game(game)) from None
+            raise errors.unknown_game_refusal(game) from None
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(change)`` after every stored change (from the session's publish
@@ -276,7 +276,7 @@ class SessionManager:
         engine = self.engine(game)
         minutes = self.turn_minutes if turn_minutes is None else turn_minutes
         if not 0 <= minutes <= MAX_TURN_MINUTES:
-            raise Refusal(errors.bad_turn_minutes(MAX_TURN_MINUTES))
+            raise Refusal(errors.BAD_TURN_MINUTES, most=MAX_TURN_MINUTES)
         try:
             checked = engine.options_model.model_validate(dict(options or {}))
         except ValidationError as err:
@@ -332,7 +332,7 @@ class SessionManager:
     ) -> Session:
         """Seat a bot (``level`` "easy" or "normal") in a lobby (host only)."""
         if level not in BOT_LEVELS:
-            raise Refusal(errors.bad_bot_level(BOT_LEVELS))
+            raise Refusal(errors.BAD_BOT_LEVEL, levels=", ".join(BOT_LEVELS))
         change = await self._transition(
             session_id,
             lambda s: transitions.add_bot(s, player_id, level, self.engine(s.game).max_players),
@@ -354,6 +354,30 @@ class SessionManager:
             session_id, lambda s: transitions.remove_bot(s, player_id, bot_id),
             actor=player_id, origin=origin,
         )
+        return change.session
+
+    @in_flight
+    async def remove_player(
+        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: object = None
+    ) -> Session:
+        """The host removes ``target``'s seat from a lobby (a person or a bot)."""
+        change = await self._transition(
+            session_id, lambda s: transitions.remove_player(s, player_id, target),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s: host %s removed %s from the lobby", session_id, player_id, target)
+        return change.session
+
+    @in_flight
+    async def pass_host(
+        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: object = None
+    ) -> Session:
+        """The host passes the host role to ``target``, a person seated in the lobby."""
+        change = await self._transition(
+            session_id, lambda s: transitions.pass_host(s, player_id, target),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s: host role passed from %s to %s", session_id, player_id, target)
         return change.session
 
     @in_flight

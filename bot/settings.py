@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -60,11 +60,13 @@ class Settings(DatabaseSettings):
     session_idle_days: float = Field(default=7.0, gt=0)
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
     leaderboard_min_games: int = Field(default=3, ge=1)
-    # Seconds the public table waits for a player's next step in their turn (cogs.publisher).
-    table_run_debounce: float = Field(default=0.4, ge=0, le=2)
+    # Server defaults that /config overrides per server (cogs.server_settings).
     # Pictures of tables and hands (cogs.pictures): a server's /config images setting and a
     # person's /images choice win; this is the default where neither is set.
-    images: Literal["on", "off"] = "on"
+    images: bool = True
+    threads: bool = False  # each game in its own thread
+    # Seconds the public table waits for a player's next step in their turn (cogs.publisher).
+    table_run_debounce: float = Field(default=0.4, ge=0, le=2)
     game_seed: int | None = None  # tests and replays only; never logged
     # Shards (``bot.sharding``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
     # empty for all) the shards of this process, which owns the sessions of their guilds.

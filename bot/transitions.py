@@ -100,7 +100,7 @@ def _check_host_in_lobby(session: Session, player_id: PlayerId) -> None:
 
 def _check_room(session: Session, max_players: int) -> None:
     if len(session.seats) >= max_players:
-        raise Refusal(errors.lobby_full(max_players))
+        raise Refusal(errors.LOBBY_FULL, max_players=max_players)
 
 
 def join(session: Session, seat: Seat, max_players: int) -> Step:
@@ -138,7 +138,7 @@ def leave(session: Session, player_id: PlayerId) -> Step:
 def add_bot(session: Session, player_id: PlayerId, level: str, max_players: int) -> Step:
     """Seat a bot (``level`` "easy" or "normal") in a lobby (host only)."""
     if level not in BOT_LEVELS:
-        raise Refusal(errors.bad_bot_level(BOT_LEVELS))
+        raise Refusal(errors.BAD_BOT_LEVEL, levels=", ".join(BOT_LEVELS))
     _check_host_in_lobby(session, player_id)
     _check_room(session, max_players)
     return Step(ChangeKind.LOBBY, {"seats": (*session.seats, bot_seat(session.seats, level))})
@@ -157,11 +157,39 @@ def remove_bot(session: Session, player_id: PlayerId, bot_id: PlayerId | None) -
                 {"seats": tuple(s for s in session.seats if s.player_id != gone)})
 
 
+def _other_seat(session: Session, player_id: PlayerId, target: PlayerId) -> Seat:
+    """The seat of ``target`` that the host acts on (host only, in a lobby, not their own)."""
+    _check_host_in_lobby(session, player_id)
+    if target == player_id:
+        raise Refusal(errors.NOT_YOURSELF)
+    seat = session.seat_of(target)
+    if seat is None:
+        raise Refusal(errors.NOT_SEATED_NOW)
+    return seat
+
+
+def remove_player(session: Session, player_id: PlayerId, target: PlayerId) -> Step:
+    """The host takes ``target``'s seat away in a lobby (a person or a bot)."""
+    gone = _other_seat(session, player_id, target).player_id
+    return Step(ChangeKind.LOBBY,
+                {"seats": tuple(s for s in session.seats if s.player_id != gone)})
+
+
+def pass_host(session: Session, player_id: PlayerId, target: PlayerId) -> Step:
+    """The host hands the host role to ``target``, a person seated in the lobby."""
+    if _other_seat(session, player_id, target).is_bot:
+        raise Refusal(errors.HOST_TO_BOT)
+    return Step(ChangeKind.LOBBY, {"host_id": target})
+
+
 def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed: int) -> Step:
     """Deal the game (host only, at least the engine's minimum players)."""
     _check_host_in_lobby(session, player_id)
     if len(session.seats) < engine.min_players:
-        raise Refusal(errors.too_few_players(engine.title, engine.min_players, len(session.seats)))
+        raise Refusal(
+            errors.TOO_FEW_PLAYERS, title=engine.title, min_players=engine.min_players,
+            seated=len(session.seats),
+        )
     seats = session.seats
     if len(seats) == 1:
         # A game that opens to one player is played solo against the engine's normal bot

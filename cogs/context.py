@@ -11,10 +11,14 @@ from __future__ import annotations
 import discord
 
 from bot.client import TableBot
+from bot.errors import TableError
 from bot.manager import SessionManager
 from bot.models import Seat
 from cogs.game_ui import Render
+from cogs.i18n.interaction import user_words
+from cogs.i18n.messages import Message
 from cogs.ids import TABLE_COG
+from cogs.refusals import refusal_text
 from cogs.registry import GameUIs
 
 Interaction = discord.Interaction[TableBot]
@@ -51,8 +55,19 @@ def is_ephemeral(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-async def refuse(interaction: Interaction, message: str) -> None:
-    """Answer with an ephemeral sentence (the refusal path: nothing changed)."""
+Refusable = str | Message | TableError
+
+
+async def refuse(interaction: Interaction, message: Refusable) -> None:
+    """Answer with an ephemeral sentence (the refusal path: nothing changed), in the user's
+    language: a :class:`TableError` through ``cogs.refusals``, a marked :class:`Message`
+    through the catalogs; a ``str`` is sent as it is (already in the user's words)."""
+    if not isinstance(message, str):
+        words = await user_words(interaction)
+        if isinstance(message, TableError):
+            message = refusal_text(words, message)
+        else:
+            message = words.text(message)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:

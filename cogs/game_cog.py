@@ -25,6 +25,9 @@ from cogs.channel_health import (
 )
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
+from cogs.i18n.commands import L_
+from cogs.i18n.interaction import channel_words, user_words
+from cogs.i18n.words import Words
 from cogs.ids import TableClicks
 from cogs.pictures import Pictures
 from cogs.publisher import TablePublisher, delete_quietly
@@ -33,9 +36,20 @@ from cogs.rendering import table_render
 from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
+from cogs.server_settings import server_settings
 from cogs.shown import public_table
 from cogs.threads import open_in_thread, wants_thread
 from cogs.view_follow import FollowedViews
+
+
+def games_only_in(words: Words, channels: tuple[int, ...]) -> str:
+    """The refusal of ``/game new`` outside the server's game channels."""
+    places = ", ".join(f"<#{channel}>" for channel in channels)
+    return words.ngettext(
+        "On this server games start only in this channel: {channels}.",
+        "On this server games start only in these channels: {channels}.",
+        len(channels), channels=places,
+    )
 
 
 def channel_game(interaction: Interaction) -> Session:
@@ -51,7 +65,9 @@ class GameCog(commands.Cog):
     ``uis`` is the game UI registry (``cogs.context.game_uis``)."""
 
     game = app_commands.Group(
-        name="game", description="Play a card game in this channel", guild_only=True
+        name=L_("command-name", "game"),
+        description=L_("command-description", "Play a card game in this channel"),
+        guild_only=True,
     )
 
     def __init__(self, uis: GameUIs, pictures: Pictures | None = None) -> None:
@@ -67,12 +83,18 @@ class GameCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.pictures.close()
 
-    @game.command(name="new", description="Open a lobby for a game in this channel")
+    @game.command(name=L_("command-name", "new"),
+                  description=L_("command-description", "Open a lobby for a game in this channel"))
     @app_commands.describe(
-        game="Which game to play",
-        turn_minutes="Minutes per move before a default move is played (0 = no limit)",
-        thread="Play in a new thread of this channel (default: the server's setting)",
+        game=L_("parameter-description", "Which game to play"),
+        turn_minutes=L_("parameter-description",
+                        "Minutes per move before a default move is played (0 = no limit)"),
+        thread=L_("parameter-description",
+                  "Play in a new thread of this channel (default: the server's setting)"),
     )
+    @app_commands.rename(game=L_("parameter-name", "game"),
+                         turn_minutes=L_("parameter-name", "turn_minutes"),
+                         thread=L_("parameter-name", "thread"))
     async def new(
         self,
         interaction: Interaction,
@@ -81,6 +103,14 @@ class GameCog(commands.Cog):
         thread: bool | None = None,
     ) -> None:
         manager = interaction.client.manager
+        guild_id = interaction.guild_id or 0
+        server = await server_settings(interaction.client, guild_id)
+        channel = interaction.channel
+        if not server.allows_games_in(interaction.channel_id,
+                                      getattr(channel, "parent_id", None)):
+            words = await user_words(interaction)
+            await refuse(interaction, games_only_in(words, server.channels))
+            return
         in_thread = await wants_thread(interaction, thread)
         app_permissions = getattr(interaction, "app_permissions", None)
         missing = missing_permissions(app_permissions)
@@ -94,15 +124,15 @@ class GameCog(commands.Cog):
             return
         try:
             session = await manager.open_lobby(
-                interaction.guild_id or 0,
+                guild_id,
                 interaction.channel_id or 0,
                 game,
                 seat_for(interaction.user),
-                turn_minutes=turn_minutes,
+                turn_minutes=server.turn_minutes if turn_minutes is None else turn_minutes,
             )
-            render = table_render(interaction.client, session)
+            render = table_render(interaction.client, session, await channel_words(interaction))
         except TableError as err:
-            await refuse(interaction, err.message)
+            await refuse(interaction, err)
             return
         try:
             await interaction.response.send_message(**render.send_kwargs())
@@ -123,12 +153,13 @@ class GameCog(commands.Cog):
         titles = {key: engine.title for key, engine in interaction.client.manager.engines.items()}
         return game_choices(titles, current)
 
-    @game.command(name="status", description="Show this channel's table")
+    @game.command(name=L_("command-name", "status"),
+                  description=L_("command-description", "Show this channel's table"))
     async def status(self, interaction: Interaction) -> None:
         try:
             session = channel_game(interaction)
         except TableError as err:
-            await refuse(interaction, err.message)
+            await refuse(interaction, err)
             return
         old_id = session.table_message_id
         render = await public_table(interaction.client, session)
@@ -146,30 +177,43 @@ class GameCog(commands.Cog):
         if self.publisher is not None and self.publisher.on_moved is not None:
             await self.publisher.on_moved(moved)
 
-    @game.command(name="hand", description="Show your own view of this channel's game (only you)")
+    @game.command(
+        name=L_("command-name", "hand"),
+        description=L_("command-description",
+                       "Show your own view of this channel's game (only you)"),
+    )
     async def hand(self, interaction: Interaction) -> None:
         session = interaction.client.manager.in_channel(interaction.channel_id or 0)
         await handlers.show_hand(interaction, session)
 
     @game.command(
-        name="leave", description="Leave this channel's lobby, or its game (a bot takes your seat)"
+        name=L_("command-name", "leave"),
+        description=L_("command-description",
+                       "Leave this channel's lobby, or its game (a bot takes your seat)"),
     )
     async def leave(self, interaction: Interaction) -> None:
         try:
             session = channel_game(interaction)
             after = await interaction.client.manager.leave(session.id, player_id(interaction.user))
         except TableError as err:
-            await refuse(interaction, err.message)
+            await refuse(interaction, err)
             return
         if after.status is Status.LOBBY or not after.is_live:
-            await interaction.response.send_message("You left the lobby.", ephemeral=True)
+            words = await user_words(interaction)
+            await interaction.response.send_message(words.gettext("You left the lobby."),
+                                                    ephemeral=True)
             return
-        name = interaction.user.display_name
-        await interaction.response.send_message(
-            f"{name} left the game; a bot plays their seat to the end."
-        )
+        words = await channel_words(interaction)
+        await interaction.response.send_message(words.gettext(
+            "{name} left the game; a bot plays their seat to the end.",
+            name=interaction.user.display_name,
+        ))
 
-    @game.command(name="cancel", description="Close this channel's lobby or game without a result")
+    @game.command(
+        name=L_("command-name", "cancel"),
+        description=L_("command-description",
+                       "Close this channel's lobby or game without a result"),
+    )
     async def cancel(self, interaction: Interaction) -> None:
         try:
             session = channel_game(interaction)
@@ -177,18 +221,23 @@ class GameCog(commands.Cog):
                 session.id, player_id(interaction.user), moderator=is_moderator(interaction)
             )
         except TableError as err:
-            await refuse(interaction, err.message)
+            await refuse(interaction, err)
             return
-        await interaction.response.send_message("The table is closed.")
+        words = await channel_words(interaction)
+        await interaction.response.send_message(words.gettext("The table is closed."))
 
-    @app_commands.command(name="rules", description="Read a game's rules (only you see them)")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(
+        name=L_("command-name", "rules"),
+        description=L_("command-description", "Read a game's rules (only you see them)"),
+    )
+    @app_commands.describe(game=L_("parameter-description", "Which game"))
+    @app_commands.rename(game=L_("parameter-name", "game"))
     async def rules(self, interaction: Interaction, game: GameOption) -> None:
         ui = self.uis.with_rules().get(game)
         if ui is None:
-            await refuse(interaction, errors.unknown_game(game))
+            await refuse(interaction, errors.unknown_game_refusal(game))
             return
-        await send_private(interaction, rules_page(ui, 0))
+        await send_private(interaction, rules_page(ui, 0, await user_words(interaction)))
 
     @rules.autocomplete("game")
     async def _rules_choices(
@@ -197,8 +246,14 @@ class GameCog(commands.Cog):
         return game_choices({key: ui.title for key, ui in self.uis.with_rules().items()},
                             current)
 
-    @game.command(name="export", description="A finished game of this channel as a JSON file")
-    @app_commands.describe(session="The game's number (default: this channel's last finished)")
+    @game.command(
+        name=L_("command-name", "export"),
+        description=L_("command-description", "A finished game of this channel as a JSON file"),
+    )
+    @app_commands.describe(session=L_(
+        "parameter-description", "The game's number (default: this channel's last finished)"
+    ))
+    @app_commands.rename(session=L_("parameter-name", "session"))
     async def export(
         self,
         interaction: Interaction,

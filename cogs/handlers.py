@@ -19,7 +19,6 @@ from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
 from cogs.channel_health import tell_if_blocked
-from cogs.channel_words import server_words
 from cogs.context import (
     Interaction,
     game_uis,
@@ -33,8 +32,11 @@ from cogs.context import (
 )
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
-from cogs.ids import InfoKind, LobbyAction, session_of_id
+from cogs.i18n.interaction import channel_words, server_words, user_words
+from cogs.i18n.words import Words
+from cogs.ids import HostTool, InfoKind, LobbyAction, session_of_id
 from cogs.log_view import log_render
+from cogs.refusals import WRONG_TABLE, refusal_text
 from cogs.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.reply_words import reply_words
@@ -44,7 +46,6 @@ from cogs.turn_ping import humans_awaited, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.view_follow import remember_view
 
-WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 
 
@@ -116,10 +117,38 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
         else:
             session = await manager.remove_bot(session_id, me, origin=origin)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
+    await _redraw_lobby(interaction, session)
+
+
+async def _redraw_lobby(interaction: Interaction, session: Session) -> None:
+    words = await channel_words(interaction)
     async with _after_change(DONE_NOT_SHOWN):
-        await answer(interaction, await table_shown(interaction, session), edit=True)
+        await answer(interaction, await table_shown(interaction, session, words), edit=True)
+
+
+async def host_select(interaction: Interaction, tool: HostTool, session_id: int,
+                      values: Sequence[str]) -> None:
+    """The lobby host's selects: remove the chosen seated player, or pass them the host role.
+    The manager refuses a non-host, a started game, a player no longer seated, the host
+    themself and (passing) a bot; the lobby message is redrawn."""
+    manager = interaction.client.manager
+    me = player_id(interaction.user)
+    try:
+        if len(values) != 1:
+            raise errors.Refusal(EMPTY_SELECT)
+        own_table(interaction, session_id)
+        if tool is HostTool.REMOVE:
+            session = await manager.remove_player(session_id, me, values[0],
+                                                  origin=_origin(interaction))
+        else:
+            session = await manager.pass_host(session_id, me, values[0],
+                                              origin=_origin(interaction))
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await _redraw_lobby(interaction, session)
 
 
 async def show_hand(interaction: Interaction, session: Session | None) -> None:
@@ -131,7 +160,7 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
             raise errors.Refusal(errors.NO_GAME)
         interaction.client.manager.check_viewer(session, me)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     private = game_uis(interaction.client).ui(session.game).private(session, me)
     await answer(interaction, await private_shown(interaction, session, me, private),
@@ -144,7 +173,7 @@ async def hand_click(interaction: Interaction, session_id: int) -> None:
     try:
         session = own_table(interaction, session_id)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     await show_hand(interaction, session)
 
@@ -187,19 +216,22 @@ async def act_click(
     except StaleVersion as err:
         current = manager.get(session_id) or session
         if current is None or ui is None:
-            await refuse(interaction, errors.NO_GAME)
+            await refuse(interaction, errors.Refusal(errors.NO_GAME))
             return
+        note = refusal_text(await user_words(interaction), err)
         shown = await private_shown(interaction, current, me, ui.private(current, me))
-        await answer(interaction, shown, edit=False, note=err.message)
+        await answer(interaction, shown, edit=False, note=note)
         remember_view(interaction, session_id, me)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
-        text = ui.not_your_turn(live) if isinstance(ui, WordsTurns) and live else err.message
-        await refuse(interaction, text)
+        if isinstance(ui, WordsTurns) and live:
+            await refuse(interaction, ui.not_your_turn(live))
+        else:
+            await refuse(interaction, err)
         return
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     new = change.session
     async with _after_change(MOVE_MADE):
@@ -247,14 +279,15 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
         session = own_table(interaction, session_id)
         if session is None:
             session = await finished_here(interaction, session_id)
-        render = _info_render(interaction, session, what)
+        words = await user_words(interaction)
+        render = _info_render(interaction, session, what, words)
         if render is None:
             assert session is not None
-            shown = await table_copy_shown(interaction, session)
+            shown = await table_copy_shown(interaction, session, words)
         else:
             shown = Shown(render)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     await answer(interaction, shown, edit=False)
 
@@ -278,16 +311,16 @@ async def finished_here(interaction: Interaction, session_id: int) -> Session | 
 
 
 def _info_render(
-    interaction: Interaction, session: Session | None, what: InfoKind
+    interaction: Interaction, session: Session | None, what: InfoKind, words: Words
 ) -> Render | None:
     """The rules, scores or log answer; None for the table (``cogs.shown.table_copy``)."""
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)
     if what is InfoKind.RULES and ui.rules:
-        return rules_page(ui, 0)
+        return rules_page(ui, 0, words)
     if what is InfoKind.LOG:
-        return log_render(session, reply_words(interaction))
+        return log_render(session, words)
     if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)
@@ -305,12 +338,13 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
             session_id, player_id(interaction.user), False, origin=_origin(interaction)
         )
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     async with _after_change(DONE_NOT_SHOWN):
         if is_ephemeral(interaction.message):
-            await interaction.response.send_message("Welcome back: your seat is yours again.",
-                                                    ephemeral=True)
+            words = await user_words(interaction)
+            await interaction.response.send_message(
+                words.gettext("Welcome back: your seat is yours again."), ephemeral=True)
             return
         await answer(interaction, await table_shown(interaction, session), edit=True)
 
@@ -318,6 +352,7 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:
     ui = game_uis(interaction.client).with_rules().get(game)
     if ui is None:
-        await refuse(interaction, errors.unknown_game(game))
+        await refuse(interaction, errors.unknown_game_refusal(game))
         return
-    await interaction.response.edit_message(**rules_page(ui, page).edit_kwargs())
+    words = await user_words(interaction)
+    await interaction.response.edit_message(**rules_page(ui, page, words).edit_kwargs())

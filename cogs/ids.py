@@ -20,6 +20,9 @@ in ids are ASCII digits only (``[0-9]``, never ``\\d``, which admits '١'). All 
     "I'm back": an away player takes their seat back.
 ``tb:lobby:{action}:{session}`` (:class:`LobbyButton`)
     Join, Leave, Start, Cancel and the host's bot seat buttons.
+``tb:host:{remove|pass}:{session}`` (:class:`HostSelect`)
+    The host's selects in a lobby: remove a seated player, pass the host role (the chosen
+    option's value is the player's id).
 ``tb:rules:{game}:{page}:{p|n}`` (:class:`RulesPageButton`)
     Rules paging.
 ``tb:rp:{session}:{step}:{o|f|p|n|l}`` (:class:`ReplayButton`)
@@ -60,6 +63,13 @@ class InfoKind(StrEnum):
     RULES = "rules"
     SCORES = "scores"
     LOG = "log"
+
+
+class HostTool(StrEnum):
+    """What a lobby's host select does (``tb:host:{tool}:{session}``)."""
+
+    REMOVE = "remove"  # take a seated player's seat away
+    PASS = "pass"  # pass the host role
 
 
 class LobbyAction(StrEnum):
@@ -111,6 +121,9 @@ class TableClicks(Protocol):
 
     async def rules_click(self, interaction: Interaction, game: str, page: int) -> None: ...
 
+    async def host_select(self, interaction: Interaction, tool: HostTool, session_id: int,
+                          values: Sequence[str]) -> None: ...
+
     async def replay_click(self, interaction: Interaction, session_id: int, step: int,
                            fresh: bool) -> None: ...
 
@@ -147,7 +160,8 @@ class Control(discord.ui.DynamicItem[Item], template=r"(?!)"):
 
 def session_of_id(custom_id: str) -> int | None:
     """The session id a table control's custom_id carries (None: not a table control)."""
-    for kind in (ActButton, ActSelect, HandButton, InfoButton, BackButton, LobbyButton):
+    for kind in (ActButton, ActSelect, HandButton, InfoButton, BackButton, LobbyButton,
+                 HostSelect):
         match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is not None:
             return int(match["sid"])
@@ -277,9 +291,10 @@ class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>{_one_of(InfoKind)}
 class BackButton(Control, template=rf"tb:back:{SID}"):
     """The "I'm back" button: an away player takes their seat back from the bot."""
 
-    def __init__(self, session_id: int, *, item: Item | None = None) -> None:
+    def __init__(self, session_id: int, *, label: str = "I'm back",
+                 item: Item | None = None) -> None:
         super().__init__(item or discord.ui.Button(
-            custom_id=self.build(session_id), label="I'm back",
+            custom_id=self.build(session_id), label=label,
             style=discord.ButtonStyle.success,
         ))
         self.session_id = session_id
@@ -331,6 +346,35 @@ class LobbyButton(
 
     async def run(self, interaction: Interaction) -> None:
         await _handlers(interaction).lobby_click(interaction, self.action, self.session_id)
+
+
+class HostSelect(Control, template=rf"tb:host:(?P<tool>{_one_of(HostTool)}):{SID}"):
+    """A lobby host's select: each option's value is a seated player's id."""
+
+    def __init__(self, tool: HostTool, session_id: int,
+                 options: list[discord.SelectOption] | None = None, *,
+                 placeholder: str | None = None, row: int | None = None,
+                 item: Item | None = None) -> None:
+        super().__init__(item or discord.ui.Select(
+            custom_id=self.build(tool, session_id), options=list(options or []),
+            placeholder=placeholder,
+        ), row=row)
+        self.tool, self.session_id = tool, session_id
+
+    @staticmethod
+    def build(tool: HostTool, session_id: int) -> str:
+        return f"tb:host:{tool}:{session_id}"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: Item, match: re.Match[str], /
+    ) -> Self:
+        return cls(HostTool(match["tool"]), int(match["sid"]), item=item)
+
+    async def run(self, interaction: Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = [str(value) for value in data.get("values", [])]
+        await _handlers(interaction).host_select(interaction, self.tool, self.session_id, values)
 
 
 class RulesPageButton(
@@ -465,5 +509,5 @@ async def answer_refusal(interaction: Interaction, message: str) -> None:
 
 TABLE_CONTROLS: tuple[type[Control], ...] = (
     LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
-    ReplayButton, ReplayJump, RematchButton,
+    ReplayButton, ReplayJump, RematchButton, HostSelect,
 )

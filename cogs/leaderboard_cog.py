@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal, Self, cast
+from typing import Any, Self, cast
 
 import discord
 from discord import app_commands
@@ -29,7 +29,15 @@ from bot.leaderboard import (
 from cogs.choices import GameOption, game_choices
 from cogs.context import Interaction, player_id, refuse, send_private
 from cogs.game_ui import Render
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.commands import L_
+from cogs.i18n.common_words import GAMES, NEXT, PREVIOUS, WINS
+from cogs.i18n.interaction import channel_words, user_words
+from cogs.i18n.language import DEFAULT_LANGUAGE
+from cogs.i18n.messages import N_, NP_, Message
+from cogs.i18n.words import Words
 from cogs.ids import Control, Item, ReplayButton, ReplayTag, checked_id
+from cogs.server_settings import server_settings
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
@@ -38,7 +46,24 @@ PAGE_TEMPLATE = (
     r"tb:lb:(?P<guild>[0-9]+):(?P<game>[a-z0-9_]+):(?P<period>all|month|week)"
     r":(?P<page>[0-9]+):(?P<dir>[pn])"
 )
-PERIOD_NAMES: dict[str, str] = {"all": "all time", "month": "this month", "week": "this week"}
+PERIOD_NAMES: dict[str, Message] = {
+    "all": NP_("period", "all time"),
+    "month": NP_("period", "this month"),
+    "week": NP_("period", "this week"),
+}
+ENGLISH = words_for(DEFAULT_LANGUAGE)
+
+
+OTHER_SERVER = N_("This leaderboard belongs to another server.")
+PERIOD_CHOICES = [
+    app_commands.Choice(name=L_("choice-name", "all time"), value="all"),
+    app_commands.Choice(name=L_("choice-name", "this month"), value="month"),
+    app_commands.Choice(name=L_("choice-name", "this week"), value="week"),
+]
+
+
+def _period(value: str) -> Period:
+    return "month" if value == "month" else "week" if value == "week" else "all"
 
 
 def leaderboards(interaction: Interaction) -> Leaderboards:
@@ -58,142 +83,179 @@ def page_id(board: Board, page: int, direction: str) -> str:
 # --- rendering ----------------------------------------------------------------------------------
 
 
-def _percent(part: int, whole: int) -> str:
-    return f"{round(100 * part / whole)}%" if whole else "–"
+def _percent(words: Words, part: int, whole: int) -> str:
+    return words.gettext("{percent}%", percent=words.number(round(100 * part / whole))) \
+        if whole else "–"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _maybe(words: Words, value: int | None) -> str:
+    return "–" if value is None else words.number(value)
 
 
-def _ordinal_place(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+def _date(words: Words, moment: datetime) -> str:
+    return words.date(moment.date())
 
 
-def _date(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d")
-
-
-def _record(standing: Standing) -> str:
+def _record(words: Words, standing: Standing) -> str:
     line = standing.line
-    return (
-        f"{_plural(line.games, 'game')} · {_plural(line.wins, 'win')}"
-        f" ({_percent(line.wins, line.games)}) · best {line.best} · avg {line.average:.1f}"
+    return words.gettext(
+        "{games} · {wins} ({percent}) · best {best} · avg {average}",
+        games=words.plural(GAMES, line.games), wins=words.plural(WINS, line.wins),
+        percent=_percent(words, line.wins, line.games), best=_maybe(words, line.best),
+        average=words.decimal(line.average),
     )
 
 
-def _period_note(board: Board) -> str:
+def _period_note(words: Words, board: Board) -> str:
     if board.since is None:
-        return "All time"
-    start = f"{board.since.day} {board.since:%b %Y, %H:%M} UTC"
-    return f"{'Month' if board.period == 'month' else 'Week (from Monday)'}: since {start}"
+        return words.text(PERIOD_NAMES["all"])
+    start = f"{_date(words, board.since)}, {board.since:%H:%M} UTC"
+    if board.period == "month":
+        return words.gettext("Month: since {start}", start=start)
+    return words.gettext("Week (from Monday): since {start}", start=start)
 
 
-def board_render(board: Board, page: int, title: str) -> Render:
+def board_render(board: Board, page: int, title: str, words: Words = ENGLISH) -> Render:
     """Page ``page`` (clamped) of ``board`` with Previous/Next buttons."""
     pages = board.page_count(PAGE_SIZE)
     page, standings = board.page(page, PAGE_SIZE)
     lines: list[str] = []
+    unranked_heading = False
     for standing in standings:
         mention = f"<@{standing.line.user_id}>"
         if standing.rank is not None:
             assert standing.rating is not None
-            lines.append(
-                f"**{standing.rank}.** {mention} · **{standing.rating.ordinal:.1f}** · "
-                + _record(standing)
-            )
+            lines.append(words.gettext(
+                "**{rank}.** {player} · **{rating}** · {record}", rank=standing.rank,
+                player=mention, rating=words.decimal(standing.rating.ordinal),
+                record=_record(words, standing),
+            ))
             continue
-        if not lines or lines[-1].startswith("**"):
-            lines.append(f"*Fewer than {board.min_games} rated games (not ranked yet):*")
-        rated = standing.line.rated_games
-        lines.append(f"– {mention} · {rated} rated · " + _record(standing))
+        if not unranked_heading:
+            unranked_heading = True
+            lines.append(words.ngettext(
+                "*Fewer than {count} rated game (not ranked yet):*",
+                "*Fewer than {count} rated games (not ranked yet):*", board.min_games,
+            ))
+        lines.append(words.gettext(
+            "– {player} · {rated} rated · {record}", player=mention,
+            rated=words.number(standing.line.rated_games), record=_record(words, standing),
+        ))
     if not lines:
-        lines.append("No finished games here for this period yet.")
+        lines.append(words.gettext("No finished games here for this period yet."))
     embed = discord.Embed(
-        title=f"{title} leaderboard · {PERIOD_NAMES[board.period]}",
+        title=words.gettext("{game} leaderboard · {period}", game=title,
+                            period=words.text(PERIOD_NAMES[board.period])),
         description="\n".join(lines),
     )
-    embed.set_footer(
-        text=f"Page {page + 1} of {pages} · rating = OpenSkill Plackett–Luce ordinal (μ − 3σ);"
-        f" games with bot seats are not rated · {_period_note(board)}"
-    )
+    embed.set_footer(text=words.gettext(
+        "Page {page} of {pages} · rating = OpenSkill Plackett–Luce ordinal (μ − 3σ);"
+        " games with bot seats are not rated · {period}",
+        page=words.number(page + 1), pages=words.number(pages),
+        period=_period_note(words, board),
+    ))
     view = discord.ui.View(timeout=None)
     view.add_item(LeaderboardPageButton(
-        board.guild_id, board.game, board.period, max(page - 1, 0), "p", label="Previous",
-        disabled=page <= 0,
+        board.guild_id, board.game, board.period, max(page - 1, 0), "p",
+        label=words.text(PREVIOUS), disabled=page <= 0,
     ))
     view.add_item(LeaderboardPageButton(
-        board.guild_id, board.game, board.period, min(page + 1, pages - 1), "n", label="Next",
-        disabled=page >= pages - 1,
+        board.guild_id, board.game, board.period, min(page + 1, pages - 1), "n",
+        label=words.text(NEXT), disabled=page >= pages - 1,
     ))
     return Render(embeds=[embed], view=view)
 
 
-def stats_field(board: Board, user_id: str) -> str:
+def stats_field(board: Board, user_id: str, words: Words = ENGLISH) -> str:
     standing = board.find(user_id)
     if standing is None:
-        return "No finished games yet."
+        return words.gettext("No finished games yet.")
     line = standing.line
-    text = (
-        f"{_plural(line.games, 'game')} · {_plural(line.wins, 'win')}"
-        f" ({_percent(line.wins, line.games)})\nbest {line.best} · average {line.average:.1f}\n"
-    )
+    text = words.gettext(
+        "{games} · {wins} ({percent})\nbest {best} · average {average}",
+        games=words.plural(GAMES, line.games), wins=words.plural(WINS, line.wins),
+        percent=_percent(words, line.wins, line.games), best=_maybe(words, line.best),
+        average=words.decimal(line.average),
+    ) + "\n"
     rating = standing.rating
     if standing.rank is not None and rating is not None:
-        text += (
-            f"rating **{rating.ordinal:.1f}** (μ {rating.mu:.1f}, σ {rating.sigma:.1f})"
-            f" · rank **{standing.rank}** of {board.ranked_count}"
+        text += words.gettext(
+            "rating **{rating}** (μ {mu}, σ {sigma}) · rank **{rank}** of {ranked}",
+            rating=words.decimal(rating.ordinal), mu=words.decimal(rating.mu),
+            sigma=words.decimal(rating.sigma), rank=words.number(standing.rank),
+            ranked=words.number(board.ranked_count),
+        )
+    elif rating is not None:
+        text += words.gettext(
+            "not ranked yet: {rated} of {needed} rated games (rating {rating})",
+            rated=words.number(line.rated_games), needed=words.number(board.min_games),
+            rating=words.decimal(rating.ordinal),
         )
     else:
-        text += (
-            f"not ranked yet: {line.rated_games} of {board.min_games} rated games"
-            + (f" (rating {rating.ordinal:.1f})" if rating is not None else "")
+        text += words.gettext(
+            "not ranked yet: {rated} of {needed} rated games",
+            rated=words.number(line.rated_games), needed=words.number(board.min_games),
         )
     return text
 
 
 def stats_render(
     user: discord.abc.User, boards: list[tuple[str, Board]], recent: list[PastGame],
-    titles: dict[str, str],
+    titles: dict[str, str], words: Words = ENGLISH,
 ) -> Render:
     me = player_id(user)
-    embed = discord.Embed(title=f"{user.display_name} in this server",
-                          description=f"<@{me}> · all time")
+    mention = f"<@{me}>"
+    embed = discord.Embed(title=words.gettext("{name} in this server", name=user.display_name),
+                          description=words.gettext("{player} · all time", player=mention))
     for title, board in boards:
-        embed.add_field(name=title, value=stats_field(board, me), inline=False)
+        embed.add_field(name=title, value=stats_field(board, me, words), inline=False)
+    heading = words.gettext("Last games")
     if recent:
-        embed.add_field(name="Last games", inline=False, value="\n".join(
-            f"{_date(game.finished_at)} · {titles.get(game.game, game.game)} · "
-            f"{_ordinal_place(game.placement)} of {game.players} · {game.score}"
+        embed.add_field(name=heading, inline=False, value="\n".join(
+            words.gettext(
+                "{date} · {game} · #{place} of {players} · {score}",
+                date=_date(words, game.finished_at), game=titles.get(game.game, game.game),
+                place=words.number(game.placement), players=words.number(game.players),
+                score=words.number(game.score),
+            )
             for game in recent
         ))
     else:
-        embed.add_field(name="Last games", value="No finished games yet.", inline=False)
+        embed.add_field(name=heading, value=words.gettext("No finished games yet."),
+                        inline=False)
     return Render(embeds=[embed])
 
 
-def history_render(games: list[FinishedGame], titles: dict[str, str]) -> Render:
+def history_render(games: list[FinishedGame], titles: dict[str, str],
+                   words: Words = ENGLISH) -> Render:
     """The channel's last games, numbered, each with its Replay button (up to 10: two rows)."""
-    embed = discord.Embed(title="Recent games in this channel")
+    embed = discord.Embed(title=words.gettext("Recent games in this channel"))
     if not games:
-        embed.description = "No finished games in this channel yet."
+        embed.description = words.gettext("No finished games in this channel yet.")
     view = discord.ui.View(timeout=None) if games else None
     for number, game in enumerate(games, start=1):
         players = []
         for line in game.lines:
-            who = f"{line.name} (bot)" if line.is_bot else f"<@{line.user_id}>"
-            note = " (left)" if line.left else ""
-            players.append(f"{line.placement}. {who}{note} · {line.score}")
+            if line.is_bot:
+                who = words.gettext("{name} (bot)", name=line.name)
+            else:
+                who = f"<@{line.user_id}>"
+            if line.left:
+                who = words.gettext("{player} (left)", player=who)
+            players.append(words.gettext("{place}. {player} · {score}", place=line.placement,
+                                         player=who, score=words.number(line.score)))
+        rated = words.gettext("rated") if game.rated else words.gettext("unrated")
         embed.add_field(
-            name=f"{number}. {titles.get(game.game, game.game)} · {_date(game.finished_at)}"
-            f" · {'rated' if game.rated else 'unrated'}",
+            name=words.gettext("{number}. {game} · {date} · {rated}", number=number,
+                               game=titles.get(game.game, game.game),
+                               date=_date(words, game.finished_at), rated=rated),
             value="\n".join(players),
             inline=False,
         )
         if view is not None and number <= HISTORY_GAMES:
             view.add_item(ReplayButton(game.session_id, 0, ReplayTag.OPEN,
-                                       label=f"Replay {number}", row=(number - 1) // 5))
+                                       label=words.gettext("Replay {number}", number=number),
+                                       row=(number - 1) // 5))
     return Render(embeds=[embed], view=view)
 
 
@@ -203,31 +265,50 @@ def history_render(games: list[FinishedGame], titles: dict[str, str]) -> Render:
 class LeaderboardCog(commands.Cog):
     """Server leaderboards, player records and channel history."""
 
-    @app_commands.command(name="leaderboard", description="This server's players, by rating")
-    @app_commands.describe(game="Which game", period="All time, this month or this week (UTC)")
+    @app_commands.command(
+        name=L_("command-name", "leaderboard"),
+        description=L_("command-description", "This server's players, by rating"),
+    )
+    @app_commands.describe(
+        game=L_("parameter-description", "Which game"),
+        period=L_("parameter-description", "All time, this month or this week (UTC)"),
+    )
+    @app_commands.rename(game=L_("parameter-name", "game"),
+                         period=L_("parameter-name", "period"))
+    @app_commands.choices(period=PERIOD_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: Interaction, game: GameOption,
-        period: Literal["all", "month", "week"] = "all",
+        period: app_commands.Choice[str] | None = None,
     ) -> None:
         titles = game_titles(interaction)
         if game not in titles:
-            await refuse(interaction, errors.unknown_game(game))
+            await refuse(interaction, errors.unknown_game_refusal(game))
             return
+        chosen = _period(period.value if period is not None else "all")
         service = leaderboards(interaction)
         guild_id = interaction.guild_id or 0
-        if not service.is_cached(guild_id, game, period):
+        min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
+        words = await channel_words(interaction)
+        if not service.is_cached(guild_id, game, chosen):
             await interaction.response.defer(thinking=True)  # a full replay may take a second
-        board = await service.board(guild_id, game, period)
-        render = board_render(board, 0, titles[game])
+        board = await service.board(guild_id, game, chosen, min_games=min_games)
+        render = board_render(board, 0, titles[game], words)
         kwargs = {"allowed_mentions": discord.AllowedMentions.none(), **render.send_kwargs()}
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
 
-    @app_commands.command(name="stats", description="A player's record in this server (only you)")
-    @app_commands.describe(user="Whose record (you when empty)", game="One game (all when empty)")
+    @app_commands.command(
+        name=L_("command-name", "stats"),
+        description=L_("command-description", "A player's record in this server (only you)"),
+    )
+    @app_commands.describe(
+        user=L_("parameter-description", "Whose record (you when empty)"),
+        game=L_("parameter-description", "One game (all when empty)"),
+    )
+    @app_commands.rename(user=L_("parameter-name", "user"), game=L_("parameter-name", "game"))
     @app_commands.guild_only()
     async def stats(
         self, interaction: Interaction, user: discord.User | None = None,
@@ -235,31 +316,37 @@ class LeaderboardCog(commands.Cog):
     ) -> None:
         titles = game_titles(interaction)
         if game is not None and game not in titles:
-            await refuse(interaction, errors.unknown_game(game))
+            await refuse(interaction, errors.unknown_game_refusal(game))
             return
         target = user or interaction.user
         guild_id = interaction.guild_id or 0
         service = leaderboards(interaction)
         games = [game] if game is not None else list(titles)
+        min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
+        words = await user_words(interaction)
         if not all(service.is_cached(guild_id, key) for key in games):
             await interaction.response.defer(ephemeral=True, thinking=True)
-        boards = [(titles[key], await service.board(guild_id, key, "all")) for key in games]
+        boards = [(titles[key], await service.board(guild_id, key, "all", min_games=min_games))
+                  for key in games]
         if game is None:  # only the games this player has played, unless there are none
             boards = [
                 (title, board) for title, board in boards
                 if board.find(player_id(target)) is not None
             ] or boards
         recent = await service.recent_games(guild_id, games, player_id(target), RECENT_GAMES)
-        render = stats_render(target, boards, recent, titles)
+        render = stats_render(target, boards, recent, titles, words)
         await send_private(interaction, render)
 
-    @app_commands.command(name="history", description="The last finished games in this channel")
+    @app_commands.command(
+        name=L_("command-name", "history"),
+        description=L_("command-description", "The last finished games in this channel"),
+    )
     @app_commands.guild_only()
     async def history(self, interaction: Interaction) -> None:
         games = await leaderboards(interaction).channel_history(
             interaction.channel_id or 0, HISTORY_GAMES
         )
-        render = history_render(games, game_titles(interaction))
+        render = history_render(games, game_titles(interaction), await user_words(interaction))
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
 
     @leaderboard.autocomplete("game")
@@ -275,16 +362,18 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
     """Previous/Next on a leaderboard: re-query and edit the message in place."""
     titles = game_titles(interaction)
     if game not in titles:
-        await refuse(interaction, errors.unknown_game(game))
+        await refuse(interaction, errors.unknown_game_refusal(game))
         return
     if guild_id != interaction.guild_id:
-        await refuse(interaction, "This leaderboard belongs to another server.")
+        await refuse(interaction, OTHER_SERVER)
         return
     service = leaderboards(interaction)
+    min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
+    words = await channel_words(interaction)
     if not service.is_cached(guild_id, game, period):  # after a restart, or a new week
         await interaction.response.defer()
-    board = await service.board(guild_id, game, period)
-    render = board_render(board, page, titles[game])
+    board = await service.board(guild_id, game, period, min_games=min_games)
+    render = board_render(board, page, titles[game], words)
     if interaction.response.is_done():
         await interaction.edit_original_response(**render.edit_kwargs())
     else:

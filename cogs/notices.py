@@ -9,33 +9,43 @@ from __future__ import annotations
 
 import discord
 
+from bot.errors import clip
 from bot.notify import Reminder, TimedOut
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import DEFAULT_LANGUAGE
+from cogs.i18n.words import Words
 from game.base import PlayerId
 
 MAX_ANNOUNCEMENT = 1800  # characters (a Discord message holds 2000)
+ENGLISH = words_for(DEFAULT_LANGUAGE)
 
 
 def mention(player_id: PlayerId) -> str:
     return f"<@{player_id}>"
 
 
-def reminder_text(notice: Reminder) -> str:
-    return (
-        f"⏳ {mention(notice.player_id)}, your move in {notice.title}: "
-        f"time runs out {discord.utils.format_dt(notice.due_at, 'R')}."
+def reminder_text(notice: Reminder, words: Words = ENGLISH) -> str:
+    return words.gettext(
+        "⏳ {player}, your move in {game}: time runs out {when}.",
+        player=mention(notice.player_id), game=notice.title,
+        when=discord.utils.format_dt(notice.due_at, "R"),
     )
 
 
-def away_line(name: str) -> str:
-    return f"💤 {name} is away — a bot plays for them until they click I'm back."
+def away_line(name: str, words: Words = ENGLISH) -> str:
+    return words.gettext("💤 {name} is away — a bot plays for them until they click I'm back.",
+                         name=name)
 
 
-def timed_out_text(notice: TimedOut) -> str:
+def timed_out_text(notice: TimedOut, words: Words = ENGLISH) -> str:
+    """``notice.moves`` are the default moves played, as the game's UI words them."""
     name = notice.session.names.get(notice.player_id, notice.player_id)
     moves = notice.moves
-    text = f"⏰ {name} ran out of time" + (": " + " ".join(moves) if moves else ".")
+    if moves:
+        text = words.gettext("⏰ {name} ran out of time: {moves}", name=name,
+                             moves=" ".join(moves))
+    else:
+        text = words.gettext("⏰ {name} ran out of time.", name=name)
     if notice.away:
-        text += "\n" + away_line(name)
-    if len(text) > MAX_ANNOUNCEMENT:
-        text = text[: MAX_ANNOUNCEMENT - 1] + "…"
-    return text
+        text += "\n" + away_line(name, words)
+    return clip(text, MAX_ANNOUNCEMENT)

@@ -39,6 +39,7 @@ from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
 from cogs import channel_health
 from cogs.context import release_view
+from cogs.i18n.interaction import server_words
 from cogs.notices import reminder_text, timed_out_text
 from cogs.shown import public_table
 from cogs.table_watch import TableWatch
@@ -148,10 +149,11 @@ class TablePublisher:
         await self._edit(session)
 
     async def notify(self, notice: Notice) -> None:
+        words = await server_words(self._client, notice.session.guild_id)  # public messages
         if isinstance(notice, Reminder):
-            await self.remind(notice.session, notice.player_id, reminder_text(notice))
+            await self.remind(notice.session, notice.player_id, reminder_text(notice, words))
         elif isinstance(notice, TimedOut):
-            await self.announce(notice.session, timed_out_text(notice))
+            await self.announce(notice.session, timed_out_text(notice, words))
 
     async def announce(self, session: Session, text: str) -> None:
         channel = self._channel(session)

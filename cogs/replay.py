@@ -291,7 +291,7 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
     try:
         built = await load_replay(interaction, session_id)
     except Refusal as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     if not 0 <= step <= built.replay.last_index:
         await refuse(interaction, OUT_OF_RANGE)
@@ -335,7 +335,7 @@ async def export_command(interaction: Interaction, session_id: int | None) -> No
                 and not interaction.permissions.manage_guild):
             raise Refusal(EXPORT_PLAYERS_ONLY)
     except Refusal as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     name, data = export_file(export)
     log.info("session %s exported by %s", export.session_id, interaction.user.id)

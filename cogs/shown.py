@@ -98,16 +98,18 @@ async def public_table(client: TableBot, session: Session) -> Render:
     return await with_table_picture(pictures_of(client), ui, session, render, words)
 
 
-async def table_copy_shown(interaction: Interaction, session: Session) -> Shown:
-    """The table as only the clicker sees it (the Table button), by their picture choice."""
+async def table_copy_shown(interaction: Interaction, session: Session, words: Words) -> Shown:
+    """The table as only the clicker sees it (the Table button), in ``words`` (theirs), by
+    their picture choice."""
     client = interaction.client
-    table = table_render(client, session)
+    table = table_render(client, session, words)
     render = Render(content=table.content, embeds=table.embeds)
-    words = await private_picture_words(interaction, session)
-    if words is None:
+    picture_words = await private_picture_words(interaction, session)
+    if picture_words is None:
         return Shown(render)
     ui = game_uis(client).ui(session.game)
-    return Shown(render, with_table_picture(pictures_of(client), ui, session, render, words),
+    return Shown(render,
+                 with_table_picture(pictures_of(client), ui, session, render, picture_words),
                  session)
 
 
@@ -123,10 +125,13 @@ async def final_picture(client: TableBot, session: Session) -> Attachment | None
     return await final_attachment(pictures_of(client), ui, session, words)
 
 
-async def table_shown(interaction: Interaction, session: Session) -> Shown:
-    """The public table as a click on it re-renders it (the server's picture setting)."""
+async def table_shown(
+    interaction: Interaction, session: Session, words: Words | None = None
+) -> Shown:
+    """The public table as a click on it re-renders it (the server's picture setting; ``words``:
+    the server's, by default its cached choice)."""
     client = interaction.client
-    render = table_render(client, session)
+    render = table_render(client, session, words)
     words = await public_picture_words(client, session)
     if words is None:
         return Shown(without_picture(render))

@@ -22,11 +22,13 @@ from bot.client import TableBot
 from cogs.announcer import Announcer
 from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
+from cogs.i18n.commands import CatalogTranslator
 from cogs.ids import TABLE_CONTROLS
 from cogs.images_cog import ImagesCog
-from cogs.pictures import ON, Pictures
+from cogs.pictures import Pictures
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
+from cogs.stored_settings import stored_settings
 from cogs.table_watch import TableWatch
 from cogs.threads import ThreadArchiver
 from cogs.turn_ping import TurnPing
@@ -36,7 +38,9 @@ from cogs.view_follow import ViewFollower
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    pictures = Pictures(default_on=bot.settings.images == ON)
+    # Command names and descriptions for Discord's Spanish locales (before the tree syncs).
+    await bot.tree.set_translator(CatalogTranslator())
+    pictures = Pictures(default_on=bot.settings.images)
     cog = GameCog(GameUIs(manager.engines), pictures)
     await bot.add_cog(cog)
     await bot.add_cog(ImagesCog())
@@ -64,7 +68,11 @@ async def setup(bot: TableBot) -> None:
 
     async def catch_up(ping_again: bool) -> int:
         then = turn_ping.ping_again if ping_again else None
-        return await publisher.catch_up(manager.live_sessions(), then=then)
+        sessions = manager.live_sessions()
+        settings = stored_settings(manager.store)
+        for guild_id in {session.guild_id for session in sessions}:
+            await settings.guild(guild_id)  # the redrawn tables speak the server's language
+        return await publisher.catch_up(sessions, then=then)
 
     bot.catch_up = catch_up
     for key in manager.engines:

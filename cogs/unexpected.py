@@ -14,6 +14,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.i18n.interaction import user_words
+from cogs.i18n.messages import N_, Message
+
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
@@ -23,6 +26,30 @@ MOVE_MADE = (
     "open your view again from the table."
 )
 DONE_NOT_SHOWN = "That was done, but this message could not be updated; /game status shows it."
+TEXTS: dict[str, Message] = {
+    UNEXPECTED: N_("Something went wrong on our side; nothing was changed. Please try again."),
+    MOVE_MADE: N_(
+        "Your move was made, but this message could not be updated; "
+        "open your view again from the table."
+    ),
+    DONE_NOT_SHOWN: N_(
+        "That was done, but this message could not be updated; /game status shows it."
+    ),
+}
+
+
+async def _in_their_words(interaction: discord.Interaction[Any], text: str) -> str:
+    """``text`` in the user's language; English when even that cannot be read (the store
+    may be what failed)."""
+    message = TEXTS.get(text)
+    if message is None:
+        return text
+    try:
+        words = await user_words(interaction)
+    except Exception:
+        log.warning("could not read the language of the user; answering in English")
+        return text
+    return words.text(message)
 
 
 class ChangeNotShown(Exception):
@@ -44,6 +71,7 @@ async def answer_unexpected(
         text = error.text
         error = error.error
     log.error("unexpected error in %s", where, exc_info=error)
+    text = await _in_their_words(interaction, text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

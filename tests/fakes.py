@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from pydantic import SecretStr
 
+from bot.settings import Settings
 from cogs.context import TABLE_COG
 from cogs.game_cog import GameCog
 from cogs.game_ui import GameUI
@@ -52,6 +54,7 @@ class FakeUser:
 @dataclass
 class FakeGuild:
     id: int = 1
+    preferred_locale: discord.Locale = discord.Locale.american_english
 
 
 @dataclass
@@ -159,11 +162,21 @@ class FakeClient:
     """Stands in for the bot (``bot.client.TableBot``): ``manager``, the table cog with the
     game UIs (``get_cog``), and channel lookups."""
 
-    def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None) -> None:
+    def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None, *,
+                 settings: Settings | None = None) -> None:
         self.manager = manager
         self.uis = GameUIs(manager.engines, uis)
         self.cog = GameCog(self.uis)
         self.channels: dict[int, FakeChannel] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        # The environment's server defaults (cogs.server_settings): the manager's turn clock.
+        self.settings = settings or Settings(
+            discord_token=SecretStr("fake.discord.token"), turn_minutes=manager.turn_minutes,
+            _env_file=None,  # type: ignore[call-arg]
+        )
+
+    def get_guild(self, guild_id: int) -> FakeGuild | None:
+        return self.guilds.get(guild_id)
 
     def get_cog(self, name: str) -> Any:
         return self.cog if name == TABLE_COG else None
@@ -179,9 +192,6 @@ class FakeClient:
 
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
         return self.channel(channel_id)
-
-    def get_guild(self, guild_id: int) -> None:
-        return None  # no guild cache: public words follow the server's setting alone
 
 
 def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = None) -> Sent:
@@ -265,11 +275,13 @@ class FakeInteraction:
         message: FakeMessage | None = None,
         data: dict[str, Any] | None = None,
         permissions: discord.Permissions | None = None,
+        locale: discord.Locale = discord.Locale.american_english,
     ) -> None:
         self.client = client
         self.user = user
         self.channel = channel
-        self.guild = guild or FakeGuild()
+        self.guild = guild or client.guilds.setdefault(1, FakeGuild())
+        self.locale = locale  # the user's Discord client language
         self.message = message
         self.data: dict[str, Any] = data or {}
         self.permissions = permissions or discord.Permissions.none()
@@ -286,6 +298,10 @@ class FakeInteraction:
     @property
     def guild_id(self) -> int:
         return self.guild.id
+
+    @property
+    def guild_locale(self) -> discord.Locale:
+        return self.guild.preferred_locale
 
     @property
     def last(self) -> Sent:

@@ -1,16 +1,21 @@
 """The Discord side of :mod:`cogs.i18n.language`: reads the locales off an interaction.
 
-The stored choices (a user's ``/language``, a server's ``/config`` language) are passed in by
-the caller, which owns the store.
+``private_words`` / ``public_words`` take the stored choice from the caller; the async
+``user_words(interaction)`` (an ephemeral answer), ``channel_words(interaction)`` (a public
+answer), ``server_words(client, guild_id)`` (a public message outside an interaction) and
+``player_words(client, user_id)`` read the stored choices themselves, through the process's
+cache (``cogs.stored_settings``).
 """
 
 from __future__ import annotations
 
 import discord
 
+from bot.client import TableBot
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import private_language, public_language
 from cogs.i18n.words import Words
+from cogs.stored_settings import StoredSettings, stored_settings
 
 
 def _locale_value(locale: discord.Locale | None) -> str | None:
@@ -26,3 +31,47 @@ def public_words(guild: discord.Guild | None, server_choice: str | None) -> Word
     """Words for a message in one of ``guild``'s channels (None: not in a guild)."""
     guild_locale = None if guild is None else _locale_value(guild.preferred_locale)
     return words_for(public_language(server_choice, guild_locale))
+
+
+# --- with the stored choices (``cogs.stored_settings``: cached, so cheap on every send) ------
+
+LANGUAGE_KEY = "language"  # the user setting (/language) and the server setting (/config)
+
+
+def _store(client: TableBot) -> StoredSettings:
+    return stored_settings(client.manager.store)
+
+
+async def user_words(interaction: discord.Interaction[TableBot]) -> Words:
+    """Words for an ephemeral reply to ``interaction.user``: their ``/language``, else their
+    Discord locale, else English."""
+    values = await _store(interaction.client).user(interaction.user.id)
+    return private_words(interaction, values.get(LANGUAGE_KEY))
+
+
+async def player_words(client: TableBot, user_id: int, locale: str | None = None) -> Words:
+    """Words for a message only user ``user_id`` sees, outside an interaction of theirs
+    (``locale``: their Discord locale when known)."""
+    values = await _store(client).user(user_id)
+    return words_for(private_language(values.get(LANGUAGE_KEY), locale))
+
+
+async def server_words(client: TableBot, guild_id: int) -> Words:
+    """Words for a public message in server ``guild_id``: its ``/config`` language, else its
+    preferred locale, else English."""
+    values = await _store(client).guild(guild_id)
+    return public_words(client.get_guild(guild_id), values.get(LANGUAGE_KEY))
+
+
+def server_words_now(client: TableBot, guild_id: int) -> Words:
+    """:func:`server_words` without waiting: the cached ``/config`` choice (a server whose
+    settings were not read yet in this process gets its preferred locale)."""
+    values = _store(client).guild_now(guild_id) or {}
+    return public_words(client.get_guild(guild_id), values.get(LANGUAGE_KEY))
+
+
+async def channel_words(interaction: discord.Interaction[TableBot]) -> Words:
+    """Words for a public answer to ``interaction`` (in its server's language)."""
+    values = await _store(interaction.client).guild(interaction.guild_id or 0)
+    return words_for(public_language(values.get(LANGUAGE_KEY),
+                                     _locale_value(interaction.guild_locale)))

@@ -75,6 +75,11 @@ class Words:
         """``value`` with this language's separators (``1,234.5`` / ``1234,5``)."""
         return format_decimal(value, locale=self.locale)
 
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """``value`` with exactly ``digits`` decimals (``12.0`` / ``12,0``)."""
+        pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+        return format_decimal(value, format=pattern, locale=self.locale)
+
     def duration(self, span: dt.timedelta, *, direction: bool = False) -> str:
         """``span`` in words (``"5 minutes"``; ``"in 5 minutes"`` with ``direction``)."""
         return format_timedelta(

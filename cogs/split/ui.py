@@ -24,7 +24,7 @@ from cogs.rules import rules_page
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
 from cogs.split.hand_image import render_hand
-from cogs.split.rules_text import RULES
+from cogs.split.rules_text import PAGES, RULES
 from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
 from cogs.split.table_image import render_table
@@ -39,6 +39,7 @@ LEGACY_SCORES_PAYLOAD = "scores"
 
 class SplitUI:
     rules: Sequence[Page] = RULES
+    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rules)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, SplitEngine):

@@ -27,7 +27,7 @@ from cogs.limits import clip
 from cogs.ten import controls, table_text, text
 from cogs.ten.final_image import render_final
 from cogs.ten.hand_image import render_hand
-from cogs.ten.rules_text import RULES
+from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, PlayerId
 from game.ten import (
@@ -62,6 +62,7 @@ def info_buttons(session: Session, words: Words) -> list[Item]:
 
 class TenUI:
     rules: Sequence[Page] = RULES
+    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rules)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, TenEngine):

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
@@ -18,6 +19,7 @@ from tests.fakes import FakeClient, FakeGuild, FakeInteraction, FakeMessage, Fak
 from tests.testgame import Add, CountEngine, CountUI
 
 NOW = datetime(2024, 5, 15, 12, 0, tzinfo=UTC)
+ALL, MONTH, WEEK = (app_commands.Choice(name=p, value=p) for p in ("all", "month", "week"))
 ANA = FakeUser(1, "Ana")
 
 
@@ -27,6 +29,9 @@ class Room:
         self.manager = SessionManager(store, {"count": CountEngine()}, clock=lambda: NOW,
                                       seed_source=lambda: 7)
         self.client = FakeClient(self.manager, {"count": CountUI(CountEngine())})
+        # The environment's minimum, which a server's /config may change.
+        self.client.settings = self.client.settings.model_copy(
+            update={"leaderboard_min_games": min_games})
         self.client.leaderboards = Leaderboards(  # type: ignore[attr-defined]
             store, min_games=min_games, clock=lambda: NOW
         )
@@ -75,13 +80,13 @@ def buttons(sent: Any) -> list[tuple[str, bool]]:
 async def test_leaderboard_is_public_and_pages_with_buttons(room: Room) -> None:
     await twelve_games(room.store)
     ia = room.interaction()
-    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period="all")
+    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period=ALL)
     # Nothing cached yet: the full replay runs behind a deferred ("thinking") response.
     assert [(sent.kind, sent.ephemeral) for sent in ia.sent] == [
         ("defer", False), ("followup", False)
     ]
     ia = room.interaction()
-    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period="all")
+    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period=ALL)
     first = ia.last
     assert first.kind == "send_message" and not first.ephemeral
     assert first.text == ia.sent[-1].text
@@ -128,26 +133,26 @@ async def test_players_below_the_minimum_come_after_the_ranked(tmp_path: Path) -
             await finish(store, {"1": 1, "2": 2}, NOW - timedelta(minutes=10 - minute))
         await finish(store, {"3": 1, "1": 2}, NOW - timedelta(minutes=1))
         ia = room.interaction()
-        await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period="week")
+        await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period=WEEK)
         lines = ia.last.embeds[0].description.splitlines()
         assert lines[0].startswith("**1.** <@1>") and lines[1].startswith("**2.** <@2>")
         assert lines[2] == "*Fewer than 2 rated games (not ranked yet):*"
         assert lines[3].startswith("– <@3> · 1 rated · 1 game · 1 win")
-        assert "Week (from Monday): since 13 May 2024, 00:00 UTC" in ia.last.text
+        assert "Week (from Monday): since May 13, 2024, 00:00 UTC" in ia.last.text
     finally:
         await store.close()
 
 
 async def test_empty_board_and_refusals(room: Room) -> None:
     ia = room.interaction()
-    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period="month")
+    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="count", period=MONTH)
     assert "No finished games here for this period yet." in ia.last.text
-    assert "Month: since 1 May 2024, 00:00 UTC" in ia.last.text
+    assert "Month: since May 1, 2024, 00:00 UTC" in ia.last.text
     assert buttons(ia.last) == [
         ("tb:lb:1:count:month:0:p", True), ("tb:lb:1:count:month:0:n", True)
     ]
     ia = room.interaction()
-    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="chess", period="all")
+    await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="chess", period=ALL)
     assert ia.last.ephemeral and "chess" in ia.last.text
     other_guild = await room.click("tb:lb:1:count:all:0:n", FakeMessage(None), guild=2)
     assert other_guild.ephemeral and "another server" in other_guild.text
@@ -168,9 +173,9 @@ async def test_stats_shows_record_rating_rank_and_last_games(room: Room) -> None
     last_games = sent.embeds[0].fields[-1]
     assert last_games.name == "Last games"
     assert last_games.value.splitlines() == [
-        "2024-05-15 · COUNT · 1st of 3 · 5", "2024-05-15 · COUNT · 1st of 3 · 4",
-        "2024-05-15 · COUNT · 2nd of 3 · 3", "2024-05-15 · COUNT · 1st of 3 · 2",
-        "2024-05-15 · COUNT · 2nd of 3 · 1",
+        "May 15, 2024 · COUNT · #1 of 3 · 5", "May 15, 2024 · COUNT · #1 of 3 · 4",
+        "May 15, 2024 · COUNT · #2 of 3 · 3", "May 15, 2024 · COUNT · #1 of 3 · 2",
+        "May 15, 2024 · COUNT · #2 of 3 · 1",
     ]
     ia = room.interaction()
     await invoke(LeaderboardCog.stats, room.cog, ia, user=FakeUser(3, "Cy"), game="count")
@@ -197,7 +202,7 @@ async def test_history_lists_the_channels_last_games(room: Room) -> None:
     sent = ia.last
     assert sent.ephemeral and "Recent games in this channel" in sent.text
     (field,) = sent.embeds[0].fields
-    assert field.name == "1. COUNT · 2024-05-15 · unrated"
+    assert field.name == "1. COUNT · May 15, 2024 · unrated"
     assert field.value.splitlines() == ["1. <@1> · 10", "2. Robo (bot) · 0"]
     assert sent.custom_ids == [f"tb:rp:{session.id}:0:o"]  # its Replay button
     empty = room.interaction(channel=101)

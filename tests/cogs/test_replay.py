@@ -9,6 +9,7 @@ from pathlib import Path
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.export import STILL_RUNNING, parse_export
 from bot.manager import SessionManager
@@ -140,12 +141,13 @@ async def test_replay_refusals(split: SplitTable) -> None:
     # Players only: a non-player is refused, a player and Manage Server are not.
     config = ConfigCog()
     ia = split.interaction(ANA)
-    await ConfigCog.config.callback(config, ia, replays="players")
-    assert ia.last.ephemeral and ia.last.content == NEEDS_MANAGE_SERVER
+    players = app_commands.Choice(name="players", value="players")
+    await ConfigCog.config.callback(config, ia, replays=players)
+    assert ia.last.ephemeral and ia.last.content == NEEDS_MANAGE_SERVER.text
     assert await split.manager.store.guild_settings(1) == {}
     ia = split.interaction(CY, permissions=MANAGE)
-    await ConfigCog.config.callback(config, ia, replays="players")
-    assert ia.last.ephemeral and "replays: players" in ia.last.text
+    await ConfigCog.config.callback(config, ia, replays=players)
+    assert ia.last.ephemeral and "only the game's players" in ia.last.text
     assert await split.manager.store.guild_settings(1) == {"replays": "players"}
     refused = await split.press(CY, None, f"tb:rp:{sid}:0:o")
     assert refused.ephemeral and refused.content == PLAYERS_ONLY

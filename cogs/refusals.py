@@ -1,0 +1,72 @@
+"""The refusals ``bot`` raises (``bot.errors``), in the reader's language.
+
+``bot`` stays catalog-free: its sentences are English constants (templates with ``{fields}``
+where a refusal names something). This table marks the same English text for the catalogs,
+so ``refusal_text(words, error)`` says a ``TableError`` in ``words``' language. A refusal
+whose template is not here (an engine's own sentence about an illegal move) is shown as it
+came; the test of this module checks that every constant of ``bot.errors`` is here.
+"""
+
+from __future__ import annotations
+
+from bot import errors
+from bot.errors import TableError
+from cogs import controls
+from cogs.i18n.messages import N_, Message
+from cogs.i18n.words import Words
+
+# Refusals the cogs raise as ``Refusal(TEXT)``.
+WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
+
+REFUSALS: dict[str, Message] = {
+    errors.NO_GAME: N_("There is no game in this channel. Open one with /game new."),
+    errors.GAME_RUNNING: N_("A game is already open in this channel. Finish or cancel it first."),
+    errors.NOT_SEATED: N_("You are not seated at this table."),
+    errors.ALREADY_SEATED: N_("You are already seated at this table."),
+    errors.NOT_HOST: N_("Only the host can do that."),
+    errors.NOT_HOST_OR_MOD: N_(
+        "Only the host or someone with Manage Messages can cancel this game."
+    ),
+    errors.NOT_YOUR_TURN: N_("It is not your turn."),
+    errors.STALE: N_("The table has moved on since you looked. Here is the current view."),
+    errors.NOT_STARTED: N_("The game has not started yet."),
+    errors.ALREADY_STARTED: N_("The game has already started; you cannot leave or join now."),
+    errors.SHUTTING_DOWN: N_("The bot is restarting. Please try again in a moment."),
+    errors.SAVE_FAILED: N_(
+        "Something went wrong while saving, so nothing changed. Please try again."
+    ),
+    errors.LEFT_GAME: N_("You left this game; a bot plays your seat."),
+    errors.NOT_AWAY: N_("You are not away."),
+    errors.ALREADY_AWAY: N_("You are already away."),
+    errors.NO_BOT: N_("There is no bot seat to remove."),
+    errors.NOT_TIMED_OUT: N_("That turn has not run out of time."),
+    errors.NO_SCORE_SHEET: N_("This game has no score sheet; the table shows the scores."),
+    errors.NOT_SEATED_NOW: N_("That player is no longer seated at this table."),
+    errors.NOT_YOURSELF: N_(
+        "You cannot do that to yourself; use Leave to give up your own seat."
+    ),
+    errors.HOST_TO_BOT: N_("A bot cannot host the table; choose a seated person."),
+    errors.LOBBY_FULL: N_("The lobby is full ({max_players} seats)."),
+    errors.TOO_FEW_PLAYERS: N_("{title} needs at least {min_players} players; {seated} seated."),
+    errors.UNKNOWN_GAME: N_("There is no game called {name}."),
+    errors.BAD_TURN_MINUTES: N_("The turn limit must be 0 (off) to {most} minutes."),
+    errors.BAD_BOT_LEVEL: N_("A bot plays one of these levels: {levels}."),
+    WRONG_TABLE: N_(
+        "That control belongs to another table; use the buttons of this channel's table."
+    ),
+    controls.UNKNOWN_CONTROL: N_("That button is not part of this game."),
+    controls.NOT_AVAILABLE: N_("That choice is not available now."),
+    controls.CHOOSE_ONE: N_("Choose one option from the list."),
+}
+
+
+def refusal_text(words: Words, error: TableError) -> str:
+    """``error``'s sentence in ``words``' language (as it came when it has no translation)."""
+    message = REFUSALS.get(error.template)
+    if message is None:
+        return error.message
+    fields = {
+        name: words.number(value) if isinstance(value, int) else value
+        for name, value in error.fields.items()
+    }
+    return words.text(message, **fields)

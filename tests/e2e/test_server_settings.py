@@ -1,0 +1,82 @@
+"""Issue 17 at the real bot: /config changes (language, turn clock, game channels) take
+effect in the next game and survive a restart; the synced commands carry their Spanish
+localisations."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+
+
+@pytest.fixture
+async def fd() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    fake.add_user("dana", admin=True)  # Administrator: Manage Server
+    fake.add_user("alice")
+    for name in ("games", "elsewhere"):
+        fake.add_channel(name)
+    async with fake:
+        yield fake
+
+
+@pytest.fixture
+async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    proc = BotProcess(fd, tmp_path / "bot", extra_env=BOT_ENV)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
+
+
+def content(record: object) -> str:
+    data = getattr(record, "callback_data", None) or {}
+    return str(data.get("content", ""))
+
+
+async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
+    fd: FakeDiscord, bot: BotProcess
+) -> None:
+    dana, alice = fd.world.users.values()
+    games, elsewhere = fd.channel_named("games"), fd.channel_named("elsewhere")
+
+    game = next(c for c in fd.commands() if c["name"] == "game")
+    assert game["name_localizations"] == {"es-ES": "partida", "es-419": "partida"}
+    config = next(c for c in fd.commands() if c["name"] == "config")
+    assert set(config["description_localizations"]) == {"es-ES", "es-419"}
+
+    refused = await fd.slash(alice, games, "config", turn_minutes=2)
+    assert refused.ephemeral and "Manage Server" in content(refused)
+    changed = await fd.slash(dana, games, "config", turn_minutes=2, language="es",
+                             add_channel=games)
+    assert changed.ephemeral, changed.callback_data
+    shown = content(changed)
+    assert "Changed Turn clock of a new game: 5 min per move → 2 min per move" in shown
+    assert f"Channels where games may start: <#{games.id}>" in shown
+    assert "setting turn_minutes changed from '(default)' to '2'" in bot.log_text()
+
+    await bot.restart()
+
+    outside = await fd.slash(alice, elsewhere, "game new", game="split")
+    assert outside.ephemeral
+    # Alice's own answer: her Discord is in English (the server's language is for public).
+    assert content(outside) == f"On this server games start only in this channel: <#{games.id}>."
+    opened = await fd.slash(alice, games, "game new", game="split")
+    assert not opened.ephemeral
+    lobby = await fd.wait_for(lambda: fd.latest_public(games), what="the lobby")
+    text = lobby.text
+    assert "SPLIT — sala" in text and "2 min por jugada" in text, text
+    assert "Unirse" in text  # the Join button, in the server's language
+
+    after = await fd.slash(dana, games, "config")
+    listed = content(after)
+    assert "• Turn clock of a new game: 2 min per move\n" in listed + "\n"
+    assert "• Language of public messages: Español" in listed
+    assert_clean_log(bot)

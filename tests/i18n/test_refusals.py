@@ -1,0 +1,53 @@
+"""Every refusal sentence of ``bot.errors`` has its catalog message in ``cogs.refusals``."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from bot import errors
+from cogs.i18n import Language, words_for
+from cogs.refusals import REFUSALS, refusal_text
+
+# The module's English sentences: upper-case str constants (ECHO_MAX is a number).
+SENTENCES = {
+    name: value for name, value in vars(errors).items()
+    if name.isupper() and isinstance(value, str)
+}
+
+
+def fields_of(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def test_every_bot_refusal_is_marked_with_the_same_english() -> None:
+    assert len(SENTENCES) >= 25
+    missing = [name for name, text in SENTENCES.items() if text not in REFUSALS]
+    assert missing == []
+    for english, message in REFUSALS.items():
+        assert message.text == english
+
+
+@pytest.mark.parametrize("language", [Language.ES, Language.SQ, Language.GU])
+def test_refusals_are_translated_with_their_fields(language: Language) -> None:
+    words = words_for(language)
+    for english in REFUSALS:
+        translated = words.lookup(english)
+        assert translated is not None and translated != english, english
+        assert fields_of(translated) == fields_of(english), english
+
+
+def test_a_refusal_with_fields_in_spanish() -> None:
+    spanish = words_for(Language.ES)
+    full = errors.Refusal(errors.LOBBY_FULL, max_players=1200)
+    assert full.message == "The lobby is full (1200 seats)." == errors.lobby_full(1200)
+    assert refusal_text(spanish, full) == "La sala está llena (1.200 puestos)."
+    unknown = errors.unknown_game_refusal("x" * 99)
+    assert refusal_text(spanish, unknown).startswith("No hay ningún juego llamado 'xxx")
+    assert len(unknown.fields["name"]) == errors.ECHO_MAX + 2  # clipped, quoted
+
+
+def test_an_engine_sentence_without_a_catalog_entry_is_shown_as_it_came() -> None:
+    own = errors.Refusal("You cannot upgrade with that card.")
+    assert refusal_text(words_for(Language.GU), own) == "You cannot upgrade with that card."
