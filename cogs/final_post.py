@@ -19,10 +19,10 @@ import discord
 
 from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
-from cogs.channel_words import server_words
 from cogs.context import game_uis, release_view
 from cogs.game_ui import Attachment, Render, ShowsStandings
 from cogs.i18n.common_words import POINTS, REMATCH
+from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.ids import RematchButton
 from cogs.limits import clip

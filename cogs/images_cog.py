@@ -15,6 +15,7 @@ from cogs.i18n.commands import L_
 from cogs.i18n.interaction import private_words
 from cogs.pictures import IMAGES_KEY, OFF, ON
 from cogs.shown import LANGUAGE_KEY, pictures_of
+from cogs.stored_settings import stored_settings
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +45,8 @@ class ImagesCog(commands.Cog):
             await interaction.response.send_message(
                 words.gettext("Choose on or off."), ephemeral=True)
             return
-        await store.set_user_setting(interaction.user.id, IMAGES_KEY, show,
-                                     at=client.manager.clock())
-        pictures.forget_user(interaction.user.id)
+        await stored_settings(store).set_user(interaction.user.id, IMAGES_KEY, show,
+                                              at=client.manager.clock())
         log.info("user %s: images set to %s", interaction.user.id, show)
         text = (
             words.gettext("Pictures on: your hand and your copies of the table show the cards"

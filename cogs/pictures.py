@@ -1,5 +1,5 @@
 """Pictures on the messages: the table image on the public table, the hand image on a
-player's private view, the final picture on a finished table.
+player's private view, the final picture on a game's final post (``cogs.final_post``).
 
 The game UIs draw (``cogs.game_ui.DrawsImages`` / ``DrawsFinalPicture``); this module decides
 whether a message gets a picture, renders it off the event loop and attaches it:
@@ -12,8 +12,9 @@ whether a message gets a picture, renders it off the event loop and attaches it:
   :class:`cogs.imaging.cache.RenderCache` by (session, version, viewer and language): the
   public table of one version is drawn once for every edit and copy of it. Two requests for
   the same picture at once share one render. Memory stays flat: the cache holds at most
-  ``capacity`` images (finished games fall out like any other) and settings are remembered
-  for :data:`SETTINGS_TTL` seconds in bounded maps.
+  ``capacity`` images (finished games fall out like any other); settings are read through
+  the bounded cache of ``cogs.stored_settings``, which ``/config`` and ``/images`` write
+  through.
 * where: the picture is the first embed's image (``attachment://table.png``); the embed's text
   stays as its caption and as the text for anyone who cannot see images. A render that fails
   leaves the message as text (and logs the error): a picture never stops a move.
@@ -24,8 +25,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -34,6 +33,7 @@ from bot.models import Session, Status
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, GameUI, Render
 from cogs.i18n.words import Words
 from cogs.imaging.cache import DEFAULT_CAPACITY, RenderCache, RenderKey
+from cogs.stored_settings import stored_settings
 from game.base import PlayerId
 
 if TYPE_CHECKING:
@@ -46,8 +46,6 @@ ON = "on"
 OFF = "off"
 CHOICES = (ON, OFF)
 WORKERS = 2  # render threads: Pillow holds the GIL for much of a render, more would only queue
-SETTINGS_TTL = 5.0  # seconds a server's or a user's setting is remembered
-SETTINGS_HELD = 4096  # servers and users remembered at most (each)
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 FINAL_FILE = "final.png"
@@ -64,31 +62,6 @@ def parse_choice(value: str | None) -> bool | None:
     return None
 
 
-class _Remembered:
-    """A bounded map of settings that forgets an entry ``ttl`` seconds after it was read."""
-
-    def __init__(self, ttl: float, held: int, clock: Callable[[], float]) -> None:
-        self._ttl = ttl
-        self._held = held
-        self._clock = clock
-        self._entries: OrderedDict[int, tuple[float, dict[str, str]]] = OrderedDict()
-
-    def get(self, key: int) -> dict[str, str] | None:
-        entry = self._entries.get(key)
-        if entry is None or self._clock() - entry[0] > self._ttl:
-            return None
-        return entry[1]
-
-    def put(self, key: int, values: dict[str, str]) -> None:
-        self._entries[key] = (self._clock(), values)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self._held:
-            self._entries.popitem(last=False)
-
-    def forget(self, key: int) -> None:
-        self._entries.pop(key, None)
-
-
 class Pictures:
     """The render pool, the image cache and the settings that switch pictures on and off."""
 
@@ -98,39 +71,20 @@ class Pictures:
         default_on: bool,
         workers: int = WORKERS,
         capacity: int = DEFAULT_CAPACITY,
-        settings_ttl: float = SETTINGS_TTL,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.default_on = default_on
         self.cache = RenderCache(capacity)
         self._workers = workers
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._pending: dict[RenderKey, asyncio.Future[bytes | None]] = {}
-        self._servers = _Remembered(settings_ttl, SETTINGS_HELD, clock)
-        self._users = _Remembered(settings_ttl, SETTINGS_HELD, clock)
 
     # --- settings -----------------------------------------------------------------------------
 
     async def server_settings(self, store: Store, guild_id: int) -> dict[str, str]:
-        values = self._servers.get(guild_id)
-        if values is None:
-            values = await store.guild_settings(guild_id)
-            self._servers.put(guild_id, values)
-        return values
+        return await stored_settings(store).guild(guild_id)
 
     async def user_settings(self, store: Store, user_id: int) -> dict[str, str]:
-        values = self._users.get(user_id)
-        if values is None:
-            values = await store.user_settings(user_id)
-            self._users.put(user_id, values)
-        return values
-
-    def forget_user(self, user_id: int) -> None:
-        """Read ``user_id``'s settings afresh next time (they just changed them)."""
-        self._users.forget(user_id)
-
-    def forget_server(self, guild_id: int) -> None:
-        self._servers.forget(guild_id)
+        return await stored_settings(store).user(user_id)
 
     async def public_on(self, store: Store, guild_id: int) -> bool:
         """Whether public messages in server ``guild_id`` show pictures."""

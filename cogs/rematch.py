@@ -15,14 +15,14 @@ import discord
 
 from bot.errors import Refusal, TableError
 from bot.models import Session, Status
-from cogs.channel_words import clicker_words
 from cogs.context import Interaction, player_id, refuse, seat_for
+from cogs.i18n.interaction import user_words
 from cogs.rendering import table_render
 from cogs.threads import reopen
 
 
 async def rematch_click(interaction: Interaction, session_id: int) -> None:
-    words = await clicker_words(interaction)
+    words = await user_words(interaction)
     manager = interaction.client.manager
     me = player_id(interaction.user)
     try:

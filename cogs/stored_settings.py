@@ -72,6 +72,10 @@ class StoredSettings:
         """The cached settings of ``guild_id`` without reading the store (None: not cached)."""
         return self._guilds.get(guild_id)
 
+    def user_now(self, user_id: int) -> dict[str, str] | None:
+        """The cached settings of ``user_id`` without reading the store (None: not cached)."""
+        return self._users.get(user_id)
+
     async def user(self, user_id: int) -> dict[str, str]:
         """User ``user_id``'s stored settings (unset keys absent). Do not change the dict."""
         found = self._users.get(user_id)

@@ -17,8 +17,8 @@ import discord
 
 from bot.errors import TableError
 from bot.manager import Change
-from cogs.channel_words import server_words
 from cogs.context import Interaction, refuse, release_view, seat_for
+from cogs.i18n.interaction import server_words
 from cogs.limits import clip
 from cogs.rendering import table_render
 

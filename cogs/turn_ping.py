@@ -37,10 +37,10 @@ from bot.errors import TableError
 from bot.manager import Change, ChangeKind
 from bot.models import Session
 from cogs import channel_health
-from cogs.channel_words import server_words
 from cogs.context import game_uis, release_view
 from cogs.game_ui import PingsControls, Render
 from cogs.i18n.common_words import MY_HAND
+from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.ids import HandButton
 from cogs.notices import mention

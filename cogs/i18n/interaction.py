@@ -18,8 +18,10 @@ from cogs.i18n.words import Words
 from cogs.stored_settings import StoredSettings, stored_settings
 
 
-def _locale_value(locale: discord.Locale | None) -> str | None:
-    return None if locale is None else locale.value
+def _locale_value(locale: discord.Locale | str | None) -> str | None:
+    if locale is None:
+        return None
+    return locale.value if isinstance(locale, discord.Locale) else str(locale)
 
 
 def private_words(interaction: discord.Interaction, user_choice: str | None) -> Words:

@@ -30,6 +30,7 @@ from cogs.limits import FILE_BYTES, FILES
 from cogs.pictures import Pictures, with_table_picture
 from cogs.rendering import table_render
 from cogs.split import SplitUI
+from cogs.stored_settings import stored_settings
 from cogs.ten import TenUI
 from game.split import SplitEngine
 from game.ten import TenEngine
@@ -100,7 +101,7 @@ async def test_the_public_table_shows_the_table_picture_with_its_text(split: Spl
     text = table_render(split.client, session)  # type: ignore[arg-type]
     assert edit.embeds[0].description == text.embeds[0].description
     assert [f.value for f in edit.embeds[0].fields] == [f.value for f in text.embeds[0].fields]
-    assert "SPLIT — round 1/3" in start.text
+    assert "SPLIT · round 1/3" in start.text
 
 
 async def test_the_private_view_shows_the_hand_picture(split: SplitTable) -> None:
@@ -194,8 +195,7 @@ async def test_the_env_default_applies_without_a_server_setting(split: SplitTabl
     split.cog.pictures = Pictures(default_on=False)
     table = await started(split)
     assert all(not edit.files for edit in table.edits)
-    await split.manager.store.set_guild_setting(1, "images", "on", by="0", at=AT)
-    split.cog.pictures.forget_server(1)
+    await stored_settings(split.manager.store).set_guild(1, "images", "on", by="0", at=AT)
     await hand_view(split, ANA)
     await split.manager.settle()
     ia = await hand_view(split, BEN)

@@ -74,7 +74,9 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
         final = table.table
         sid = game_changes[-1].session.id
         assert "TEN — final scores" in final.text
-        assert final.custom_ids == [f"tb:info:{sid}:rules", f"tb:rp:{sid}:0:o"]
+        assert final.custom_ids == [
+            f"tb:info:{sid}:rules", f"tb:info:{sid}:scores", f"tb:rp:{sid}:0:o"
+        ]
         results = ENGINE.results(game_changes[-1].session.state)
         for result in results:
             assert f"#{result.placement} " in final.text
