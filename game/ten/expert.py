@@ -7,7 +7,13 @@ separates moves that win equally often). The search itself is game-agnostic
 (``game.search``).
 
 An auction offers every amount up to the bidder's wealth; the search compares passing and a
-few amounts (the minimum raise and steps above it) rather than all of them.
+few amounts (the minimum raise and steps above it) rather than all of them. A payment
+compares the least wasteful ones and the first token-only one (the rollout players pay
+token-only when they can, so the search valued the purchase with it). "Back" out of a
+payment is never a candidate: its rollout is the buy phase played again by the rollout
+policy, which may value that same purchase paid token-only above every payment compared
+here, and the search would then buy and go back for ever (with an empty pile every sampled
+world is the same, so nothing breaks the cycle).
 """
 
 from __future__ import annotations
@@ -39,9 +45,12 @@ def candidates(actions: Sequence[TenAction]) -> list[TenAction]:
         wanted = {low + s for s in BID_STEPS}
         return [a for a in actions if not isinstance(a, Bid) or a.amount in wanted]
     pays = [a for a in actions if isinstance(a, Pay)]
-    if len(pays) > PAYMENTS_COMPARED:
-        keep = set(map(id, pays[:PAYMENTS_COMPARED]))
-        return [a for a in actions if not isinstance(a, Pay) or id(a) in keep]
+    if pays:
+        kept = pays[:PAYMENTS_COMPARED]
+        token_only = next((a for a in pays if not a.cards), None)
+        if token_only is not None and token_only not in kept:
+            kept.append(token_only)
+        return kept
     return list(actions)
 
 
