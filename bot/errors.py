@@ -97,4 +97,5 @@ def bad_turn_minutes(most: int) -> str:
 
 
 def bad_bot_level(levels: tuple[str, ...]) -> str:
-    return f"A bot plays {' or '.join(levels)}."
+    names = ", ".join(levels[:-1]) + " or " + levels[-1] if len(levels) > 1 else levels[0]
+    return f"A bot plays {names}."

@@ -7,6 +7,7 @@ click handlers reach through ``cogs.context.game_uis``.
 from __future__ import annotations
 
 import contextlib
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -15,6 +16,7 @@ from discord.ext import commands
 from bot import errors
 from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
+from bot.manager import BOT_LEVELS
 from bot.models import Session, Status
 from cogs import handlers
 from cogs.choices import GameOption, game_choices
@@ -42,8 +44,9 @@ class GameCog(commands.Cog):
         name="game", description="Play a card game in this channel", guild_only=True
     )
 
-    def __init__(self, uis: GameUIs) -> None:
+    def __init__(self, uis: GameUIs, bot_levels: tuple[str, ...] = BOT_LEVELS) -> None:
         self.uis = uis
+        self.bot_levels = bot_levels  # the levels the lobby offers (``BOT_LEVELS``)
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
 
@@ -51,15 +54,19 @@ class GameCog(commands.Cog):
     @app_commands.describe(
         game="Which game to play",
         turn_minutes="Minutes per move before a default move is played (0 = no limit)",
+        level="Seat a bot of this level at once (solo TEN: your opponent)",
     )
     async def new(
         self,
         interaction: Interaction,
         game: GameOption,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
+        level: Literal["easy", "normal", "expert"] | None = None,
     ) -> None:
         manager = interaction.client.manager
         try:
+            if level is not None and level not in self.bot_levels:
+                raise errors.Refusal(errors.bad_bot_level(self.bot_levels))
             session = await manager.open_lobby(
                 interaction.guild_id or 0,
                 interaction.channel_id or 0,
@@ -67,6 +74,8 @@ class GameCog(commands.Cog):
                 seat_for(interaction.user),
                 turn_minutes=turn_minutes,
             )
+            if level is not None:
+                session = await manager.add_bot(session.id, session.host_id, level)
             render = table_render(interaction.client, session)
         except TableError as err:
             await refuse(interaction, err.message)

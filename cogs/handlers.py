@@ -15,13 +15,14 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 import discord
 
 from bot import errors
-from bot.errors import NotYourTurn, StaleVersion, TableError
+from bot.errors import NotYourTurn, Refusal, StaleVersion, TableError
 from bot.models import Session, Status
 from cogs.context import (
     Interaction,
     game_uis,
     is_ephemeral,
     is_moderator,
+    offered_bot_levels,
     player_id,
     refuse,
     seat_for,
@@ -30,7 +31,7 @@ from cogs.context import (
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
 from cogs.ids import InfoKind, LobbyAction, session_of_id
-from cogs.rendering import table_render
+from cogs.rendering import BOT_BUTTON_LEVELS, table_render
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.rules import rules_page
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
@@ -101,8 +102,11 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             session = await manager.cancel(
                 session_id, me, moderator=is_moderator(interaction), origin=origin
             )
-        elif action in (LobbyAction.BOT_EASY, LobbyAction.BOT_NORMAL):
-            level = action.removeprefix("bot-")
+        elif action in BOT_BUTTON_LEVELS:
+            level = BOT_BUTTON_LEVELS[action]
+            offered = offered_bot_levels(interaction.client)
+            if level not in offered:  # a button from before BOT_LEVELS changed
+                raise Refusal(errors.bad_bot_level(offered))
             session = await manager.add_bot(session_id, me, level, origin=origin)
         else:
             session = await manager.remove_bot(session_id, me, origin=origin)

@@ -7,8 +7,9 @@ import contextlib
 import discord
 
 from bot.client import TableBot
+from bot.manager import BOT_LEVELS
 from bot.models import Session, Status
-from cogs.context import game_uis
+from cogs.context import game_uis, offered_bot_levels
 from cogs.game_ui import Render
 from cogs.ids import BackButton, LobbyAction, LobbyButton
 from cogs.notices import away_line
@@ -22,14 +23,26 @@ LOBBY_BUTTONS: dict[LobbyAction, tuple[str, discord.ButtonStyle, int]] = {
     LobbyAction.CANCEL: ("Cancel", discord.ButtonStyle.danger, 0),
     LobbyAction.BOT_EASY: ("Add bot (easy)", discord.ButtonStyle.secondary, 1),
     LobbyAction.BOT_NORMAL: ("Add bot (normal)", discord.ButtonStyle.secondary, 1),
+    LobbyAction.BOT_EXPERT: ("Add bot (expert)", discord.ButtonStyle.secondary, 1),
     LobbyAction.UNBOT: ("Remove bot", discord.ButtonStyle.secondary, 1),
 }
 
 
-def lobby_view(session: Session) -> discord.ui.View:
+# The bot level each "Add bot" button seats; a level the server does not offer (BOT_LEVELS)
+# has no button.
+BOT_BUTTON_LEVELS: dict[LobbyAction, str] = {
+    LobbyAction.BOT_EASY: "easy",
+    LobbyAction.BOT_NORMAL: "normal",
+    LobbyAction.BOT_EXPERT: "expert",
+}
+
+
+def lobby_view(session: Session, bot_levels: tuple[str, ...] = BOT_LEVELS) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     has_bots = session.has_bots
     for action, (label, style, row) in LOBBY_BUTTONS.items():
+        if BOT_BUTTON_LEVELS.get(action, bot_levels[0]) not in bot_levels:
+            continue
         view.add_item(LobbyButton(
             action, session.id, label=label, style=style, row=row if row else None,
             disabled=action is LobbyAction.UNBOT and not has_bots,
@@ -37,7 +50,10 @@ def lobby_view(session: Session) -> discord.ui.View:
     return view
 
 
-def lobby_render(session: Session, title: str, min_players: int, max_players: int) -> Render:
+def lobby_render(
+    session: Session, title: str, min_players: int, max_players: int,
+    bot_levels: tuple[str, ...] = BOT_LEVELS,
+) -> Render:
     seats = "\n".join(
         f"{index}. {seat.display_name}{f' (bot, {seat.bot_level})' if seat.is_bot else ''}"
         f"{' — host' if seat.player_id == session.host_id else ''}"
@@ -54,7 +70,7 @@ def lobby_render(session: Session, title: str, min_players: int, max_players: in
     if min_players == 1:
         footer += " Alone, you play solo against a bot."
     embed.set_footer(text=footer)
-    return Render(embeds=[embed], view=lobby_view(session))
+    return Render(embeds=[embed], view=lobby_view(session, bot_levels))
 
 
 def turn_limit(minutes: int) -> str:
@@ -104,7 +120,8 @@ def table_render(client: TableBot, session: Session) -> Render:
     """The public message for ``session`` in whatever status it is (``client``: the bot)."""
     engine = client.manager.engine(session.game)
     if session.status is Status.LOBBY:
-        return lobby_render(session, engine.title, engine.min_players, engine.max_players)
+        return lobby_render(session, engine.title, engine.min_players, engine.max_players,
+                            offered_bot_levels(client))
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title))
     render = with_clock(session, game_uis(client).ui(session.game).table(session))

@@ -28,7 +28,7 @@ from cogs.unexpected import on_command_error
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    await bot.add_cog(GameCog(GameUIs(manager.engines)))
+    await bot.add_cog(GameCog(GameUIs(manager.engines), bot.settings.offered_bot_levels))
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
     publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce)

@@ -22,10 +22,12 @@ import random
 from collections.abc import Sequence
 
 from game.search import Budget, Iterations, choose
+from game.ten import cards
 from game.ten.hidden import copy_world, sample_hidden
-from game.ten.rollout import outcome, play_out, step
+from game.ten.rollout import outcome, play_out, rough_score, step
 from game.ten.rules import legal
-from game.ten.state import Bid, Pay, TenAction, TenState
+from game.ten.state import Bid, Buy, Pay, TenAction, TenState
+from game.ten.vocabulary import Phase
 
 # Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
 # measures the decision times this gives).
@@ -34,8 +36,27 @@ EXPERT_SIMULATIONS = 60
 BID_STEPS = (0, 1, 3)
 # Payments compared (the legal list starts with the least wasteful ones).
 PAYMENTS_COMPARED = 4
+# Purchases compared: the ones that add the most points (by the rollout's scoring), if any.
+BUYS_COMPARED = 4
 # Weight of one point of score margin against a whole win.
 MARGIN_WEIGHT = 0.02
+
+
+def buy_candidates(state: TenState, seat: int, actions: Sequence[TenAction]) -> list[TenAction]:
+    """Skip, and the ``BUYS_COMPARED`` purchases that add the most points (none that adds
+    nothing: a card outside every run only costs). Reads the public market and collection."""
+    collection = state.collections[seat]
+    base = rough_score(collection)
+    by_note = {cards.NOTATION[card]: card for card in state.market}
+    gains: list[tuple[int, int, TenAction]] = []
+    for index, action in enumerate(actions):
+        if isinstance(action, Buy):
+            gain = rough_score([*collection, by_note[action.card]]) - base
+            if gain > 0:
+                gains.append((-gain, index, action))
+    best = sorted(gains)[:BUYS_COMPARED]
+    kept = [action for _, _, action in sorted(best, key=lambda item: item[1])]
+    return [*kept, *(a for a in actions if not isinstance(a, Buy))]
 
 
 def candidates(actions: Sequence[TenAction]) -> list[TenAction]:
@@ -46,7 +67,7 @@ def candidates(actions: Sequence[TenAction]) -> list[TenAction]:
         return [a for a in actions if not isinstance(a, Bid) or a.amount in wanted]
     pays = [a for a in actions if isinstance(a, Pay)]
     if pays:
-        kept = pays[:PAYMENTS_COMPARED]
+        kept: list[TenAction] = list(pays[:PAYMENTS_COMPARED])
         token_only = next((a for a in pays if not a.cards), None)
         if token_only is not None and token_only not in kept:
             kept.append(token_only)
@@ -65,7 +86,10 @@ class TenSearch:
         return sample_hidden(self._state, self._seat, rng)
 
     def candidates(self, world: TenState) -> Sequence[TenAction]:
-        return candidates(legal(world, self._seat))
+        actions = legal(world, self._seat)
+        if world.phase == Phase.BUY:
+            return buy_candidates(world, self._seat, actions)
+        return candidates(actions)
 
     def outcome(self, world: TenState, action: TenAction, rng: random.Random) -> float:
         step(world, self._seat, action)
