@@ -89,6 +89,8 @@ class DecisionPool:
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_quiet_worker,
             )
+            log.info("machine moves: %d decision worker process(es), deadline %.0f ms",
+                     self.workers, self.deadline * 1000)
         return self._pool
 
     async def bot_action(

@@ -23,7 +23,9 @@ from collections.abc import Sequence
 
 from game.search import Budget, Iterations, choose
 from game.ten import cards
+from game.ten.bots import GREEDY_TOKENS_PER_POINT
 from game.ten.hidden import copy_world, sample_hidden
+from game.ten.payments import wealth
 from game.ten.rollout import outcome, play_out, rough_score, step
 from game.ten.rules import legal
 from game.ten.state import Bid, Buy, Pay, TenAction, TenState
@@ -59,11 +61,33 @@ def buy_candidates(state: TenState, seat: int, actions: Sequence[TenAction]) -> 
     return [*kept, *(a for a in actions if not isinstance(a, Buy))]
 
 
-def candidates(actions: Sequence[TenAction]) -> list[TenAction]:
+def outbid_amount(state: TenState) -> int | None:
+    """One more than the most any later bidder would bid for the wild, as the rollout players
+    (the normal bot's policy) value it from the public collections and wealth; None when
+    nobody bids after this seat."""
+    fields = state.__dict__
+    later = fields["bidders"][fields["bid_index"] + 1 :]
+    if not later:
+        return None
+    card = fields["auction_card"]
+    most = 0
+    for seat in later:
+        collection = fields["collections"][seat]
+        value = rough_score([*collection, card]) - rough_score(collection)
+        most = max(most, min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT))
+    return most + 1
+
+
+def candidates(actions: Sequence[TenAction], outbid: int | None = None) -> list[TenAction]:
+    """The actions the search compares: in an auction passing, a few amounts from the
+    minimum raise, and ``outbid`` (when legal); the least wasteful payments (see above);
+    otherwise every legal action."""
     bids = [a for a in actions if isinstance(a, Bid)]
     if bids:
         low = min(b.amount for b in bids)
         wanted = {low + s for s in BID_STEPS}
+        if outbid is not None:
+            wanted.add(outbid)
         return [a for a in actions if not isinstance(a, Bid) or a.amount in wanted]
     pays = [a for a in actions if isinstance(a, Pay)]
     if pays:
@@ -89,6 +113,8 @@ class TenSearch:
         actions = legal(world, self._seat)
         if world.phase == Phase.BUY:
             return buy_candidates(world, self._seat, actions)
+        if world.phase == Phase.AUCTION:
+            return candidates(actions, outbid_amount(world))
         return candidates(actions)
 
     def outcome(self, world: TenState, action: TenAction, rng: random.Random) -> float:
