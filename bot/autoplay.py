@@ -8,8 +8,10 @@ of its own keeps a long run of bot moves off the listener call stack.
 Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op) and
 made with ``origin=AUTOMATIC``; the table is redrawn through the notifier once per bot turn,
 when the game stops waiting for that seat. Bot seats play their own level; away and left
-players are played at "normal". The random generator of a move is derived from the game seed,
-the version and the seat, so a restarted process makes the same choices.
+players are played at "normal". Expert moves are searched in the bot's process pool
+(``bot.decisions``, when one is given) so the event loop stays free. The random generator of
+a move is derived from the game seed, the version and the seat, so a restarted process makes
+the same choices (an expert move in the pool: unless its deadline cut the search short).
 
 Nothing else would ever move a machine's seat (they have no turn clock), so a worker does not
 give up on a failure that may pass: a failed save, or an unexpected error, is tried again after
@@ -25,6 +27,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.decisions import POOLED_LEVELS, DecisionPool
 from bot.errors import SaveFailed, StaleVersion, TableError
 from bot.manager import BOT_LEVELS, Change, SessionManager
 from bot.models import Session, Status
@@ -53,8 +56,10 @@ class Autoplay:
         notifier: Notifier | None = None,
         sleep: Sleep = asyncio.sleep,
         pace: float = DEFAULT_PACE,
+        decisions: DecisionPool | None = None,
     ) -> None:
         self.manager = manager
+        self.decisions = decisions  # None: every move is decided in the loop (tests)
         self.notifier = notifier or SilentNotifier()
         self._sleep = sleep
         self.pace = pace
@@ -201,7 +206,13 @@ class Autoplay:
             action = engine.default_action(session.state, player)
         else:
             rng = rng_for(session.state.seed, "autoplay", session.version, player)
-            action = engine.bot_action(session.state, player, self.level_of(session, player), rng)
+            level = self.level_of(session, player)
+            if self.decisions is not None and level in POOLED_LEVELS:
+                action = await self.decisions.bot_action(
+                    session.game, session.state, player, level, rng
+                )
+            else:
+                action = engine.bot_action(session.state, player, level, rng)
         return await self.manager.act(
             session.id, player, session.version, action, autopilot=True, origin=AUTOMATIC
         )

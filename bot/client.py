@@ -24,6 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.autoplay import Autoplay
+from bot.decisions import DecisionPool
 from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
 from bot.ownership import Ownership
@@ -86,6 +87,7 @@ class TableBot(commands.Bot):
         self._manager: SessionManager | None = None
         self._leaderboards: Leaderboards | None = None
         self._autoplay: Autoplay | None = None
+        self.decisions: DecisionPool | None = None  # expert moves' processes (bot.decisions)
         self._turn_clock: TurnClock | None = None
         self.catch_up: CatchUp | None = None
         self._clock_task: asyncio.Task[None] | None = None
@@ -132,7 +134,10 @@ class TableBot(commands.Bot):
         self._leaderboards = Leaderboards(
             self.store, min_games=self.settings.leaderboard_min_games
         )
-        self._autoplay = Autoplay(manager)
+        self.decisions = DecisionPool(
+            self.settings.expert_workers, self.settings.expert_deadline_ms / 1000
+        )
+        self._autoplay = Autoplay(manager, decisions=self.decisions)
         self._turn_clock = TurnClock(manager)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -195,6 +200,8 @@ class TableBot(commands.Bot):
             await self.turn_clock.close()  # its last announcements go out
         if self._autoplay is not None:
             await self._autoplay.close()
+        if self.decisions is not None:
+            await self.decisions.close()  # waits for searches under way (each has a deadline)
         await super().close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.

@@ -330,7 +330,7 @@ class SessionManager:
     async def add_bot(
         self, session_id: int, player_id: PlayerId, level: str, *, origin: object = None
     ) -> Session:
-        """Seat a bot (``level`` "easy" or "normal") in a lobby (host only)."""
+        """Seat a bot (``level`` one of BOT_LEVELS) in a lobby (host only)."""
         if level not in BOT_LEVELS:
             raise Refusal(errors.BAD_BOT_LEVEL, levels=", ".join(BOT_LEVELS))
         change = await self._transition(

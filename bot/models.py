@@ -41,7 +41,7 @@ class Seat(BaseModel):
     player_id: PlayerId
     display_name: str
     is_bot: bool = False
-    bot_level: str | None = None  # "easy" / "normal" for bot seats
+    bot_level: str | None = None  # "easy" / "normal" / "expert" for bot seats
     left: bool = False  # left a running game for good; a bot plays the seat
     away: bool = False  # autopiloted after two timeouts in a row, until "I'm back"
     timeouts: int = 0  # turn clock expiries in a row (reset when the player acts)

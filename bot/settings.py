@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.database_url import SQLITE_PREFIX, DatabaseUrl, parse_database_url
 from bot.errors import ConfigError
 from bot.sharding import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
+from bot.transitions import BOT_LEVELS
 
 DEFAULT_DATABASE_PATH = Path("data/tablebot.sqlite3")
 _Loaded = TypeVar("_Loaded", bound=BaseSettings)
@@ -68,6 +69,11 @@ class Settings(DatabaseSettings):
     # Seconds the public table waits for a player's next step in their turn (cogs.publisher).
     table_run_debounce: float = Field(default=0.4, ge=0, le=2)
     game_seed: int | None = None  # tests and replays only; never logged
+    # Machine seats (bot.decisions): the levels the lobby offers, the worker processes that
+    # search expert moves, and the hard deadline of one expert move.
+    bot_levels: str = "easy,normal,expert"
+    expert_workers: int = Field(default=1, ge=1, le=32)
+    expert_deadline_ms: int = Field(default=400, ge=20, le=10_000)
     # Shards (``bot.sharding``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
     # empty for all) the shards of this process, which owns the sessions of their guilds.
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
@@ -101,6 +107,19 @@ class Settings(DatabaseSettings):
             return ShardSet.whole()
         return ShardSet.of(self.shard_count, parse_shard_ids(self.shard_ids))
 
+    @field_validator("bot_levels")
+    @classmethod
+    def _known_levels(cls, value: str) -> str:
+        levels = parse_bot_levels(value)
+        if not levels:
+            raise ValueError(f"name at least one of {', '.join(BOT_LEVELS)}")
+        return ",".join(levels)
+
+    @property
+    def offered_bot_levels(self) -> tuple[str, ...]:
+        """The bot levels the lobby offers, in BOT_LEVELS order."""
+        return parse_bot_levels(self.bot_levels)
+
     @field_validator("discord_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
@@ -115,6 +134,15 @@ class Settings(DatabaseSettings):
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ValueError("use DEBUG, INFO, WARNING, ERROR or CRITICAL")
         return level
+
+
+def parse_bot_levels(value: str) -> tuple[str, ...]:
+    """``"normal, expert"`` -> ("normal", "expert"); ValueError names an unknown level."""
+    named = {part.strip().lower() for part in value.split(",") if part.strip()}
+    unknown = sorted(named - set(BOT_LEVELS))
+    if unknown:
+        raise ValueError(f"unknown bot level {unknown[0]!r} (use {', '.join(BOT_LEVELS)})")
+    return tuple(level for level in BOT_LEVELS if level in named)
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:

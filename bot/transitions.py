@@ -33,7 +33,7 @@ from game.standings import leavers_last
 
 log = logging.getLogger(__name__)
 
-BOT_LEVELS = ("easy", "normal")
+BOT_LEVELS = ("easy", "normal", "expert")
 AWAY_AFTER = 2  # timeouts in a row before a bot plays the seat until "I'm back"
 
 
@@ -136,7 +136,7 @@ def leave(session: Session, player_id: PlayerId) -> Step:
 
 
 def add_bot(session: Session, player_id: PlayerId, level: str, max_players: int) -> Step:
-    """Seat a bot (``level`` "easy" or "normal") in a lobby (host only)."""
+    """Seat a bot (``level`` one of BOT_LEVELS) in a lobby (host only)."""
     if level not in BOT_LEVELS:
         raise Refusal(errors.BAD_BOT_LEVEL, levels=", ".join(BOT_LEVELS))
     _check_host_in_lobby(session, player_id)

@@ -12,7 +12,7 @@ import discord
 
 from bot.client import TableBot
 from bot.errors import TableError
-from bot.manager import SessionManager
+from bot.manager import BOT_LEVELS, SessionManager
 from bot.models import Seat
 from cogs.game_ui import Render
 from cogs.i18n.interaction import user_words
@@ -36,6 +36,12 @@ def game_uis(client: TableBot) -> GameUIs:
     if not isinstance(uis, GameUIs):
         raise RuntimeError("the table extension (cogs.table) is not loaded")
     return uis
+
+
+def offered_bot_levels(client: TableBot) -> tuple[str, ...]:
+    """The bot levels the lobby offers (``BOT_LEVELS``; the table cog keeps them)."""
+    levels = getattr(client.get_cog(TABLE_COG), "bot_levels", None)
+    return levels if isinstance(levels, tuple) and levels else BOT_LEVELS
 
 
 def player_id(user: discord.abc.User) -> str:

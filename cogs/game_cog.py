@@ -7,6 +7,7 @@ click handlers reach through ``cogs.context.game_uis``.
 from __future__ import annotations
 
 import contextlib
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -15,6 +16,7 @@ from discord.ext import commands
 from bot import errors
 from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
+from bot.manager import BOT_LEVELS
 from bot.models import Session, Status
 from cogs import handlers
 from cogs.channel_health import (
@@ -70,10 +72,12 @@ class GameCog(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, uis: GameUIs, pictures: Pictures | None = None) -> None:
+    def __init__(self, uis: GameUIs, pictures: Pictures | None = None,
+                 bot_levels: tuple[str, ...] = BOT_LEVELS) -> None:
         self.uis = uis
         # Pictures of tables and hands (cogs.pictures); without one, off unless set per server.
         self.pictures = pictures if pictures is not None else Pictures(default_on=False)
+        self.bot_levels = bot_levels  # the levels the lobby offers (``BOT_LEVELS``)
         self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
         self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
         self.publisher: TablePublisher | None = None  # set by cogs.table: a moved table relinks
@@ -91,16 +95,20 @@ class GameCog(commands.Cog):
                         "Minutes per move before a default move is played (0 = no limit)"),
         thread=L_("parameter-description",
                   "Play in a new thread of this channel (default: the server's setting)"),
+        level=L_("parameter-description",
+                 "Seat a bot of this level at once (solo TEN: your opponent)"),
     )
     @app_commands.rename(game=L_("parameter-name", "game"),
                          turn_minutes=L_("parameter-name", "turn_minutes"),
-                         thread=L_("parameter-name", "thread"))
+                         thread=L_("parameter-name", "thread"),
+                         level=L_("parameter-name", "level"))
     async def new(
         self,
         interaction: Interaction,
         game: GameOption,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
         thread: bool | None = None,
+        level: Literal["easy", "normal", "expert"] | None = None,
     ) -> None:
         manager = interaction.client.manager
         guild_id = interaction.guild_id or 0
@@ -123,6 +131,8 @@ class GameCog(commands.Cog):
             await open_in_thread(interaction, game, turn_minutes)
             return
         try:
+            if level is not None and level not in self.bot_levels:
+                raise errors.Refusal(errors.bad_bot_level(self.bot_levels))
             session = await manager.open_lobby(
                 guild_id,
                 interaction.channel_id or 0,
@@ -130,6 +140,8 @@ class GameCog(commands.Cog):
                 seat_for(interaction.user),
                 turn_minutes=server.turn_minutes if turn_minutes is None else turn_minutes,
             )
+            if level is not None:
+                session = await manager.add_bot(session.id, session.host_id, level)
             render = table_render(interaction.client, session, await channel_words(interaction))
         except TableError as err:
             await refuse(interaction, err)

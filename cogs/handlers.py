@@ -16,7 +16,7 @@ from dataclasses import replace
 import discord
 
 from bot import errors
-from bot.errors import NotYourTurn, StaleVersion, TableError
+from bot.errors import NotYourTurn, Refusal, StaleVersion, TableError
 from bot.models import Session, Status
 from cogs.channel_health import tell_if_blocked
 from cogs.context import (
@@ -24,6 +24,7 @@ from cogs.context import (
     game_uis,
     is_ephemeral,
     is_moderator,
+    offered_bot_levels,
     player_id,
     refuse,
     release_view,
@@ -38,6 +39,7 @@ from cogs.ids import HostTool, InfoKind, LobbyAction, session_of_id
 from cogs.log_view import log_render
 from cogs.refusals import WRONG_TABLE, refusal_text
 from cogs.rematch import rematch_click as rematch_click  # a TableClicks handler
+from cogs.rendering import BOT_BUTTON_LEVELS
 from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
@@ -111,8 +113,11 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             session = await manager.cancel(
                 session_id, me, moderator=is_moderator(interaction), origin=origin
             )
-        elif action in (LobbyAction.BOT_EASY, LobbyAction.BOT_NORMAL):
-            level = action.removeprefix("bot-")
+        elif action in BOT_BUTTON_LEVELS:
+            level = BOT_BUTTON_LEVELS[action]
+            offered = offered_bot_levels(interaction.client)
+            if level not in offered:  # a button from before BOT_LEVELS changed
+                raise Refusal(errors.bad_bot_level(offered))
             session = await manager.add_bot(session_id, me, level, origin=origin)
         else:
             session = await manager.remove_bot(session_id, me, origin=origin)

@@ -81,6 +81,7 @@ class LobbyAction(StrEnum):
     CANCEL = "cancel"
     BOT_EASY = "bot-easy"
     BOT_NORMAL = "bot-normal"
+    BOT_EXPERT = "bot-expert"
     UNBOT = "unbot"
 
 

@@ -8,12 +8,14 @@ import discord
 
 from bot.client import TableBot
 from bot.errors import clip
+from bot.manager import BOT_LEVELS
 from bot.models import Seat, Session, Status
-from cogs.context import game_uis
+from cogs.context import game_uis, offered_bot_levels
 from cogs.game_ui import GameUI, Render, ShowsScores, WordsTables
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import (
     ADD_BOT_EASY,
+    ADD_BOT_EXPERT,
     ADD_BOT_NORMAL,
     CANCEL,
     HOST,
@@ -52,6 +54,7 @@ LOBBY_BUTTONS: dict[LobbyAction, tuple[Message, discord.ButtonStyle, int]] = {
     LobbyAction.CANCEL: (CANCEL, discord.ButtonStyle.danger, 0),
     LobbyAction.BOT_EASY: (ADD_BOT_EASY, discord.ButtonStyle.secondary, 1),
     LobbyAction.BOT_NORMAL: (ADD_BOT_NORMAL, discord.ButtonStyle.secondary, 1),
+    LobbyAction.BOT_EXPERT: (ADD_BOT_EXPERT, discord.ButtonStyle.secondary, 1),
     LobbyAction.UNBOT: (REMOVE_BOT, discord.ButtonStyle.secondary, 1),
 }
 BOT_LEVEL_NAMES: dict[str, Message] = {
@@ -95,10 +98,23 @@ def host_tools(session: Session, words: Words) -> list[HostSelect]:
     return tools
 
 
-def lobby_view(session: Session, words: Words) -> discord.ui.View:
+# The bot level each "Add bot" button seats; a level the server does not offer (BOT_LEVELS)
+# has no button.
+BOT_BUTTON_LEVELS: dict[LobbyAction, str] = {
+    LobbyAction.BOT_EASY: "easy",
+    LobbyAction.BOT_NORMAL: "normal",
+    LobbyAction.BOT_EXPERT: "expert",
+}
+
+
+def lobby_view(
+    session: Session, words: Words, bot_levels: tuple[str, ...] = BOT_LEVELS
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     has_bots = session.has_bots
     for action, (label, style, row) in LOBBY_BUTTONS.items():
+        if BOT_BUTTON_LEVELS.get(action, bot_levels[0]) not in bot_levels:
+            continue
         view.add_item(LobbyButton(
             action, session.id, label=words.text(label), style=style, row=row if row else None,
             disabled=action is LobbyAction.UNBOT and not has_bots,
@@ -118,7 +134,7 @@ def seat_line(words: Words, index: int, seat: Seat, host: bool) -> str:
 
 
 def lobby_render(session: Session, title: str, min_players: int, max_players: int,
-                 words: Words = ENGLISH) -> Render:
+                 words: Words = ENGLISH, bot_levels: tuple[str, ...] = BOT_LEVELS) -> Render:
     seats = "\n".join(
         seat_line(words, index, seat, seat.player_id == session.host_id)
         for index, seat in enumerate(session.seats, start=1)
@@ -140,7 +156,7 @@ def lobby_render(session: Session, title: str, min_players: int, max_players: in
     if min_players == 1:
         footer += " " + words.gettext("Alone, you play solo against a bot.")
     embed.set_footer(text=footer)
-    return Render(embeds=[embed], view=lobby_view(session, words))
+    return Render(embeds=[embed], view=lobby_view(session, words, bot_levels))
 
 
 def turn_limit(minutes: int, words: Words = ENGLISH) -> str:
@@ -199,7 +215,7 @@ def table_render(client: TableBot, session: Session, words: Words | None = None)
     engine = client.manager.engine(session.game)
     if session.status is Status.LOBBY:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players,
-                            words)
+                            words, offered_bot_levels(client))
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title, words))
     ui = game_uis(client).ui(session.game)

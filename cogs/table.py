@@ -41,7 +41,7 @@ async def setup(bot: TableBot) -> None:
     # Command names and descriptions for Discord's Spanish locales (before the tree syncs).
     await bot.tree.set_translator(CatalogTranslator())
     pictures = Pictures(default_on=bot.settings.images)
-    cog = GameCog(GameUIs(manager.engines), pictures)
+    cog = GameCog(GameUIs(manager.engines), pictures, bot.settings.offered_bot_levels)
     await bot.add_cog(cog)
     await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)

@@ -17,6 +17,8 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar, runtime_checkab
 
 from pydantic import BaseModel, Field
 
+from game.search.budget import Budget
+
 PlayerId = str
 
 
@@ -150,9 +152,14 @@ class Engine(Protocol[S, A]):
         """The safe move played for an absent player when their turn clock runs out."""
         ...
 
-    def bot_action(self, state: S, player: PlayerId, level: str, rng: random.Random) -> A:
+    def bot_action(
+        self, state: S, player: PlayerId, level: str, rng: random.Random,
+        limit: Budget | None = None,
+    ) -> A:
         """A machine player's move; ``level`` is ``"easy"`` (random legal), ``"normal"``
-        (greedy) or ``"expert"`` (search over sampled hidden states; ``game.search``)."""
+        (greedy) or ``"expert"`` (search over sampled hidden states; ``game.search``).
+        ``limit`` may stop a search before the level's own simulation count (the bot
+        process passes a deadline); without it the move depends only on ``rng``."""
         ...
 
 

@@ -20,6 +20,7 @@ from cogs.controls import number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.ids import ActButton, HandButton
 from game.base import Event, GameState, IllegalAction, PlayerId, PlayerResult, rng_for
+from game.search import Budget
 
 TARGET = 10
 
@@ -115,7 +116,8 @@ class CountEngine:
         return Add(add=1)
 
     def bot_action(
-        self, state: CountState, player: PlayerId, level: str, rng: random.Random
+        self, state: CountState, player: PlayerId, level: str, rng: random.Random,
+        limit: Budget | None = None,
     ) -> Add:
         return Add(add=rng.choice([1, 2]))
 

@@ -82,3 +82,6 @@ MATCHES = NNP_("count", "{count} match", "{count} matches")
 NEGATIVE_BOXES = NNP_("count", "{count} negative box", "{count} negative boxes")
 GAMES = NNP_("count", "{count} game", "{count} games")
 WINS = NNP_("count", "{count} win", "{count} wins")
+
+# Lobby, added with the expert level (kept last so the catalogs' references stay put)
+ADD_BOT_EXPERT = NP_("button", "Add bot (expert)")

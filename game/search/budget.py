@@ -2,7 +2,8 @@
 
 A search counts its simulations and asks the budget after each one whether it may go on.
 ``Iterations`` stops after a fixed count (reproducible: the same rng gives the same move); a
-caller outside ``game/`` (the bot process) may pass a budget that also watches a deadline.
+caller outside ``game/`` (the bot process, ``bot.decisions``) adds a budget that watches a
+deadline, and ``FirstOf`` stops at whichever says so first.
 """
 
 from __future__ import annotations
@@ -25,3 +26,19 @@ class Iterations:
 
     def exhausted(self, simulations: int) -> bool:
         return simulations >= self.count
+
+
+@dataclass(frozen=True)
+class FirstOf:
+    """Stop as soon as any of ``budgets`` is exhausted."""
+
+    budgets: tuple[Budget, ...]
+
+    def exhausted(self, simulations: int) -> bool:
+        return any(budget.exhausted(simulations) for budget in self.budgets)
+
+
+def capped(count: int, extra: Budget | None) -> Budget:
+    """``count`` simulations at most, and fewer when ``extra`` says so."""
+    own = Iterations(count)
+    return own if extra is None else FirstOf((own, extra))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from game.base import IllegalAction
+from game.search import Budget, capped
 from game.split.actions import (
     BonusDraw,
     Discard,
@@ -154,11 +155,13 @@ def greedy_action(state: SplitState, seat: int) -> SplitAction:
     return best_swap if best_swap is not None else Skip()
 
 
-def bot_action(state: SplitState, seat: int, level: str, rng: random.Random) -> SplitAction:
+def bot_action(
+    state: SplitState, seat: int, level: str, rng: random.Random, limit: Budget | None = None
+) -> SplitAction:
     if level == "easy":
         return random_action(state, seat, rng)
     if level == "expert":
-        from game.split.expert import expert_action  # the expert builds on this module
+        from game.split import expert  # the expert builds on this module
 
-        return expert_action(state, seat, rng)
+        return expert.expert_action(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))
     return greedy_action(state, seat)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from game.base import Event, IllegalAction, PlayerId, PlayerResult, placements
+from game.search import Budget
 from game.split import bots, rules
 from game.split.actions import SplitAction
 from game.split.actions import parse_action as _parse_action
@@ -112,9 +113,10 @@ class SplitEngine:
         return bots.default_action(state, seat)
 
     def bot_action(
-        self, state: SplitState, player: PlayerId, level: str, rng: random.Random
+        self, state: SplitState, player: PlayerId, level: str, rng: random.Random,
+        limit: Budget | None = None,
     ) -> SplitAction:
         seat = self._seat(state, player)
         if seat is None:
             raise IllegalAction("You are not playing in this game.")
-        return bots.bot_action(state, seat, level, rng)
+        return bots.bot_action(state, seat, level, rng, limit)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from game.search import Budget, capped
 from game.ten import cards, data
 from game.ten.odds import bust_chance, tableau_currency
 from game.ten.payments import payment_options, wealth
@@ -99,12 +100,14 @@ def greedy_action(state: TenState, seat: int) -> TenAction:
     raise AssertionError("greedy_action called when the game does not wait for this seat")
 
 
-def bot_action(state: TenState, seat: int, level: str, rng: random.Random) -> TenAction:
+def bot_action(
+    state: TenState, seat: int, level: str, rng: random.Random, limit: Budget | None = None
+) -> TenAction:
     assert waiting_seat(state) == seat
     if level == "easy":
         return random_action(state, seat, rng)
     if level == "expert":
-        from game.ten.expert import expert_action  # the expert builds on this module
+        from game.ten import expert  # the expert builds on this module
 
-        return expert_action(state, seat, rng)
+        return expert.expert_action(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))
     return greedy_action(state, seat)

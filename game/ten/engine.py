@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from game.base import Event, IllegalAction, PlayerId, PlayerResult
+from game.search import Budget
 from game.ten import bots, rules
 from game.ten.describe import describe_event
 from game.ten.results import final_results
@@ -93,9 +94,10 @@ class TenEngine:
         return bots.default_action(state, seat)
 
     def bot_action(
-        self, state: TenState, player: PlayerId, level: str, rng: random.Random
+        self, state: TenState, player: PlayerId, level: str, rng: random.Random,
+        limit: Budget | None = None,
     ) -> TenAction:
         seat = self._seat(state, player)
         if seat is None or rules.waiting_seat(state) != seat:
             raise IllegalAction("The game does not wait for you.")
-        return bots.bot_action(state, seat, level, rng)
+        return bots.bot_action(state, seat, level, rng, limit)

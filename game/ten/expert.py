@@ -7,7 +7,13 @@ separates moves that win equally often). The search itself is game-agnostic
 (``game.search``).
 
 An auction offers every amount up to the bidder's wealth; the search compares passing and a
-few amounts (the minimum raise and steps above it) rather than all of them.
+few amounts (the minimum raise and steps above it) rather than all of them. A payment
+compares the least wasteful ones and the first token-only one (the rollout players pay
+token-only when they can, so the search valued the purchase with it). "Back" out of a
+payment is never a candidate: its rollout is the buy phase played again by the rollout
+policy, which may value that same purchase paid token-only above every payment compared
+here, and the search would then buy and go back for ever (with an empty pile every sampled
+world is the same, so nothing breaks the cycle).
 """
 
 from __future__ import annotations
@@ -16,10 +22,14 @@ import random
 from collections.abc import Sequence
 
 from game.search import Budget, Iterations, choose
+from game.ten import cards
+from game.ten.bots import GREEDY_TOKENS_PER_POINT
 from game.ten.hidden import copy_world, sample_hidden
-from game.ten.rollout import outcome, play_out, step
+from game.ten.payments import wealth
+from game.ten.rollout import outcome, play_out, rough_score, step
 from game.ten.rules import legal
-from game.ten.state import Bid, Pay, TenAction, TenState
+from game.ten.state import Bid, Buy, Pay, TenAction, TenState
+from game.ten.vocabulary import Phase
 
 # Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
 # measures the decision times this gives).
@@ -28,20 +38,64 @@ EXPERT_SIMULATIONS = 60
 BID_STEPS = (0, 1, 3)
 # Payments compared (the legal list starts with the least wasteful ones).
 PAYMENTS_COMPARED = 4
+# Purchases compared: the ones that add the most points (by the rollout's scoring), if any.
+BUYS_COMPARED = 4
 # Weight of one point of score margin against a whole win.
 MARGIN_WEIGHT = 0.02
 
 
-def candidates(actions: Sequence[TenAction]) -> list[TenAction]:
+def buy_candidates(state: TenState, seat: int, actions: Sequence[TenAction]) -> list[TenAction]:
+    """Skip, and the ``BUYS_COMPARED`` purchases that add the most points (none that adds
+    nothing: a card outside every run only costs). Reads the public market and collection."""
+    collection = state.collections[seat]
+    base = rough_score(collection)
+    by_note = {cards.NOTATION[card]: card for card in state.market}
+    gains: list[tuple[int, int, TenAction]] = []
+    for index, action in enumerate(actions):
+        if isinstance(action, Buy):
+            gain = rough_score([*collection, by_note[action.card]]) - base
+            if gain > 0:
+                gains.append((-gain, index, action))
+    best = sorted(gains)[:BUYS_COMPARED]
+    kept = [action for _, _, action in sorted(best, key=lambda item: item[1])]
+    return [*kept, *(a for a in actions if not isinstance(a, Buy))]
+
+
+def outbid_amount(state: TenState) -> int | None:
+    """One more than the most any later bidder would bid for the wild, as the rollout players
+    (the normal bot's policy) value it from the public collections and wealth; None when
+    nobody bids after this seat."""
+    fields = state.__dict__
+    later = fields["bidders"][fields["bid_index"] + 1 :]
+    if not later:
+        return None
+    card = fields["auction_card"]
+    most = 0
+    for seat in later:
+        collection = fields["collections"][seat]
+        value = rough_score([*collection, card]) - rough_score(collection)
+        most = max(most, min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT))
+    return most + 1
+
+
+def candidates(actions: Sequence[TenAction], outbid: int | None = None) -> list[TenAction]:
+    """The actions the search compares: in an auction passing, a few amounts from the
+    minimum raise, and ``outbid`` (when legal); the least wasteful payments (see above);
+    otherwise every legal action."""
     bids = [a for a in actions if isinstance(a, Bid)]
     if bids:
         low = min(b.amount for b in bids)
         wanted = {low + s for s in BID_STEPS}
+        if outbid is not None:
+            wanted.add(outbid)
         return [a for a in actions if not isinstance(a, Bid) or a.amount in wanted]
     pays = [a for a in actions if isinstance(a, Pay)]
-    if len(pays) > PAYMENTS_COMPARED:
-        keep = set(map(id, pays[:PAYMENTS_COMPARED]))
-        return [a for a in actions if not isinstance(a, Pay) or id(a) in keep]
+    if pays:
+        kept: list[TenAction] = list(pays[:PAYMENTS_COMPARED])
+        token_only = next((a for a in pays if not a.cards), None)
+        if token_only is not None and token_only not in kept:
+            kept.append(token_only)
+        return kept
     return list(actions)
 
 
@@ -56,7 +110,12 @@ class TenSearch:
         return sample_hidden(self._state, self._seat, rng)
 
     def candidates(self, world: TenState) -> Sequence[TenAction]:
-        return candidates(legal(world, self._seat))
+        actions = legal(world, self._seat)
+        if world.phase == Phase.BUY:
+            return buy_candidates(world, self._seat, actions)
+        if world.phase == Phase.AUCTION:
+            return candidates(actions, outbid_amount(world))
+        return candidates(actions)
 
     def outcome(self, world: TenState, action: TenAction, rng: random.Random) -> float:
         step(world, self._seat, action)

@@ -14,6 +14,7 @@ from bot.manager import SessionManager
 from bot.models import Session, Status
 from bot.store import Store
 from game.base import Event, IllegalAction, PlayerId
+from game.search import Budget
 from tests.bot.conftest import FakeClock, seat
 from tests.bot.recorder import RecordingNotifier
 from tests.testgame import Add, CountEngine, CountState
@@ -42,7 +43,7 @@ class IllegalBot(CountEngine):
         self.default_too = default_too
 
     def bot_action(self, state: CountState, player: PlayerId, level: str,
-                   rng: random.Random) -> Any:
+                   rng: random.Random, limit: Budget | None = None) -> Any:
         return Add.model_construct(add=3)
 
     def default_action(self, state: CountState, player: PlayerId) -> Any:
@@ -61,7 +62,7 @@ class CrashingBot(CountEngine):
         self.crashes = crashes
 
     def bot_action(self, state: CountState, player: PlayerId, level: str,
-                   rng: random.Random) -> Add:
+                   rng: random.Random, limit: Budget | None = None) -> Add:
         if self.crashes:
             self.crashes -= 1
             raise RuntimeError("engine bug")

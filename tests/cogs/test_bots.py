@@ -62,6 +62,38 @@ async def test_host_adds_and_removes_bots_from_the_lobby(clocked: ClockedTable) 
     assert [s.player_id for s in clocked.manager.get(sid).seats] == ["1", "bot:1"]
 
 
+async def test_expert_button_and_the_offered_levels(clocked: ClockedTable) -> None:
+    sid, message = await open_lobby(clocked)
+    lobby = await press(clocked, ANA, message, f"tb:lobby:bot-expert:{sid}")
+    assert "Bot 1 (bot, expert)" in lobby.text
+    clocked.cog.bot_levels = ("normal",)  # BOT_LEVELS=normal
+    lobby = await press(clocked, ANA, message, f"tb:lobby:bot-normal:{sid}")
+    bot_ids = [c for c in lobby.custom_ids if c.startswith("tb:lobby:bot-")]
+    assert bot_ids == [f"tb:lobby:bot-normal:{sid}"]
+    # A button from before the change: refused, nothing seated.
+    assert_refused(await press(clocked, ANA, message, f"tb:lobby:bot-expert:{sid}"),
+                   errors.bad_bot_level(("normal",)))
+    assert len(clocked.manager.get(sid).seats) == 3
+
+
+async def test_new_game_level_seats_that_bot_at_once(clocked: ClockedTable) -> None:
+    ia = clocked.interaction(ANA)
+    await invoke(GameCog.new, clocked.cog, ia, game="count", level="expert")
+    assert "Bot 1 (bot, expert)" in ia.last.text and not ia.last.ephemeral
+    session = clocked.manager.in_channel(100)
+    assert [(s.player_id, s.bot_level) for s in session.seats] == [("1", None),
+                                                                   ("bot:1", "expert")]
+    assert session.table_message_id == ia.last.message.id
+
+
+async def test_new_game_level_not_offered_is_refused(clocked: ClockedTable) -> None:
+    clocked.cog.bot_levels = ("easy", "normal")
+    ia = clocked.interaction(ANA)
+    await invoke(GameCog.new, clocked.cog, ia, game="count", level="expert")
+    assert_refused(ia.last, errors.bad_bot_level(("easy", "normal")))
+    assert clocked.manager.in_channel(100) is None
+
+
 async def test_turn_limit_option_shows_in_the_lobby(clocked: ClockedTable) -> None:
     ia = clocked.interaction(ANA)
     await invoke(GameCog.new, clocked.cog, ia, game="count", turn_minutes=2)

@@ -44,7 +44,9 @@ async def test_new_lobby_lists_seats_limits_host_and_buttons(table: Table) -> No
     sid = table.manager.in_channel(100).id
     assert sent.custom_ids == [
         f"tb:lobby:{a}:{sid}"
-        for a in ("join", "leave", "start", "cancel", "bot-easy", "bot-normal", "unbot")
+        for a in (
+            "join", "leave", "start", "cancel", "bot-easy", "bot-normal", "bot-expert", "unbot"
+        )
     ]
 
 

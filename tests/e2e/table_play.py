@@ -77,13 +77,16 @@ class TablePlay:
     # --- setting the table up ------------------------------------------------------------------
 
     async def open(self, game: str, host: FakeUser, *others: FakeUser,
-                   thread: bool = False) -> StoredMessage:
-        """``/game new`` by ``host``, Join by ``others``, Start by ``host``; returns the table.
-        ``thread``: ``/game new thread:true``; the game is then played in the new thread
-        (``self.channel`` becomes it)."""
-        options: dict[str, Any] = {"thread": True} if thread else {}
-        opened = await self.fd.slash(host, self.channel, "game new", game=game, turn_minutes=0,
-                                     **options)
+                   thread: bool = False, level: str | None = None) -> StoredMessage:
+        """``/game new`` by ``host`` (with a bot of ``level`` seated), Join by ``others``,
+        Start by ``host``; returns the table. ``thread``: ``/game new thread:true``; the game
+        is then played in the new thread (``self.channel`` becomes it)."""
+        options: dict[str, Any] = {"game": game, "turn_minutes": 0}
+        if thread:
+            options["thread"] = True
+        if level is not None:
+            options["level"] = level
+        opened = await self.fd.slash(host, self.channel, "game new", **options)
         assert opened.callback_type == 4 and not opened.ephemeral, opened.callback_data
         assert opened.original_message_id is not None
         lobby = self.fd.message(opened.original_message_id)
@@ -96,6 +99,12 @@ class TablePlay:
             [self.channel] = self.fd.threads_of(parent)
             assert self.channel.id == lobby.id  # started from the command's answer
             lobby = self.fd.public(self.channel)[0]
+        # The bot stores its lobby message's id after answering; a click before that would
+        # make it post the table afresh.
+        await self.poll(
+            lambda: self.db.session_in(self.channel.id).table_message_id == lobby.id,
+            POSTS_TIMEOUT, "the lobby message's id to be stored",
+        )
         for user in (host, *others):
             self.users[str(user.id)] = user
         for user in others:
@@ -196,6 +205,27 @@ class TablePlay:
         self.private[player] = shown.original_message_id
         self.run_checks()
         return self.current_choices(self.fd.message(shown.original_message_id), version)
+
+    async def machine_moves(self, timeout: float = POSTS_TIMEOUT) -> int:
+        """Wait while the game waits for a seat no user plays (a bot seat); the number of
+        moves the machines made meanwhile (the oracle replays them)."""
+        made = 0
+
+        def humans_turn() -> bool:
+            nonlocal made
+            made += self.oracle.sync(self.db, self.session_id)
+            return self.oracle.over or self.oracle.awaiting()[0] in self.users
+
+        await self.poll(humans_turn, timeout, "the bot seats' moves")
+        return made
+
+    async def poll(self, predicate: Wait, timeout: float, what: str) -> None:
+        """Wait for ``predicate``, looking every 20 ms (for what the bot stores without a
+        request to the stand-in, which ``wait_until`` waits for)."""
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await self.bot.wait_until(lambda: True, 1.0, what)  # fails if the bot exited
+                await asyncio.sleep(0.02)
 
     def _awaited(self) -> tuple[PlayerId, FakeUser]:
         awaiting = self.oracle.awaiting()

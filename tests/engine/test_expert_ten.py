@@ -8,14 +8,16 @@ from collections import Counter
 
 import pytest
 
+from game.base import rng_for
 from game.search import Iterations
 from game.ten import TenEngine, bots, rules
-from game.ten.expert import candidates, expert_action
+from game.ten.expert import PAYMENTS_COMPARED, candidates, expert_action
 from game.ten.hidden import sample_hidden, unseen_by_kind
 from game.ten.invariants import check_invariants
 from game.ten.odds import bust_chance
+from game.ten.payments import pay_action
 from game.ten.rollout import greedy_move, pile_bust_chance, step
-from game.ten.state import Bid, Draw, Pass, TenState
+from game.ten.state import Back, Bid, Draw, Pass, TenState
 from game.ten.vocabulary import Phase
 from tests.engine.ten_helpers import act, build
 
@@ -128,6 +130,39 @@ def test_auction_candidates_are_pass_and_a_few_amounts() -> None:
     chosen = candidates(legal)
     assert chosen[0] == Pass()
     assert [a.amount for a in chosen[1:] if isinstance(a, Bid)] == [3, 4, 6]
+
+
+def test_payment_candidates_hold_the_token_only_payment_and_never_back() -> None:
+    pays = [
+        pay_action(0, 1, "O1"),
+        pay_action(0, 0, "O1B#R3R#"),
+        pay_action(1, 0, "O1B#R3"),
+        pay_action(2, 0, "O1B#"),
+        pay_action(3, 0, "O1"),
+        pay_action(0, 2, ""),
+    ]
+    chosen = candidates([*pays, Back()])
+    assert chosen == [*pays[:PAYMENTS_COMPARED], pay_action(0, 2, "")]
+    assert candidates([pay_action(0, 0, "O7G2R1"), Back()]) == [pay_action(0, 0, "O7G2R1")]
+
+
+def test_an_expert_game_ends_where_buy_and_back_cycled() -> None:
+    # 4 players, seed 10, 15 simulations: with "back" among the candidates the expert
+    # bought G3 and went back out of its payment for ever once the pile was empty.
+    players = [f"bot:{i}" for i in range(4)]
+    state, _ = ENGINE.new_game(players, 10)
+    moves = 0
+    while not ENGINE.is_over(state):
+        player = ENGINE.awaiting(state)[0]
+        rng = rng_for(10, "autoplay", moves, player)
+        if player == players[10 % 4]:
+            action = expert_action(state, state.players.index(player), rng, Iterations(15))
+        else:
+            action = ENGINE.bot_action(state, player, "normal", rng)
+        ENGINE.apply(state, player, action)
+        moves += 1
+        assert moves < 1000
+    assert moves < 400
 
 
 def _auction(players: int, wild: str, collections: list[list[str]]) -> TenState:

@@ -1,0 +1,118 @@
+"""Expert decisions off the event loop: a process pool owned by the bot process.
+
+An expert move is a search of up to a few hundred milliseconds of CPU; made in the event loop
+it would hold up every other table's interactions. :class:`DecisionPool` runs it in a worker
+process instead (``EXPERT_WORKERS`` of them, started on the first expert move), and the loop
+only awaits the answer.
+
+Each decision has a hard deadline (``EXPERT_DEADLINE_MS``): :class:`Deadline` is a
+``game.search`` budget that watches the worker's monotonic clock (``game/`` never reads the
+clock), so a search the deadline cuts returns its best move so far. The level's own
+simulation count still caps the search, so on an idle machine the move depends only on the
+random generator (derived from the game seed, version and seat). Moves are stored in the
+action log, so a replay or a restart reads them back; only a move decided afresh after a
+crash, and cut by the deadline the first time, may come out different.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from game.base import PlayerId
+from game.registry import engines
+
+log = logging.getLogger(__name__)
+
+# Levels whose moves are worth a trip to the pool; the others are decided in the loop.
+POOLED_LEVELS = frozenset({"expert"})
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A search budget: no simulation starts once ``time.monotonic()`` reached ``until``."""
+
+    until: float
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        return cls(time.monotonic() + seconds)
+
+    def exhausted(self, simulations: int) -> bool:
+        return time.monotonic() >= self.until
+
+
+def decide(
+    game: str, state: Any, player: PlayerId, level: str, rng: random.Random, seconds: float
+) -> Any:
+    """One machine move, within ``seconds`` from now (what a worker process runs)."""
+    return engines()[game].bot_action(state, player, level, rng, Deadline.after(seconds))
+
+
+def _quiet_worker() -> None:
+    # The parent shuts the pool down; a signal to the whole process group (Ctrl-C, a
+    # service manager's SIGTERM) must not kill a worker in the middle of a task.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+class DecisionPool:
+    """``workers`` processes for machine moves; created on first use, closed by
+    :meth:`close` (waits for the decisions under way, each bounded by its deadline)."""
+
+    def __init__(self, workers: int, deadline: float) -> None:
+        self.workers = workers
+        self.deadline = deadline  # seconds per decision
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    @property
+    def started(self) -> bool:
+        """Whether the worker processes run (they start with the first pooled move)."""
+        return self._pool is not None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the decision pool is closed")
+        if self._pool is None:
+            # "spawn": a forked copy of a process with threads and an event loop is unsafe.
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_quiet_worker,
+            )
+            log.info("machine moves: %d decision worker process(es), deadline %.0f ms",
+                     self.workers, self.deadline * 1000)
+        return self._pool
+
+    async def bot_action(
+        self, game: str, state: Any, player: PlayerId, level: str, rng: random.Random
+    ) -> Any:
+        """The engine's ``bot_action``, run in a worker under the deadline."""
+        pool = self._executor()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                pool, decide, game, state, player, level, rng, self.deadline
+            )
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next move gets a fresh pool.
+            log.warning("a decision worker died; the pool is started again")
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    async def close(self) -> None:
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
