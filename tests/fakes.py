@@ -285,7 +285,6 @@ class FakeInteraction:
         self.message = message
         self.data: dict[str, Any] = data or {}
         self.permissions = permissions or discord.Permissions.none()
-        self.locale = discord.Locale.american_english
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
         self.sent: list[Sent] = []

@@ -23,8 +23,18 @@ from cogs.split.format import (
     row_chunks,
     sheet_of,
 )
-from game.split import ActionType, SplitAction, SplitEngine, SplitView
-from game.split.actions import Discard, LayMatch, MakeMatch, Pick, Swap, Upgrade
+from game.split import (
+    ActionType,
+    Discard,
+    LayMatch,
+    MakeMatch,
+    Pick,
+    SplitAction,
+    SplitEngine,
+    SplitView,
+    Swap,
+    Upgrade,
+)
 from game.split.cards import parse_face
 
 # Action types shown as buttons, with their style.

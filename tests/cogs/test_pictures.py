@@ -21,13 +21,14 @@ from bot.manager import SessionManager
 from bot.models import Session, Status
 from bot.store import Store
 from cogs import shown
+from cogs.final_post import with_final_picture
 from cogs.game_cog import GameCog
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.images_cog import ImagesCog
 from cogs.limits import FILE_BYTES, FILES
-from cogs.pictures import Pictures, with_table_picture
+from cogs.pictures import Pictures, final_attachment, with_table_picture
 from cogs.rendering import table_render
 from cogs.split import SplitUI
 from cogs.stored_settings import stored_settings
@@ -316,7 +317,7 @@ def test_both_games_draw_pictures_and_a_final_picture() -> None:
 
 
 @pytest.mark.parametrize("game", ["split", "ten"])
-async def test_the_finished_table_carries_the_final_picture(game: str) -> None:
+async def test_the_final_post_carries_the_final_picture(game: str) -> None:
     engine: Any = SplitEngine() if game == "split" else TenEngine()
     ui: Any = SplitUI(engine) if game == "split" else TenUI(engine)
     running = _session(game, samples.play(engine, 3, 8, 20), 3)
@@ -324,11 +325,15 @@ async def test_the_finished_table_carries_the_final_picture(game: str) -> None:
     finished = _session(game, samples.play(engine, 3, 8, None), 3, finished=True)
     pictures = Pictures(default_on=True)
     try:
-        render = await with_table_picture(pictures, ui, finished, ui.table(finished), EN)
+        table = await with_table_picture(pictures, ui, finished, ui.table(finished), EN)
+        picture = await final_attachment(pictures, ui, finished, EN)
     finally:
         pictures.close()
-    assert [f.filename for f in render.files or []] == ["final.png"]
-    assert render.embeds[0].image.url == "attachment://final.png"
+    # The finished table keeps the picture of its last state; the final post gets the final one.
+    assert [f.filename for f in table.files or []] == ["table.png"]
+    post = with_final_picture(Render(embeds=[discord.Embed(title="standings")]), picture)
+    assert [f.filename for f in post.files or []] == ["final.png"]
+    assert post.embeds[-1].image.url == "attachment://final.png"
 
 
 # --- the pool and the cache ----

@@ -167,7 +167,9 @@ class TablePlay:
             if shown_ping:
                 return shown_ping
         table = self.table()
-        found = self.current_choices(table, version)
+        # A panel button opens every choice; the shortcuts beside it (TEN's Pass, Skip) are
+        # only some of them, so a player with a panel opens it.
+        found = [] if _panel_on(table) else self.current_choices(table, version)
         if found:
             return found
         openers = [c for c in choices_on(table) if c.payload == "panel"] or [
@@ -191,7 +193,7 @@ class TablePlay:
             f"the turn ping of {user.name}",
         )
         [ping] = [m for m in self.pings() if user.id in m.mentions]
-        found = self.current_choices(ping, version)
+        found = [] if _panel_on(ping) else self.current_choices(ping, version)
         if found:
             return found
         openers = [c for c in choices_on(ping) if c.payload == "panel"] or [
@@ -358,3 +360,8 @@ class TablePlay:
                 if self.oracle.over:
                     break
             await self.step(quick_runs=quick_runs)
+
+
+def _panel_on(message: StoredMessage) -> bool:
+    """Whether ``message`` has a button that opens the awaited player's private controls."""
+    return any(c.payload == "panel" for c in choices_on(message))

@@ -62,7 +62,7 @@ async def test_the_table_and_the_hand_show_their_pictures(
                                   "the table picture")
     message = table.table()
     assert embed_image(message) == "attachment://table.png"
-    assert "SPLIT — round" in message.text  # the text stays as the caption
+    assert "SPLIT · round" in message.text  # the text stays as the caption
     # Every edit replaced the picture: one file on the message, many uploaded over the game.
     tables = [u for u in guild.world.uploads if u.filename == "table.png"]
     assert len(tables) > 1

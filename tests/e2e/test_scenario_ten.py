@@ -90,7 +90,8 @@ async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: Bo
     final = table.table()
     assert "TEN — final scores" in final.text
     assert [c["custom_id"] for c in final.interactive()] == [
-        f"tb:info:{table.session_id}:rules", f"tb:rp:{table.session_id}:0:o"]
+        f"tb:info:{table.session_id}:rules", f"tb:info:{table.session_id}:scores",
+        f"tb:rp:{table.session_id}:0:o"]
 
     await assert_leaderboard_ranks(guild, alice, channel, "ten", "TEN", expected)
 

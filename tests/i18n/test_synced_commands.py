@@ -53,7 +53,9 @@ async def test_synced_commands_carry_spanish_localisations(tmp_path: Path) -> No
         await bot.close()
     (payloads,) = sent
     names = {payload["name"] for payload in payloads}
-    assert names == {"game", "rules", "leaderboard", "stats", "history", "config", "language"}
+    assert names == {
+        "game", "rules", "leaderboard", "stats", "history", "config", "language", "images"
+    }
     places = [entry for payload in payloads for entry in localised(payload)]
     assert len(places) > 75, len(places)
     untranslated = [(where, key) for where, key, found in places if set(found) != SPANISH]
