@@ -84,3 +84,17 @@ def test_option_lists_are_sorted_and_say_the_turn_ending_once() -> None:
             assert notes == sorted(notes, key=sort_key)
             bought += 1
     assert bought > 0
+
+
+def test_a_table_in_the_servers_language() -> None:
+    from cogs.split import SplitUI
+
+    split = SplitUI(engines()["split"])
+    session = next(iter(sessions("split", 3, 0)))
+    spanish = split.table_in(session, words_for(Language.ES))
+    text = "\n".join(render_lines(spanish))
+    assert "SPLIT · ronda 1/3 · pila de robo" in text and "Fila de descarte (1):" in text
+    labels = [getattr(item, "label", None) for item in spanish.view.children] \
+        if spanish.view else []
+    assert labels == ["Mi mano", "Reglas", "Puntuaciones", "Registro"]
+    assert split.table(session).embeds[0].title.startswith("SPLIT · round 1/3")  # English
