@@ -8,6 +8,7 @@ for a button; a select ``s:{kind}:{chunk}`` whose option values are indexes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 
@@ -23,19 +24,7 @@ from cogs.split.format import (
     row_chunks,
     sheet_of,
 )
-from game.split import (
-    ActionType,
-    Discard,
-    LayMatch,
-    MakeMatch,
-    Pick,
-    SplitAction,
-    SplitEngine,
-    SplitView,
-    Swap,
-    Upgrade,
-)
-from game.split.cards import parse_face
+from game.split import RANKS, SUITS, ActionType, SplitAction, SplitEngine, SplitView
 
 # Action types shown as buttons, with their style.
 BUTTON_STYLES: dict[str, discord.ButtonStyle] = {
@@ -78,22 +67,24 @@ def _option_description(view: SplitView, action: SplitAction) -> str | None:
 
 def _face(card: str) -> int:
     """A card's place in rank, then suit order (A♠ A♥ A♦ A♣ 2♠ …), as hands are sorted."""
-    return parse_face(card)
+    return RANKS.index(card[:-1]) * len(SUITS) + SUITS.index(card[-1])
 
 
 def option_order(action: SplitAction) -> tuple[int, ...]:
     """Where an action's option stands in its select: picks by row position, the others by
     their cards in rank and suit order (the hand's order)."""
-    if isinstance(action, Pick):
-        return (action.pos if action.pos is not None else 0,)
-    if isinstance(action, MakeMatch | LayMatch):
-        return tuple(sorted((_face(action.a), _face(action.b))))
-    if isinstance(action, Upgrade):
-        return (_face(action.card), _face(action.replace), action.match)
-    if isinstance(action, Discard):
-        return (_face(action.card),)
-    if isinstance(action, Swap):
-        return (action.mine, action.theirs)
+    fields: dict[str, Any] = action.model_dump()
+    kind = action.type
+    if kind == ActionType.PICK:
+        return (fields.get("pos") or 0,)
+    if kind in (ActionType.MATCH, ActionType.LAY):
+        return tuple(sorted((_face(fields["a"]), _face(fields["b"]))))
+    if kind == ActionType.UPGRADE:
+        return (_face(fields["card"]), _face(fields["replace"]), fields["match"])
+    if kind == ActionType.DISCARD:
+        return (_face(fields["card"]),)
+    if kind == ActionType.SWAP:
+        return (fields["mine"], fields["theirs"])
     return ()
 
 

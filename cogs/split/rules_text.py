@@ -94,6 +94,20 @@ PAGES: tuple[RulesPage, ...] = (
             " equal scores share the win.",
         ),
     ),
+    RulesPage(
+        NP_("rules-split-7-title", "Reading the table"),
+        NP_(
+            "rules-split-7-text",
+            "**Title:** the round and how many cards are left in the draw pile.\n**▶** marks "
+            "whoever must act now, and what they are doing.\n**Discard row:** oldest card "
+            "first; the `numbers` are row positions, the same as in your Pick list.\n**A "
+            "player's line:** cards in hand, points on the score sheet (pts), negative boxes "
+            "(neg.), the dealer, then their matches by level: **P** perfect, **S** strong, "
+            "**W** weak. A match shows its rank once and both suits: 7♥♦ is 7♥ with "
+            "7♦.\n\n**Buttons:** My hand (your cards and moves, only you see them), Rules, "
+            "Scores (every score sheet), Log (the latest events, only you see them).",
+        ),
+    ),
 )
 
 

@@ -12,7 +12,7 @@ import discord
 
 from bot.models import Session, Status
 from cogs.game_ui import Render
-from cogs.i18n.common_words import CARDS, LOG
+from cogs.i18n.common_words import CARDS, LOG, MY_HAND, RULES, SCORES
 from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind
 from cogs.phone import LINE_WIDTH, join_lines, short, shown_length, wrap, wrap_text
@@ -43,9 +43,9 @@ def table_render(
         return Render(embeds=[final_embed(session, view, results)])
     embed = table_embed(session, view, words)
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(HandButton(session.id))
-    buttons.add_item(InfoButton(session.id, InfoKind.RULES, label="Rules"))
-    buttons.add_item(InfoButton(session.id, InfoKind.SCORES, label="Scores"))
+    buttons.add_item(HandButton(session.id, label=words.text(MY_HAND)))
+    buttons.add_item(InfoButton(session.id, InfoKind.RULES, label=words.text(RULES)))
+    buttons.add_item(InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)))
     buttons.add_item(InfoButton(session.id, InfoKind.LOG, label=words.text(LOG)))
     return Render(embeds=[embed], view=buttons)
 

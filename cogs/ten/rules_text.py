@@ -93,6 +93,21 @@ PAGES: tuple[RulesPage, ...] = (
             " a shared win. The chance that the next card busts you is public.",
         ),
     ),
+    RulesPage(
+        NP_("rules-ten-7-title", "Reading the table"),
+        NP_(
+            "rules-ten-7-text",
+            "**Title:** the turn, the cards left in the draw pile, and **bust**: the chance "
+            "that the next flip busts.\n**▶** marks whoever must act now: the player who flips, "
+            "the bidder during an auction, the payer, the buyer.\n**Tableau:** the flipped "
+            "cards, the running total and the currency showing (💰).\n**Market:** per colour, "
+            "the numbers on sale (a card's price is its number; ×2: two copies).\n**A player's "
+            "line:** points, 💰 currency tokens, 💥 bust tokens, their scoring runs (🟥3–7: red 3 "
+            "to 7) and how many spare cards lie outside the runs.\n\n**Buttons:** Table, Rules, "
+            "Scores (every collection in full), Log (the latest events, only you see them), My "
+            "view (your tokens, cards and moves).",
+        ),
+    ),
 )
 
 

@@ -19,7 +19,8 @@ from bot.models import Session, Status
 from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
-from cogs.i18n.common_words import LOG
+from cogs.i18n.common_words import LOG, MY_VIEW, SCORES, TABLE
+from cogs.i18n.common_words import RULES as RULES_BUTTON
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
@@ -52,11 +53,11 @@ _PANEL_LABELS = {"auction": "Bid or pass", "payment": "Pay", "buy": "Buy or skip
 def info_buttons(session: Session, words: Words) -> list[Item]:
     """Table, Rules, Scores and Log (anyone) and My view (seated players)."""
     return [
-        InfoButton(session.id, InfoKind.TABLE, label="Table"),
-        InfoButton(session.id, InfoKind.RULES, label="Rules"),
-        InfoButton(session.id, InfoKind.SCORES, label="Scores"),
+        InfoButton(session.id, InfoKind.TABLE, label=words.text(TABLE)),
+        InfoButton(session.id, InfoKind.RULES, label=words.text(RULES_BUTTON)),
+        InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)),
         InfoButton(session.id, InfoKind.LOG, label=words.text(LOG)),
-        HandButton(session.id, label="My view"),
+        HandButton(session.id, label=words.text(MY_VIEW)),
     ]
 
 

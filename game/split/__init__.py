@@ -9,8 +9,8 @@ actions, applying them, scoring a round), ``view`` (what a player sees, words fo
 ``vocabulary``; ``engine`` puts them behind ``game.base.Engine``.
 """
 
-from game.split.actions import Discard, LayMatch, MakeMatch, Pick, SplitAction, Swap, Upgrade
-from game.split.cards import RANKS, SUIT_COLOUR, SUITS, parse_face
+from game.split.actions import SplitAction
+from game.split.cards import RANKS, SUIT_COLOUR, SUITS
 from game.split.engine import SplitEngine
 from game.split.state import RoundSummary, SplitState
 from game.split.view import MatchView, SheetView, SplitView
@@ -21,13 +21,9 @@ __all__ = [
     "SUITS",
     "SUIT_COLOUR",
     "ActionType",
-    "Discard",
     "EventKind",
-    "LayMatch",
     "Level",
-    "MakeMatch",
     "MatchView",
-    "Pick",
     "RoundEnd",
     "RoundSummary",
     "SheetView",
@@ -36,7 +32,4 @@ __all__ = [
     "SplitState",
     "SplitView",
     "Step",
-    "Swap",
-    "Upgrade",
-    "parse_face",
 ]

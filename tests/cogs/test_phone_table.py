@@ -48,3 +48,53 @@ def test_wrap_never_cuts_a_piece_and_short_names_do_not_break() -> None:
     assert all(shown_length(line) <= 60 for line in lines)
     name = short("**Benjamin Franklin Junior**")
     assert "*" not in name and " " not in name and len(name) == 16 and name.endswith("…")
+
+
+def test_option_lists_are_sorted_and_say_the_turn_ending_once() -> None:
+    """A SPLIT discard select lists the hand in rank and suit order with no per-option
+    suffix (its placeholder says the discard ends the turn); TEN's market by colour, price."""
+    from cogs.split import SplitUI
+    from cogs.split.hand import _face
+    from game.ten import sort_key
+
+    split = SplitUI(engines()["split"])
+    seen = 0
+    for session in sessions("split", 3, 0):
+        player = split.engine.awaiting(session.state)[0]
+        render = split.private(session, player)
+        for item in render.view.children if render.view else []:
+            if ":s:disc:" not in str(getattr(item, "custom_id", "")):
+                continue
+            cards = [option.label.removeprefix("Discard ") for option in item.options]
+            assert [_face(card) for card in cards] == sorted(_face(card) for card in cards)
+            assert all(option.description is None for option in item.options)
+            assert "ends your turn" in item.placeholder
+            seen += 1
+    assert seen > 10
+    ten = TenUI(engines()["ten"])
+    bought = 0
+    for session in sessions("ten", 3, 0):
+        player = ten.engine.awaiting(session.state)[0]
+        render = ten.private(session, player)
+        for item in render.view.children if render.view else []:
+            if ":s:buy:" not in str(getattr(item, "custom_id", "")):
+                continue
+            notes = [ten.engine.legal_actions(session.state, player)[int(o.value)].card
+                     for o in item.options]
+            assert notes == sorted(notes, key=sort_key)
+            bought += 1
+    assert bought > 0
+
+
+def test_a_table_in_the_servers_language() -> None:
+    from cogs.split import SplitUI
+
+    split = SplitUI(engines()["split"])
+    session = next(iter(sessions("split", 3, 0)))
+    spanish = split.table_in(session, words_for(Language.ES))
+    text = "\n".join(render_lines(spanish))
+    assert "SPLIT · ronda 1/3 · pila de robo" in text and "Fila de descarte (1):" in text
+    labels = [getattr(item, "label", None) for item in spanish.view.children] \
+        if spanish.view else []
+    assert labels == ["Mi mano", "Reglas", "Puntuaciones", "Registro"]
+    assert split.table(session).embeds[0].title.startswith("SPLIT · round 1/3")  # English

@@ -83,3 +83,30 @@ async def test_game_new_refuses_where_the_bot_may_not_post(
         assert f"**{name}**" in text
     assert "View Channel" not in text
     assert guild.public(channel) == []
+
+
+async def test_a_view_whose_token_aged_out_is_left_alone(
+    guild: FakeDiscord, live_bot: BotProcess
+) -> None:
+    alice, bob, _ = guild.world.users.values()
+    guild.set_token_lifetime(0.5)  # Discord's 15 minutes, shortened
+    table = new_play(guild, live_bot, 11)
+    await table.open("split", alice, bob)
+    first = table.oracle.awaiting()[0]
+    waiting = bob if first == str(alice.id) else alice
+    opened = await use(guild, waiting, hand_button(choices_on(table.table())))
+    assert opened.original_message_id is not None
+    view = guild.message(opened.original_message_id)
+    shown_before = len(view.versions)
+    await asyncio.sleep(0.6)
+    guild.set_token_lifetime(15 * 60.0)  # the players' own clicks keep working
+    while table.oracle.awaiting() == [first]:
+        await table.step()
+    await asyncio.sleep(0.5)
+    # The edit was refused (401): the view stays as it was and nothing crashed; the table's
+    # button opens a fresh view with the controls.
+    assert len(guild.message(view.id).versions) == shown_before
+    fresh = await use(guild, waiting, hand_button(choices_on(table.table())))
+    assert fresh.original_message_id is not None
+    assert guild.message(fresh.original_message_id).interactive()
+    assert "Traceback" not in live_bot.log_text()

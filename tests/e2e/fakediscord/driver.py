@@ -172,8 +172,9 @@ class FakeDiscord:
             self.world.bot_permissions[channel.id] = permissions
 
     def set_token_lifetime(self, seconds: float) -> None:
-        """How long an interaction token serves its webhook routes (follow-ups, editing the
-        original response); later calls answer 401 Invalid Webhook Token (50027)."""
+        """How long the tokens of interactions dispatched from now on serve their webhook
+        routes (follow-ups, editing the original response); later calls answer 401 Invalid
+        Webhook Token (50027)."""
         self.world.token_lifetime = seconds
 
     def set_outage(self, status: int | None) -> None:
@@ -497,6 +498,7 @@ class FakeDiscord:
         world.by_token[record.token] = record
         world.by_interaction_id[record.id] = record
         record.dispatched_at = time.monotonic()
+        world.token_expiry[record.token] = record.dispatched_at + world.token_lifetime
         record.delivered = await self.gateway.dispatch(
             "INTERACTION_CREATE", payload, guild_id=guild_id
         )

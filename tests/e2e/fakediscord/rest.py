@@ -253,7 +253,7 @@ class RestApi:
         record = self.world.by_token.get(token)
         if record is None:
             raise ApiError(404, 10015, "Unknown Webhook")
-        if time.monotonic() - record.dispatched_at > self.world.token_lifetime:
+        if time.monotonic() > self.world.token_expiry.get(token, float("inf")):
             raise ApiError(401, 50027, "Invalid Webhook Token")
         return record
 

@@ -69,8 +69,10 @@ class World:
         self.forbidden_channels: set[int] = set()
         # The bot's permissions per channel where they differ from BOT_PERMISSIONS.
         self.bot_permissions: dict[int, int] = {}
-        # Seconds an interaction token is valid for its webhook routes (Discord: 15 minutes).
+        # Seconds an interaction token is valid for its webhook routes (Discord: 15 minutes),
+        # and when each token stops serving them (set as the interaction is dispatched).
         self.token_lifetime = 15 * 60.0
+        self.token_expiry: dict[str, float] = {}
         self._changed = asyncio.Event()
 
     # -- change notification ----
