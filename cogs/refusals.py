@@ -60,6 +60,7 @@ REFUSALS: dict[str, Message] = {
     errors.UNKNOWN_GAME: N_("There is no game called {name}."),
     errors.BAD_TURN_MINUTES: N_("The turn limit must be 0 (off) to {most} minutes."),
     errors.BAD_BOT_LEVEL: N_("A bot plays one of these levels: {levels}."),
+    errors.BAD_OPTIONS: N_("Those game options are not valid: {reason}."),
     WRONG_TABLE: N_(
         "That control belongs to another table; use the buttons of this channel's table."
     ),
