@@ -88,6 +88,7 @@ TOO_FEW_PLAYERS = "{title} needs at least {min_players} players; {seated} seated
 UNKNOWN_GAME = "There is no game called {name}."
 BAD_TURN_MINUTES = "The turn limit must be 0 (off) to {most} minutes."
 BAD_BOT_LEVEL = "A bot plays one of these levels: {levels}."
+BAD_OPTIONS = "Those game options are not valid: {reason}."  # reason: the validator's words
 
 
 def lobby_full(max_players: int) -> str:

@@ -280,7 +280,7 @@ class SessionManager:
         try:
             checked = engine.options_model.model_validate(dict(options or {}))
         except ValidationError as err:
-            raise Refusal(f"Those game options are not valid: {err.errors()[0]['msg']}.") from None
+            raise Refusal(errors.BAD_OPTIONS, reason=err.errors()[0]["msg"]) from None
         async with self._open_lock:
             if self.in_channel(channel_id) is not None:
                 raise Refusal(errors.GAME_RUNNING)

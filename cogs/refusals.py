@@ -9,7 +9,7 @@ came; the test of this module checks that every constant of ``bot.errors`` is he
 
 from __future__ import annotations
 
-from bot import errors
+from bot import errors, export
 from bot.errors import TableError
 from cogs import controls
 from cogs.i18n.messages import N_, Message
@@ -17,6 +17,15 @@ from cogs.i18n.words import Words
 
 # Refusals the cogs raise as ``Refusal(TEXT)``.
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
+# cogs.replay's (it imports cogs.context, which imports this module; a test keeps them equal).
+REPLAY_REFUSALS: dict[str, Message] = {
+    "OTHER_SERVER": N_("That game was played in another server."),
+    "PLAYERS_ONLY": N_("On this server only the game's own players may replay or export it."),
+    "NOT_REPLAYABLE": N_("That game's log does not replay with this version of the bot."),
+    "OUT_OF_RANGE": N_("That step is not part of this game's replay."),
+    "NO_FINISHED_GAME": N_("There is no finished game in this channel."),
+    "EXPORT_PLAYERS_ONLY": N_("Only the game's players (or Manage Server) may export it."),
+}
 
 REFUSALS: dict[str, Message] = {
     errors.NO_GAME: N_("There is no game in this channel. Open one with /game new."),
@@ -51,12 +60,23 @@ REFUSALS: dict[str, Message] = {
     errors.UNKNOWN_GAME: N_("There is no game called {name}."),
     errors.BAD_TURN_MINUTES: N_("The turn limit must be 0 (off) to {most} minutes."),
     errors.BAD_BOT_LEVEL: N_("A bot plays one of these levels: {levels}."),
+    errors.BAD_OPTIONS: N_("Those game options are not valid: {reason}."),
     WRONG_TABLE: N_(
         "That control belongs to another table; use the buttons of this channel's table."
     ),
     controls.UNKNOWN_CONTROL: N_("That button is not part of this game."),
     controls.NOT_AVAILABLE: N_("That choice is not available now."),
     controls.CHOOSE_ONE: N_("Choose one option from the list."),
+    export.NO_SUCH_GAME: N_("There is no such game."),
+    export.STILL_IN_LOBBY: N_("That game has not started yet, so there is nothing to replay."),
+    export.NEVER_STARTED: N_(
+        "That game was cancelled before it started, so there is nothing to replay."
+    ),
+    export.STILL_RUNNING: N_(
+        "That game is still running; it can be replayed or exported once it is over "
+        "(it would reveal hidden cards)."
+    ),
+    **{message.text: message for message in REPLAY_REFUSALS.values()},
 }
 
 

@@ -294,7 +294,7 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
         await refuse(interaction, err)
         return
     if not 0 <= step <= built.replay.last_index:
-        await refuse(interaction, OUT_OF_RANGE)
+        await refuse(interaction, Refusal(OUT_OF_RANGE))
         return
     render = replay_render(game_uis(interaction.client).ui(built.session.game), built, step)
     if fresh:

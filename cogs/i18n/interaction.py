@@ -51,9 +51,16 @@ async def user_words(interaction: discord.Interaction[TableBot]) -> Words:
     return private_words(interaction, values.get(LANGUAGE_KEY))
 
 
-async def player_words(client: TableBot, user_id: int, locale: str | None = None) -> Words:
-    """Words for a message only user ``user_id`` sees, outside an interaction of theirs
-    (``locale``: their Discord locale when known)."""
+async def player_words(
+    client: TableBot, user_id: int | str, locale: str | None = None
+) -> Words:
+    """Words for a message only user ``user_id`` (a Discord id, or a seat's player id; a bot
+    seat reads English) sees, outside an interaction of theirs (``locale``: their Discord
+    locale when known)."""
+    if isinstance(user_id, str):
+        if not (user_id.isascii() and user_id.isdigit()):
+            return words_for(private_language(None, locale))
+        user_id = int(user_id)
     values = await _store(client).user(user_id)
     return words_for(private_language(values.get(LANGUAGE_KEY), locale))
 

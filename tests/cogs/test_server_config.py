@@ -185,3 +185,13 @@ async def test_a_host_tool_refusal_comes_in_the_users_language(table: Table) -> 
     spanish = table.interaction(BEN, ia.last.message, locale=discord.Locale.spain_spanish)
     await click(spanish, f"tb:host:remove:{session.id}", values=[str(ANA.id)])
     assert spanish.last.ephemeral and spanish.last.content == "Solo el anfitrión puede hacer eso."
+
+
+async def test_at_most_25_game_channels(table: Table) -> None:
+    for channel_id in range(1000, 1025):
+        await configure(table, add_channel=text_channel(table.client.channel(channel_id)))
+    stored = await table.manager.store.guild_settings(1)
+    ia = await configure(table, add_channel=text_channel(table.client.channel(2000)))
+    assert ia.last.content == "A server may name at most 25 game channels."
+    assert await table.manager.store.guild_settings(1) == stored
+    assert len(stored[CHANNELS].split(",")) == 25

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,3 +88,16 @@ def test_unreadable_stored_values_fall_back_to_the_defaults() -> None:
     assert good.language is Language.GU and good.turn_minutes == 0 and good.threads
     assert resolve({}, defaults).allows_games_in(1)
     assert parse_channels("") == () and len(parse_channels(",".join(map(str, range(40))))) == 25
+
+
+async def test_player_words_read_a_players_choice(store: Store) -> None:
+    from types import SimpleNamespace
+
+    from cogs.i18n.interaction import player_words
+
+    client: Any = SimpleNamespace(manager=SimpleNamespace(store=store))
+    await stored_settings(store).set_user(42, "language", "sq", at=AT)
+    assert (await player_words(client, "42")).language is Language.SQ
+    assert (await player_words(client, 42, "es-ES")).language is Language.SQ
+    assert (await player_words(client, 43, "es-419")).language is Language.ES
+    assert (await player_words(client, "bot:1")).language is Language.EN

@@ -19,6 +19,8 @@ async def fd() -> AsyncIterator[FakeDiscord]:
     fake = FakeDiscord()
     fake.add_user("dana", admin=True)  # Administrator: Manage Server
     fake.add_user("alice")
+    fake.add_user("pablo", locale="es-ES")  # a Spanish Discord client
+    fake.add_user("arta")  # chooses Albanian with /language
     for name in ("games", "elsewhere"):
         fake.add_channel(name)
     async with fake:
@@ -44,7 +46,7 @@ def content(record: object) -> str:
 async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
     fd: FakeDiscord, bot: BotProcess
 ) -> None:
-    dana, alice = fd.world.users.values()
+    dana, alice, pablo, arta = fd.world.users.values()
     games, elsewhere = fd.channel_named("games"), fd.channel_named("elsewhere")
 
     game = next(c for c in fd.commands() if c["name"] == "game")
@@ -74,6 +76,18 @@ async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
     text = lobby.text
     assert "SPLIT — sala" in text and "2 min por jugada" in text, text
     assert "Unirse" in text  # the Join button, in the server's language
+
+    # Private answers: each in their own language, whatever the server's.
+    chosen = await fd.slash(arta, games, "language", language="sq")
+    assert chosen.ephemeral and content(chosen) == (
+        "Tani e tutje ju përgjigjem në Shqip. Mesazhet publike ndjekin serverin.")
+    for user in (arta, arta, pablo, pablo):
+        await fd.click_label(user, lobby, "Unirse")
+    refusals = [content(r) for r in fd.interactions[-4:]]
+    assert refusals[1] == "Ju jeni ulur tashmë në këtë tavolinë.", refusals
+    assert refusals[3] == "Ya estás sentado en esta mesa.", refusals
+    seats = fd.message(lobby).text
+    assert "2. Arta" in seats and "3. Pablo" in seats, seats
 
     after = await fd.slash(dana, games, "config")
     listed = content(after)

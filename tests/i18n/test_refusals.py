@@ -17,6 +17,17 @@ SENTENCES = {
 }
 
 
+def test_the_replay_refusals_are_marked_with_the_same_english() -> None:
+    from bot import export
+    from cogs import replay
+    from cogs.refusals import REPLAY_REFUSALS
+
+    for name, message in REPLAY_REFUSALS.items():
+        assert getattr(replay, name) == message.text
+    for name in ("NO_SUCH_GAME", "STILL_IN_LOBBY", "NEVER_STARTED", "STILL_RUNNING"):
+        assert getattr(export, name) in REFUSALS
+
+
 def fields_of(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field}
 

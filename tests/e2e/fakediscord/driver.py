@@ -84,9 +84,10 @@ class FakeDiscord:
 
     # -- the guild ----
 
-    def add_user(self, name: str, *, admin: bool = False) -> FakeUser:
-        """A guild member; add users before the bot connects (GUILD_CREATE lists them)."""
-        user = FakeUser(self.world.ids.next(), name, admin=admin)
+    def add_user(self, name: str, *, admin: bool = False, locale: str = "en-US") -> FakeUser:
+        """A guild member; add users before the bot connects (GUILD_CREATE lists them).
+        ``locale``: their Discord client language, sent with their interactions."""
+        user = FakeUser(self.world.ids.next(), name, admin=admin, locale=locale)
         self.world.users[user.id] = user
         return user
 
@@ -484,7 +485,7 @@ class FakeDiscord:
             "token": record.token,
             "version": 1,
             "app_permissions": str(world.bot_permissions_in(channel.id)),
-            "locale": "en-US",
+            "locale": user.locale,
             "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild_id)},

@@ -20,6 +20,7 @@ class FakeUser:
     role_ids: tuple[int, ...] = ()
     admin: bool = False
     bot: bool = False
+    locale: str = "en-US"  # the user's Discord client language (an interaction's ``locale``)
 
     @property
     def mention(self) -> str:
