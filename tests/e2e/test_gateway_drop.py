@@ -55,6 +55,10 @@ async def test_a_gateway_drop_mid_game_loses_no_click_and_posts_nothing_twice(
     assert table.oracle.matches_stored(table.row())
     assert len(table.oracle.actions) == table.steps
     assert table.row().status == "finished"
+    await live_bot.wait_until(  # the final post goes out after the table's last edit
+        lambda: any(cid.startswith("tb:rematch:") for m in guild.public(table.channel)
+                    for cid in m.custom_ids()),
+        20.0, "the final post")
     posts = [m for m in guild.public(table.channel) if m.interaction_id is None]
     repeated = [(a.text, b.text) for a, b in itertools.pairwise(posts) if a.text == b.text]
     assert repeated == [], "a message was posted twice in a row"
