@@ -44,7 +44,7 @@ from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.shown import Shown, answer, private_shown, table_copy_shown, table_shown
-from cogs.turn_ping import humans_awaited, ping_view
+from cogs.turn_ping import DISCORD_WEB, humans_awaited, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.view_follow import remember_view
 
@@ -256,11 +256,14 @@ async def act_click(
 
 
 def _is_ping(message: discord.Message | None, session: Session) -> bool:
-    """Whether a public message with this session's controls is its turn ping (the table
-    always has embeds; a ping never has)."""
+    """Whether a public message with this session's controls is its turn ping: the stored
+    one, or (while its id is being stored) a message without embeds linking to a table."""
     if message is None or message.id == session.table_message_id:
         return False
-    return message.id == session.ping_message_id or not message.embeds
+    if message.id == session.ping_message_id:
+        return True
+    content = getattr(message, "content", None) or ""
+    return not message.embeds and f"{DISCORD_WEB}/channels/" in content
 
 
 async def _answer_on_ping(interaction: Interaction, session: Session, me: str) -> None:
