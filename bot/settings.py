@@ -65,6 +65,8 @@ class Settings(DatabaseSettings):
     # Pictures of tables and hands (cogs.pictures): a server's /config images setting and a
     # person's /images choice win; this is the default where neither is set.
     images: Literal["on", "off"] = "on"
+    # Worker processes that draw them (0: threads of the bot process; cogs.pictures).
+    image_processes: int = Field(default=1, ge=0, le=8)
     game_seed: int | None = None  # tests and replays only; never logged
     # Shards (``bot.sharding``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
     # empty for all) the shards of this process, which owns the sessions of their guilds.

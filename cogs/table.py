@@ -30,7 +30,10 @@ from cogs.unexpected import on_command_error
 
 async def setup(bot: TableBot) -> None:
     manager = bot.manager
-    pictures = Pictures(default_on=bot.settings.images == ON)
+    pictures = Pictures(default_on=bot.settings.images == ON,
+                        processes=bot.settings.image_processes)
+    if pictures.default_on:
+        pictures.start()  # else the workers start with the first picture a server asks for
     await bot.add_cog(GameCog(GameUIs(manager.engines), pictures))
     await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)

@@ -27,7 +27,7 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.images_cog import ImagesCog
 from cogs.limits import FILE_BYTES, FILES
-from cogs.pictures import Pictures, with_table_picture
+from cogs.pictures import Pictures, table_attachment, with_table_picture
 from cogs.rendering import table_render
 from cogs.split import SplitUI
 from cogs.ten import TenUI
@@ -371,3 +371,19 @@ async def test_a_failing_render_leaves_the_message_as_text(
         pictures.close()
     assert render.files == [] and render.embeds[0].image.url is None
     assert "could not draw table.png" in caplog.text
+
+
+async def test_a_worker_process_draws_what_a_thread_draws() -> None:
+    engine = SplitEngine()
+    ui = SplitUI(engine)
+    session = _session("split", samples.play(engine, 3, 6, 25), 3)
+    threads = Pictures(default_on=True)
+    processes = Pictures(default_on=True, processes=1)
+    try:
+        in_thread = await table_attachment(threads, ui, session, EN)
+        in_process = await table_attachment(processes, ui, session, EN)
+    finally:
+        threads.close()
+        processes.close()
+    assert in_thread is not None and in_process is not None
+    assert in_process.data == in_thread.data
