@@ -387,3 +387,19 @@ async def test_a_worker_process_draws_what_a_thread_draws() -> None:
         processes.close()
     assert in_thread is not None and in_process is not None
     assert in_process.data == in_thread.data
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    (Language.EN, "Discard row"), (Language.ES, "Fila de descarte"),
+    (Language.SQ, "Rreshti i hedhjes"), (Language.GU, "કાઢી નાખવાની પંક્તિ"),
+])
+def test_picture_labels_are_in_the_messages_language(language: Language, words: str) -> None:
+    from cogs.imaging.layout import Label
+    from cogs.imaging.words import words_in
+    from cogs.split.table_image import table_layout
+
+    view = SplitEngine().view(samples.split_state(3, 2, 20), None)
+    with words_in(words_for(language)):
+        layout = table_layout(view, samples.names(3))
+    labels = [item.text for item in layout.items if isinstance(item, Label)]
+    assert any(label.startswith(words) for label in labels), labels
