@@ -201,7 +201,11 @@ class Pictures:
         future: asyncio.Future[bytes | None] = loop.create_future()
         self._pending[key] = future
         try:
-            data = await loop.run_in_executor(self._executor(), draw)
+            try:
+                data = await loop.run_in_executor(self._executor(), draw)
+            except concurrent.futures.BrokenExecutor:
+                self._pool = None  # a worker died (killed, out of memory): start afresh
+                raise
             if data is not None:
                 self.cache.put(key, data)
             future.set_result(data)

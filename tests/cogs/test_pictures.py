@@ -403,3 +403,33 @@ def test_picture_labels_are_in_the_messages_language(language: Language, words: 
         layout = table_layout(view, samples.names(3))
     labels = [item.text for item in layout.items if isinstance(item, Label)]
     assert any(label.startswith(words) for label in labels), labels
+
+
+async def test_a_dead_worker_process_is_replaced() -> None:
+    import concurrent.futures
+    import os
+    import signal
+
+    engine = SplitEngine()
+    ui = SplitUI(engine)
+    session = _session("split", samples.play(engine, 2, 6, 10), 2)
+    pictures = Pictures(default_on=True, processes=1)
+    try:
+        assert await table_attachment(pictures, ui, session, EN) is not None
+        pool = pictures._pool
+        assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        later = replace_version(session, 4)
+        first = await table_attachment(pictures, ui, later, EN)  # may meet the dead pool
+        again = await table_attachment(pictures, ui, replace_version(session, 5), EN)
+        assert again is not None
+        assert first is None or first.data
+    finally:
+        pictures.close()
+
+
+def replace_version(session: Session, version: int) -> Session:
+    import dataclasses
+
+    return dataclasses.replace(session, version=version)
