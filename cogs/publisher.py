@@ -31,7 +31,7 @@ from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
 from cogs.notices import reminder_text, timed_out_text
-from cogs.shown import public_table
+from cogs.shown import message_turn, public_table
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,10 @@ class TablePublisher:
         channel = self._channel(session)
         message = channel.get_partial_message(session.table_message_id)
         try:
-            render = await public_table(self._client, session)
-            await message.edit(**render.edit_kwargs())
+            render = await public_table(self._client, session)  # its picture drawn first
+            async with message_turn(session.table_message_id):
+                if self._overtaken(session):
+                    return  # a newer change is drawn by its own publish or click answer
+                await message.edit(**render.edit_kwargs())
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
