@@ -68,6 +68,8 @@ class Settings(DatabaseSettings):
     threads: bool = False  # each game in its own thread
     # Seconds the public table waits for a player's next step in their turn (cogs.publisher).
     table_run_debounce: float = Field(default=0.4, ge=0, le=2)
+    # Worker processes that draw them (0: threads of the bot process; cogs.pictures).
+    image_processes: int = Field(default=1, ge=0, le=8)
     game_seed: int | None = None  # tests and replays only; never logged
     # Machine seats (bot.decisions): the levels the lobby offers, the worker processes that
     # search expert moves, and the hard deadline of one expert move.

@@ -8,7 +8,10 @@ whether a message gets a picture, renders it off the event loop and attaches it:
   environment setting) for public messages; for what only one person sees, their own choice
   (user setting ``images``, set with ``/images``), else the server's. Off, a message is exactly
   its text render, with an empty list of files (an edit then removes an older picture).
-* how: in a bounded thread pool (:data:`WORKERS` threads), each result kept in a bounded
+* how: in a bounded pool of worker processes (``IMAGE_PROCESSES``, default 1; 0 = a pool of
+  :data:`WORKERS` threads, as the tests use): a render is mostly Python (layout, painting)
+  that holds the GIL, so in threads it would slow every other answer of the bot, while a
+  process draws beside the event loop. Each result is kept in a bounded
   :class:`cogs.imaging.cache.RenderCache` by (session, version, viewer and language): the
   public table of one version is drawn once for every edit and copy of it. Two requests for
   the same picture at once share one render. Memory stays flat: the cache holds at most
@@ -24,13 +27,20 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.models import Session, Status
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, GameUI, Render
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.imaging.cache import DEFAULT_CAPACITY, RenderCache, RenderKey
 from cogs.stored_settings import stored_settings
@@ -50,7 +60,37 @@ TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 FINAL_FILE = "final.png"
 
-Draw = Callable[[], bytes | None]
+Draw = Callable[[], bytes | None]  # picklable (a partial of draw_picture) for the processes
+
+
+def draw_picture(ui: GameUI, method: str, session: Session, language: Language,
+                 *args: object) -> bytes | None:
+    """``ui.<method>(session, *args, words)`` in a worker: a module-level function, so the
+    call pickles to a worker process (the UI, the session and the language travel)."""
+    drawn: bytes | None = getattr(ui, method)(session, *args, words_for(language))
+    return drawn
+
+
+def _warm() -> None:
+    """A worker's first task: import the drawing toolkit before the first real render (a
+    game's renderers come with its UI, the first time one is unpickled)."""
+    import cogs.imaging.paint  # noqa: F401
+
+
+def _start_worker() -> None:
+    """A worker process ends with the bot: a bot killed outright (SIGKILL) cannot stop its
+    pool, so each worker watches its parent and exits when it is gone."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch(sentinel: int) -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, args=(parent.sentinel,), name="parent-watch",
+                     daemon=True).start()
+    _warm()
 
 
 def parse_choice(value: str | None) -> bool | None:
@@ -69,13 +109,15 @@ class Pictures:
         self,
         *,
         default_on: bool,
+        processes: int = 0,
         workers: int = WORKERS,
         capacity: int = DEFAULT_CAPACITY,
     ) -> None:
         self.default_on = default_on
         self.cache = RenderCache(capacity)
+        self._processes = processes
         self._workers = workers
-        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._pool: concurrent.futures.Executor | None = None
         self._pending: dict[RenderKey, asyncio.Future[bytes | None]] = {}
 
     # --- settings -----------------------------------------------------------------------------
@@ -113,7 +155,11 @@ class Pictures:
         future: asyncio.Future[bytes | None] = loop.create_future()
         self._pending[key] = future
         try:
-            data = await loop.run_in_executor(self._executor(), draw)
+            try:
+                data = await loop.run_in_executor(self._executor(), draw)
+            except concurrent.futures.BrokenExecutor:
+                self._pool = None  # a worker died (killed, out of memory): start afresh
+                raise
             if data is not None:
                 self.cache.put(key, data)
             future.set_result(data)
@@ -125,12 +171,24 @@ class Pictures:
         finally:
             del self._pending[key]
 
-    def _executor(self) -> concurrent.futures.ThreadPoolExecutor:
+    def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
-            self._pool = concurrent.futures.ThreadPoolExecutor(
-                max_workers=self._workers, thread_name_prefix="picture"
-            )
+            if self._processes:
+                # spawn: a fork of a process with an event loop and threads is not safe.
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self._processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                )
+            else:
+                self._pool = concurrent.futures.ThreadPoolExecutor(
+                    max_workers=self._workers, thread_name_prefix="picture"
+                )
         return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (a process pool takes a moment to import the renderers)."""
+        self._executor().submit(_warm)
 
     def close(self) -> None:
         """Stop the render threads (renders not started yet are dropped)."""
@@ -179,8 +237,8 @@ async def table_attachment(
     key: RenderKey = (session.id, session.version, ("table", words.language))
     alt = words.gettext("{game}: the table as a picture; the text above says the same.",
                         game=ui.title)
-    return await _attachment(pictures, key, lambda: ui.table_image(session, words),
-                             TABLE_FILE, alt)
+    draw = functools.partial(draw_picture, ui, "table_image", session, words.language)
+    return await _attachment(pictures, key, draw, TABLE_FILE, alt)
 
 
 async def final_attachment(
@@ -191,8 +249,8 @@ async def final_attachment(
         return None
     key: RenderKey = (session.id, session.version, ("final", words.language))
     alt = words.gettext("{game}: the final scores as a picture.", game=ui.title)
-    return await _attachment(pictures, key, lambda: ui.final_picture(session, words),
-                             FINAL_FILE, alt)
+    draw = functools.partial(draw_picture, ui, "final_picture", session, words.language)
+    return await _attachment(pictures, key, draw, FINAL_FILE, alt)
 
 
 async def hand_attachment(
@@ -204,8 +262,8 @@ async def hand_attachment(
     key: RenderKey = (session.id, session.version, ("hand", viewer, words.language))
     alt = words.gettext("{game}: your hand as a picture, numbered as the controls.",
                         game=ui.title)
-    return await _attachment(pictures, key, lambda: ui.hand_image(session, viewer, words),
-                             HAND_FILE, alt)
+    draw = functools.partial(draw_picture, ui, "hand_image", session, words.language, viewer)
+    return await _attachment(pictures, key, draw, HAND_FILE, alt)
 
 
 async def with_table_picture(

@@ -41,7 +41,7 @@ from cogs import channel_health
 from cogs.context import release_view
 from cogs.i18n.interaction import server_words
 from cogs.notices import reminder_text, timed_out_text
-from cogs.shown import public_table
+from cogs.shown import message_turn, public_table
 from cogs.table_watch import TableWatch
 from game.base import PlayerId
 
@@ -194,7 +194,10 @@ class TablePublisher:
         render = await public_table(self._client, session)
         message = self._channel(session).get_partial_message(table_id)
         try:
-            await message.edit(**render.edit_kwargs())
+            async with message_turn(table_id):
+                if self._overtaken(session):
+                    return  # a newer change is drawn by its own publish or click answer
+                await message.edit(**render.edit_kwargs())
             channel_health.report_ok(self._client, session)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)

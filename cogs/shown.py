@@ -9,13 +9,16 @@ A click is answered at once: :func:`answer` sends the picture with the answer wh
 hand (cached, or drawn within :data:`ACK_WAIT`); else the text goes out first, without a
 picture, and the picture follows in an edit of the same message (``edit_original_response``). A
 later answer on the same message wins: an older picture that arrives after it is dropped.
+Writes to one message take turns (:func:`message_turn`: answers, picture edits and the table
+publisher's edits), so a picture checked as current cannot land after a newer text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, replace
 from itertools import count
 
@@ -160,6 +163,29 @@ def with_note(render: Render, note: str | None) -> Render:
     return replace(render, content=note if not render.content else f"{note}\n{render.content}")
 
 
+_turns: dict[int, tuple[asyncio.Lock, int]] = {}  # message id -> (its lock, holders + waiters)
+
+
+@contextlib.asynccontextmanager
+async def message_turn(message_id: int | None) -> AsyncIterator[None]:
+    """One write to message ``message_id`` at a time (None: no known message, no wait). The
+    map keeps only messages with a write in progress."""
+    if message_id is None:
+        yield
+        return
+    lock, users = _turns.get(message_id, (asyncio.Lock(), 0))
+    _turns[message_id] = (lock, users + 1)
+    try:
+        async with lock:
+            yield
+    finally:
+        lock, users = _turns[message_id]
+        if users == 1:
+            del _turns[message_id]
+        else:
+            _turns[message_id] = (lock, users - 1)
+
+
 _answers = count(1)
 # message id -> the answer whose picture is in flight for it; STALE once a newer answer went
 # out. Entries live only while a picture is drawn (the answer that set one removes it).
@@ -193,11 +219,12 @@ async def answer(
         pictured = with_note(await drawing, note)
         if not pictured.files:
             return
-        if message_id is not None and _latest.get(message_id) != token:
-            return  # a newer answer was drawn on this message meanwhile
-        if shown.session is not None and _moved_on(interaction, shown.session):
-            return  # the game went on: a late picture would redraw an old message
-        await interaction.edit_original_response(**pictured.edit_kwargs())
+        async with message_turn(message_id):
+            if message_id is not None and _latest.get(message_id) != token:
+                return  # a newer answer was drawn on this message meanwhile
+            if shown.session is not None and _moved_on(interaction, shown.session):
+                return  # the game went on: a late picture would redraw an old message
+            await interaction.edit_original_response(**pictured.edit_kwargs())
     except discord.HTTPException:
         log.warning("could not add the picture to an answer")
     finally:
@@ -217,9 +244,10 @@ async def _respond(
     """Send or edit; the id of the message answered (None when not known)."""
     if edit:
         message_id = interaction.message.id if interaction.message is not None else None
-        if message_id in _latest:
-            _latest[message_id] = STALE  # the picture in flight for it would be older
-        await interaction.response.edit_message(**render.edit_kwargs())
+        async with message_turn(message_id):
+            if message_id in _latest:
+                _latest[message_id] = STALE  # the picture in flight for it would be older
+            await interaction.response.edit_message(**render.edit_kwargs())
         return message_id
     kwargs = render.send_kwargs()
     if interaction.response.is_done():

@@ -40,7 +40,9 @@ async def setup(bot: TableBot) -> None:
     manager = bot.manager
     # Command names and descriptions for Discord's Spanish locales (before the tree syncs).
     await bot.tree.set_translator(CatalogTranslator())
-    pictures = Pictures(default_on=bot.settings.images)
+    pictures = Pictures(default_on=bot.settings.images, processes=bot.settings.image_processes)
+    if pictures.default_on:
+        pictures.start()  # else the workers start with the first picture a server asks for
     cog = GameCog(GameUIs(manager.engines), pictures, bot.settings.offered_bot_levels)
     await bot.add_cog(cog)
     await bot.add_cog(ImagesCog())

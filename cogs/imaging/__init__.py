@@ -15,5 +15,7 @@ The game renderers (each returns PNG bytes; ``names`` maps player ids to display
   ``cogs.ten.hand_image.render_hand(engine.view(state, player), names)``,
   ``cogs.ten.final_image.render_final(final_view, engine.results(state), names)``.
 
-Each has a ``*_layout`` twin returning the layout alone (what the tests inspect).
+Each has a ``*_layout`` twin returning the layout alone (what the tests inspect). Labels are
+drawn in English unless the call runs inside ``cogs.imaging.words.words_in(words)``; the
+bot's wiring (when, where, in which worker) is ``cogs.pictures``.
 """

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from cogs.imaging.fonts import font
+from cogs.imaging.fonts import font, is_gujarati, runs
 from cogs.imaging.layout import RGB, Align, Box
 
 SUPERSAMPLE = 4
@@ -87,11 +87,33 @@ class Canvas:
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased mask of a line of text and its offset from the pen position. Card
     ranks, numbers, names and headings repeat across renders, so they are drawn once."""
+    if is_gujarati(text):
+        return _runs_mask(text, size, bold)
     face = font(size, bold=bold)
     left, top, right, bottom = (int(edge) for edge in face.getbbox(text))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
     return mask, (left, top)
+
+
+def _runs_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """A line mixing scripts (``fonts.runs``): each run in its font on one baseline; the
+    offset is Lato's, as for a line in Lato alone."""
+    placed = []
+    pen = 0.0
+    for run, face in runs(text, size, bold=bold):
+        placed.append((run, face, pen, face.getbbox(run, anchor="ls")))
+        pen += face.getlength(run)
+    left = min(at + bbox[0] for _, _, at, bbox in placed)
+    right = max(at + bbox[2] for _, _, at, bbox in placed)
+    top = min(bbox[1] for *_, bbox in placed)
+    bottom = max(bbox[3] for *_, bbox in placed)
+    mask = Image.new("L", (max(1, round(right - left)), max(1, round(bottom - top))), 0)
+    draw = ImageDraw.Draw(mask)
+    for run, face, at, _ in placed:
+        draw.text((at - left, -top), run, font=face, fill=255, anchor="ls")
+    ascender = font(size, bold=bold).getmetrics()[0]
+    return mask, (round(left), round(top) + ascender)
 
 
 @lru_cache(maxsize=256)

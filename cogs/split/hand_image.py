@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cogs.i18n.messages import N_
 from cogs.imaging.layout import Box, CardSlot, Layout
 from cogs.imaging.paint import render_png
+from cogs.imaging.words import _, marked, ngettext
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
 from game.split import SplitView
 
 HAND_CARD = (74, 114)
-PICK_NOTE = "Marked card: use it in a match or an upgrade before you discard."
+PICK_NOTE = N_("Marked card: use it in a match or an upgrade before you discard.")
 
 
 class NotAPlayerView(ValueError):
@@ -27,12 +29,14 @@ def hand_layout(view: SplitView, names: Mapping[str, str]) -> Layout:
     if view.viewer is None or view.hand is None:
         raise NotAPlayerView("a hand image is drawn from engine.view(state, player)")
     layout = Layout(parts.WIDTH, 0, parts.BACKGROUND)
-    y = parts.header(layout, view, names, f"Your hand · round {view.round} of {view.rounds}",
-                     you=view.viewer)
+    y = parts.header(layout, view, names,
+                     _("Your hand · round {round} of {rounds}", round=view.round,
+                       rounds=view.rounds), you=view.viewer)
     hand = view.hand
     parts.text(layout, Box(parts.MARGIN, y, parts.WIDTH - 2 * parts.MARGIN, 32),
-               f"{parts.name_of(names, view.viewer)}: {len(hand)} card"
-               f"{'' if len(hand) == 1 else 's'} in hand", parts.TEXT_SIZE, bold=True)
+               ngettext("{name}: {count} card in hand", "{name}: {count} cards in hand",
+                        len(hand), name=parts.name_of(names, view.viewer)),
+               parts.TEXT_SIZE, bold=True)
     y += 40
     width = parts.WIDTH - 2 * parts.MARGIN
     per_line = max(1, (width + parts.GAP) // (HAND_CARD[0] + parts.GAP))
@@ -45,10 +49,10 @@ def hand_layout(view: SplitView, names: Mapping[str, str]) -> Layout:
     lines = (len(hand) + per_line - 1) // per_line
     y += lines * (HAND_CARD[1] + parts.GAP) + 8 if hand else 36
     if not hand:
-        parts.text(layout, Box(parts.MARGIN, y - 36, width, 30), "no cards", parts.SMALL_SIZE,
+        parts.text(layout, Box(parts.MARGIN, y - 36, width, 30), _("no cards"), parts.SMALL_SIZE,
                    colour=parts.SOFT_INK)
     y = parts.discard_row(layout, view.row, y=y,
-                          note=PICK_NOTE if picked_index is not None else None,
+                          note=marked(PICK_NOTE) if picked_index is not None else None,
                           pile_count=view.pile_count)
     panel_height = parts.player_panel_height(view, view.viewer, width)
     parts.player_panel(layout, view, names, view.viewer,

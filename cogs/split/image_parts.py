@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cogs.i18n.messages import N_, Message
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.text_fit import display_name, fitted_label, signed
+from cogs.imaging.words import _, marked
 from game.split import MatchView, SheetView, SplitView
 
 WIDTH = 800
@@ -29,12 +31,15 @@ MATCH_CARD = (54, 84)
 COVERED_CARD = (40, 62)
 GAP = 10
 
-STEP_WORDS: dict[str, str] = {
-    "take": "take a card: draw, or pick from the row",
-    "main": "matches and upgrades, then a discard",
-    "bonus_perfect": "perfect bonus: who marks a negative box",
-    "bonus_strong": "strong bonus: draw a card or skip",
-    "bonus_weak": "weak bonus: swap two matches or skip",
+STEP_WORDS: dict[str, Message] = {
+    "take": N_("take a card: draw, or pick from the row"),
+    "main": N_("matches and upgrades, then a discard"),
+    "bonus_perfect": N_("perfect bonus: who marks a negative box"),
+    "bonus_strong": N_("strong bonus: draw a card or skip"),
+    "bonus_weak": N_("weak bonus: swap two matches or skip"),
+}
+LEVEL_WORDS: dict[str, Message] = {
+    "perfect": N_("perfect"), "strong": N_("strong"), "weak": N_("weak"),
 }
 
 
@@ -52,14 +57,18 @@ def text(layout: Layout, box: Box, words: str, size: int = TEXT_SIZE, *, colour:
 def status_words(view: SplitView, names: Mapping[str, str], you: str | None = None) -> str:
     """Whose move it is and what it is; ``you`` (a viewer) reads "Your turn"."""
     if view.step == "game_over":
-        return "The game is over."
+        return _("The game is over.")
     if view.step == "laydown":
         if you is not None and you in view.laydown_waiting:
-            return "You may lay down matches, then press Done."
+            return _("You may lay down matches, then press Done.")
         waiting = ", ".join(name_of(names, p) for p in view.laydown_waiting)
-        return f"{name_of(names, view.went_out)} went out at once; laying down: {waiting}"
-    who = "Your turn" if you is not None and view.turn == you else name_of(names, view.turn)
-    return f"{who}: {STEP_WORDS.get(view.step, view.step)}"
+        return _("{name} went out at once; laying down: {waiting}",
+                 name=name_of(names, view.went_out), waiting=waiting)
+    step = STEP_WORDS.get(view.step)
+    what = marked(step) if step is not None else view.step
+    if you is not None and view.turn == you:
+        return _("Your turn: {step}", step=what)
+    return _("{name}: {step}", name=name_of(names, view.turn), step=what)
 
 
 def header(layout: Layout, view: SplitView, names: Mapping[str, str], title: str,
@@ -68,7 +77,8 @@ def header(layout: Layout, view: SplitView, names: Mapping[str, str], title: str
     y = MARGIN
     text(layout, Box(MARGIN, y, 460, 44), title, TITLE_SIZE, bold=True)
     text(layout, Box(WIDTH - MARGIN - 280, y, 280, 44),
-         f"Dealer: {name_of(names, view.dealer)}", TEXT_SIZE, colour=SOFT_INK, align="right")
+         _("Dealer: {name}", name=name_of(names, view.dealer)), TEXT_SIZE, colour=SOFT_INK,
+         align="right")
     y += 52
     layout.add(Icon(Box(MARGIN, y + 6, 26, 26), "turn", colour=ACCENT))
     text(layout, Box(MARGIN + 36, y, WIDTH - 2 * MARGIN - 36, 38), status_words(view, names, you),
@@ -83,14 +93,14 @@ def discard_row(layout: Layout, row: Sequence[str], *, y: int, note: str | None,
     x = MARGIN
     width = WIDTH - 2 * MARGIN
     if pile_count is not None:
-        text(layout, Box(x, y, ROW_CARD[0] + 20, 30), "Pile", SMALL_SIZE, colour=SOFT_INK)
+        text(layout, Box(x, y, ROW_CARD[0] + 20, 30), _("Pile"), SMALL_SIZE, colour=SOFT_INK)
         layout.add(Icon(Box(x, y + 34, ROW_CARD[0] + 8, ROW_CARD[1]), "pile", str(pile_count)))
         x += ROW_CARD[0] + 8 + 24
         width -= ROW_CARD[0] + 8 + 24
     if len(row) > 1:
-        title = f"Discard row ({len(row)}): 1 = oldest, {len(row)} = newest"
+        title = _("Discard row ({count}): 1 = oldest, {count} = newest", count=len(row))
     else:
-        title = "Discard row: one card" if row else "Discard row: empty"
+        title = _("Discard row: one card") if row else _("Discard row: empty")
     text(layout, Box(x, y, width, 30), title, SMALL_SIZE, colour=SOFT_INK)
     y += 34
     step = (ROW_CARD[0] + GAP)
@@ -127,8 +137,9 @@ def place_match(layout: Layout, match: MatchView, x: int, y: int, *, highlight: 
                         side="left", highlight=highlight, number=match.id))
     layout.add(CardSlot(Box(x + w, y, w, h), match.halves[1], "match", owner=match.owner,
                         side="right", highlight=highlight, number=match.id))
-    text(layout, Box(x, y + h + 2, 2 * w, 26), match.level, SMALL_SIZE,
-         colour=SOFT_INK, align="center")
+    level = LEVEL_WORDS.get(match.level)
+    text(layout, Box(x, y + h + 2, 2 * w, 26), marked(level) if level else match.level,
+         SMALL_SIZE, colour=SOFT_INK, align="center")
     cx = x + 2 * w + 6
     for card in match.covered:
         layout.add(CardSlot(Box(cx, y + h - COVERED_CARD[1], *COVERED_CARD), card, "covered",
@@ -158,7 +169,8 @@ def place_matches(layout: Layout, matches: Sequence[MatchView], box: Box,
                   highlight: int | None) -> None:
     lines = match_lines(matches, box.w)
     if not lines:
-        text(layout, Box(box.x, box.y, box.w, 28), "no matches", SMALL_SIZE, colour=SOFT_INK)
+        text(layout, Box(box.x, box.y, box.w, 28), _("no matches"), SMALL_SIZE,
+             colour=SOFT_INK)
         return
     y = box.y
     for line in lines:
@@ -170,23 +182,23 @@ def place_matches(layout: Layout, matches: Sequence[MatchView], box: Box,
 
 
 def sheet_line(sheet: SheetView) -> str:
-    return (f"Sheet {sheet.rank_total} − {sheet.negative_value} = {signed(sheet.total)}"
-            f" ({sheet.negatives} neg.)")
+    return _("Sheet {ranks} − {negatives} = {total} ({count} neg.)", ranks=sheet.rank_total,
+             negatives=sheet.negative_value, total=signed(sheet.total), count=sheet.negatives)
 
 
 def rows_line(sheet: SheetView) -> str:
     rows = [f"{rank}×{count}" for rank, count in sheet.boxes.items() if count]
-    return "Rows: " + (" ".join(rows) if rows else "none yet")
+    return _("Rows: {rows}", rows=" ".join(rows)) if rows else _("Rows: none yet")
 
 
-COVERED_NOTE = "Small grey cards: halves covered by an upgrade (out of play)."
+COVERED_NOTE = N_("Small grey cards: halves covered by an upgrade (out of play).")
 
 
 def legend(layout: Layout, view: SplitView, y: int) -> int:
     """A line explaining the covered halves, when any are shown; returns the next y."""
     if not any(match.covered for match in view.matches):
         return y
-    text(layout, Box(MARGIN, y, WIDTH - 2 * MARGIN, 30), COVERED_NOTE, SMALL_SIZE,
+    text(layout, Box(MARGIN, y, WIDTH - 2 * MARGIN, 30), marked(COVERED_NOTE), SMALL_SIZE,
          colour=SOFT_INK)
     return y + 36
 
@@ -212,11 +224,11 @@ def player_panel(layout: Layout, view: SplitView, names: Mapping[str, str], play
         layout.add(Icon(Box(x, y + 8, 24, 24), "turn", colour=ACCENT))
         name_x += 32
     count = view.hand_counts[player]
-    hand = f"{count} in hand"
+    hand = _("{count} in hand", count=count)
     hand_w = 110
-    dealer = " (dealer)" if player == view.dealer else ""
-    text(layout, Box(name_x, y, x + w - hand_w - name_x - 8, 40),
-         f"{name_of(names, player)}{dealer}", 28, bold=True)
+    name = name_of(names, player)
+    shown = _("{name} (dealer)", name=name) if player == view.dealer else name
+    text(layout, Box(name_x, y, x + w - hand_w - name_x - 8, 40), shown, 28, bold=True)
     text(layout, Box(x + w - hand_w, y, hand_w, 40), hand, SMALL_SIZE, colour=SOFT_INK,
          align="right")
     y += 40

@@ -14,6 +14,7 @@ from cogs.imaging.layout import RGB, Align, Box, Icon, Label, Layout, Panel, Pol
 from cogs.imaging.paint import render_png
 from cogs.imaging.shapes import MARKERS
 from cogs.imaging.text_fit import signed
+from cogs.imaging.words import _
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
 from game.base import PlayerResult
@@ -53,9 +54,10 @@ def score_layout(view: SplitView, results: Sequence[PlayerResult],
     layout = Layout(parts.WIDTH, 0, parts.BACKGROUND)
     y = parts.MARGIN
     winners = [parts.name_of(names, r.player) for r in results if r.placement == 1]
-    headline = f"{winners[0]} wins" if len(winners) == 1 else "Shared win: " + ", ".join(winners)
+    headline = (_("{name} wins", name=winners[0]) if len(winners) == 1
+                else _("Shared win: {names}", names=", ".join(winners)))
     parts.text(layout, Box(parts.MARGIN, y, parts.WIDTH - 2 * parts.MARGIN, 44),
-               "SPLIT · final scores", parts.TITLE_SIZE, bold=True)
+               _("SPLIT · final scores"), parts.TITLE_SIZE, bold=True)
     y += 50
     parts.text(layout, Box(parts.MARGIN, y, parts.WIDTH - 2 * parts.MARGIN, 36), headline,
                parts.TEXT_SIZE, bold=True, colour=parts.ACCENT)
@@ -94,7 +96,7 @@ def _chart(layout: Layout, view: SplitView, top: int) -> int:
         layout.add(Label(Box(box.x + 4, y_of(value) - 14, 66, 28), signed(value),
                          parts.SMALL_SIZE, parts.SOFT_INK, align="right"))
     for index, x in enumerate(x_of):
-        word = "start" if index == 0 else f"round {index}"
+        word = _("start") if index == 0 else _("round {number}", number=index)
         layout.add(Label(Box(x - 60, plot.bottom + 28, 120, 30), word, parts.SMALL_SIZE,
                          parts.SOFT_INK, align="center"))
     for seat, player in enumerate(view.players):
@@ -118,8 +120,9 @@ def _table(layout: Layout, view: SplitView, results: Sequence[PlayerResult],
     layout.add(Panel(Box(parts.MARGIN, top, parts.WIDTH - 2 * parts.MARGIN, height),
                      parts.PANEL, parts.PANEL_EDGE))
     y = top + 10
-    for column, words in (("name", "Player"), ("r1", "Round 1"), ("r2", "Round 2"),
-                          ("r3", "Round 3"), ("total", "Total")):
+    for column, words in (("name", _("Player")), ("r1", _("Round {number}", number=1)),
+                          ("r2", _("Round {number}", number=2)),
+                          ("r3", _("Round {number}", number=3)), ("total", _("Total"))):
         _cell(layout, column, y, words, colour=parts.SOFT_INK)
     for result in results:
         y += ROW_HEIGHT

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cogs.i18n.messages import N_
 from cogs.imaging.layout import Box, Layout
 from cogs.imaging.paint import render_png
+from cogs.imaging.words import _, marked
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
 from game.split import SplitView
 
 PANEL_GAP = 12
-PICK_NOTE = "The card just picked from the row must be used before the discard."
+PICK_NOTE = N_("The card just picked from the row must be used before the discard.")
 
 
 class PrivateViewRefused(ValueError):
@@ -26,8 +28,10 @@ def table_layout(view: SplitView, names: Mapping[str, str]) -> Layout:
     if view.viewer is not None or view.hand is not None:
         raise PrivateViewRefused("the public table is drawn from engine.view(state, None)")
     layout = Layout(parts.WIDTH, 0, parts.BACKGROUND)
-    y = parts.header(layout, view, names, f"SPLIT · round {view.round} of {view.rounds}")
-    y = parts.discard_row(layout, view.row, y=y, note=PICK_NOTE if view.picked else None,
+    y = parts.header(layout, view, names,
+                     _("SPLIT · round {round} of {rounds}", round=view.round, rounds=view.rounds))
+    y = parts.discard_row(layout, view.row, y=y,
+                          note=marked(PICK_NOTE) if view.picked else None,
                           pile_count=view.pile_count)
     columns = 1 if len(view.players) <= 2 else 2
     width = (parts.WIDTH - 2 * parts.MARGIN - (columns - 1) * PANEL_GAP) // columns

@@ -20,6 +20,7 @@ from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
+from cogs.imaging.words import words_in
 from cogs.rules import rules_page
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
@@ -64,17 +65,20 @@ class SplitUI:
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
-        return render_table(self.engine.view(session.state, None), session.names)
+        with words_in(words):
+            return render_table(self.engine.view(session.state, None), session.names)
 
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
-        return render_hand(self.engine.view(session.state, viewer), session.names)
+        with words_in(words):
+            return render_hand(self.engine.view(session.state, viewer), session.names)
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """The score progression over the three rounds, one line per player."""
         if session.status is not Status.FINISHED:
             return None
-        return render_scores(self.engine.view(session.state, None),
-                             self.engine.results(session.state), session.names)
+        with words_in(words):
+            return render_scores(self.engine.view(session.state, None),
+                                 self.engine.results(session.state), session.names)
 
     def scores(self, session: Session) -> Render:
         return Render(embeds=[scores_embed(session, self.engine.view(session.state, None))])

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cogs.i18n.messages import N_, Message
 from cogs.imaging.layout import Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.paint import render_png
+from cogs.imaging.words import _, marked
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
 from cogs.ten.text import spare_cards
@@ -25,11 +27,11 @@ RUN_POINTS = 56
 RUN_GAP = 18
 LINE_H = CARD[1] + CAPTION_H + 8
 SPARE_HEAD = 190
-DECIDED_BY = {
-    "score": "on points",
-    "currency tokens": "tie broken by currency tokens",
-    "fewest cards": "tie broken by fewest cards",
-    "shared": "shared place",
+DECIDED_BY: dict[str, Message] = {
+    "score": N_("on points"),
+    "currency tokens": N_("tie broken by currency tokens"),
+    "fewest cards": N_("tie broken by fewest cards"),
+    "shared": N_("shared place"),
 }
 
 
@@ -93,7 +95,8 @@ def _panel(layout: Layout, player: PlayerView, result: PlayerResult, names: Mapp
     layout.add(Panel(box, parts.PANEL, parts.ACTIVE_EDGE if winner else parts.PANEL_EDGE,
                      width=4 if winner else 2))
     x, y, w = box.x + 12, box.y + 12, box.w - 24
-    decided = DECIDED_BY.get(str(result.breakdown.get("decided_by")), "")
+    how = DECIDED_BY.get(str(result.breakdown.get("decided_by")))
+    decided = marked(how) if how is not None else ""
     parts.text(layout, Box(x, y, w - 130, 40),
                f"{result.placement}. {parts.name_of(names, player.player)}", 30, bold=True)
     parts.text(layout, Box(x + w - 120, y, 120, 40), parts.points(result.score), 30,
@@ -106,7 +109,7 @@ def _panel(layout: Layout, player: PlayerView, result: PlayerResult, names: Mapp
     places = parts.assignment_of(player)
     lines = _run_lines(player, w)
     if not lines:
-        parts.text(layout, Box(x, y, w, 30), "no scoring run", parts.SMALL_SIZE,
+        parts.text(layout, Box(x, y, w, 30), _("no scoring run"), parts.SMALL_SIZE,
                    colour=parts.SOFT_INK)
     for line in lines:
         rx = x
@@ -119,7 +122,7 @@ def _panel(layout: Layout, player: PlayerView, result: PlayerResult, names: Mapp
     spare = spare_cards(player)
     if spare:
         parts.text(layout, Box(x, y + CARD[1] // 2 - 16, SPARE_HEAD - 10, 32),
-                   "scored nothing:", parts.SMALL_SIZE, colour=parts.SOFT_INK)
+                   _("scored nothing:"), parts.SMALL_SIZE, colour=parts.SOFT_INK)
         per_line = max(1, (w - SPARE_HEAD + parts.GAP) // (CARD[0] + parts.GAP))
         for index, note in enumerate(spare):
             slot = Box(x + SPARE_HEAD + (index % per_line) * (CARD[0] + parts.GAP),
@@ -132,7 +135,7 @@ def final_layout(view: TenView, results: Sequence[PlayerResult],
     layout = Layout(parts.WIDTH, 0, parts.BACKGROUND)
     y = parts.MARGIN
     parts.text(layout, Box(parts.MARGIN, y, parts.WIDTH - 2 * parts.MARGIN, 44),
-               "TEN · final scores", parts.TITLE_SIZE, bold=True)
+               _("TEN · final scores"), parts.TITLE_SIZE, bold=True)
     y += 52
     by_player = {player.player: player for player in view.players}
     width = parts.WIDTH - 2 * parts.MARGIN

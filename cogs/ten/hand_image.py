@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from cogs.imaging.layout import Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.paint import render_png
+from cogs.imaging.words import _
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
 from cogs.ten.text import spare_cards
@@ -46,16 +47,16 @@ def collection_block(layout: Layout, player: PlayerView, y: int) -> int:
     layout.add(Panel(Box(parts.MARGIN, y, width, height), parts.PANEL, parts.PANEL_EDGE))
     x0, top = parts.MARGIN + 12, y + 12
     spare = spare_cards(player)
-    note = " · faded cards score nothing" if spare else ""
-    parts.text(layout, Box(x0, top, width - 24, 36),
-               f"Your collection: {parts.points(player.score)}{note}", parts.TEXT_SIZE,
-               bold=True)
+    heading = (_("Your collection: {points} · faded cards score nothing",
+                 points=parts.points(player.score)) if spare
+               else _("Your collection: {points}", points=parts.points(player.score)))
+    parts.text(layout, Box(x0, top, width - 24, 36), heading, parts.TEXT_SIZE, bold=True)
     top += 40
     parts.text(layout, Box(x0, top, width - 24, 32), parts.run_words(player),
                parts.SMALL_SIZE, colour=parts.SOFT_INK)
     top += 36
     if not groups:
-        parts.text(layout, Box(x0, top, width - 24, 30), "no cards yet", parts.SMALL_SIZE,
+        parts.text(layout, Box(x0, top, width - 24, 30), _("no cards yet"), parts.SMALL_SIZE,
                    colour=parts.SOFT_INK)
     places = parts.assignment_of(player)
     for (key, notes), line_height in zip(groups, line_heights, strict=True):
@@ -73,7 +74,7 @@ def collection_block(layout: Layout, player: PlayerView, y: int) -> int:
                       top + (index // per_line) * step_h, *card)
             caption = None
             if key == "W":
-                caption = f"={place}" if place else "unused"
+                caption = f"={place}" if place else _("unused")
             layout.add(CardSlot(box, note, "hand", owner=player.player, dimmed=faded,
                                 caption=caption))
             if caption is not None:
@@ -87,7 +88,8 @@ def hand_layout(view: TenView, names: Mapping[str, str]) -> Layout:
     me = _me(view)
     you = me.player
     layout = Layout(parts.WIDTH, 0, parts.BACKGROUND)
-    y = parts.header(layout, view, names, f"Your view · turn {view.turn}", you=you)
+    y = parts.header(layout, view, names, _("Your view · turn {turn}", turn=view.turn),
+                     you=you)
     parts.text(layout, Box(parts.MARGIN, y, 300, parts.TOKEN), parts.name_of(names, you),
                28, bold=True)
     parts.tokens(layout, me, parts.MARGIN + 310, y, wealth=True)
@@ -100,10 +102,14 @@ def hand_layout(view: TenView, names: Mapping[str, str]) -> Layout:
         y = parts.market(layout, view, y)
     if view.payment is not None and view.payment.payer == you:
         pay = view.payment
-        what = "the wild" if pay.paying_for == "wild" else "the card"
+        if pay.paying_for == "wild":
+            paying = _("You pay {price} for the wild {card}", price=pay.price,
+                       card=card_text(pay.card))
+        else:
+            paying = _("You pay {price} for the card {card}", price=pay.price,
+                       card=card_text(pay.card))
         parts.text(layout, Box(parts.MARGIN, y, parts.WIDTH - 2 * parts.MARGIN - 90, 40),
-                   f"You pay {pay.price} for {what} {card_text(pay.card)}", parts.TEXT_SIZE,
-                   bold=True)
+                   paying, parts.TEXT_SIZE, bold=True)
         layout.add(CardSlot(Box(parts.WIDTH - parts.MARGIN - 66, y, *parts.BIG_CARD), pay.card,
                             "paying", highlight=True))
         y += parts.BIG_CARD[1] + parts.GAP

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cogs.i18n.messages import N_, Message
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.text_fit import display_name, fitted_label, signed
+from cogs.imaging.words import _, marked, ngettext
 from cogs.ten.wild_notation import card_text
-from game.ten import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS, PlayerView, TenView
+from game.ten import BUST_TOKEN_VALUE, COLOURS, PlayerView, TenView
 
 WIDTH = 800
 MARGIN = 20
@@ -29,6 +31,10 @@ TOKEN = 36
 
 
 name_of = display_name
+NO_CARD_OF: dict[str, Message] = {
+    "R": N_("no red card"), "B": N_("no blue card"), "O": N_("no orange card"),
+    "G": N_("no green card"),
+}
 
 
 def text(layout: Layout, box: Box, words: str, size: int = TEXT_SIZE, *, colour: RGB = INK,
@@ -40,28 +46,30 @@ def text(layout: Layout, box: Box, words: str, size: int = TEXT_SIZE, *, colour:
 
 
 def points(score: int) -> str:
-    return f"{score} pt" if score == 1 else f"{score} pts"
+    return ngettext("{count} pt", "{count} pts", score)
 
 
 def situation(view: TenView, names: Mapping[str, str], you: str | None = None) -> str:
     """What the table waits for, in a few words (``you``: the viewer reads "You")."""
 
     def who(player: str | None) -> str:
-        return "You" if you is not None and player == you else name_of(names, player)
+        return _("You") if you is not None and player == you else name_of(names, player)
 
     if view.phase == "draw":
-        return f"{who(view.active)}: draw again or stop"
+        return _("{name}: draw again or stop", name=who(view.active))
     if view.phase == "auction" and view.auction is not None:
-        return f"Auction: {who(view.auction.to_bid)} to bid"
+        return _("Auction: {name} to bid", name=who(view.auction.to_bid))
     if view.phase == "payment" and view.payment is not None:
         pay = view.payment
-        what = "the wild" if pay.paying_for == "wild" else f"the {card_text(pay.card)}"
-        return f"{who(pay.payer)}: pay {pay.price} for {what}"
+        if pay.paying_for == "wild":
+            return _("{name}: pay {price} for the wild", name=who(pay.payer), price=pay.price)
+        return _("{name}: pay {price} for the {card}", name=who(pay.payer), price=pay.price,
+                 card=card_text(pay.card))
     if view.phase == "buy":
-        return f"{who(view.buyer)}: buy one market card or skip"
+        return _("{name}: buy one market card or skip", name=who(view.buyer))
     if view.phase == "final buys":
-        return f"Final buys: {who(view.buyer)} now"
-    return "The game is over."
+        return _("Final buys: {name} now", name=who(view.buyer))
+    return _("The game is over.")
 
 
 def header(layout: Layout, view: TenView, names: Mapping[str, str], title: str,
@@ -69,9 +77,10 @@ def header(layout: Layout, view: TenView, names: Mapping[str, str], title: str,
     y = MARGIN
     text(layout, Box(MARGIN, y, 440, 44), title, TITLE_SIZE, bold=True)
     if view.pile_size:
-        pile = f"Pile {view.pile_size} · next flip busts {view.bust_chance:.0%}"
+        chance = f"{view.bust_chance:.0%}"
+        pile = _("Pile {count} · next flip busts {chance}", count=view.pile_size, chance=chance)
     else:
-        pile = "Pile empty: last card flipped"
+        pile = _("Pile empty: last card flipped")
     text(layout, Box(WIDTH - MARGIN - 320, y, 320, 44), pile, SMALL_SIZE, colour=SOFT_INK,
          align="right")
     y += 52
@@ -94,11 +103,12 @@ def tableau(layout: Layout, view: TenView, names: Mapping[str, str], y: int) -> 
     layout.add(Panel(Box(MARGIN, y, width, height), PANEL, PANEL_EDGE))
     x0, top = MARGIN + 12, y + 12
     text(layout, Box(x0, top, width - 24, 32),
-         f"Tableau: total {signed(view.running_total)} · currency {view.tableau_currency}",
+         _("Tableau: total {total} · currency {currency}", total=signed(view.running_total),
+           currency=view.tableau_currency),
          TEXT_SIZE, bold=True)
     top += 38
     if not cards:
-        text(layout, Box(x0, top, width - 24, 30), "no card flipped yet", SMALL_SIZE,
+        text(layout, Box(x0, top, width - 24, 30), _("no card flipped yet"), SMALL_SIZE,
              colour=SOFT_INK)
     for index, note in enumerate(cards):
         box = Box(x0 + (index % per_line) * (BIG_CARD[0] + GAP),
@@ -109,7 +119,8 @@ def tableau(layout: Layout, view: TenView, names: Mapping[str, str], y: int) -> 
         layout.add(CardSlot(Box(x0, top, *BIG_CARD), view.auction.wild, "auction",
                             highlight=True))
         text(layout, Box(x0 + BIG_CARD[0] + 16, top + 8, width - BIG_CARD[0] - 40, 34),
-             f"Auction for the wild {card_text(view.auction.wild)}", TEXT_SIZE, bold=True)
+             _("Auction for the wild {card}", card=card_text(view.auction.wild)), TEXT_SIZE,
+             bold=True)
         for index, words in enumerate(auction_lines):
             text(layout, Box(x0 + BIG_CARD[0] + 16, top + 46 + index * 36,
                              width - BIG_CARD[0] - 40, 32), words, SMALL_SIZE)
@@ -120,13 +131,15 @@ def _auction_words(view: TenView, names: Mapping[str, str]) -> list[str]:
     auction = view.auction
     if auction is None:
         return []
-    high = (f"High bid {auction.high_bid} by {name_of(names, auction.high_bidder)}"
-            if auction.high_bidder is not None else "No bid yet")
+    high = (_("High bid {bid} by {name}", bid=auction.high_bid,
+              name=name_of(names, auction.high_bidder))
+            if auction.high_bidder is not None else _("No bid yet"))
     if auction.to_bid is None:
-        return [high + ": bidding is over"]
+        return [_("{high}: bidding is over", high=high)]
     later = ", ".join(name_of(names, p) for p in auction.still_to_bid[1:])
-    order = f"To bid: {name_of(names, auction.to_bid)}" + (f", then {later}" if later else
-                                                            " (last)")
+    first = name_of(names, auction.to_bid)
+    order = (_("To bid: {name}, then {later}", name=first, later=later) if later
+             else _("To bid: {name} (last)", name=first))
     return [high, order]
 
 
@@ -147,7 +160,7 @@ def market(layout: Layout, view: TenView, y: int, *, group: str = "market") -> i
     heights = [max(rows_of(c) for c in pair) * (cell_h + 4) for pair in pairs]
     height = 12 + 36 + sum(heights) + 8
     layout.add(Panel(Box(MARGIN, y, width, height), PANEL, PANEL_EDGE))
-    text(layout, Box(MARGIN + 12, y + 12, width - 24, 32), "Market: price = number",
+    text(layout, Box(MARGIN + 12, y + 12, width - 24, 32), _("Market: price = number"),
          TEXT_SIZE, bold=True)
     top = y + 12 + 36
     for pair, pair_height in zip(pairs, heights, strict=True):
@@ -158,7 +171,7 @@ def market(layout: Layout, view: TenView, y: int, *, group: str = "market") -> i
             on_sale = view.market.get(colour, [])
             if not on_sale:
                 text(layout, Box(x + 40, top + 14, inner, 30),
-                     f"no {COLOUR_NAMES[colour]} card", SMALL_SIZE, colour=SOFT_INK)
+                     marked(NO_CARD_OF[colour]), SMALL_SIZE, colour=SOFT_INK)
             for index, card in enumerate(on_sale):
                 box = Box(x + 40 + (index % per_line) * (SMALL_CARD[0] + GAP),
                           top + (index // per_line) * (cell_h + 4), *SMALL_CARD)
@@ -181,7 +194,8 @@ def tokens(layout: Layout, player: PlayerView, x: int, y: int, *, wealth: bool) 
          bold=True)
     if wealth:
         total = player.currency + BUST_TOKEN_VALUE * player.bust_tokens
-        text(layout, Box(x + TOKEN + 70, y, 220, TOKEN), f"wealth {total}", TEXT_SIZE,
+        text(layout, Box(x + TOKEN + 70, y, 220, TOKEN), _("wealth {total}", total=total),
+             TEXT_SIZE,
              colour=SOFT_INK)
 
 
@@ -228,7 +242,8 @@ def collection(layout: Layout, player: PlayerView, box: Box, card: tuple[int, in
     """The collection by colour (wilds last), each group headed by its symbol and letter."""
     blocks = _group_blocks(player, box.w, card)
     if not blocks:
-        text(layout, Box(box.x, box.y, box.w, 30), "no cards yet", SMALL_SIZE, colour=SOFT_INK)
+        text(layout, Box(box.x, box.y, box.w, 30), _("no cards yet"), SMALL_SIZE,
+             colour=SOFT_INK)
         return
     for key, notes, bx, by in blocks:
         x, y = box.x + bx, box.y + by
@@ -282,7 +297,7 @@ def run_words(player: PlayerView) -> str:
     """``Runs: R 3–7 (5) · B 1–3 (3)``: each scoring colour's run and its points."""
     runs = [f"{run.colour} {run.start}–{run.end} ({run.points})" for run in player.runs
             if run.points]
-    return "Runs: " + (" · ".join(runs) if runs else "none yet")
+    return _("Runs: {runs}", runs=" · ".join(runs)) if runs else _("Runs: none yet")
 
 
 def assignment_of(player: PlayerView) -> dict[str, list[str]]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from cogs.imaging.layout import Layout
 from cogs.imaging.paint import render_png
+from cogs.imaging.words import _
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
 from game.ten import TenView
@@ -24,7 +25,7 @@ def table_layout(view: TenView, names: Mapping[str, str]) -> Layout:
     if view.viewer is not None:
         raise PrivateViewRefused("the public table is drawn from engine.view(state, None)")
     layout = Layout(parts.WIDTH, 0, parts.BACKGROUND)
-    y = parts.header(layout, view, names, f"TEN · turn {view.turn}")
+    y = parts.header(layout, view, names, _("TEN · turn {turn}", turn=view.turn))
     y = parts.tableau(layout, view, names, y)
     y = parts.market(layout, view, y)
     y = parts.players_grid(layout, view, names, view.players, y)

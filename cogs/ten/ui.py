@@ -24,6 +24,7 @@ from cogs.i18n.common_words import RULES as RULES_BUTTON
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
+from cogs.imaging.words import words_in
 from cogs.limits import clip
 from cogs.ten import controls, table_text, text
 from cogs.ten.final_image import render_final
@@ -135,17 +136,20 @@ class TenUI:
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
-        return render_table(self.engine.view(session.state, None), session.names)
+        with words_in(words):
+            return render_table(self.engine.view(session.state, None), session.names)
 
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
-        return render_hand(self.engine.view(session.state, viewer), session.names)
+        with words_in(words):
+            return render_hand(self.engine.view(session.state, viewer), session.names)
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """Every final collection, each wild captioned with the place it took."""
         if session.status is not Status.FINISHED:
             return None
-        return render_final(self.engine.view(session.state, None),
-                            self.engine.results(session.state), session.names)
+        with words_in(words):
+            return render_final(self.engine.view(session.state, None),
+                                self.engine.results(session.state), session.names)
 
     # --- the private view -------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.images_cog import ImagesCog
 from cogs.limits import FILE_BYTES, FILES
-from cogs.pictures import Pictures, final_attachment, with_table_picture
+from cogs.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering import table_render
 from cogs.split import SplitUI
 from cogs.stored_settings import stored_settings
@@ -376,3 +376,65 @@ async def test_a_failing_render_leaves_the_message_as_text(
         pictures.close()
     assert render.files == [] and render.embeds[0].image.url is None
     assert "could not draw table.png" in caplog.text
+
+
+async def test_a_worker_process_draws_what_a_thread_draws() -> None:
+    engine = SplitEngine()
+    ui = SplitUI(engine)
+    session = _session("split", samples.play(engine, 3, 6, 25), 3)
+    threads = Pictures(default_on=True)
+    processes = Pictures(default_on=True, processes=1)
+    try:
+        in_thread = await table_attachment(threads, ui, session, EN)
+        in_process = await table_attachment(processes, ui, session, EN)
+    finally:
+        threads.close()
+        processes.close()
+    assert in_thread is not None and in_process is not None
+    assert in_process.data == in_thread.data
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    (Language.EN, "Discard row"), (Language.ES, "Fila de descarte"),
+    (Language.SQ, "Rreshti i hedhjes"), (Language.GU, "કાઢી નાખવાની પંક્તિ"),
+])
+def test_picture_labels_are_in_the_messages_language(language: Language, words: str) -> None:
+    from cogs.imaging.layout import Label
+    from cogs.imaging.words import words_in
+    from cogs.split.table_image import table_layout
+
+    view = SplitEngine().view(samples.split_state(3, 2, 20), None)
+    with words_in(words_for(language)):
+        layout = table_layout(view, samples.names(3))
+    labels = [item.text for item in layout.items if isinstance(item, Label)]
+    assert any(label.startswith(words) for label in labels), labels
+
+
+async def test_a_dead_worker_process_is_replaced() -> None:
+    import concurrent.futures
+    import os
+    import signal
+
+    engine = SplitEngine()
+    ui = SplitUI(engine)
+    session = _session("split", samples.play(engine, 2, 6, 10), 2)
+    pictures = Pictures(default_on=True, processes=1)
+    try:
+        assert await table_attachment(pictures, ui, session, EN) is not None
+        pool = pictures._pool
+        assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        later = replace_version(session, 4)
+        first = await table_attachment(pictures, ui, later, EN)  # may meet the dead pool
+        again = await table_attachment(pictures, ui, replace_version(session, 5), EN)
+        assert again is not None
+        assert first is None or first.data
+    finally:
+        pictures.close()
+
+
+def replace_version(session: Session, version: int) -> Session:
+    import dataclasses
+
+    return dataclasses.replace(session, version=version)
