@@ -124,5 +124,5 @@ def bad_turn_minutes(most: int) -> str:
     return BAD_TURN_MINUTES.format(most=most)
 
 
-def bad_bot_level(levels: tuple[str, ...]) -> str:
-    return BAD_BOT_LEVEL.format(levels=", ".join(levels))
+def bad_bot_level(levels: tuple[str, ...]) -> Refusal:
+    return Refusal(BAD_BOT_LEVEL, levels=", ".join(levels))

@@ -7,7 +7,6 @@ click handlers reach through ``cogs.context.game_uis``.
 from __future__ import annotations
 
 import contextlib
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -102,13 +101,18 @@ class GameCog(commands.Cog):
                          turn_minutes=L_("parameter-name", "turn_minutes"),
                          thread=L_("parameter-name", "thread"),
                          level=L_("parameter-name", "level"))
+    @app_commands.choices(level=[
+        app_commands.Choice(name=L_("choice-name", "easy"), value="easy"),
+        app_commands.Choice(name=L_("choice-name", "normal"), value="normal"),
+        app_commands.Choice(name=L_("choice-name", "expert"), value="expert"),
+    ])
     async def new(
         self,
         interaction: Interaction,
         game: GameOption,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
         thread: bool | None = None,
-        level: Literal["easy", "normal", "expert"] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         manager = interaction.client.manager
         guild_id = interaction.guild_id or 0
@@ -119,7 +123,7 @@ class GameCog(commands.Cog):
             words = await user_words(interaction)
             await refuse(interaction, games_only_in(words, server.channels))
             return
-        in_thread = await wants_thread(interaction, thread)
+        in_thread = wants_thread(interaction, thread, server.threads)
         app_permissions = getattr(interaction, "app_permissions", None)
         missing = missing_permissions(app_permissions)
         if in_thread:
@@ -127,21 +131,24 @@ class GameCog(commands.Cog):
         if missing:
             await refuse(interaction, refusal_text(missing, reply_words(interaction)))
             return
+        minutes = server.turn_minutes if turn_minutes is None else turn_minutes
+        bot_level = level.value if level is not None else None
+        if bot_level is not None and bot_level not in self.bot_levels:
+            await refuse(interaction, errors.bad_bot_level(self.bot_levels))
+            return
         if in_thread:
-            await open_in_thread(interaction, game, turn_minutes)
+            await open_in_thread(interaction, game, minutes, bot_level)
             return
         try:
-            if level is not None and level not in self.bot_levels:
-                raise errors.Refusal(errors.bad_bot_level(self.bot_levels))
             session = await manager.open_lobby(
                 guild_id,
                 interaction.channel_id or 0,
                 game,
                 seat_for(interaction.user),
-                turn_minutes=server.turn_minutes if turn_minutes is None else turn_minutes,
+                turn_minutes=minutes,
             )
-            if level is not None:
-                session = await manager.add_bot(session.id, session.host_id, level)
+            if bot_level is not None:
+                session = await manager.add_bot(session.id, session.host_id, bot_level)
             render = table_render(interaction.client, session, await channel_words(interaction))
         except TableError as err:
             await refuse(interaction, err)

@@ -16,7 +16,7 @@ from dataclasses import replace
 import discord
 
 from bot import errors
-from bot.errors import NotYourTurn, Refusal, StaleVersion, TableError
+from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
 from cogs.channel_health import tell_if_blocked
 from cogs.context import (
@@ -117,7 +117,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             level = BOT_BUTTON_LEVELS[action]
             offered = offered_bot_levels(interaction.client)
             if level not in offered:  # a button from before BOT_LEVELS changed
-                raise Refusal(errors.bad_bot_level(offered))
+                raise errors.bad_bot_level(offered)
             session = await manager.add_bot(session_id, me, level, origin=origin)
         else:
             session = await manager.remove_bot(session_id, me, origin=origin)

@@ -212,6 +212,9 @@ class TablePublisher:
         channel = self._channel(session)
         try:
             message = await channel.send(**render.send_kwargs())
+        except discord.Forbidden as error:
+            channel_health.report(self._client, session, error, "move the table")
+            return
         finally:
             release_view(render.view)
         try:

@@ -47,7 +47,7 @@ async def rematch_click(interaction: Interaction, session_id: int) -> None:
             ))
         await manager.join(here.id, seat_for(interaction.user))
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     await interaction.response.send_message(
         words.gettext("You have your seat in the rematch."), ephemeral=True

@@ -24,29 +24,27 @@ from cogs.rendering import table_render
 
 log = logging.getLogger(__name__)
 
-THREADS_KEY = "threads"
 MAX_THREAD_NAME = 100
 
 
-async def wants_thread(interaction: Interaction, asked: bool | None) -> bool:
+def wants_thread(interaction: Interaction, asked: bool | None, server_default: bool) -> bool:
     """Whether ``/game new`` opens its table in a new thread: as asked, else the server's
-    setting; never from inside a thread."""
+    setting (``/config threads``, else ``THREADS``); never from inside a thread."""
     if isinstance(interaction.channel, discord.Thread):
         return False
-    if asked is not None:
-        return asked
-    settings = await interaction.client.manager.store.guild_settings(interaction.guild_id or 0)
-    return settings.get(THREADS_KEY) == "on"
+    return server_default if asked is None else asked
 
 
-async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int | None) -> None:
-    """The lobby of a new game in a thread started from the command's answer."""
+async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
+                         bot_level: str | None = None) -> None:
+    """The lobby of a new game in a thread started from the command's answer (with a bot of
+    ``bot_level`` seated, as ``/game new level:`` asks)."""
     client = interaction.client
     manager = client.manager
     try:
         title = manager.engine(game).title
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     words = await server_words(client, interaction.guild_id or 0)
     name = interaction.user.display_name
@@ -64,8 +62,10 @@ async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int 
             interaction.guild_id or 0, thread.id, game, seat_for(interaction.user),
             turn_minutes=turn_minutes,
         )
+        if bot_level is not None:
+            session = await manager.add_bot(session.id, session.host_id, bot_level)
     except TableError as err:
-        await refuse(interaction, err.message)
+        await refuse(interaction, err)
         return
     render = table_render(client, session)
     try:

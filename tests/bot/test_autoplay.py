@@ -74,7 +74,7 @@ async def test_bot_buttons_are_for_the_host_in_a_lobby_only(manager: SessionMana
     assert err.value.message == errors.NO_BOT
     with pytest.raises(Refusal) as err:
         await manager.add_bot(session.id, "1", "hard")
-    assert err.value.message == errors.bad_bot_level(("easy", "normal", "expert"))
+    assert err.value.message == errors.bad_bot_level(("easy", "normal", "expert")).message
     await manager.start(session.id, "1")
     with pytest.raises(Refusal) as err:
         await manager.add_bot(session.id, "1", "easy")

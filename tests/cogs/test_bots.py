@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from discord import app_commands
 
 from bot import errors
 from bot.autoplay import Autoplay
@@ -72,13 +73,14 @@ async def test_expert_button_and_the_offered_levels(clocked: ClockedTable) -> No
     assert bot_ids == [f"tb:lobby:bot-normal:{sid}"]
     # A button from before the change: refused, nothing seated.
     assert_refused(await press(clocked, ANA, message, f"tb:lobby:bot-expert:{sid}"),
-                   errors.bad_bot_level(("normal",)))
+                   errors.bad_bot_level(("normal",)).message)
     assert len(clocked.manager.get(sid).seats) == 3
 
 
 async def test_new_game_level_seats_that_bot_at_once(clocked: ClockedTable) -> None:
     ia = clocked.interaction(ANA)
-    await invoke(GameCog.new, clocked.cog, ia, game="count", level="expert")
+    await invoke(GameCog.new, clocked.cog, ia, game="count",
+                 level=app_commands.Choice(name="expert", value="expert"))
     assert "Bot 1 (bot, expert)" in ia.last.text and not ia.last.ephemeral
     session = clocked.manager.in_channel(100)
     assert [(s.player_id, s.bot_level) for s in session.seats] == [("1", None),
@@ -89,8 +91,9 @@ async def test_new_game_level_seats_that_bot_at_once(clocked: ClockedTable) -> N
 async def test_new_game_level_not_offered_is_refused(clocked: ClockedTable) -> None:
     clocked.cog.bot_levels = ("easy", "normal")
     ia = clocked.interaction(ANA)
-    await invoke(GameCog.new, clocked.cog, ia, game="count", level="expert")
-    assert_refused(ia.last, errors.bad_bot_level(("easy", "normal")))
+    await invoke(GameCog.new, clocked.cog, ia, game="count",
+                 level=app_commands.Choice(name="expert", value="expert"))
+    assert_refused(ia.last, errors.bad_bot_level(("easy", "normal")).message)
     assert clocked.manager.in_channel(100) is None
 
 
