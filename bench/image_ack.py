@@ -1,16 +1,18 @@
 """Interaction-ack latency with pictures on and off, at 20 concurrent games (issue 16).
 
-Runs ``python -m bot`` against the Discord stand-in twice, once with ``IMAGES=on`` and once
-with ``IMAGES=off``. Each time, ``--games`` two-seat games (SPLIT and TEN in turn, each in its
-own channel with its own two players) are played at once for ``--steps`` moves each, by
-clicking what the players see (``tests.e2e.table_play``, steps of a turn clicked in a run);
-between two moves a player thinks for ``--think`` seconds (±50 %). The figure is the time
-from the stand-in's INTERACTION_CREATE to the bot's first callback (the ack) over every
-interaction of the games; with pictures on it must stay within 1.5× of off (the issue's
-target). Also printed: pictures sent (count, median and largest size) and the REST calls.
+Runs ``python -m bot`` against the Discord stand-in with ``IMAGES=off`` and ``IMAGES=on`` in
+turn, ``--rounds`` times each (the machine's load drifts; alternating runs share it), and
+pools the figures of each setting. In each run ``--games`` two-seat games (SPLIT and TEN in
+turn, each in its own channel with its own two players) are played at once for ``--steps``
+moves each, by clicking what the players see (``tests.e2e.table_play``, the steps of a turn
+clicked in a run); between two moves a player thinks for ``--think`` seconds (±50 %). The
+figure is the time from the stand-in's INTERACTION_CREATE to the bot's first callback (the
+ack) over every interaction of the games; with pictures on it must stay within 1.5× of off
+(the issue's target). Also printed: pictures sent (count, median and largest size) and the
+REST calls per move.
 
-    python -m bench.image_ack                  # 20 games, 24 moves each, both settings
-    python -m bench.image_ack --games 4 --steps 6   # a quick run
+    python -m bench.image_ack                  # 20 games, 24 moves each, 2 rounds of off/on
+    python -m bench.image_ack --games 4 --steps 6 --rounds 1   # a quick run
 """
 
 from __future__ import annotations
@@ -98,7 +100,13 @@ async def run(images: str, games: int, steps: int, think: float, seed: int,
     return Run(images, latencies, pictures, calls, sum(moves), seconds)
 
 
-def report(runs: list[Run], games: int, steps: int, think: float) -> str:
+def pooled(runs: list[Run]) -> Run:
+    return Run(runs[0].images, [x for r in runs for x in r.latencies],
+               [x for r in runs for x in r.pictures], sum(r.calls for r in runs),
+               sum(r.moves for r in runs), sum(r.seconds for r in runs))
+
+
+def report(runs: list[Run], games: int, steps: int, think: float, rounds: int) -> str:
     rows = []
     for r in runs:
         ms = [1000 * x for x in r.latencies]
@@ -112,7 +120,8 @@ def report(runs: list[Run], games: int, steps: int, think: float) -> str:
     lines = [
         machine_line(),
         f"{games} concurrent two-seat games (SPLIT and TEN in turn), {steps} moves each,"
-        f" {think:g} s (±50 %) between moves; ack = INTERACTION_CREATE to the first callback",
+        f" {think:g} s (±50 %) between moves, {rounds} run(s) of each setting in turn;"
+        " ack = INTERACTION_CREATE to the first callback",
         "",
         table(["images", "acks", "p50 ms", "p95 ms", "p99 ms", "max ms", "pictures",
                "median KiB", "max KiB", "REST/move"], rows),
@@ -135,18 +144,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a player waits between moves (1.0)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=2, help="off/on runs of each (2)")
     parser.add_argument("--only", choices=("on", "off"), help="one setting only")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.steps < 1 or args.think < 0:
+    if args.games < 1 or args.steps < 1 or args.think < 0 or args.rounds < 1:
         parser.error("--games and --steps must be at least 1, --think at least 0")
     os.environ.setdefault("PYTHONHASHSEED", "0")
     settings = [args.only] if args.only else ["off", "on"]
+    done: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="tablebot-image-ack-") as tmp:
-        runs = [
-            asyncio.run(run(images, args.games, args.steps, args.think, args.seed, Path(tmp)))
-            for images in settings
-        ]
-    print(report(runs, args.games, args.steps, args.think))
+        for round_no in range(args.rounds):
+            for images in settings:
+                done.append(asyncio.run(run(images, args.games, args.steps, args.think,
+                                            args.seed + round_no, Path(tmp) / str(round_no))))
+    runs = [pooled([r for r in done if r.images == images]) for images in settings]
+    print(report(runs, args.games, args.steps, args.think, args.rounds))
     return 0
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -55,6 +56,7 @@ IMAGES_KEY = "images"  # the server and the user setting
 ON = "on"
 OFF = "off"
 CHOICES = (ON, OFF)
+WORKER_NICENESS = 10  # how much lower a worker process's CPU priority is than the bot's
 WORKERS = 2  # render threads: Pillow holds the GIL for much of a render, more would only queue
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
@@ -78,8 +80,11 @@ def _warm() -> None:
 
 
 def _start_worker() -> None:
-    """A worker process ends with the bot: a bot killed outright (SIGKILL) cannot stop its
-    pool, so each worker watches its parent and exits when it is gone."""
+    """A worker process yields the CPU to the bot (a lower priority: an answer matters more
+    than a picture, which may follow), and ends with it: a bot killed outright (SIGKILL)
+    cannot stop its pool, so each worker watches its parent and exits when it is gone."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     parent = multiprocessing.parent_process()
     if parent is None:
         return

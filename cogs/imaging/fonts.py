@@ -72,6 +72,7 @@ def runs(text: str, size: int, *, bold: bool = False) -> list[tuple[str, ImageFo
             for run, gujarati in found]
 
 
+@lru_cache(maxsize=8192)  # labels, names and numbers repeat across renders
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
     if not is_gujarati(text):
         return round(font(size, bold=bold).getlength(text))
