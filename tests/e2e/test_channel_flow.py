@@ -12,7 +12,6 @@ take their seats, a stranger is refused, and the host starts the same seats agai
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -36,10 +35,11 @@ BURIED_AFTER = 5  # cogs.table_watch
 
 @pytest.fixture
 async def guild() -> AsyncIterator[FakeDiscord]:
-    """Three players, a stranger (dave) and one channel per game."""
+    """Three players, a stranger (dave), an admin (erin) and one channel per game."""
     fake = FakeDiscord()
     for name in ("alice", "bob", "carol", "dave"):
         fake.add_user(name)
+    fake.add_user("erin", admin=True)  # Administrator: Manage Server, for /config
     for name in ("split-flow", "ten-flow"):
         fake.add_channel(name)
     async with fake:
@@ -240,20 +240,6 @@ async def test_ten_channel_flow_with_rematch(guild: FakeDiscord, live_bot: BotPr
     assert guild.unknown_routes == [], live_bot.log_text()
 
 
-def set_guild_setting(bot: BotProcess, guild_id: int, key: str, value: str) -> None:
-    """What ``/config`` stores (that command is not this test's)."""
-    conn = sqlite3.connect(bot.database_path, timeout=10.0)
-    try:
-        with conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO guild_settings (guild_id, key, value, updated_by,"
-                " updated_at) VALUES (?, ?, ?, 'test', '2026-01-01T00:00:00+00:00')",
-                (guild_id, key, value),
-            )
-    finally:
-        conn.close()
-
-
 async def test_a_game_in_a_thread_is_archived_at_its_end(
     guild: FakeDiscord, live_bot: BotProcess
 ) -> None:
@@ -283,8 +269,9 @@ async def test_a_game_in_a_thread_is_archived_at_its_end(
                               "the thread archived after the cancel")
 
     # The server setting makes threads the default; thread:false still plays in the channel.
-    set_guild_setting(live_bot, guild.guild_id, "threads", "on")
     ten = guild.channel_named("ten-flow")
+    configured = await guild.slash(people["erin"], ten, "config", threads="on")
+    assert configured.ephemeral, configured.callback_data
     await guild.slash(people["carol"], ten, "game new", game="ten")
     await live_bot.wait_until(lambda: guild.threads_of(ten), POSTS_TIMEOUT, "a thread")
     [ten_thread] = guild.threads_of(ten)

@@ -15,6 +15,7 @@ from bot.settings import Settings
 from tests.testgame import CountEngine
 
 SPANISH = {"es-ES", "es-419"}
+SAME_IN_SPANISH = ("normal",)  # choice names whose Spanish is the English word
 
 
 Place = tuple[str, str, dict[str, str]]
@@ -58,7 +59,11 @@ async def test_synced_commands_carry_spanish_localisations(tmp_path: Path) -> No
     }
     places = [entry for payload in payloads for entry in localised(payload)]
     assert len(places) > 75, len(places)
-    untranslated = [(where, key) for where, key, found in places if set(found) != SPANISH]
+    # A Spanish word spelled as the English one ("normal") needs no localisation: Discord shows
+    # the English, which reads the same.
+    same = {f"={text}" for text in SAME_IN_SPANISH}
+    untranslated = [(where, key) for where, key, found in places
+                    if set(found) != SPANISH and not any(where.endswith(s) for s in same)]
     assert untranslated == []
     game = next(p for p in payloads if p["name"] == "game")
     assert game["name_localizations"] == {"es-ES": "partida", "es-419": "partida"}
