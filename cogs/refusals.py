@@ -9,11 +9,11 @@ came; the test of this module checks that every constant of ``bot.errors`` is he
 
 from __future__ import annotations
 
-from bot import errors
+from bot import errors, export
 from bot.errors import TableError
 from cogs import controls
 from cogs.i18n.messages import N_, Message
-from cogs.i18n.words import Words
+from cogs.i18n.words import Words, message_fill
 
 # Refusals the cogs raise as ``Refusal(TEXT)``.
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
@@ -57,16 +57,29 @@ REFUSALS: dict[str, Message] = {
     controls.UNKNOWN_CONTROL: N_("That button is not part of this game."),
     controls.NOT_AVAILABLE: N_("That choice is not available now."),
     controls.CHOOSE_ONE: N_("Choose one option from the list."),
+    export.NO_SUCH_GAME: N_("There is no such game."),
+    export.STILL_IN_LOBBY: N_("That game has not started yet, so there is nothing to replay."),
+    export.NEVER_STARTED: N_(
+        "That game was cancelled before it started, so there is nothing to replay."
+    ),
+    export.STILL_RUNNING: N_(
+        "That game is still running; it can be replayed or exported once it is over "
+        "(it would reveal hidden cards)."
+    ),
 }
 
 
 def refusal_text(words: Words, error: TableError) -> str:
-    """``error``'s sentence in ``words``' language (as it came when it has no translation)."""
+    """``error``'s sentence in ``words``' language (as it came when it has no translation).
+
+    Besides :data:`REFUSALS`, a template marked with ``N_`` where it is defined (a game UI's
+    or a cog's own refusal, raised as ``Refusal(MESSAGE.text)``) is found in the catalog."""
     message = REFUSALS.get(error.template)
-    if message is None:
-        return error.message
     fields = {
         name: words.number(value) if isinstance(value, int) else value
         for name, value in error.fields.items()
     }
+    if message is None:
+        translated = words.lookup(error.template)
+        return error.message if translated is None else message_fill(translated, fields)
     return words.text(message, **fields)
