@@ -98,8 +98,9 @@ def round_gains(view: SplitView, player: str) -> list[int]:
 def gains_text(gains: Sequence[int], words: Words) -> str:
     if not gains:
         return words.gettext("no round finished yet")
-    return ", ".join(words.gettext("round {round}: {gain}", round=n, gain=f"{gain:+d}")
-                     for n, gain in enumerate(gains, start=1))
+    signed = [f"{gain:+d}" for gain in gains]
+    return ", ".join(words.gettext("round {round}: {gain}", round=n, gain=gain)
+                     for n, gain in enumerate(signed, start=1))
 
 
 def fit_lines(lines: Iterable[str], limit: int = FIELD_LIMIT, *, keep: str = "last") -> str:

@@ -202,9 +202,10 @@ def round_summary_embed(session: Session, view: SplitView, summary: RoundSummary
                                        count=entry.bonus_marks))
         lines.append(words.gettext("Sheet: {sheet}",
                                    sheet=sheet_summary(sheet_of(view, entry.player), words)))
+        gain = f"{entry.gained:+d}"
         embed.add_field(
             name=words.gettext("{name}: {gain} (total {total})",
-                               name=name_of(names, entry.player), gain=f"{entry.gained:+d}",
+                               name=name_of(names, entry.player), gain=gain,
                                total=entry.score_after),
             value=fit_lines(lines, keep="first"),
             inline=False,

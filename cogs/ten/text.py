@@ -101,9 +101,10 @@ def market_lines(market: Mapping[str, Sequence[MarketCard]],
 def pile_line(view: TenView, words: Words = ENGLISH) -> str:
     if view.pile_size == 0:
         return words.gettext("empty — the last card has been flipped")
+    chance = f"{view.bust_chance:.0%}"
     return words.ngettext("{count} card · next flip busts: **{chance}**",
                           "{count} cards · next flip busts: **{chance}**", view.pile_size,
-                          chance=f"{view.bust_chance:.0%}")
+                          chance=chance)
 
 
 def tableau_title(view: TenView, words: Words = ENGLISH) -> str:
