@@ -18,8 +18,10 @@ Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Sco
 :class:`Announces` (public posts a change calls for, such as round summaries),
 :class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
 game's own words for "it is not your turn"), :class:`WordsTables` (the table in the server's
-language), :class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the
-controls on the turn ping), :class:`ShowsStandings` (the standings of the final post),
+language), :class:`WordsPrivate` (private views and next steps in the viewer's language; the
+cogs call :func:`private_in` / :func:`action_in`, which fall back to the English forms),
+:class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the controls
+on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures) and :class:`DrawsFinalPicture` (the
 picture for a finished game's final post). The picture hooks return PNG bytes and run in a
 worker thread (``cogs.pictures``): they may read the session (the manager swaps a new session
@@ -254,7 +256,7 @@ def action_in(
 @runtime_checkable
 class DrawsReplay(Protocol):
     """A GameUI with its own compact hands for a replay step (``cogs.replay``); without it a
-    replay shows each seat's :meth:`GameUI.private` embeds. The game is over, so every hand
+    replay shows each seat's private view (:func:`private_in`). The game is over, so every hand
     may be shown; the result must stay small (a replay message holds at most 10 embeds)."""
 
     def replay_hands(self, session: Session, words: Words) -> list[discord.Embed]: ...
