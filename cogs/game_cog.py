@@ -7,7 +7,6 @@ click handlers reach through ``cogs.context.game_uis``.
 from __future__ import annotations
 
 import contextlib
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -102,13 +101,18 @@ class GameCog(commands.Cog):
                          turn_minutes=L_("parameter-name", "turn_minutes"),
                          thread=L_("parameter-name", "thread"),
                          level=L_("parameter-name", "level"))
+    @app_commands.choices(level=[
+        app_commands.Choice(name=L_("choice-name", "easy"), value="easy"),
+        app_commands.Choice(name=L_("choice-name", "normal"), value="normal"),
+        app_commands.Choice(name=L_("choice-name", "expert"), value="expert"),
+    ])
     async def new(
         self,
         interaction: Interaction,
         game: GameOption,
         turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
         thread: bool | None = None,
-        level: Literal["easy", "normal", "expert"] | None = None,
+        level: str | None = None,
     ) -> None:
         manager = interaction.client.manager
         guild_id = interaction.guild_id or 0
