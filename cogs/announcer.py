@@ -12,6 +12,8 @@ from bot.client import TableBot
 from bot.manager import Change
 from cogs.context import game_uis
 from cogs.game_ui import Announces
+from cogs.i18n.interaction import server_words
+from cogs.i18n.words import Words
 
 log = logging.getLogger(__name__)
 
@@ -20,16 +22,20 @@ class Announcer:
     def __init__(self, client: TableBot) -> None:
         self._client = client
 
-    def embeds_for(self, change: Change) -> list[discord.Embed]:
-        """The public announcement embeds this change calls for (none for most changes)."""
+    def embeds_for(self, change: Change, words: Words) -> list[discord.Embed]:
+        """The public announcement embeds this change calls for (none for most changes), in
+        ``words`` (the server's)."""
         ui = game_uis(self._client).ui(change.session.game)
-        return ui.announcement(change) if isinstance(ui, Announces) else []
+        return ui.announcement(change, words) if isinstance(ui, Announces) else []
 
     async def on_change(self, change: Change) -> None:
-        embeds = self.embeds_for(change)
+        session = change.session
+        ui = game_uis(self._client).ui(session.game)
+        if not isinstance(ui, Announces):
+            return
+        embeds = self.embeds_for(change, await server_words(self._client, session.guild_id))
         if not embeds:
             return
-        session = change.session
         channel = self._client.get_partial_messageable(session.channel_id)
         try:
             await channel.send(embeds=embeds)

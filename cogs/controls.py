@@ -24,6 +24,10 @@ import discord
 
 from bot.errors import Refusal
 from bot.models import Session
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import MORE, PREVIOUS
+from cogs.i18n.language import Language
+from cogs.i18n.words import Words
 from cogs.ids import ActButton, ActSelect, Item
 from cogs.limits import clip
 
@@ -197,9 +201,12 @@ def page_of(payload: str) -> int | None:
     return page
 
 
-def layout(session: Session, controls: Controls, page: int = 0) -> tuple[discord.ui.View, str]:
+def layout(session: Session, controls: Controls, page: int = 0,
+           words: Words | None = None) -> tuple[discord.ui.View, str]:
     """A view with the control rows; more than five rows are split into pages of four plus a
-    row with Previous / More buttons. Returns the view and the page note ("" when one page)."""
+    row with Previous / More buttons (in ``words``, English by default). Returns the view and
+    the page note ("" when one page)."""
+    words = words or words_for(Language.EN)
     rows = controls.rows()
     view = discord.ui.View(timeout=None)
     if len(rows) <= MAX_ROWS:
@@ -208,12 +215,12 @@ def layout(session: Session, controls: Controls, page: int = 0) -> tuple[discord
         pages = (len(rows) + ROWS_PER_PAGE - 1) // ROWS_PER_PAGE
         page = max(0, min(page, pages - 1))
         shown = rows[page * ROWS_PER_PAGE : (page + 1) * ROWS_PER_PAGE]
-        note = f"Controls page {page + 1} of {pages}."
+        note = words.gettext("Controls page {page} of {pages}.", page=page + 1, pages=pages)
         shown = [*shown, [
             ActButton(session.id, session.version, f"{PAGE}:{max(page - 1, 0)}",
-                      label="◀ Previous", disabled=page == 0),
+                      label=f"◀ {words.text(PREVIOUS)}", disabled=page == 0),
             ActButton(session.id, session.version, f"{PAGE}:{min(page + 1, pages - 1)}",
-                      label="More ▶", disabled=page >= pages - 1),
+                      label=f"{words.text(MORE)} ▶", disabled=page >= pages - 1),
         ]]
     for row_number, items in enumerate(shown):
         for item in items:

@@ -53,7 +53,7 @@ def final_post(client: Any, session: Session, words: Words) -> Render:
     """The final post of finished ``session``: standings and the Rematch button."""
     ui = game_uis(client).ui(session.game)
     embeds = (
-        ui.final_embeds(session) if isinstance(ui, ShowsStandings)
+        ui.final_embeds(session, words) if isinstance(ui, ShowsStandings)
         else [standings_embed(client, session, words)]
     )
     if embeds:

@@ -18,8 +18,10 @@ Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Sco
 :class:`Announces` (public posts a change calls for, such as round summaries),
 :class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
 game's own words for "it is not your turn"), :class:`WordsTables` (the table in the server's
-language), :class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the
-controls on the turn ping), :class:`ShowsStandings` (the standings of the final post),
+language), :class:`WordsPrivate` (private views and next steps in the viewer's language; the
+cogs call :func:`private_in` / :func:`action_in`, which fall back to the English forms),
+:class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the controls
+on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures) and :class:`DrawsFinalPicture` (the
 picture for a finished game's final post). The picture hooks return PNG bytes and run in a
 worker thread (``cogs.pictures``): they may read the session (the manager swaps a new session
@@ -176,8 +178,9 @@ class GameUI(Protocol):
 class ShowsScores(Protocol):
     """A GameUI that also draws a public score sheet (the ``tb:info:{id}:scores`` button)."""
 
-    def scores(self, session: Session) -> Render:
-        """Everyone's scores so far, for a running game: public, so no hidden information."""
+    def scores(self, session: Session, words: Words) -> Render:
+        """Everyone's scores so far, for a running game: public, so no hidden information;
+        in ``words``'s language (the clicker's: it is answered ephemeral)."""
         ...
 
 
@@ -185,8 +188,9 @@ class ShowsScores(Protocol):
 class Announces(Protocol):
     """A GameUI that posts public messages for some changes (SPLIT's round summaries)."""
 
-    def announcement(self, change: Change) -> list[discord.Embed]:
-        """The embeds to post as a new channel message for ``change`` (usually none)."""
+    def announcement(self, change: Change, words: Words) -> list[discord.Embed]:
+        """The embeds to post as a new channel message for ``change`` (usually none), in
+        ``words``'s language (the server's)."""
         ...
 
 
@@ -196,16 +200,18 @@ class AnswersInfo(Protocol):
     whatever the turn (the Rules and Scores buttons of SPLIT tables drawn before they became
     ``tb:info`` buttons)."""
 
-    def info_for(self, session: Session, payload: str) -> Render | None:
-        """The ephemeral answer to ``payload``, or None when it is not such a control."""
+    def info_for(self, session: Session, payload: str, words: Words) -> Render | None:
+        """The ephemeral answer to ``payload`` in ``words``, or None when it is not such a
+        control."""
         ...
 
 
 @runtime_checkable
 class WordsTurns(Protocol):
-    """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid.")."""
+    """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid."), in
+    ``words``'s language (the clicker's)."""
 
-    def not_your_turn(self, session: Session) -> str: ...
+    def not_your_turn(self, session: Session, words: Words) -> str: ...
 
 
 @runtime_checkable
@@ -217,12 +223,43 @@ class WordsTables(Protocol):
 
 
 @runtime_checkable
+class WordsPrivate(Protocol):
+    """A GameUI whose private views come from the catalogs: :meth:`private_in` draws
+    ``viewer``'s view and :meth:`action_in` the next steps and refusals in ``words``'s
+    language (the viewer's); ``private`` / ``action_for`` are the English forms."""
+
+    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render: ...
+
+    def action_in(
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
+    ) -> Click: ...
+
+
+def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> Render:
+    """``viewer``'s private view in ``words`` (English for a UI without catalog texts)."""
+    if isinstance(ui, WordsPrivate):
+        return ui.private_in(session, viewer, words)
+    return ui.private(session, viewer)
+
+
+def action_in(
+    ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+    words: Words,
+) -> Click:
+    """:meth:`GameUI.action_for` with its next steps in ``words``."""
+    if isinstance(ui, WordsPrivate):
+        return ui.action_in(session, viewer, payload, values, words)
+    return ui.action_for(session, viewer, payload, values)
+
+
+@runtime_checkable
 class DrawsReplay(Protocol):
     """A GameUI with its own compact hands for a replay step (``cogs.replay``); without it a
-    replay shows each seat's :meth:`GameUI.private` embeds. The game is over, so every hand
+    replay shows each seat's private view (:func:`private_in`). The game is over, so every hand
     may be shown; the result must stay small (a replay message holds at most 10 embeds)."""
 
-    def replay_hands(self, session: Session) -> list[discord.Embed]: ...
+    def replay_hands(self, session: Session, words: Words) -> list[discord.Embed]: ...
 
 
 @runtime_checkable
@@ -230,9 +267,11 @@ class PingsControls(Protocol):
     """A GameUI whose turn ping (``cogs.turn_ping``) carries the controls the pinged players
     need to act (TEN's Draw and Stop, its bid button) instead of only "My hand". Built with
     ``cogs.controls`` / ``cogs.ids`` (they carry the session and its version); public, so no
-    hidden information; at most 20 items (the ping keeps a row of its own)."""
+    hidden information; at most 20 items (the ping keeps a row of its own); in ``words``
+    (the server's)."""
 
-    def ping_controls(self, session: Session, players: Sequence[PlayerId]) -> list[Item]: ...
+    def ping_controls(self, session: Session, players: Sequence[PlayerId],
+                      words: Words) -> list[Item]: ...
 
 
 @runtime_checkable
@@ -240,7 +279,7 @@ class ShowsStandings(Protocol):
     """A GameUI with its own standings for the final post (``cogs.final_post``); without it
     the post lists ``engine.results`` (place, name, score)."""
 
-    def final_embeds(self, session: Session) -> list[discord.Embed]: ...
+    def final_embeds(self, session: Session, words: Words) -> list[discord.Embed]: ...
 
 
 @runtime_checkable

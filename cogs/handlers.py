@@ -32,7 +32,17 @@ from cogs.context import (
     send_private,
 )
 from cogs.controls import CHOOSE_ONE
-from cogs.game_ui import AnswersInfo, GameUI, Move, OpenStep, Render, ShowsScores, WordsTurns
+from cogs.game_ui import (
+    AnswersInfo,
+    GameUI,
+    Move,
+    OpenStep,
+    Render,
+    ShowsScores,
+    WordsTurns,
+    action_in,
+    private_in,
+)
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.words import Words
 from cogs.ids import HostTool, InfoKind, LobbyAction, session_of_id
@@ -167,7 +177,8 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
     except TableError as err:
         await refuse(interaction, err)
         return
-    private = game_uis(interaction.client).ui(session.game).private(session, me)
+    ui = game_uis(interaction.client).ui(session.game)
+    private = private_in(ui, session, me, await user_words(interaction))
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
     remember_view(interaction, session.id, me)
@@ -203,13 +214,14 @@ async def act_click(
         if session is None:
             raise errors.Refusal(errors.NO_GAME)
         ui = game_uis(interaction.client).ui(session.game)
-        info = ui.info_for(session, payload) if isinstance(ui, AnswersInfo) else None
+        words = await user_words(interaction)
+        info = ui.info_for(session, payload, words) if isinstance(ui, AnswersInfo) else None
         if info is not None:
             manager.check_viewer(session, me)
             await send_private(interaction, info)
             return
         manager.check_move(session, me, version)
-        click = ui.action_for(session, me, payload, values)
+        click = action_in(ui, session, me, payload, values, words)
         if isinstance(click, OpenStep):
             step = await private_shown(interaction, session, me, click.render)
             await answer(interaction, step, edit=is_ephemeral(interaction.message))
@@ -223,15 +235,17 @@ async def act_click(
         if current is None or ui is None:
             await refuse(interaction, errors.Refusal(errors.NO_GAME))
             return
-        note = refusal_text(await user_words(interaction), err)
-        shown = await private_shown(interaction, current, me, ui.private(current, me))
+        words = await user_words(interaction)
+        note = refusal_text(words, err)
+        shown = await private_shown(interaction, current, me,
+                                    private_in(ui, current, me, words))
         await answer(interaction, shown, edit=False, note=note)
         remember_view(interaction, session_id, me)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
         if isinstance(ui, WordsTurns) and live:
-            await refuse(interaction, ui.not_your_turn(live))
+            await refuse(interaction, ui.not_your_turn(live, await user_words(interaction)))
         else:
             await refuse(interaction, err)
         return
@@ -242,7 +256,8 @@ async def act_click(
     async with _after_change(MOVE_MADE):
         private = is_ephemeral(interaction.message)
         if private:
-            shown = await private_shown(interaction, new, me, ui.private(new, me))
+            shown = await private_shown(interaction, new, me,
+                                        private_in(ui, new, me, await user_words(interaction)))
         elif _is_ping(interaction.message, new):
             await _answer_on_ping(interaction, new, me)
             await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
@@ -334,7 +349,7 @@ def _info_render(
             raise errors.Refusal(errors.NO_SCORE_SHEET)
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
-        return ui.scores(session)
+        return ui.scores(session, words)
     return None
 
 

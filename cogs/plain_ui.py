@@ -16,6 +16,11 @@ import discord
 from bot.errors import Refusal
 from bot.models import Session, Status
 from cogs.game_ui import Click, Move, Page, Render
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import MY_HAND, YOUR_MOVE
+from cogs.i18n.language import Language
+from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
 from cogs.ids import ActSelect, HandButton
 from game.base import Engine, IllegalAction, PlayerId
 
@@ -31,6 +36,9 @@ def _block(data: Any) -> str:
     return f"```json\n{text}\n```"
 
 
+CHOOSE_MOVE = N_("Choose one move from the list.").text
+
+
 class PlainUI:
     rules: Sequence[Page] = ()
 
@@ -40,6 +48,9 @@ class PlainUI:
         self.title = engine.title
 
     def table(self, session: Session) -> Render:
+        return self.table_in(session, words_for(Language.EN))
+
+    def table_in(self, session: Session, words: Words) -> Render:
         public = self.engine.view(session.state, None).model_dump(mode="json")
         embed = discord.Embed(title=self.engine.title, description=_block(public))
         names = session.names
@@ -48,17 +59,23 @@ class PlainUI:
                 f"#{r.placement} {names.get(r.player, r.player)} — {r.score}"
                 for r in sorted(self.engine.results(session.state), key=lambda r: r.placement)
             ]
-            embed.add_field(name="Result", value="\n".join(lines), inline=False)
+            embed.add_field(name=words.pgettext("heading", "Result"), value="\n".join(lines),
+                            inline=False)
             return Render(embeds=[embed])
         waiting = ", ".join(names.get(p, p) for p in self.engine.awaiting(session.state))
-        embed.add_field(name="Waiting for", value=waiting or "—", inline=False)
+        embed.add_field(name=words.pgettext("heading", "Waiting for"), value=waiting or "—",
+                        inline=False)
         view = discord.ui.View(timeout=None)
-        view.add_item(HandButton(session.id))
+        view.add_item(HandButton(session.id, label=words.text(MY_HAND)))
         return Render(embeds=[embed], view=view)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
+        return self.private_in(session, viewer, words_for(Language.EN))
+
+    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         mine = self.engine.view(session.state, viewer).model_dump(mode="json")
-        embed = discord.Embed(title=f"{self.engine.title} — your view", description=_block(mine))
+        embed = discord.Embed(title=words.gettext("{game} — your view", game=self.engine.title),
+                              description=_block(mine))
         if session.status is not Status.ACTIVE:
             return Render(embeds=[embed])
         options: list[discord.SelectOption] = []
@@ -69,15 +86,21 @@ class PlainUI:
         view = discord.ui.View(timeout=None)
         if options:
             view.add_item(ActSelect(session.id, session.version, "move", options,
-                                    placeholder="Your move"))
+                                    placeholder=words.text(YOUR_MOVE)))
         return Render(embeds=[embed], view=view)
 
     def action_for(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
     ) -> Click:
         if payload != "move" or values is None or len(values) != 1:
-            raise Refusal("Choose one move from the list.")
+            raise Refusal(CHOOSE_MOVE)
         try:
             return Move(self.engine.parse_action(values[0]))
         except IllegalAction as err:
             raise Refusal(str(err)) from None
+
+    def action_in(
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
+    ) -> Click:
+        return self.action_for(session, viewer, payload, values)

@@ -13,7 +13,7 @@ from bot import errors, export
 from bot.errors import TableError
 from cogs import controls
 from cogs.i18n.messages import N_, Message
-from cogs.i18n.words import Words
+from cogs.i18n.words import Words, message_fill
 
 # Refusals the cogs raise as ``Refusal(TEXT)``.
 WRONG_TABLE = "That control belongs to another table; use the buttons of this channel's table."
@@ -81,12 +81,16 @@ REFUSALS: dict[str, Message] = {
 
 
 def refusal_text(words: Words, error: TableError) -> str:
-    """``error``'s sentence in ``words``' language (as it came when it has no translation)."""
+    """``error``'s sentence in ``words``' language (as it came when it has no translation).
+
+    Besides :data:`REFUSALS`, a template marked with ``N_`` where it is defined (a game UI's
+    or a cog's own refusal, raised as ``Refusal(MESSAGE.text)``) is found in the catalog."""
     message = REFUSALS.get(error.template)
-    if message is None:
-        return error.message
     fields = {
         name: words.number(value) if isinstance(value, int) else value
         for name, value in error.fields.items()
     }
+    if message is None:
+        translated = words.lookup(error.template)
+        return error.message if translated is None else message_fill(translated, fields)
     return words.text(message, **fields)

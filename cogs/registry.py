@@ -12,8 +12,11 @@ from typing import Any
 
 from bot.errors import Refusal
 from cogs.game_ui import GameUI
+from cogs.i18n.messages import N_
 from cogs.plain_ui import PlainUI
 from game.base import Engine
+
+NO_TABLE_VIEW = N_("There is no table view for {game}.").text
 
 
 class GameUIs:
@@ -33,7 +36,7 @@ class GameUIs:
             return found
         engine = self._engines.get(game)
         if engine is None:
-            raise Refusal(f"There is no table view for {game!r}.")
+            raise Refusal(NO_TABLE_VIEW, game=repr(game))
         self._uis[game] = plain = PlainUI(engine)
         return plain
 

@@ -217,13 +217,13 @@ def table_render(client: TableBot, session: Session, words: Words | None = None)
         return lobby_render(session, engine.title, engine.min_players, engine.max_players,
                             words, offered_bot_levels(client))
     if session.status is Status.ABANDONED:
-        return with_replay(session, closed_render(session, engine.title, words))
+        return with_replay(session, closed_render(session, engine.title, words), words)
     ui = game_uis(client).ui(session.game)
     drawn = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
     render = with_clock(session, drawn, words)
     if session.status is not Status.FINISHED:
         return render
-    return with_replay(session, with_info(session, render, ui, words))
+    return with_replay(session, with_info(session, render, ui, words), words)
 
 
 def with_info(session: Session, render: Render, ui: GameUI, words: Words) -> Render:
@@ -242,9 +242,9 @@ def with_info(session: Session, render: Render, ui: GameUI, words: Words) -> Ren
     return Render(content=render.content, embeds=render.embeds, view=view)
 
 
-def with_replay(session: Session, render: Render) -> Render:
+def with_replay(session: Session, render: Render, words: Words) -> Render:
     """A finished (or stopped mid-game) table with its Replay button (``cogs.replay``)."""
-    button = replay_button(session)
+    button = replay_button(session, words)
     if button is None:
         return render
     view = render.view if render.view is not None else discord.ui.View(timeout=None)

@@ -22,10 +22,20 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.errors import Refusal
-from bot.export import ExportRefused, GameExport, export_file, export_session, replay_export
+from bot.export import (
+    NO_SUCH_GAME,
+    ExportRefused,
+    GameExport,
+    export_file,
+    export_session,
+    replay_export,
+)
 from bot.models import LOG_KEEP, Session, Status
 from cogs.context import Interaction, game_uis, player_id, refuse
-from cogs.game_ui import DrawsReplay, GameUI, Render
+from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, private_in
+from cogs.i18n.interaction import user_words
+from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
 from cogs.ids import TABLE_COG, ReplayButton, ReplayJump, ReplayTag
 from game.replay import Replay, ReplayRefused, ReplayStep
 
@@ -40,10 +50,11 @@ REPLAYS_KEY = "replays"  # the server setting: "everyone" (default) or "players"
 REPLAYS_EVERYONE = "everyone"
 REPLAYS_PLAYERS = "players"
 
-OTHER_SERVER = "That game was played in another server."
-PLAYERS_ONLY = "On this server only the game's own players may replay or export it."
-NOT_REPLAYABLE = "That game's log does not replay with this version of the bot."
-OUT_OF_RANGE = "That step is not part of this game's replay."
+# Refusals, raised as ``Refusal(TEXT)`` and said in the clicker's words (``cogs.refusals``).
+OTHER_SERVER = N_("That game was played in another server.").text
+PLAYERS_ONLY = N_("On this server only the game's own players may replay or export it.").text
+NOT_REPLAYABLE = N_("That game's log does not replay with this version of the bot.").text
+OUT_OF_RANGE = N_("That step is not part of this game's replay.").text
 
 
 @dataclass(frozen=True)
@@ -107,7 +118,7 @@ async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
         export = await export_session(manager.store, session_id)
         session = await manager.store.load_session(session_id)
         if session is None:  # deleted meanwhile
-            raise ExportRefused("There is no such game.")
+            raise ExportRefused(NO_SUCH_GAME)
         try:
             replay = replay_export(export, manager.engine(export.game))
         except ReplayRefused as err:
@@ -140,28 +151,30 @@ def step_session(built: BuiltReplay, step: ReplayStep) -> Session:
                    version=step.version or built.session.version)
 
 
-def _marker_words(step: ReplayStep) -> str:
+def _marker_words(step: ReplayStep, words: Words) -> str:
     parts = []
     if step.marker.round is not None:
-        parts.append(f"round {step.marker.round}")
+        parts.append(words.gettext("round {round}", round=step.marker.round))
     if step.marker.turn is not None:
-        parts.append(f"turn {step.marker.turn}")
+        parts.append(words.gettext("turn {turn}", turn=step.marker.turn))
     return ", ".join(parts)
 
 
-def step_content(built: BuiltReplay, step: ReplayStep, title: str) -> str:
+def step_content(built: BuiltReplay, step: ReplayStep, title: str, words: Words) -> str:
     replay = built.replay
-    where = _marker_words(step)
-    head = f"**Replay · {title}** · step {step.index} of {replay.last_index}"
+    where = _marker_words(step, words)
+    head = words.gettext("**Replay · {game}** · step {step} of {last}", game=title,
+                         step=step.index, last=replay.last_index)
     if where:
         head += f" · {where}"
     if step.actor is None:
-        what = "The deal."
+        what = words.gettext("The deal.")
     else:
-        what = f"{built.session.names.get(step.actor, step.actor)} moved."
+        what = words.gettext("{name} moved.",
+                             name=built.session.names.get(step.actor, step.actor))
     lines = [head, what, *(f"• {line}" for line in step.lines)]
     if step.index == replay.last_index and not replay.is_over:
-        lines.append("The game stopped here.")
+        lines.append(words.gettext("The game stopped here."))
     text = "\n".join(lines)
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
@@ -170,7 +183,8 @@ def _size(embed: discord.Embed) -> int:
     return len(embed)
 
 
-def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed]) -> list[discord.Embed]:
+def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed],
+               words: Words) -> list[discord.Embed]:
     """The table's embeds, then as many hands as fit Discord's limits (10 embeds, 6,000
     characters); the hands left out are named in a last small embed."""
     kept: list[discord.Embed] = []
@@ -191,16 +205,18 @@ def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed]) -> list[d
             left_out = len(hands) - index
             break
     if left_out:
-        kept.append(discord.Embed(description=f"{left_out} more hand(s) do not fit here."))
+        kept.append(discord.Embed(description=words.ngettext(
+            "{count} more hand does not fit here.", "{count} more hands do not fit here.",
+            left_out)))
     return kept
 
 
-def _hands(ui: GameUI, session: Session) -> list[discord.Embed]:
+def _hands(ui: GameUI, session: Session, words: Words) -> list[discord.Embed]:
     if isinstance(ui, DrawsReplay):
-        return ui.replay_hands(session)
+        return ui.replay_hands(session, words)
     hands: list[discord.Embed] = []
     for seat in session.seats:
-        for embed in ui.private(session, seat.player_id).embeds:
+        for embed in private_in(ui, session, seat.player_id, words).embeds:
             copy = embed.copy()
             copy.title = f"{seat.display_name} — {embed.title}" if embed.title else \
                 seat.display_name
@@ -231,7 +247,7 @@ def window(values: list[int], current: int | None) -> list[int]:
     return values[start: start + MAX_OPTIONS]
 
 
-def _jumps(built: BuiltReplay, step: ReplayStep) -> list[ReplayJump]:
+def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[ReplayJump]:
     replay, session_id = built.replay, built.session.id
     jumps: list[ReplayJump] = []
     rounds = replay.rounds()
@@ -241,10 +257,10 @@ def _jumps(built: BuiltReplay, step: ReplayStep) -> list[ReplayJump]:
             first = replay.first_step_of(round=number)
             if first is not None:
                 options.append(discord.SelectOption(
-                    label=f"Round {number}", value=str(first),
+                    label=words.gettext("Round {round}", round=number), value=str(first),
                     default=number == step.marker.round))
-        jumps.append(ReplayJump(session_id, "r", options, placeholder="Jump to a round",
-                                row=1))
+        jumps.append(ReplayJump(session_id, "r", options,
+                                placeholder=words.gettext("Jump to a round"), row=1))
     turn_round = step.marker.round if rounds else None
     turns = replay.turns(turn_round)
     if len(turns) > 1:
@@ -252,36 +268,40 @@ def _jumps(built: BuiltReplay, step: ReplayStep) -> list[ReplayJump]:
         for number in window(turns, step.marker.turn):
             first = replay.first_step_of(round=turn_round, turn=number)
             if first is not None:
-                label = f"Turn {number}" if turn_round is None else \
-                    f"Round {turn_round}, turn {number}"
+                label = (words.gettext("Turn {turn}", turn=number) if turn_round is None
+                         else words.gettext("Round {round}, turn {turn}", round=turn_round,
+                                            turn=number))
                 options.append(discord.SelectOption(
                     label=label, value=str(first), default=number == step.marker.turn))
-        jumps.append(ReplayJump(session_id, "t", options, placeholder="Jump to a turn", row=2))
+        jumps.append(ReplayJump(session_id, "t", options,
+                                placeholder=words.gettext("Jump to a turn"), row=2))
     return jumps
 
 
-def replay_render(ui: GameUI, built: BuiltReplay, index: int) -> Render:
-    """Step ``index`` of ``built`` (0 .. last_index): the table, every hand, the event."""
+def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> Render:
+    """Step ``index`` of ``built`` (0 .. last_index): the table, every hand, the event, in
+    ``words`` (the clicker's: a replay is private)."""
     step = built.replay.step(index)
     session = step_session(built, step)
-    table = ui.table(session)
-    embeds = fit_embeds(list(table.embeds), _hands(ui, session))
-    content = step_content(built, step, ui.title)
+    table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    embeds = fit_embeds(list(table.embeds), _hands(ui, session, words), words)
+    content = step_content(built, step, ui.title, words)
     if table.content:
         extra = "\n" + table.content
         if len(content) + len(extra) <= MAX_CONTENT:
             content += extra
     view = discord.ui.View(timeout=None)
     for item in [*_nav(built.session.id, index, built.replay.last_index),
-                 *_jumps(built, step)]:
+                 *_jumps(built, step, words)]:
         view.add_item(item)
     return Render(content=content, embeds=embeds, view=view)
 
 
-def replay_button(session: Session) -> ReplayButton | None:
+def replay_button(session: Session, words: Words) -> ReplayButton | None:
     """The Replay button of a stored game that can be replayed (over, or stopped mid-game)."""
     if session.status in (Status.FINISHED, Status.ABANDONED) and session.state is not None:
-        return ReplayButton(session.id, 0, ReplayTag.OPEN, label="Replay")
+        return ReplayButton(session.id, 0, ReplayTag.OPEN,
+                            label=words.pgettext("button", "Replay"))
     return None
 
 
@@ -296,7 +316,8 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
     if not 0 <= step <= built.replay.last_index:
         await refuse(interaction, Refusal(OUT_OF_RANGE))
         return
-    render = replay_render(game_uis(interaction.client).ui(built.session.game), built, step)
+    render = replay_render(game_uis(interaction.client).ui(built.session.game), built, step,
+                           await user_words(interaction))
     if fresh:
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
     else:
@@ -306,8 +327,8 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
 # --- /game export ---------------------------------------------------------------------------
 
 MAX_SESSION_ID = 2**53  # the /game export option's range (a session id)
-NO_FINISHED_GAME = "There is no finished game in this channel."
-EXPORT_PLAYERS_ONLY = "Only the game's players (or Manage Server) may export it."
+NO_FINISHED_GAME = N_("There is no finished game in this channel.").text
+EXPORT_PLAYERS_ONLY = N_("Only the game's players (or Manage Server) may export it.").text
 
 
 async def last_finished(interaction: Interaction) -> int | None:
@@ -339,8 +360,11 @@ async def export_command(interaction: Interaction, session_id: int | None) -> No
         return
     name, data = export_file(export)
     log.info("session %s exported by %s", export.session_id, interaction.user.id)
+    words = await user_words(interaction)
     await interaction.response.send_message(
-        f"Game {export.session_id} ({export.game}, {export.status}, "
-        f"{len(export.actions)} moves).",
+        words.ngettext("Game {game_id} ({game}, {status}, {count} move).",
+                       "Game {game_id} ({game}, {status}, {count} moves).",
+                       len(export.actions), game_id=export.session_id, game=export.game,
+                       status=export.status),
         file=discord.File(io.BytesIO(data), filename=name), ephemeral=True,
     )

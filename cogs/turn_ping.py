@@ -101,7 +101,7 @@ def ping_view(client: Any, session: Session, players: Sequence[PlayerId],
     """The ping's controls: the game UI's, else "My hand" (both carry the session)."""
     ui = game_uis(client).ui(session.game)
     items = (
-        ui.ping_controls(session, players) if isinstance(ui, PingsControls)
+        ui.ping_controls(session, players, words) if isinstance(ui, PingsControls)
         else [HandButton(session.id, label=words.text(MY_HAND))]
     )
     view = discord.ui.View(timeout=None)

@@ -25,6 +25,8 @@ import discord
 
 from bot.manager import Change, ChangeKind
 from cogs.context import game_uis, release_view
+from cogs.game_ui import private_in
+from cogs.i18n.interaction import player_words
 from cogs.ids import TABLE_COG
 from cogs.turn_ping import humans_awaited
 from game.base import PlayerId
@@ -143,7 +145,10 @@ class ViewFollower:
         current = self._client.manager.get(session.id)
         if current is not None and current.version > session.version:
             session = current  # overtaken meanwhile: show the game as it is now
-        render = game_uis(self._client).ui(session.game).private(session, player)
+        locale = getattr(interaction, "locale", None)
+        words = await player_words(self._client, int(player) if player.isdigit() else 0,
+                                   getattr(locale, "value", locale))
+        render = private_in(game_uis(self._client).ui(session.game), session, player, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

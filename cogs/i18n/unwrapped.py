@@ -2,8 +2,8 @@
 with words in them, written straight into a message, an embed or a component.
 
 ``python -m cogs.i18n.unwrapped [paths...]`` lists them (``path:line: call(arg): text``) for
-``cogs/`` or the given files; ``tests/i18n/test_unwrapped.py`` keeps the areas already
-translated at zero. It reads the code (``ast``), so it finds what is written at the call: a
+``cogs/`` or the given files; ``tests/i18n/test_unwrapped.py`` keeps the whole of ``cogs/``
+at zero. It reads the code (``ast``), so it finds what is written at the call: a
 sentence kept in a module constant and passed by name is not found (mark those with ``N_``).
 """
 

@@ -16,6 +16,8 @@ from bot.errors import Refusal
 from bot.models import Session, Status
 from cogs.controls import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
 from cogs.game_ui import Render
+from cogs.i18n.messages import N_, Message
+from cogs.i18n.words import Words
 from cogs.split.format import (
     COLOUR,
     STEP_WORDS,
@@ -24,7 +26,15 @@ from cogs.split.format import (
     row_chunks,
     sheet_of,
 )
-from game.split import RANKS, SUITS, ActionType, SplitAction, SplitEngine, SplitView
+from cogs.split.labels import action_label
+from game.split import (
+    RANKS,
+    SUITS,
+    ActionType,
+    SplitAction,
+    SplitEngine,
+    SplitView,
+)
 
 # Action types shown as buttons, with their style.
 BUTTON_STYLES: dict[str, discord.ButtonStyle] = {
@@ -35,33 +45,41 @@ BUTTON_STYLES: dict[str, discord.ButtonStyle] = {
     "target": discord.ButtonStyle.danger,
 }
 # Select kind -> (action type, placeholder). Order is the order shown.
-SELECT_KINDS: dict[str, tuple[str, str]] = {
-    "pick": ("pick", "Pick from the discard row (takes the newer cards too)"),
-    "lay": ("lay", "Lay a match"),
-    "match": ("match", "Make a match"),
-    "up": ("upgrade", "Upgrade a match"),
-    "swap": ("swap", "Swap matches (weak bonus)"),
-    "disc": ("discard", "Discard a card (ends your turn)"),
+SELECT_KINDS: dict[str, tuple[str, Message]] = {
+    "pick": ("pick", N_("Pick from the discard row (takes the newer cards too)")),
+    "lay": ("lay", N_("Lay a match")),
+    "match": ("match", N_("Make a match")),
+    "up": ("upgrade", N_("Upgrade a match")),
+    "swap": ("swap", N_("Swap matches (weak bonus)")),
+    "disc": ("discard", N_("Discard a card (ends your turn)")),
 }
-GROUPS = tuple(Group(kind, placeholder) for kind, (_, placeholder) in SELECT_KINDS.items())
 _KIND_OF_TYPE = {action_type: kind for kind, (action_type, _) in SELECT_KINDS.items()}
 
-PROMPTS: dict[str, str] = {
-    "take": "Your turn: **draw** a card, or **pick** from the discard row — you take the picked"
-            " card and every newer card, and must use the picked card before you discard.",
-    "main": "Make matches or upgrades if you like, then **discard** one card to end your turn.",
-    "bonus_perfect": "Perfect bonus: choose the player who marks a negative box.",
-    "bonus_strong": "Strong bonus: draw the top card of the draw pile, or skip.",
-    "bonus_weak": "Weak bonus: swap one of your matches for another player's match of the"
-                  " same level, or skip.",
-    "laydown": "Lay down any matches from your hand (no bonuses), then press **Done**.",
+PROMPTS: dict[str, Message] = {
+    "take": N_("Your turn: **draw** a card, or **pick** from the discard row — you take the"
+               " picked card and every newer card, and must use the picked card before you"
+               " discard."),
+    "main": N_("Make matches or upgrades if you like, then **discard** one card to end your"
+               " turn."),
+    "bonus_perfect": N_("Perfect bonus: choose the player who marks a negative box."),
+    "bonus_strong": N_("Strong bonus: draw the top card of the draw pile, or skip."),
+    "bonus_weak": N_("Weak bonus: swap one of your matches for another player's match of the"
+                     " same level, or skip."),
+    "laydown": N_("Lay down any matches from your hand (no bonuses), then press **Done**."),
 }
 
 
-def _option_description(view: SplitView, action: SplitAction) -> str | None:
+def groups(words: Words) -> tuple[Group, ...]:
+    """The hand's selects, with their placeholders in ``words``."""
+    return tuple(Group(kind, words.text(placeholder))
+                 for kind, (_, placeholder) in SELECT_KINDS.items())
+
+
+def _option_description(view: SplitView, action: SplitAction, words: Words) -> str | None:
     # The discard select's placeholder says once that a discard ends the turn.
     if action.type == ActionType.PICK and action.pos is not None:
-        return f"Row position {action.pos + 1} of {len(view.row)}"
+        return words.gettext("Row position {position} of {count}", position=action.pos + 1,
+                             count=len(view.row))
     return None
 
 
@@ -89,49 +107,54 @@ def option_order(action: SplitAction) -> tuple[int, ...]:
 
 
 def looks(
-    engine: SplitEngine, session: Session, view: SplitView, actions: Sequence[SplitAction]
+    session: Session, view: SplitView, actions: Sequence[SplitAction], words: Words
 ) -> list[Look | None]:
     """How each legal action is shown: a button, or an option of its kind's select."""
     names = session.names
     state = session.state
     shown: list[Look | None] = []
     for action in actions:
-        label = engine.describe_action(state, action, names)
+        label = action_label(state, action, names, words)
         group = _group_of(action)
         if group is None:
             shown.append(Look(label, style=BUTTON_STYLES[action.type]))
         else:
-            shown.append(Look(label, group=group, description=_option_description(view, action)))
+            shown.append(Look(label, group=group,
+                              description=_option_description(view, action, words)))
     return shown
 
 
-def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str) -> str:
+def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words: Words) -> str:
     if view.step == "game_over":
-        return "The game is over."
+        return words.gettext("The game is over.")
     if view.step == "laydown":
         if viewer in view.laydown_waiting:
-            return PROMPTS["laydown"]
+            return words.text(PROMPTS["laydown"])
         others = ", ".join(name_of(names, p) for p in view.laydown_waiting)
-        return (f"No moves for you now: {others} may still lay down matches"
-                " (you already had a turn this round).")
-    turn = name_of(names, view.turn)
-    return (f"No moves for you now: it is {turn}'s turn ({STEP_WORDS[view.step]})."
-            " Your controls appear here when it is your turn.")
+        return words.gettext("No moves for you now: {names} may still lay down matches"
+                             " (you already had a turn this round).", names=others)
+    return words.gettext("No moves for you now: it is {name}'s turn ({step}). Your controls"
+                         " appear here when it is your turn.", name=name_of(names, view.turn),
+                         step=words.text(STEP_WORDS[view.step]))
 
 
 def private_render(
-    engine: SplitEngine, session: Session, viewer: str, *, page: int = 0
+    engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0
 ) -> Render:
     view = engine.view(session.state, viewer)
     names = session.names
     hand = view.hand or []
     sheet = sheet_of(view, viewer)
     lines = [
-        f"**Your hand ({len(hand)}):** {' '.join(hand) if hand else '—'}",
-        f"**Your matches:** {matches_line(view, viewer)}",
-        f"**Your sheet:** {sheet.total} points ({sheet.negatives} negative boxes)",
-        f"**Discard row:** {'  '.join(row_chunks(view.row, per_line=len(view.row) or 1))}"
-        if view.row else "**Discard row:** empty",
+        words.ngettext("**Your hand ({count}):** {cards}", "**Your hand ({count}):** {cards}",
+                       len(hand), cards=" ".join(hand) if hand else "—"),
+        words.gettext("**Your matches:** {matches}", matches=matches_line(view, viewer, words)),
+        words.ngettext("**Your sheet:** {total} points ({count} negative box)",
+                       "**Your sheet:** {total} points ({count} negative boxes)",
+                       sheet.negatives, total=sheet.total),
+        words.gettext("**Discard row:** {cards}",
+                      cards="  ".join(row_chunks(view.row, per_line=len(view.row) or 1)))
+        if view.row else words.gettext("**Discard row:** empty"),
         "",
     ]
     actions = (
@@ -140,19 +163,21 @@ def private_render(
         else []
     )
     if actions:
-        lines.append(PROMPTS[view.step])
+        lines.append(words.text(PROMPTS[view.step]))
         if view.picked is not None and view.step == "main":
-            lines.append(f"You picked **{view.picked}**: use it in a match or an upgrade"
-                         " before you discard.")
+            lines.append(words.gettext("You picked **{card}**: use it in a match or an upgrade"
+                                       " before you discard.", card=view.picked))
     else:
-        lines.append(_waiting_text(view, names, viewer))
-    embed = discord.Embed(title=f"SPLIT — your hand · round {view.round}/{view.rounds}",
-                          colour=COLOUR, description="\n".join(lines)[:4096])
+        lines.append(_waiting_text(view, names, viewer, words))
+    embed = discord.Embed(
+        title=words.gettext("SPLIT — your hand · round {round}/{rounds}", round=view.round,
+                            rounds=view.rounds),
+        colour=COLOUR, description="\n".join(lines)[:4096])
     if not actions:
         return Render(embeds=[embed], view=None)
-    controls = LEGAL.controls(session, looks(engine, session, view, actions), GROUPS,
+    controls = LEGAL.controls(session, looks(session, view, actions, words), groups(words),
                               order=[option_order(action) for action in actions])
-    discord_view, note = layout(session, controls, page)
+    discord_view, note = layout(session, controls, page, words)
     if note:
         embed.set_footer(text=note)
     return Render(embeds=[embed], view=discord_view)

@@ -40,7 +40,7 @@ def table_render(
     words: Words,
 ) -> Render:
     if session.status is Status.FINISHED:
-        return Render(embeds=[final_embed(session, view, results)])
+        return Render(embeds=[final_embed(session, view, results, words)])
     embed = table_embed(session, view, words)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(HandButton(session.id, label=words.text(MY_HAND)))
@@ -158,40 +158,55 @@ def pair_text(match: MatchView) -> str:
     return f"{first}{second[-1]}"
 
 
-def scores_embed(session: Session, view: SplitView) -> discord.Embed:
+def scores_embed(session: Session, view: SplitView, words: Words) -> discord.Embed:
     """Every player's sheet (rank rows with boxes and values, negatives, total) and gains."""
-    embed = discord.Embed(title=f"SPLIT — score sheets after {len(view.history)} of"
-                                f" {view.rounds} rounds", colour=COLOUR)
+    embed = discord.Embed(
+        title=words.ngettext("SPLIT — score sheets after {done} of {count} round",
+                             "SPLIT — score sheets after {done} of {count} rounds",
+                             view.rounds, done=len(view.history)),
+        colour=COLOUR)
     for player in view.players:
         sheet = sheet_of(view, player)
-        value = f"{sheet_block(sheet)}{gains_text(round_gains(view, player))}"
+        value = f"{sheet_block(sheet, words)}{gains_text(round_gains(view, player), words)}"
         embed.add_field(name=f"{name_of(session.names, player)} — {sheet.total}", value=value,
                         inline=True)
     return embed
 
 
-def round_summary_embed(session: Session, view: SplitView, summary: RoundSummary) -> discord.Embed:
+def round_summary_embed(session: Session, view: SplitView, summary: RoundSummary,
+                        words: Words) -> discord.Embed:
     """The public summary of a finished round: how it ended, each player's gain and sheet."""
     names = session.names
     if summary.ended_by == "out":
-        how = f"{name_of(names, summary.out)} went out"
-        if summary.first_turn_out:
-            how += " on their first turn"
+        out = name_of(names, summary.out)
+        how = (words.gettext("{name} went out on their first turn.", name=out)
+               if summary.first_turn_out else words.gettext("{name} went out.", name=out))
     else:
-        how = "The draw pile ran out"
-    embed = discord.Embed(title=f"SPLIT — round {summary.round} of {view.rounds} is over",
-                          description=f"{how}.", colour=COLOUR)
+        how = words.gettext("The draw pile ran out.")
+    embed = discord.Embed(
+        title=words.gettext("SPLIT — round {round} of {rounds} is over", round=summary.round,
+                            rounds=view.rounds),
+        description=how, colour=COLOUR)
     for entry in summary.players:
-        boxes = ", ".join(f"{rank}×{count}" for rank, count in entry.boxes.items()) or "none"
+        boxes = (", ".join(f"{rank}×{count}" for rank, count in entry.boxes.items())
+                 or words.pgettext("boxes", "none"))
         lines = [
-            f"Matches scored: {entry.matches} ({boxes})",
-            f"Cards left in hand: {entry.hand_marks} → {entry.hand_marks} negative boxes",
+            words.gettext("Matches scored: {matches} ({boxes})", matches=entry.matches,
+                          boxes=boxes),
+            words.ngettext("Cards left in hand: {count} → {count} negative box",
+                           "Cards left in hand: {count} → {count} negative boxes",
+                           entry.hand_marks),
         ]
         if entry.bonus_marks:
-            lines.append(f"Marks from perfect bonuses: {entry.bonus_marks}")
-        lines.append(f"Sheet: {sheet_summary(sheet_of(view, entry.player))}")
+            lines.append(words.gettext("Marks from perfect bonuses: {count}",
+                                       count=entry.bonus_marks))
+        lines.append(words.gettext("Sheet: {sheet}",
+                                   sheet=sheet_summary(sheet_of(view, entry.player), words)))
+        gain = f"{entry.gained:+d}"
         embed.add_field(
-            name=f"{name_of(names, entry.player)}: {entry.gained:+d} (total {entry.score_after})",
+            name=words.gettext("{name}: {gain} (total {total})",
+                               name=name_of(names, entry.player), gain=gain,
+                               total=entry.score_after),
             value=fit_lines(lines, keep="first"),
             inline=False,
         )
@@ -199,25 +214,27 @@ def round_summary_embed(session: Session, view: SplitView, summary: RoundSummary
 
 
 def final_embed(
-    session: Session, view: SplitView, results: Sequence[PlayerResult]
+    session: Session, view: SplitView, results: Sequence[PlayerResult], words: Words
 ) -> discord.Embed:
     names = session.names
     lines = []
     for result in results:
         mark = PLACE_MARKS.get(result.placement, f"{result.placement}.")
-        lines.append(f"{mark} **{name_of(names, result.player)}** — {result.score} points")
+        lines.append(words.gettext("{mark} **{name}** — {score} points", mark=mark,
+                                   name=name_of(names, result.player), score=result.score))
     winners = [name_of(names, r.player) for r in results if r.placement == 1]
     headline = (
-        f"{winners[0]} wins!" if len(winners) == 1 else f"Shared win: {', '.join(winners)}!"
+        words.gettext("{name} wins!", name=winners[0]) if len(winners) == 1
+        else words.gettext("Shared win: {names}!", names=", ".join(winners))
     )
-    embed = discord.Embed(title="SPLIT — final result", colour=COLOUR,
+    embed = discord.Embed(title=words.gettext("SPLIT — final result"), colour=COLOUR,
                           description=f"{headline}\n\n" + "\n".join(lines))
     for result in results:
         sheet = sheet_of(view, result.player)
         embed.add_field(
             name=name_of(names, result.player),
-            value=fit_lines([sheet_summary(sheet),
-                             gains_text(round_gains(view, result.player))]),
+            value=fit_lines([sheet_summary(sheet, words),
+                             gains_text(round_gains(view, result.player), words)]),
             inline=False,
         )
     return embed

@@ -60,7 +60,10 @@ class SplitUI:
         return table_render(session, view, results, words)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
-        return private_render(self.engine, session, viewer)
+        return self.private_in(session, viewer, words_for(Language.EN))
+
+    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
+        return private_render(self.engine, session, viewer, words)
 
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
 
@@ -80,10 +83,11 @@ class SplitUI:
             return render_scores(self.engine.view(session.state, None),
                                  self.engine.results(session.state), session.names)
 
-    def scores(self, session: Session) -> Render:
-        return Render(embeds=[scores_embed(session, self.engine.view(session.state, None))])
+    def scores(self, session: Session, words: Words) -> Render:
+        return Render(embeds=[scores_embed(session, self.engine.view(session.state, None),
+                                           words)])
 
-    def announcement(self, change: Change) -> list[discord.Embed]:
+    def announcement(self, change: Change, words: Words) -> list[discord.Embed]:
         """A round summary for each round that ended (public); the final result is the
         final post's (:meth:`final_embeds`, ``cogs.final_post``)."""
         if change.kind not in (ChangeKind.ACTION, ChangeKind.FINISHED):
@@ -94,37 +98,43 @@ class SplitUI:
             return []
         view = self.engine.view(session.state, None)
         return [
-            round_summary_embed(session, view, RoundSummary.model_validate(event.data))
+            round_summary_embed(session, view, RoundSummary.model_validate(event.data), words)
             for event in ends
         ]
 
-    def final_embeds(self, session: Session) -> list[discord.Embed]:
+    def final_embeds(self, session: Session, words: Words) -> list[discord.Embed]:
         """The standings of the final post (``cogs.game_ui.ShowsStandings``)."""
         view = self.engine.view(session.state, None)
-        return [final_embed(session, view, self.engine.results(session.state))]
+        return [final_embed(session, view, self.engine.results(session.state), words)]
 
-    def replay_hands(self, session: Session) -> list[discord.Embed]:
+    def replay_hands(self, session: Session, words: Words) -> list[discord.Embed]:
         """Every seat's hand at a replay step, in one embed (``cogs.game_ui.DrawsReplay``;
         the game is over, so the hands are no longer hidden)."""
         names = session.names
-        embed = discord.Embed(title="Every hand", colour=COLOUR)
+        embed = discord.Embed(title=words.gettext("Every hand"), colour=COLOUR)
         for player in self.engine.view(session.state, None).players:
             hand = self.engine.view(session.state, player).hand or []
             embed.add_field(name=f"{names.get(player, player)} ({len(hand)})",
                             value=" ".join(hand) or "—", inline=False)
         return [embed]
 
-    def info_for(self, session: Session, payload: str) -> Render | None:
+    def info_for(self, session: Session, payload: str, words: Words) -> Render | None:
         if payload == LEGACY_RULES_PAYLOAD:
-            return rules_page(self, 0)
+            return rules_page(self, 0, words)
         if payload == LEGACY_SCORES_PAYLOAD:
-            return self.scores(session)
+            return self.scores(session, words)
         return None
 
     def action_for(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
     ) -> Click:
+        return self.action_in(session, viewer, payload, values, words_for(Language.EN))
+
+    def action_in(
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
+    ) -> Click:
         page = page_of(payload)
         if page is not None:
-            return OpenStep(private_render(self.engine, session, viewer, page=page))
+            return OpenStep(private_render(self.engine, session, viewer, words, page=page))
         return Move(resolve(self.engine, session, viewer, payload, values))

@@ -33,6 +33,11 @@ from cogs.controls import (
     Menu,
     clip,
 )
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import BACK, DRAW, PASS
+from cogs.i18n.language import Language
+from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
 from cogs.ids import ActButton, ActSelect, Item
 from game.ten import Back, Bid, Buy, Draw, Pass, Payment, Skip, Stop, TenAction, display, sort_key
 
@@ -41,42 +46,57 @@ PAYMENTS = Menu(button="y", select="yo")
 # skip, back; bid, buy and payment selects): a table drawn then and clicked at the same
 # version after an upgrade is answered as outdated.
 OLD_PAYLOAD = re.compile(r"d|sn|sc|p|k|r|(b|m|yo):[0-9]+")
-OUTDATED = "That control is from an older table; open your view again from the table."
+OUTDATED = N_("That control is from an older table; open your view again from the table.").text
 PAY_GROUP = "pay"
 PANEL = "panel"
 VIEW = "v"
 CARDS = "yc"
 
 
-def _bid_placeholder(options: Sequence[discord.SelectOption], chunk: int, chunks: int) -> str:
-    low, high = options[0].label.removeprefix("Bid "), options[-1].label.removeprefix("Bid ")
-    return f"Bid {low}–{high}" if low != high else f"Bid {low}"
+ENGLISH = words_for(Language.EN)
+_AMOUNT = re.compile(r"[0-9]+")
 
 
-GROUPS = (
-    Group("bid", _bid_placeholder, max_selects=3),
-    Group("buy", "Buy a market card", max_selects=2),
-)
+def _amount(option: discord.SelectOption) -> str:
+    found = _AMOUNT.findall(option.label)
+    return found[-1] if found else option.label
 
 
-def look(action: TenAction, currency: int) -> Look | None:
+def groups(words: Words) -> tuple[Group, ...]:
+    """The bid and buy selects, their placeholders in ``words``."""
+
+    def bid_placeholder(options: Sequence[discord.SelectOption], chunk: int,
+                        chunks: int) -> str:
+        low, high = _amount(options[0]), _amount(options[-1])
+        if low != high:
+            return words.gettext("Bid {low}–{high}", low=low, high=high)
+        return words.gettext("Bid {amount}", amount=low)
+
+    return (
+        Group("bid", bid_placeholder, max_selects=3),
+        Group("buy", words.gettext("Buy a market card"), max_selects=2),
+    )
+
+
+def look(action: TenAction, currency: int, words: Words = ENGLISH) -> Look | None:
     """How a legal action is shown (None: not offered as a control of its own)."""
     if isinstance(action, Draw):
-        return Look("Draw", style=discord.ButtonStyle.primary, emoji="🃏")
+        return Look(words.text(DRAW), style=discord.ButtonStyle.primary, emoji="🃏")
     if isinstance(action, Stop):
-        label = ("Stop — take numbers" if action.take == "numbers"
-                 else f"Stop — take currency ({currency})")
+        label = (words.gettext("Stop — take numbers") if action.take == "numbers"
+                 else words.gettext("Stop — take currency ({currency})", currency=currency))
         return Look(label, style=discord.ButtonStyle.success)
     if isinstance(action, Pass):
-        return Look("Pass", style=discord.ButtonStyle.danger)
+        return Look(words.text(PASS), style=discord.ButtonStyle.danger)
     if isinstance(action, Bid):
-        return Look(f"Bid {action.amount}", group="bid")
+        return Look(words.gettext("Bid {amount}", amount=action.amount), group="bid")
     if isinstance(action, Skip):
-        return Look("Skip — buy nothing")
+        return Look(words.gettext("Skip — buy nothing"))
     if isinstance(action, Buy):
-        return Look(f"{display(action.card)} — price {action.card[1]}", group="buy")
+        return Look(words.gettext("{card} — price {price}", card=display(action.card),
+                                  price=action.card[1]), group="buy")
     if isinstance(action, Back):
-        return Look("Choose another card")
+        return Look(words.gettext("Choose another card"))
     return None  # a payment: offered through PAYMENTS
 
 
@@ -89,16 +109,19 @@ def option_order(action: TenAction) -> tuple[object, ...]:
     return ()
 
 
-def legal_controls(session: Session, legal: Sequence[TenAction], currency: int = 0) -> Controls:
-    return LEGAL.controls(session, [look(action, currency) for action in legal], GROUPS,
-                          order=[option_order(action) for action in legal])
+def legal_controls(session: Session, legal: Sequence[TenAction], currency: int = 0,
+                   words: Words = ENGLISH) -> Controls:
+    return LEGAL.controls(session, [look(action, currency, words) for action in legal],
+                          groups(words), order=[option_order(action) for action in legal])
 
 
-def quick_controls(session: Session, legal: Sequence[TenAction]) -> Controls:
+def quick_controls(session: Session, legal: Sequence[TenAction],
+                   words: Words = ENGLISH) -> Controls:
     """The table's one-click answers for the awaited player: Pass (an auction) and Skip (a
     buy phase); every other choice is in their private view."""
-    looks = [look(action, 0) if isinstance(action, Pass | Skip) else None for action in legal]
-    return LEGAL.controls(session, looks, GROUPS)
+    looks = [look(action, 0, words) if isinstance(action, Pass | Skip) else None
+             for action in legal]
+    return LEGAL.controls(session, looks, groups(words))
 
 
 def groups_of(legal: Sequence[TenAction]) -> list[str | None]:
@@ -107,21 +130,45 @@ def groups_of(legal: Sequence[TenAction]) -> list[str | None]:
     return [entry.group if entry is not None else "-" for entry in found]
 
 
-def payment_controls(session: Session, options: Sequence[Payment]) -> Controls:
+def payment_label(option: Payment, words: Words = ENGLISH) -> str:
+    """``3 currency + 1 bust + 🟥5 (1 lost)``: what a payment gives, as ``Payment.label``."""
+    parts = []
+    if option.c:
+        parts.append(words.gettext("{count} currency", count=option.c))
+    if option.b:
+        parts.append(words.gettext("{count} bust", count=option.b))
+    if option.cards:
+        parts.append(" ".join(option.cards))
+    text = " + ".join(parts) or words.gettext("nothing")
+    if option.overpay:
+        return words.gettext("{payment} ({count} lost)", payment=text, count=option.overpay)
+    return text
+
+
+def _payment_note(option: Payment, words: Words) -> str | None:
+    if option.least_wasteful:
+        return words.gettext("least wasteful")
+    return words.gettext("then choose the cards") if option.cards else None
+
+
+def payment_controls(session: Session, options: Sequence[Payment],
+                     words: Words = ENGLISH) -> Controls:
     """The suggested payment as a button and, when there are others, a select of all."""
     if not options:
         return Controls()
-    best = Look(f"Pay {options[0].label()} (suggested)", style=discord.ButtonStyle.success)
+    suggested = payment_label(options[0], words)
+    best = Look(words.gettext("Pay {payment} (suggested)", payment=suggested),
+                style=discord.ButtonStyle.success)
     controls = PAYMENTS.controls(session, [best])
     if len(options) > 1:
         others = [
-            Look(option.label(), group=PAY_GROUP,
-                 description="least wasteful" if option.least_wasteful
-                 else ("then choose the cards" if option.cards else None))
+            Look(payment_label(option, words), group=PAY_GROUP,
+                 description=_payment_note(option, words))
             for option in options
         ]
         chosen = PAYMENTS.controls(
-            session, others, (Group(PAY_GROUP, "Other ways to pay", max_selects=2),)
+            session, others,
+            (Group(PAY_GROUP, words.gettext("Other ways to pay"), max_selects=2),)
         )
         controls.selects.extend(chosen.selects)
     return controls
@@ -148,7 +195,8 @@ def note_of_key(key: str) -> str:
     return key.split(".", 1)[0]
 
 
-def card_picker(session: Session, collection: Sequence[str], option: Payment) -> Item:
+def card_picker(session: Session, collection: Sequence[str], option: Payment,
+                words: Words = ENGLISH) -> Item:
     """A multi-select of exactly ``len(option.cards)`` collection cards, the suggested ones
     preselected. Above 25 cards, the suggested ones and the first others are offered."""
     wanted = Counter(option.cards)
@@ -169,7 +217,8 @@ def card_picker(session: Session, collection: Sequence[str], option: Payment) ->
     return ActSelect(
         session.id, session.version, f"{CARDS}:{option.c}:{option.b}", options,
         min_values=count, max_values=count,
-        placeholder=f"Spend {count} collection card{'s' if count > 1 else ''}",
+        placeholder=words.ngettext("Spend {count} collection card",
+                                   "Spend {count} collection cards", count),
     )
 
 
@@ -179,11 +228,13 @@ def panel_button(session: Session, label: str) -> Item:
 
 
 def card_step_controls(session: Session, index: int, option: Payment,
-                       collection: Sequence[str]) -> Controls:
+                       collection: Sequence[str], words: Words = ENGLISH) -> Controls:
     """Pay with option ``index`` as suggested, go back, or choose the cards to spend."""
     looks: list[Look | None] = [None] * index
-    looks.append(Look(f"Pay {option.label()}", style=discord.ButtonStyle.success))
+    looks.append(Look(words.gettext("Pay {payment}", payment=payment_label(option, words)),
+                      style=discord.ButtonStyle.success))
     controls = PAYMENTS.controls(session, looks)
-    controls.buttons.append(ActButton(session.id, session.version, VIEW, label="Back"))
-    controls.selects.append(card_picker(session, collection, option))
+    controls.buttons.append(ActButton(session.id, session.version, VIEW,
+                                      label=words.text(BACK)))
+    controls.selects.append(card_picker(session, collection, option, words))
     return controls

@@ -154,6 +154,6 @@ def collections_embed(view: TenView, names: text.Names, words: Words,
     """The Scores button's answer: every player's tokens, runs and spare cards in full."""
     embed = discord.Embed(title=words.gettext("TEN · every collection"), colour=colour)
     for player in view.players:
-        field_title, body = text.player_field(view, player, names)
+        field_title, body = text.player_field(view, player, names, words)
         embed.add_field(name=field_title, value=body[:1024], inline=False)
     return embed

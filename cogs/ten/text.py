@@ -10,15 +10,20 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.i18n.messages import N_, Message
+from cogs.i18n.words import Words
 from game.base import PlayerId, PlayerResult
 from game.ten import MarketCard, PlayerView, RunView, TenView, data, display
 
 Names = Mapping[PlayerId, str]
+ENGLISH = words_for(Language.EN)
 
 
-def name(names: Names, player: PlayerId | None) -> str:
+def name(names: Names, player: PlayerId | None, words: Words = ENGLISH) -> str:
     if player is None:
-        return "nobody"
+        return words.gettext("nobody")
     return names.get(player, player)
 
 
@@ -58,23 +63,25 @@ def spare_cards(player: PlayerView) -> list[str]:
     return spare
 
 
-def collection_lines(player: PlayerView) -> list[str]:
+def collection_lines(player: PlayerView, words: Words = ENGLISH) -> list[str]:
     lines = [line for run in player.runs if (line := run_line(run))]
     spare = spare_cards(player)
     if spare:
-        lines.append(f"spare: {cards_line(spare)}")
-    return lines or ["no cards yet"]
+        lines.append(words.gettext("spare: {cards}", cards=cards_line(spare)))
+    return lines or [words.gettext("no cards yet")]
 
 
-def tokens_line(player: PlayerView) -> str:
-    return f"💰 {player.currency} currency · 💥 {player.bust_tokens} bust"
+def tokens_line(player: PlayerView, words: Words = ENGLISH) -> str:
+    return words.gettext("💰 {currency} currency · 💥 {bust} bust", currency=player.currency,
+                         bust=player.bust_tokens)
 
 
-def player_field(view: TenView, player: PlayerView, names: Names) -> tuple[str, str]:
+def player_field(view: TenView, player: PlayerView, names: Names,
+                 words: Words = ENGLISH) -> tuple[str, str]:
     # Whoever must act now: the bidder during an auction, not the player whose turn it is.
     marker = "▶ " if player.player == view.awaiting and view.phase != "over" else ""
-    title = f"{marker}{name(names, player.player)} — {points(player.score)}"
-    return title, "\n".join([tokens_line(player), *collection_lines(player)])
+    title = f"{marker}{name(names, player.player, words)} — {points(player.score, words)}"
+    return title, "\n".join([tokens_line(player, words), *collection_lines(player, words)])
 
 
 def _market_card(card: MarketCard) -> str:
@@ -82,67 +89,84 @@ def _market_card(card: MarketCard) -> str:
     return f"{card.price}{copies}"
 
 
-def market_lines(market: Mapping[str, Sequence[MarketCard]]) -> list[str]:
+def market_lines(market: Mapping[str, Sequence[MarketCard]],
+                 words: Words = ENGLISH) -> list[str]:
     return [
         f"{data.COLOUR_EMOJI[colour]} " + " · ".join(_market_card(card) for card in on_sale)
         for colour, on_sale in market.items()
         if on_sale
-    ] or ["empty"]
+    ] or [words.pgettext("market", "empty")]
 
 
-def pile_line(view: TenView) -> str:
+def pile_line(view: TenView, words: Words = ENGLISH) -> str:
     if view.pile_size == 0:
-        return "empty — the last card has been flipped"
-    return f"{view.pile_size} cards · next flip busts: **{view.bust_chance:.0%}**"
+        return words.gettext("empty — the last card has been flipped")
+    chance = f"{view.bust_chance:.0%}"
+    return words.ngettext("{count} card · next flip busts: **{chance}**",
+                          "{count} cards · next flip busts: **{chance}**", view.pile_size,
+                          chance=chance)
 
 
-def tableau_title(view: TenView) -> str:
-    return f"Tableau — total {view.running_total} · currency {view.tableau_currency}"
+def tableau_title(view: TenView, words: Words = ENGLISH) -> str:
+    return words.gettext("Tableau — total {total} · currency {currency}",
+                         total=view.running_total, currency=view.tableau_currency)
 
 
-def _then(names: Names, players: Sequence[PlayerId]) -> str:
-    return ", ".join(name(names, p) for p in players)
+def _then(names: Names, players: Sequence[PlayerId], words: Words) -> str:
+    return ", ".join(name(names, p, words) for p in players)
 
 
-def situation(view: TenView, names: Names) -> str:
+def situation(view: TenView, names: Names, words: Words = ENGLISH) -> str:
     """One or two sentences: what the table waits for, in the rule order."""
-    active = name(names, view.active)
+    active = name(names, view.active, words)
     if view.phase == "draw":
-        return f"**{active}** flips or stops (turn {view.turn})."
+        return words.gettext("**{name}** flips or stops (turn {turn}).", name=active,
+                             turn=view.turn)
     if view.phase == "auction" and view.auction is not None:
         auction = view.auction
-        high = (
-            f"high bid **{auction.high_bid}** by {name(names, auction.high_bidder)}"
-            if auction.high_bidder is not None
-            else "no bid yet"
-        )
+        wild = display(auction.wild)
         later = auction.still_to_bid[1:]
-        order = f"; then {_then(names, later)}" if later else " (last to bid)"
-        return (
-            f"Auction for the wild **{display(auction.wild)}** — {high}.\n"
-            f"**{name(names, auction.to_bid)}** to bid{order}."
+        bidder = name(names, auction.to_bid, words)
+        if auction.high_bidder is not None:
+            first = words.gettext("Auction for the wild **{wild}** — high bid **{bid}** by"
+                                  " {name}.", wild=wild, bid=auction.high_bid,
+                                  name=name(names, auction.high_bidder, words))
+        else:
+            first = words.gettext("Auction for the wild **{wild}** — no bid yet.", wild=wild)
+        second = (
+            words.gettext("**{name}** to bid; then {names}.", name=bidder,
+                          names=_then(names, later, words))
+            if later else words.gettext("**{name}** to bid (last to bid).", name=bidder)
         )
+        return f"{first}\n{second}"
     if view.phase == "payment" and view.payment is not None:
         pay = view.payment
-        payer = name(names, pay.payer)
+        payer = name(names, pay.payer, words)
         if pay.paying_for == "wild":
-            return f"**{payer}** won {display(pay.card)} for {pay.price} and chooses how to pay."
-        return f"**{payer}** buys {display(pay.card)} and chooses how to pay {pay.price}."
+            return words.gettext("**{name}** won {card} for {price} and chooses how to pay.",
+                                 name=payer, card=display(pay.card), price=pay.price)
+        return words.gettext("**{name}** buys {card} and chooses how to pay {price}.",
+                             name=payer, card=display(pay.card), price=pay.price)
     if view.phase == "buy":
-        return f"**{name(names, view.buyer)}** may buy one market card (or skip)."
+        return words.gettext("**{name}** may buy one market card (or skip).",
+                             name=name(names, view.buyer, words))
     if view.phase == "final buys":
         later = view.final_buys_left
-        rest = f"; then {_then(names, later)}" if later else " (the last one)"
-        return f"Final buy phases: **{name(names, view.buyer)}** now{rest}."
-    return "The game is over."
+        buyer = name(names, view.buyer, words)
+        if later:
+            return words.gettext("Final buy phases: **{name}** now; then {names}.", name=buyer,
+                                 names=_then(names, later, words))
+        return words.gettext("Final buy phases: **{name}** now (the last one).", name=buyer)
+    return words.gettext("The game is over.")
 
 
-def points(score: int) -> str:
-    return f"{score} pt" if score == 1 else f"{score} pts"
+def points(score: int, words: Words = ENGLISH) -> str:
+    return words.ngettext("{count} pt", "{count} pts", score)
 
 
-def result_title(result: PlayerResult, names: Names) -> str:
-    return f"#{result.placement} {name(names, result.player)} — {points(result.score)}"
+def result_title(result: PlayerResult, names: Names, words: Words = ENGLISH) -> str:
+    return (f"#{result.placement} {name(names, result.player, words)} — "
+            f"{points(result.score, words)}")
 
 
 def _breakdown_run(colour: str, run: Mapping[str, Any]) -> str | None:
@@ -151,41 +175,58 @@ def _breakdown_run(colour: str, run: Mapping[str, Any]) -> str | None:
     return run_line(RunView(colour=colour, **run))
 
 
-def result_lines(result: PlayerResult) -> list[str]:
+def result_lines(result: PlayerResult, words: Words = ENGLISH) -> list[str]:
     """Per colour: the run with each wild's place; the unused wilds; tokens and the tie-break."""
     breakdown = result.breakdown
     lines = [
         line
         for colour, run in breakdown["runs"].items()
         if (line := _breakdown_run(colour, run))
-    ] or ["no scoring run"]
+    ] or [words.gettext("no scoring run")]
     for wild, place in breakdown["assignment"]:
-        lines.append(f"{display(wild)} took the place of {display(place)}")
+        lines.append(words.gettext("{wild} took the place of {place}", wild=display(wild),
+                                   place=display(place)))
     if breakdown["unused_wilds"]:
-        lines.append(f"unused wilds: {cards_line(breakdown['unused_wilds'])}")
-    lines.append(
-        f"💰 {breakdown['currency']} currency · {breakdown['collection_size']} cards · "
-        f"💥 {breakdown['bust_tokens']} bust"
-    )
+        lines.append(words.gettext("unused wilds: {cards}",
+                                   cards=cards_line(breakdown["unused_wilds"])))
+    lines.append(words.ngettext(
+        "💰 {currency} currency · {count} card · 💥 {bust} bust",
+        "💰 {currency} currency · {count} cards · 💥 {bust} bust",
+        breakdown["collection_size"], currency=breakdown["currency"],
+        bust=breakdown["bust_tokens"]))
     return lines
 
 
-DECIDED_BY = {
-    "score": "by points",
-    "currency tokens": "tie on points broken by currency tokens",
-    "fewest cards": "tie on points and currency broken by fewest cards",
-    "shared": "shared place: equal points, currency and cards",
+DECIDED_BY: dict[str, Message] = {
+    "score": N_("by points"),
+    "currency tokens": N_("tie on points broken by currency tokens"),
+    "fewest cards": N_("tie on points and currency broken by fewest cards"),
+    "shared": N_("shared place: equal points, currency and cards"),
 }
 
 
-def winners_line(results: Sequence[PlayerResult], names: Names) -> str:
-    top = [r for r in results if r.placement == 1]
-    who = " and ".join(f"**{name(names, r.player)}**" for r in top)
-    verb = "win" if len(top) > 1 else "wins"
-    reason = DECIDED_BY.get(str(top[0].breakdown.get("decided_by")), "") if top else ""
-    return f"🏆 {who} {verb} with {top[0].score} points ({reason})." if top else "No result."
-
-
-def decided_line(result: PlayerResult) -> str:
+def _decided(result: PlayerResult, words: Words) -> str | None:
     reason = DECIDED_BY.get(str(result.breakdown.get("decided_by")))
-    return f"Place: {reason}" if reason else ""
+    return words.text(reason) if reason is not None else None
+
+
+def winners_line(results: Sequence[PlayerResult], names: Names,
+                 words: Words = ENGLISH) -> str:
+    top = [r for r in results if r.placement == 1]
+    if not top:
+        return words.gettext("No result.")
+    reason = _decided(top[0], words) or ""
+    marked = [f"**{name(names, r.player, words)}**" for r in top]
+    who = marked[0]
+    for other in marked[1:]:
+        who = words.gettext("{first} and {second}", first=who, second=other)
+    if len(top) > 1:
+        return words.gettext("🏆 {names} win with {score} points ({reason}).", names=who,
+                             score=top[0].score, reason=reason)
+    return words.gettext("🏆 {name} wins with {score} points ({reason}).", name=who,
+                         score=top[0].score, reason=reason)
+
+
+def decided_line(result: PlayerResult, words: Words = ENGLISH) -> str:
+    reason = _decided(result, words)
+    return words.gettext("Place: {reason}", reason=reason) if reason else ""

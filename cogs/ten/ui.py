@@ -19,9 +19,10 @@ from bot.models import Session, Status
 from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
-from cogs.i18n.common_words import LOG, MY_VIEW, SCORES, TABLE
+from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
 from cogs.i18n.language import Language
+from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.imaging.words import words_in
@@ -47,8 +48,10 @@ COLOUR = discord.Colour.from_rgb(0xE6, 0x7E, 0x22)
 LOG_LINES = 8
 EMBED_LIMIT = 6000
 
-_PANEL_LABELS = {"auction": "Bid or pass", "payment": "Pay", "buy": "Buy or skip",
-                 "final buys": "Buy or skip"}
+_PANEL_LABELS: dict[str, Message] = {
+    "auction": N_("Bid or pass — {name}"), "payment": N_("Pay — {name}"),
+    "buy": N_("Buy or skip — {name}"), "final buys": N_("Buy or skip — {name}"),
+}
 
 
 def info_buttons(session: Session, words: Words) -> list[Item]:
@@ -80,25 +83,25 @@ class TenUI:
 
     def table_in(self, session: Session, words: Words) -> Render:
         if session.status is Status.FINISHED:
-            return self._final(session)
+            return self._final(session, words)
         state: TenState = session.state
         view: TenView = self.engine.view(state, None)
         embed = table_text.table_embed(view, session.names, words, COLOUR)
         discord_view = discord.ui.View(timeout=None)
-        for item in self._table_actions(session, view):
+        for item in self._table_actions(session, view, words):
             discord_view.add_item(item)
         for item in info_buttons(session, words):
             item.row = 1
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
 
-    def scores(self, session: Session, words: Words | None = None) -> Render:
+    def scores(self, session: Session, words: Words = text.ENGLISH) -> Render:
         """Every player's whole collection (the table shows runs and counts only)."""
         view: TenView = self.engine.view(session.state, None)
         return Render(embeds=[table_text.collections_embed(
-            view, session.names, words or words_for(Language.EN), COLOUR)])
+            view, session.names, words, COLOUR)])
 
-    def _table_actions(self, session: Session, view: TenView) -> list[Item]:
+    def _table_actions(self, session: Session, view: TenView, words: Words) -> list[Item]:
         """The awaited human's buttons: Draw / Stop in the draw phase, else one button that
         opens their private controls."""
         if view.awaiting is None:
@@ -108,29 +111,33 @@ class TenUI:
             return []
         if view.phase == "draw":
             legal = self.engine.legal_actions(session.state, view.awaiting)
-            return controls.legal_controls(session, legal, view.tableau_currency).items()
-        label = f"{_PANEL_LABELS[view.phase]} — {text.name(session.names, view.awaiting)}"
+            return controls.legal_controls(session, legal, view.tableau_currency,
+                                           words).items()
+        label = words.text(_PANEL_LABELS[view.phase],
+                           name=text.name(session.names, view.awaiting, words))
         # A shortcut: passing a bid or skipping a buy needs no private view.
         legal = self.engine.legal_actions(session.state, view.awaiting)
-        quick = controls.quick_controls(session, legal).items()
+        quick = controls.quick_controls(session, legal, words).items()
         return [controls.panel_button(session, label), *quick]
 
-    def ping_controls(self, session: Session, players: Sequence[PlayerId]) -> list[Item]:
+    def ping_controls(self, session: Session, players: Sequence[PlayerId],
+                      words: Words) -> list[Item]:
         """The turn ping's controls (``cogs.game_ui.PingsControls``): the awaited player's
         Draw / Stop, or the button that opens their bid, payment or buy; and My view."""
         view: TenView = self.engine.view(session.state, None)
-        return [*self._table_actions(session, view), HandButton(session.id, label="My view")]
+        return [*self._table_actions(session, view, words),
+                HandButton(session.id, label=words.text(MY_VIEW))]
 
-    def _final(self, session: Session) -> Render:
+    def _final(self, session: Session, words: Words) -> Render:
         names = session.names
         results = self.engine.results(session.state)
-        embed = discord.Embed(title="TEN — final scores", colour=COLOUR,
-                              description=text.winners_line(results, names))
+        embed = discord.Embed(title=words.gettext("TEN — final scores"), colour=COLOUR,
+                              description=text.winners_line(results, names, words))
         for result in results:
-            lines = [*text.result_lines(result), text.decided_line(result)]
-            embed.add_field(name=text.result_title(result, names),
+            lines = [*text.result_lines(result, words), text.decided_line(result, words)]
+            embed.add_field(name=text.result_title(result, names, words),
                             value=clip("\n".join(lines), 1024), inline=False)
-        _add_log(embed, session)
+        _add_log(embed, session, words)
         return Render(embeds=[embed])
 
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
@@ -154,64 +161,78 @@ class TenUI:
     # --- the private view -------------------------------------------------------------------
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
+        return self.private_in(session, viewer, text.ENGLISH)
+
+    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         state: TenState = session.state
         names = session.names
         view: TenView = self.engine.view(state, viewer)
         me = _player(view, viewer)
-        embed = discord.Embed(title=f"TEN — {text.name(names, viewer)}'s view", colour=COLOUR)
+        embed = discord.Embed(title=words.gettext("TEN — {name}'s view",
+                                                  name=text.name(names, viewer, words)),
+                              colour=COLOUR)
         if session.status is Status.FINISHED:
             result = next(r for r in self.engine.results(state) if r.player == viewer)
-            embed.description = text.result_title(result, names)
-            embed.add_field(name="Your score", value="\n".join(text.result_lines(result)))
+            embed.description = text.result_title(result, names, words)
+            embed.add_field(name=words.gettext("Your score"),
+                            value="\n".join(text.result_lines(result, words)))
             return Render(embeds=[embed])
-        embed.description = text.situation(view, names)
+        embed.description = text.situation(view, names, words)
         seat = state.players.index(viewer)
         embed.add_field(
-            name=f"You — {text.points(me.score)}",
+            name=words.gettext("You — {points}", points=text.points(me.score, words)),
             value="\n".join([
-                f"{text.tokens_line(me)} · wealth {wealth(state, seat)}",
-                *text.collection_lines(me),
+                words.gettext("{tokens} · wealth {wealth}", tokens=text.tokens_line(me, words),
+                              wealth=wealth(state, seat)),
+                *text.collection_lines(me, words),
             ]),
             inline=False,
         )
         items: list[Item] = []
         if session.status is Status.ACTIVE and view.awaiting == viewer:
-            items = self._my_controls(session, view, viewer, embed)
+            items = self._my_controls(session, view, viewer, embed, words)
         else:
-            embed.set_footer(text=f"Waiting for {text.name(names, view.awaiting)}.")
+            embed.set_footer(text=words.gettext(
+                "Waiting for {name}.", name=text.name(names, view.awaiting, words)))
         discord_view = discord.ui.View(timeout=None)
         for item in items:
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
 
     def _my_controls(
-        self, session: Session, view: TenView, viewer: PlayerId, embed: discord.Embed
+        self, session: Session, view: TenView, viewer: PlayerId, embed: discord.Embed,
+        words: Words,
     ) -> list[Item]:
         legal = self.engine.legal_actions(session.state, viewer)
         if view.phase == "draw":
-            embed.add_field(name=text.tableau_title(view), value=text.cards_line(view.tableau),
+            embed.add_field(name=text.tableau_title(view, words),
+                            value=text.cards_line(view.tableau), inline=False)
+            embed.add_field(name=words.text(DRAW_PILE), value=text.pile_line(view, words),
                             inline=False)
-            embed.add_field(name="Draw pile", value=text.pile_line(view), inline=False)
-            embed.set_footer(text="Your turn: draw again or stop.")
-            return controls.legal_controls(session, legal, view.tableau_currency).items()
+            embed.set_footer(text=words.gettext("Your turn: draw again or stop."))
+            return controls.legal_controls(session, legal, view.tableau_currency,
+                                           words).items()
         if view.phase == "auction":
-            embed.set_footer(text="Your bid: pass, or choose an amount (up to your wealth).")
-            return controls.legal_controls(session, legal).items()
+            embed.set_footer(text=words.gettext(
+                "Your bid: pass, or choose an amount (up to your wealth)."))
+            return controls.legal_controls(session, legal, words=words).items()
         if view.phase == "payment":
             options = self._payment_options(session.state, view)
-            embed.add_field(name="Least wasteful", value=options[0].label(), inline=False)
-            embed.set_footer(text="Choose how to pay.")
+            embed.add_field(name=words.gettext("Least wasteful"),
+                            value=controls.payment_label(options[0], words), inline=False)
+            embed.set_footer(text=words.gettext("Choose how to pay."))
             me = _player(view, viewer)
-            pay = controls.payment_controls(session, options)
-            back = controls.legal_controls(session, legal)
+            pay = controls.payment_controls(session, options, words)
+            back = controls.legal_controls(session, legal, words=words)
             found = Controls(buttons=[*pay.buttons, *back.buttons], selects=pay.selects)
             if options and options[0].cards:
-                found.selects.append(controls.card_picker(session, me.collection, options[0]))
+                found.selects.append(
+                    controls.card_picker(session, me.collection, options[0], words))
             return found.items()
-        embed.add_field(name="Market — price = number",
-                        value="\n".join(text.market_lines(view.market)), inline=False)
-        embed.set_footer(text="Buy one market card you can pay for, or skip.")
-        return controls.legal_controls(session, legal).items()
+        embed.add_field(name=words.gettext("Market — price = number"),
+                        value="\n".join(text.market_lines(view.market, words)), inline=False)
+        embed.set_footer(text=words.gettext("Buy one market card you can pay for, or skip."))
+        return controls.legal_controls(session, legal, words=words).items()
 
     def _payment_options(self, state: TenState, view: TenView) -> list[Payment]:
         payment = view.payment
@@ -221,34 +242,41 @@ class TenUI:
                                cards_allowed=payment.paying_for == "card")
 
     def _card_step(self, session: Session, viewer: PlayerId, index: int,
-                   option: Payment) -> Render:
+                   option: Payment, words: Words) -> Render:
         """Next step for a payment that spends collection cards: which cards."""
         view: TenView = self.engine.view(session.state, viewer)
         me = _player(view, viewer)
-        count = len(option.cards)
+        pick = words.ngettext(
+            "You pay **{payment}**: pick {count} collection card (spent cards leave the game).",
+            "You pay **{payment}**: pick {count} collection cards (spent cards leave the"
+            " game).", len(option.cards), payment=controls.payment_label(option, words))
         embed = discord.Embed(
-            title="TEN — choose the cards to spend", colour=COLOUR,
-            description=(
-                f"{text.situation(view, session.names)}\nYou pay **{option.label()}**: pick "
-                f"{count} collection card{'s' if count > 1 else ''} (spent cards leave the game)."
-            ),
+            title=words.gettext("TEN — choose the cards to spend"), colour=COLOUR,
+            description=f"{text.situation(view, session.names, words)}\n{pick}",
         )
-        embed.add_field(name="Suggested", value=text.cards_line(option.cards))
+        embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards))
         discord_view = discord.ui.View(timeout=None)
-        for item in controls.card_step_controls(session, index, option, me.collection).items():
+        for item in controls.card_step_controls(session, index, option, me.collection,
+                                                words).items():
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
 
     # --- clicks ---------------------------------------------------------------------------------
 
-    def not_your_turn(self, session: Session) -> str:
-        return _turn_text(self.engine.view(session.state, None), session.names)
+    def not_your_turn(self, session: Session, words: Words) -> str:
+        return _turn_text(self.engine.view(session.state, None), session.names, words)
 
     def action_for(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
     ) -> Click:
+        return self.action_in(session, viewer, payload, values, text.ENGLISH)
+
+    def action_in(
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
+    ) -> Click:
         if payload in (controls.PANEL, controls.VIEW):
-            return OpenStep(self.private(session, viewer))
+            return OpenStep(self.private_in(session, viewer, words))
         state: TenState = session.state
         if LEGAL.owns(payload):
             legal = self.engine.legal_actions(state, viewer)
@@ -260,7 +288,7 @@ class TenUI:
             )
             option = options[index]
             if values is not None and option.cards:
-                return OpenStep(self._card_step(session, viewer, index, option))
+                return OpenStep(self._card_step(session, viewer, index, option, words))
             return Move(option.action())
         if controls.OLD_PAYLOAD.fullmatch(payload):
             raise Refusal(controls.OUTDATED)
@@ -275,13 +303,14 @@ class TenUI:
         raise Refusal(UNKNOWN_CONTROL)
 
 
-def _add_log(embed: discord.Embed, session: Session) -> None:
+def _add_log(embed: discord.Embed, session: Session, words: Words) -> None:
     """The last event lines, as many as fit in Discord's 6000 characters per message."""
+    heading = words.gettext("Recent")
     lines = list(session.log[-LOG_LINES:])
     while lines:
         value = controls.clip("\n".join(lines), 1024)
-        if len(embed) + len("Recent") + len(value) <= EMBED_LIMIT:
-            embed.add_field(name="Recent", value=value, inline=False)
+        if len(embed) + len(heading) + len(value) <= EMBED_LIMIT:
+            embed.add_field(name=heading, value=value, inline=False)
             return
         lines.pop(0)
 
@@ -290,14 +319,14 @@ def _player(view: TenView, player: PlayerId) -> PlayerView:
     return next(p for p in view.players if p.player == player)
 
 
-def _turn_text(view: TenView, names: Mapping[PlayerId, str]) -> str:
+def _turn_text(view: TenView, names: Mapping[PlayerId, str], words: Words) -> str:
     if view.awaiting is None:
-        return "The game is over."
-    who = text.name(names, view.awaiting)
+        return words.gettext("The game is over.")
+    who = text.name(names, view.awaiting, words)
     if view.phase == "auction":
-        return f"It is {who}'s turn to bid."
+        return words.gettext("It is {name}'s turn to bid.", name=who)
     if view.phase == "payment":
-        return f"It is {who}'s turn to pay."
+        return words.gettext("It is {name}'s turn to pay.", name=who)
     if view.phase in ("buy", "final buys"):
-        return f"It is {who}'s buy phase."
-    return f"It is {who}'s turn."
+        return words.gettext("It is {name}'s buy phase.", name=who)
+    return words.gettext("It is {name}'s turn.", name=who)

@@ -1,7 +1,8 @@
 """SPLIT: the card game of half-cards (rules in shared/rules/SPLIT.md).
 
 A UI imports SPLIT only through these names: the engine, its state, action and view models,
-and the vocabulary (``StrEnum`` s whose values are the JSON strings).
+the card notation helpers its labels need, and the vocabulary (``StrEnum`` s whose values
+are the JSON strings).
 
 Modules: ``cards`` (card ids and notation), ``state``, ``actions``, ``rules`` (dealing, legal
 actions, applying them, scoring a round), ``view`` (what a player sees, words for events),
@@ -9,27 +10,57 @@ actions, applying them, scoring a round), ``view`` (what a player sees, words fo
 ``vocabulary``; ``engine`` puts them behind ``game.base.Engine``.
 """
 
-from game.split.actions import SplitAction
-from game.split.cards import RANKS, SUIT_COLOUR, SUITS
+from game.split.actions import (
+    BonusDraw,
+    Discard,
+    Done,
+    Draw,
+    LayMatch,
+    MakeMatch,
+    Pick,
+    Skip,
+    SplitAction,
+    Swap,
+    Target,
+    Upgrade,
+)
+from game.split.cards import FACE_OF, LEVEL_NAMES, RANKS, SUIT_COLOUR, SUITS, face_level, parse_face
 from game.split.engine import SplitEngine
+from game.split.rules import pair_name
 from game.split.state import RoundSummary, SplitState
 from game.split.view import MatchView, SheetView, SplitView
 from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
 
 __all__ = [
+    "FACE_OF",
+    "LEVEL_NAMES",
     "RANKS",
     "SUITS",
     "SUIT_COLOUR",
     "ActionType",
+    "BonusDraw",
+    "Discard",
+    "Done",
+    "Draw",
     "EventKind",
+    "LayMatch",
     "Level",
+    "MakeMatch",
     "MatchView",
+    "Pick",
     "RoundEnd",
     "RoundSummary",
     "SheetView",
+    "Skip",
     "SplitAction",
     "SplitEngine",
     "SplitState",
     "SplitView",
     "Step",
+    "Swap",
+    "Target",
+    "Upgrade",
+    "face_level",
+    "pair_name",
+    "parse_face",
 ]

@@ -16,6 +16,7 @@ from bot.store import Store
 from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
 from cogs.handlers import WRONG_TABLE
+from cogs.i18n.words import Words
 from cogs.ids import ActButton, HandButton, Item
 from cogs.publisher import TablePublisher
 from cogs.table_watch import BURIED_AFTER, TableWatch
@@ -41,7 +42,8 @@ OTHER_CHANNEL = 200
 class PingingCountUI(CountUI):
     """COUNT whose ping carries the moves (``cogs.game_ui.PingsControls``)."""
 
-    def ping_controls(self, session: Session, players: Sequence[PlayerId]) -> list[Item]:
+    def ping_controls(self, session: Session, players: Sequence[PlayerId],
+                      words: Words) -> list[Item]:
         return [ActButton(session.id, session.version, "add1", label="+1"),
                 HandButton(session.id)]
 
