@@ -18,6 +18,7 @@ import discord
 from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
+from cogs.awaited import humans_awaited
 from cogs.channel_health import tell_if_blocked
 from cogs.context import (
     Interaction,
@@ -54,7 +55,7 @@ from cogs.replay import replay_click as replay_click  # a TableClicks handler
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.shown import Shown, answer, private_shown, table_copy_shown, table_shown
-from cogs.turn_ping import DISCORD_WEB, humans_awaited, ping_view
+from cogs.turn_ping import DISCORD_WEB, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.view_follow import remember_view
 

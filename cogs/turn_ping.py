@@ -34,9 +34,10 @@ import discord
 
 from bot.client import TableBot
 from bot.errors import TableError
-from bot.manager import Change, ChangeKind
+from bot.manager import Change
 from bot.models import Session
 from cogs import channel_health
+from cogs.awaited import AwaitedHumans, humans_awaited
 from cogs.context import game_uis, release_view
 from cogs.game_ui import PingsControls, Render
 from cogs.i18n.common_words import MY_HAND
@@ -50,21 +51,6 @@ from game.base import PlayerId
 log = logging.getLogger(__name__)
 
 DISCORD_WEB = "https://discord.com"
-
-
-def humans_awaited(client: TableBot, session: Session) -> list[PlayerId]:
-    """The awaited players who are people at the keyboard, in the engine's order."""
-    if session.state is None or not session.is_live:
-        return []
-    engine = client.manager.engine(session.game)
-    result = []
-    for player in engine.awaiting(session.state):
-        seat = session.seat_of(player)
-        if seat is None or seat.is_bot or getattr(seat, "autopiloted", False):
-            continue
-        if player.isdecimal():
-            result.append(player)
-    return result
 
 
 def table_link(session: Session) -> str | None:
@@ -129,50 +115,35 @@ class LivePing:
 class TurnPing:
     def __init__(self, client: TableBot) -> None:
         self._client = client
-        # session id -> (version, humans awaited at that version)
-        self._awaited: dict[int, tuple[int, frozenset[PlayerId]]] = {}
+        self._awaited = AwaitedHumans(client)
         self._pings: dict[int, LivePing] = {}  # session id -> its ping, while the game runs
 
     def __len__(self) -> int:
         """How many sessions this listener remembers anything of (memory checks)."""
-        return len(self._awaited.keys() | self._pings.keys())
+        return len(self._awaited) + len([sid for sid in self._pings if sid not in self._awaited])
 
     def to_ping(self, change: Change) -> list[PlayerId]:
         """Who this change should ping; also remembers the new awaited set."""
-        session = change.session
-        if change.kind not in (ChangeKind.STARTED, ChangeKind.ACTION):
-            if not session.is_live:
-                self._awaited.pop(session.id, None)
-            return []
-        known = self._awaited.get(session.id)
-        if known is not None and known[0] >= session.version:
-            return []  # an older change arriving late
-        now = humans_awaited(self._client, session)
-        if known is not None:
-            before = known[1]
-        elif change.kind == ChangeKind.ACTION and change.actor is not None:
-            before = frozenset({change.actor})
-        else:
-            before = frozenset()
-        self._awaited[session.id] = (session.version, frozenset(now))
-        return [player for player in now if player not in before]
+        if not change.session.is_live:
+            self._awaited.forget(change.session.id)
+        return self._awaited.newly_awaited(change)
 
     async def on_change(self, change: Change) -> None:
         session = change.session
         if not session.is_live:
-            self._awaited.pop(session.id, None)
+            self._awaited.forget(session.id)
             await self.clear(session)
             return
-        known = self._awaited.get(session.id)
+        known = self._awaited.awaited(session.id)
         players = self.to_ping(change)
         if players:
             await self._replace(session, players)
             return
-        after = self._awaited.get(session.id)
+        after = self._awaited.awaited(session.id)
         if after is None or after is known:
             return  # not a change of whom the game waits for
         ping = self._ping_of(session)
-        if ping is not None and not (ping.players & after[1]):
+        if ping is not None and not (ping.players & after):
             await self.clear(session)  # nobody it pinged is awaited any more
 
     async def ping_again(self, session: Session) -> bool:
@@ -180,7 +151,7 @@ class TurnPing:
         last stored move may have died with the process. Returns whether anyone was pinged."""
         current = self._client.manager.get(session.id) or session
         players = humans_awaited(self._client, current)
-        self._awaited[current.id] = (current.version, frozenset(players))
+        self._awaited.remember(current, players)
         if not players:
             return False
         await self._replace(current, players, back=True)

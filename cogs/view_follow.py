@@ -24,11 +24,11 @@ from typing import Any
 import discord
 
 from bot.manager import Change, ChangeKind
+from cogs.awaited import AwaitedHumans
 from cogs.context import game_uis, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.ids import TABLE_COG
-from cogs.turn_ping import humans_awaited
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -106,23 +106,7 @@ class ViewFollower:
 
     def __init__(self, client: Any) -> None:
         self._client = client
-        # session id -> (version, humans awaited at that version), as the turn ping keeps it
-        self._awaited: dict[int, tuple[int, frozenset[PlayerId]]] = {}
-
-    def newly_awaited(self, change: Change) -> list[PlayerId]:
-        session = change.session
-        known = self._awaited.get(session.id)
-        if known is not None and known[0] >= session.version:
-            return []  # an older change arriving late
-        now = humans_awaited(self._client, session)
-        if known is not None:
-            before = known[1]
-        elif change.kind == ChangeKind.ACTION and change.actor is not None:
-            before = frozenset({change.actor})
-        else:
-            before = frozenset()
-        self._awaited[session.id] = (session.version, frozenset(now))
-        return [player for player in now if player not in before]
+        self._awaited = AwaitedHumans(client)
 
     async def on_change(self, change: Change) -> None:
         views = followed_views(self._client)
@@ -131,11 +115,11 @@ class ViewFollower:
             return
         if not session.is_live:
             views.ended(session.id)
-            self._awaited.pop(session.id, None)
+            self._awaited.forget(session.id)
             return
         if change.kind not in (ChangeKind.STARTED, ChangeKind.ACTION) or session.state is None:
             return
-        for player in self.newly_awaited(change):
+        for player in self._awaited.newly_awaited(change):
             interaction = views.usable(session.id, player)
             if interaction is not None:
                 await self._edit(views, interaction, session, player)
