@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cogs.i18n.words import Words
-from game.split.actions import (
+from game.split import (
+    FACE_OF,
+    LEVEL_NAMES,
     BonusDraw,
     Discard,
     Done,
@@ -16,13 +18,14 @@ from game.split.actions import (
     Pick,
     Skip,
     SplitAction,
+    SplitState,
     Swap,
     Target,
     Upgrade,
+    face_level,
+    pair_name,
+    parse_face,
 )
-from game.split.cards import FACE_OF, LEVEL_NAMES, face_level, parse_face
-from game.split.rules import pair_name
-from game.split.state import SplitState
 
 
 def level_word(words: Words, level: str | None) -> str:

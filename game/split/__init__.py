@@ -9,19 +9,38 @@ actions, applying them, scoring a round), ``view`` (what a player sees, words fo
 ``vocabulary``; ``engine`` puts them behind ``game.base.Engine``.
 """
 
-from game.split.actions import Discard, LayMatch, MakeMatch, Pick, SplitAction, Swap, Upgrade
-from game.split.cards import RANKS, SUIT_COLOUR, SUITS, parse_face
+from game.split.actions import (
+    BonusDraw,
+    Discard,
+    Done,
+    Draw,
+    LayMatch,
+    MakeMatch,
+    Pick,
+    Skip,
+    SplitAction,
+    Swap,
+    Target,
+    Upgrade,
+)
+from game.split.cards import FACE_OF, LEVEL_NAMES, RANKS, SUIT_COLOUR, SUITS, face_level, parse_face
 from game.split.engine import SplitEngine
+from game.split.rules import pair_name
 from game.split.state import RoundSummary, SplitState
 from game.split.view import MatchView, SheetView, SplitView
 from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
 
 __all__ = [
+    "FACE_OF",
+    "LEVEL_NAMES",
     "RANKS",
     "SUITS",
     "SUIT_COLOUR",
     "ActionType",
+    "BonusDraw",
     "Discard",
+    "Done",
+    "Draw",
     "EventKind",
     "LayMatch",
     "Level",
@@ -31,12 +50,16 @@ __all__ = [
     "RoundEnd",
     "RoundSummary",
     "SheetView",
+    "Skip",
     "SplitAction",
     "SplitEngine",
     "SplitState",
     "SplitView",
     "Step",
     "Swap",
+    "Target",
     "Upgrade",
+    "face_level",
+    "pair_name",
     "parse_face",
 ]
