@@ -26,20 +26,26 @@ from game.ten import cards
 from game.ten.bots import GREEDY_TOKENS_PER_POINT
 from game.ten.hidden import copy_world, sample_hidden
 from game.ten.payments import wealth
-from game.ten.rollout import outcome, play_out, rough_score, step
+from game.ten.rollout import outcome, play_out, play_out_turns, rough_score, standing, step
 from game.ten.rules import legal
 from game.ten.state import Bid, Buy, Pay, TenAction, TenState
 from game.ten.vocabulary import Phase
 
 # Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
 # measures the decision times this gives).
-EXPERT_SIMULATIONS = 60
+EXPERT_SIMULATIONS = 100
 # Bid amounts compared, as steps above the minimum raise.
 BID_STEPS = (0, 1, 3)
 # Payments compared (the legal list starts with the least wasteful ones).
 PAYMENTS_COMPARED = 4
 # Purchases compared: the ones that add the most points (by the rollout's scoring), if any.
 BUYS_COMPARED = 4
+# Playouts stop when this many rounds of turns have begun (None: play to the end) and score
+# the position: points plus WEALTH_WEIGHT per token of wealth; at the end WIN_BONUS points for
+# the win.
+HORIZON_ROUNDS: int | None = 1
+WEALTH_WEIGHT = 0.3
+WIN_BONUS = 5.0
 # Weight of one point of score margin against a whole win.
 MARGIN_WEIGHT = 0.02
 
@@ -119,9 +125,12 @@ class TenSearch:
 
     def outcome(self, world: TenState, action: TenAction, rng: random.Random) -> float:
         step(world, self._seat, action)
-        play_out(world)
-        share, margin = outcome(world, self._seat)
-        return share + MARGIN_WEIGHT * margin
+        if HORIZON_ROUNDS is None:
+            play_out(world)
+            share, margin = outcome(world, self._seat)
+            return share + MARGIN_WEIGHT * margin
+        play_out_turns(world, HORIZON_ROUNDS * len(world.players))
+        return standing(world, self._seat, WEALTH_WEIGHT, WIN_BONUS)
 
     def copy(self, world: TenState) -> TenState:
         return copy_world(world)
