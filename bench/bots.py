@@ -50,6 +50,7 @@ def _set_simulations(keys: Sequence[str], simulations: int | None, deadline_ms: 
 # Each expert move has the bot process's hard deadline (bot.decisions), so the decision
 # times are those players see; 0 turns it off (then the moves depend only on the seed).
 DEADLINE_MS = 400
+PROGRESS_EVERY = 25  # games between two progress lines
 
 
 def _limit() -> Deadline | None:
@@ -122,7 +123,13 @@ def run(
         for key, players in configs:
             started = time.perf_counter()
             jobs = [(key, players, seed) for seed in range(games)]
-            results = list(pool.map(_play, jobs, chunksize=1))
+            results: list[GameResult] = []
+            for result in pool.map(_play, jobs, chunksize=1):
+                results.append(result)
+                if len(results) % PROGRESS_EVERY == 0 and len(results) < games:
+                    mean, low, high = interval([r.share for r in results])
+                    print(f"  {key}:{players} after {len(results)} games: {mean:.1%}"
+                          f" [{low:.1%}, {high:.1%}]", flush=True)
             elapsed = time.perf_counter() - started
             mean, low, high = interval([r.share for r in results])
             times = [t for r in results for t in r.decisions]
