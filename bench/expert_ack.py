@@ -2,12 +2,13 @@
 
 One ``python -m bot`` against the Discord stand-in (``tests/e2e/fakediscord``). Alice and Bob
 play a SPLIT game in one channel by clicking what they see (``tests.e2e.table_play``, the path
-of the e2e scenarios); every answer's latency (the stand-in's dispatch of the interaction to
-the bot's first callback) is kept. The same number of steps is measured twice: first with no
-other table, then while two TEN games with only machine seats, two experts each, play in two
-other channels (their host left at once, so the bot plays every seat; expert moves are
-searched in the bot's decision pool). Prints p50 / p99 / max of both runs, the expert moves
-made meanwhile, the core count and the Python version.
+of the e2e scenarios), ``--think`` seconds between clicks; every answer's latency (the
+stand-in's dispatch of the interaction to the bot's first callback) is kept. The same number
+of steps is measured twice: first with no other table, then, once they are under way, while
+two TEN games with only machine seats, two experts each, play in two other channels (their
+host left at once, so the bot plays every seat; expert moves are searched in the bot's
+decision pool). Prints p50 / p99 / max of both runs, the expert moves made meanwhile, the
+core count and the Python version.
 
     python -m bench.expert_ack                 # 150 steps per run
     python -m bench.expert_ack --steps 60      # a short run
@@ -39,8 +40,9 @@ def user_named(fd: FakeDiscord, name: str) -> FakeUser:
     return next(user for user in fd.world.users.values() if user.name == name)
 
 
-async def measured_steps(play: TablePlay, steps: int) -> list[float]:
-    """``steps`` clicks of the human table (a new game when one ends); their ack latencies."""
+async def measured_steps(play: TablePlay, steps: int, think: float) -> list[float]:
+    """``steps`` clicks of the human table, ``think`` seconds apart (a new game when one
+    ends); their ack latencies."""
     latencies: list[float] = []
     game = 0
     while len(latencies) < steps:
@@ -50,6 +52,7 @@ async def measured_steps(play: TablePlay, steps: int) -> list[float]:
             alice, bob = (user_named(play.fd, name) for name in ("alice", "bob"))
             await play.open("split", *((alice, bob) if game % 2 == 0 else (bob, alice)))
             game += 1
+        await asyncio.sleep(think)
         record = await play.step(quick_runs=True)
         if record.latency is not None:
             latencies.append(record.latency)
@@ -89,27 +92,31 @@ def row(name: str, latencies: list[float]) -> list[object]:
     ]
 
 
-async def bench(steps: int, seed: int, workdir: Path) -> int:
+async def bench(steps: int, think: float, seed: int, workdir: Path) -> int:
     fd = FakeDiscord()
     for name in ("alice", "bob", "carol", "dave"):
         fd.add_user(name)
     for name in ("split-table", *EXPERT_TABLES):
         fd.add_channel(name)
     async with fd:
-        bot = BotProcess(fd, workdir / "bot", log_level="INFO", extra_env=DEFAULT_DEBOUNCE_ENV)
+        bot = BotProcess(fd, workdir / "bot", log_level="WARNING", extra_env=DEFAULT_DEBOUNCE_ENV)
         try:
             await bot.start()
             await bot.wait_until(lambda: fd.commands(), 30.0, "the command sync")
             play = TablePlay(fd, bot, fd.channel_named("split-table"), SplitEngine(),
                              Strategy(split_rank, seed))
-            quiet = await measured_steps(play, steps)
+            quiet = await measured_steps(play, steps, think)
             db = GameDb(bot.database_path)
             sessions = [
                 await start_expert_table(fd, bot, host, channel)
                 for host, channel in zip(("carol", "dave"), EXPERT_TABLES, strict=True)
             ]
+            # Measure once the decision workers run and the expert games are under way.
+            async with asyncio.timeout(60.0):
+                while bot_moves(db, sessions) < 2 * len(sessions):
+                    await asyncio.sleep(0.1)
             before, started = bot_moves(db, sessions), time.monotonic()
-            busy = await measured_steps(play, steps)
+            busy = await measured_steps(play, steps, think)
             moves, seconds = bot_moves(db, sessions) - before, time.monotonic() - started
             bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
         finally:
@@ -118,7 +125,7 @@ async def bench(steps: int, seed: int, workdir: Path) -> int:
     print(
         f"e2e interaction acks at the real bot (python -m bot, stand-in, table debounce default,"
         f" EXPERT_WORKERS={os.environ.get('EXPERT_WORKERS', '1')}): a SPLIT table clicked"
-        f" {steps} steps per run"
+        f" {steps} steps per run, {think:g} s apart"
     )
     print(table(
         ["run", "acks", "p50 ms", "p99 ms", "max ms"],
@@ -135,12 +142,14 @@ async def bench(steps: int, seed: int, workdir: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=150, help="clicks measured per run (150)")
+    parser.add_argument("--think", type=float, default=0.25,
+                        help="seconds between two clicks of the human table (0.25)")
     parser.add_argument("--seed", type=int, default=3, help="the players' strategy seed")
     args = parser.parse_args(argv)
     if args.steps < 1:
         parser.error("--steps must be at least 1")
     with tempfile.TemporaryDirectory(prefix="tablebot-ack-") as tmp:
-        return asyncio.run(bench(args.steps, args.seed, Path(tmp)))
+        return asyncio.run(bench(args.steps, args.think, args.seed, Path(tmp)))
 
 
 if __name__ == "__main__":

@@ -33,17 +33,18 @@ from game.ten.vocabulary import Phase
 
 # Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
 # measures the decision times this gives).
-EXPERT_SIMULATIONS = 100
+EXPERT_SIMULATIONS = 60
 # Bid amounts compared, as steps above the minimum raise.
 BID_STEPS = (0, 1, 3)
 # Payments compared (the legal list starts with the least wasteful ones).
 PAYMENTS_COMPARED = 4
 # Purchases compared: the ones that add the most points (by the rollout's scoring), if any.
 BUYS_COMPARED = 4
-# Playouts stop when this many rounds of turns have begun (None: play to the end) and score
-# the position: points plus WEALTH_WEIGHT per token of wealth; at the end WIN_BONUS points for
-# the win.
-HORIZON_ROUNDS: int | None = 1
+# Playouts may stop when this many rounds of turns have begun and score the position: points
+# plus WEALTH_WEIGHT per token of wealth, at the end WIN_BONUS points for the win. None (the
+# default): play to the end. One round measured no better (9 wins in 25 games against normal,
+# 2 players, 100 simulations) than whole playouts (50.5 % of 100 games, 60 simulations).
+HORIZON_ROUNDS: int | None = None
 WEALTH_WEIGHT = 0.3
 WIN_BONUS = 5.0
 # Weight of one point of score margin against a whole win.
