@@ -132,7 +132,8 @@ async def bench(steps: int, think: float, seed: int, workdir: Path) -> int:
         [row("no other table", quiet),
          row("2 TEN expert-vs-expert games running", busy)],
     ))
-    print(f"machine moves in the expert games meanwhile: {moves} in {seconds:.0f} s")
+    print(f"machine moves in the expert games meanwhile: {moves} in {seconds:.0f} s;"
+          f" load average at the end {os.getloadavg()[0]:.1f}")
     if bad:
         print(f"bot logged {len(bad)} errors/tracebacks, first: {bad[0]}")
         return 1
