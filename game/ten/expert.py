@@ -6,8 +6,10 @@ outcome is the deciding seat's share of the win plus a small part of its score m
 separates moves that win equally often). The search itself is game-agnostic
 (``game.search``).
 
-An auction offers every amount up to the bidder's wealth; the search compares passing and a
-few amounts (the minimum raise and steps above it) rather than all of them. A payment
+An auction offers every amount up to the bidder's wealth; the search compares passing, a few
+amounts (the minimum raise and steps above it) and the amount that outbids what every later
+bidder would pay for the wild by the rollout players' measure, from their public collections
+and wealth. A buy phase compares skipping and the purchases that add the most points. A payment
 compares the least wasteful ones and the first token-only one (the rollout players pay
 token-only when they can, so the search valued the purchase with it). "Back" out of a
 payment is never a candidate: its rollout is the buy phase played again by the rollout
