@@ -41,6 +41,11 @@ class Determinized(Protocol, Generic[S, A]):
 
     def copy(self, world: S) -> S: ...
 
+    def default(self, world: S) -> A:
+        """The move when the budget stops the search before one sweep is complete: the
+        rollout policy's own move in ``world`` (a sampled world, so it reads nothing hidden)."""
+        ...
+
 
 def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
     """The candidate with the best mean outcome over the sweeps the budget allows."""
@@ -68,8 +73,11 @@ def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
             counts[index] += 1
             simulations += 1
             if budget.exhausted(simulations):
-                done_totals, done_counts = complete or (totals, counts)
-                return options[_best(alive, done_totals, done_counts)]
+                if complete is None:
+                    # Some candidates were not played even once: their comparison would
+                    # favour the ones the sweep reached first.
+                    return game.default(first)
+                return options[_best(alive, *complete)]
         complete = (list(totals), list(counts))
         world = None
         sweep += 1

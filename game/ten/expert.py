@@ -28,7 +28,15 @@ from game.ten import cards
 from game.ten.bots import GREEDY_TOKENS_PER_POINT
 from game.ten.hidden import copy_world, sample_hidden
 from game.ten.payments import wealth
-from game.ten.rollout import outcome, play_out, play_out_turns, rough_score, standing, step
+from game.ten.rollout import (
+    greedy_move,
+    outcome,
+    play_out,
+    play_out_turns,
+    rough_score,
+    standing,
+    step,
+)
 from game.ten.rules import legal
 from game.ten.state import Bid, Buy, Pay, TenAction, TenState
 from game.ten.vocabulary import Phase
@@ -134,6 +142,9 @@ class TenSearch:
             return share + MARGIN_WEIGHT * margin
         play_out_turns(world, HORIZON_ROUNDS * len(world.players))
         return standing(world, self._seat, WEALTH_WEIGHT, WIN_BONUS)
+
+    def default(self, world: TenState) -> TenAction:
+        return greedy_move(world, self._seat)
 
     def copy(self, world: TenState) -> TenState:
         return copy_world(world)

@@ -116,6 +116,19 @@ def test_the_expert_does_not_peek(players: int) -> None:
     assert decisions > 20
 
 
+def test_a_search_cut_before_one_sweep_plays_the_rollout_move() -> None:
+    cut = 0
+    for index, state in enumerate(_mid_game_states(2, 2, every=5)):
+        seat = rules.waiting_seat(state)
+        assert seat is not None
+        if len(candidates(rules.legal(state, seat))) < 2:
+            continue
+        cut += 1
+        choice = expert_action(state, seat, random.Random(index), Iterations(1))
+        assert choice == greedy_move(state, seat)
+    assert cut > 10
+
+
 def test_expert_level_plays_legal_moves_through_the_engine() -> None:
     state, _ = ENGINE.new_game(["a", "b"], 9)
     for move in range(40):
