@@ -47,8 +47,12 @@ class Determinized(Protocol, Generic[S, A]):
         ...
 
 
-def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
-    """The candidate with the best mean outcome over the sweeps the budget allows."""
+def choose(
+    game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1
+) -> A:
+    """The candidate with the best mean outcome over the sweeps the budget allows; the
+    game's ``default`` move when the budget stops it before ``min_sweeps`` sweeps are
+    complete (a comparison on a world or two is mostly luck)."""
     first = game.sample(rng)
     options = list(game.candidates(first))
     if len(options) == 1:
@@ -73,9 +77,9 @@ def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
             counts[index] += 1
             simulations += 1
             if budget.exhausted(simulations):
-                if complete is None:
-                    # Some candidates were not played even once: their comparison would
-                    # favour the ones the sweep reached first.
+                if complete is None or sweep < min_sweeps:
+                    # Too few worlds, or some candidates not played even once (their
+                    # comparison would favour the ones the sweep reached first).
                     return game.default(first)
                 return options[_best(alive, *complete)]
         complete = (list(totals), list(counts))
