@@ -48,11 +48,13 @@ class Determinized(Protocol, Generic[S, A]):
 
 
 def choose(
-    game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1
+    game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1,
+    first_cut: int = 2,
 ) -> A:
     """The candidate with the best mean outcome over the sweeps the budget allows; the
     game's ``default`` move when the budget stops it before ``min_sweeps`` sweeps are
-    complete (a comparison on a world or two is mostly luck)."""
+    complete (a comparison on a world or two is mostly luck). The first halving comes after
+    ``first_cut`` sweeps (a noisy outcome needs more worlds before a candidate drops out)."""
     first = game.sample(rng)
     options = list(game.candidates(first))
     if len(options) == 1:
@@ -66,7 +68,7 @@ def choose(
     # the candidates on different worlds.
     complete: tuple[list[float], list[int]] | None = None
     world: S | None = first
-    next_cut = 2
+    next_cut = first_cut
     while True:
         if world is None:
             world = game.sample(rng)
