@@ -3,8 +3,9 @@
 For each configuration it plays ``--games`` seeded games through ``Engine.bot_action`` (the
 path the bot process uses) on a process pool and prints the expert's win share with a 95 %
 confidence interval (normal approximation; a tie for first counts as a shared win) and the
-expert's decision times (p50, p99, max). Seats rotate with the seed so the expert sits in
-every place equally often.
+expert's decision times (p50, p99, max). Expert moves get the bot process's hard deadline
+(``--deadline-ms``, 400 like ``EXPERT_DEADLINE_MS``). Seats rotate with the seed so the
+expert sits in every place equally often.
 
     python -m bench.bots                      # 400 games per configuration
     python -m bench.bots --games 60           # a short run
@@ -22,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bench._common import machine_line, percentile, table
+from bot.decisions import Deadline
 from game.base import rng_for
 from game.registry import engines
 
@@ -36,11 +38,23 @@ class GameResult:
     decisions: list[float] = field(default_factory=list)  # seconds per expert decision
 
 
-def _set_simulations(keys: Sequence[str], simulations: int | None) -> None:
+def _set_simulations(keys: Sequence[str], simulations: int | None, deadline_ms: int) -> None:
+    global DEADLINE_MS
+    DEADLINE_MS = deadline_ms
     if simulations is None:
         return
     for key in keys:
         importlib.import_module(EXPERT_MODULES[key]).EXPERT_SIMULATIONS = simulations
+
+
+# Each expert move has the bot process's hard deadline (bot.decisions), so the decision
+# times are those players see; 0 turns it off (then the moves depend only on the seed).
+DEADLINE_MS = 400
+PROGRESS_EVERY = 25  # games between two progress lines
+
+
+def _limit() -> Deadline | None:
+    return Deadline.after(DEADLINE_MS / 1000) if DEADLINE_MS else None
 
 
 def play_game(key: str, players: int, seed: int) -> GameResult:
@@ -56,7 +70,7 @@ def play_game(key: str, players: int, seed: int) -> GameResult:
         rng = rng_for(seed, "autoplay", version, player)
         if player == expert:
             started = time.perf_counter()
-            action = engine.bot_action(state, player, "expert", rng)
+            action = engine.bot_action(state, player, "expert", rng, _limit())
             result.decisions.append(time.perf_counter() - started)
         else:
             action = engine.bot_action(state, player, "normal", rng)
@@ -96,19 +110,26 @@ HEADERS = (
 
 
 def run(
-    configs: Sequence[tuple[str, int]], games: int, workers: int, simulations: int | None
+    configs: Sequence[tuple[str, int]], games: int, workers: int, simulations: int | None,
+    deadline_ms: int = DEADLINE_MS,
 ) -> list[list[object]]:
     """Play every configuration; each one's row is printed as soon as it is done."""
     rows: list[list[object]] = []
     with ProcessPoolExecutor(
         max_workers=workers,
         initializer=_set_simulations,
-        initargs=(sorted({key for key, _ in configs}), simulations),
+        initargs=(sorted({key for key, _ in configs}), simulations, deadline_ms),
     ) as pool:
         for key, players in configs:
             started = time.perf_counter()
             jobs = [(key, players, seed) for seed in range(games)]
-            results = list(pool.map(_play, jobs, chunksize=1))
+            results: list[GameResult] = []
+            for result in pool.map(_play, jobs, chunksize=1):
+                results.append(result)
+                if len(results) % PROGRESS_EVERY == 0 and len(results) < games:
+                    mean, low, high = interval([r.share for r in results])
+                    print(f"  {key}:{players} after {len(results)} games: {mean:.1%}"
+                          f" [{low:.1%}, {high:.1%}]", flush=True)
             elapsed = time.perf_counter() - started
             mean, low, high = interval([r.share for r in results])
             times = [t for r in results for t in r.decisions]
@@ -141,16 +162,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--simulations", type=int, help="simulations per expert decision (default: the level's)"
     )
+    parser.add_argument(
+        "--deadline-ms", type=int, default=DEADLINE_MS,
+        help=f"hard deadline per expert move, as in the bot (default {DEADLINE_MS}; 0: none)",
+    )
     args = parser.parse_args(argv)
     configs = CONFIGS
     if args.config:
         configs = tuple((c.split(":")[0], int(c.split(":")[1])) for c in args.config)
     print(machine_line())
     print(
-        f"workers: {args.workers}; simulations per decision: {args.simulations or 'default'}",
+        f"workers: {args.workers}; simulations per decision: {args.simulations or 'default'};"
+        f" deadline per decision: {args.deadline_ms or 'none'} ms",
         flush=True,
     )
-    rows = run(configs, args.games, args.workers, args.simulations)
+    rows = run(configs, args.games, args.workers, args.simulations, args.deadline_ms)
     if len(rows) > 1:
         print(table(HEADERS, rows))
     return 0

@@ -184,6 +184,8 @@ class Autoplay:
                 await self._sleep(delay)
                 continue
             except (TableError, IllegalAction) as err:
+                if self.manager.closing:
+                    return  # shutting down: the move is made again after the restart
                 # The text can come from the engine and name a player's cards: DEBUG only.
                 log.debug("session %s: machine move for %s refused: %s", session_id, player, err)
                 if not fallback:

@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,6 +36,8 @@ log = logging.getLogger(__name__)
 
 # Levels whose moves are worth a trip to the pool; the others are decided in the loop.
 POOLED_LEVELS = frozenset({"expert"})
+CLOSE_WAIT = 3.0  # seconds the workers get to stop on shutdown
+PARENT_CHECK = 1.0  # seconds between a worker's looks at whether its parent still runs
 
 
 @dataclass(frozen=True)
@@ -57,11 +61,18 @@ def decide(
     return engines()[game].bot_action(state, player, level, rng, Deadline.after(seconds))
 
 
-def _quiet_worker() -> None:
-    # The parent shuts the pool down; a signal to the whole process group (Ctrl-C, a
-    # service manager's SIGTERM) must not kill a worker in the middle of a task.
+def _worker_start() -> None:
+    # Ctrl-C reaches the whole process group: the parent shuts the pool down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # A parent killed outright (SIGKILL, out of memory) cannot: then the worker goes too.
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 class DecisionPool:
@@ -87,7 +98,7 @@ class DecisionPool:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_quiet_worker,
+                initializer=_worker_start,
             )
             log.info("machine moves: %d decision worker process(es), deadline %.0f ms",
                      self.workers, self.deadline * 1000)
@@ -112,7 +123,19 @@ class DecisionPool:
             raise
 
     async def close(self) -> None:
+        """Stop the workers: the searches under way may finish within ``CLOSE_WAIT``
+        seconds (each one ends at its deadline), then any worker left is killed."""
         self._closed = True
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())  # for the last resort
+        pool.shutdown(wait=False, cancel_futures=True)
+        waited = 0.0
+        while any(p.is_alive() for p in processes) and waited < CLOSE_WAIT:
+            await asyncio.sleep(0.05)
+            waited += 0.05
+        for process in processes:
+            if process.is_alive():
+                log.warning("a decision worker did not stop; killed")
+                process.kill()

@@ -235,6 +235,11 @@ class SessionManager:
             restored += 1
         return RestoreReport(restored, abandoned)
 
+    @property
+    def closing(self) -> bool:
+        """True once :meth:`drain` began: every new change is refused."""
+        return self._closing
+
     async def drain(self) -> None:
         """Refuse new changes and wait until the ones in flight are stored and published."""
         self._closing = True

@@ -41,9 +41,20 @@ class Determinized(Protocol, Generic[S, A]):
 
     def copy(self, world: S) -> S: ...
 
+    def default(self, world: S) -> A:
+        """The move when the budget stops the search before one sweep is complete: the
+        rollout policy's own move in ``world`` (a sampled world, so it reads nothing hidden)."""
+        ...
 
-def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
-    """The candidate with the best mean outcome over the sweeps the budget allows."""
+
+def choose(
+    game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1,
+    first_cut: int = 2,
+) -> A:
+    """The candidate with the best mean outcome over the sweeps the budget allows; the
+    game's ``default`` move when the budget stops it before ``min_sweeps`` sweeps are
+    complete (a comparison on a world or two is mostly luck). The first halving comes after
+    ``first_cut`` sweeps (a noisy outcome needs more worlds before a candidate drops out)."""
     first = game.sample(rng)
     options = list(game.candidates(first))
     if len(options) == 1:
@@ -57,7 +68,7 @@ def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
     # the candidates on different worlds.
     complete: tuple[list[float], list[int]] | None = None
     world: S | None = first
-    next_cut = 2
+    next_cut = first_cut
     while True:
         if world is None:
             world = game.sample(rng)
@@ -68,8 +79,11 @@ def choose(game: Determinized[S, A], rng: random.Random, budget: Budget) -> A:
             counts[index] += 1
             simulations += 1
             if budget.exhausted(simulations):
-                done_totals, done_counts = complete or (totals, counts)
-                return options[_best(alive, done_totals, done_counts)]
+                if complete is None or sweep < min_sweeps:
+                    # Too few worlds, or some candidates not played even once (their
+                    # comparison would favour the ones the sweep reached first).
+                    return game.default(first)
+                return options[_best(alive, *complete)]
         complete = (list(totals), list(counts))
         world = None
         sweep += 1

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from game.search import Budget, Iterations, choose
 from game.split.actions import SplitAction
+from game.split.bots import greedy_action
 from game.split.hidden import sample_hidden
 from game.split.rollout import margin, play_out_round, step
 from game.split.rules import legal_actions
@@ -39,6 +40,9 @@ class SplitSearch:
         step(world, self._seat, action)
         play_out_round(world)
         return margin(world, self._seat)
+
+    def default(self, world: SplitState) -> SplitAction:
+        return greedy_action(world, self._seat)
 
     def copy(self, world: SplitState) -> SplitState:
         return copy_state(world)

@@ -178,6 +178,35 @@ def play_out(state: TenState) -> None:
         step(state, seat, greedy_move(state, seat))
 
 
+def play_out_turns(state: TenState, turns: int) -> None:
+    """Greedy play until ``turns`` more turns have begun (or the game ends)."""
+    stop_at = state.__dict__["turn"] + turns
+    for _ in range(MAX_ROLLOUT_MOVES):
+        seat = rules.waiting_seat(state)
+        if seat is None or state.__dict__["turn"] >= stop_at:
+            return
+        step(state, seat, greedy_move(state, seat))
+
+
+def standing(state: TenState, seat: int, wealth_weight: float, win_bonus: float) -> float:
+    """The seat's lead over the best other seat, in points: at the end the score margin
+    (``rough_score``) plus ``win_bonus`` times its share of the win; before it each seat
+    counts its score plus ``wealth_weight`` points per token of wealth (what it can still
+    bid and buy with)."""
+    if rules.waiting_seat(state) is None:
+        share, lead = outcome(state, seat)
+        return lead + win_bonus * share
+    fields = state.__dict__
+    currency, busts = fields["currency"], fields["bust"]
+    values = [
+        rough_score(collection)
+        + wealth_weight * (currency[s] + data.BUST_TOKEN_VALUE * busts[s])
+        for s, collection in enumerate(fields["collections"])
+    ]
+    mine = values.pop(seat)
+    return mine - max(values)
+
+
 def outcome(state: TenState, seat: int) -> tuple[float, float]:
     """(the seat's share of the win, its score minus the best other score) at the end, with
     the placing keys of ``results.final_results`` (score, currency, fewest cards) and scores

@@ -255,3 +255,19 @@ async def test_add_bot_picks_a_free_bot_id(manager: SessionManager) -> None:
                                                   is_bot=True, bot_level="easy"))
     session = await manager.add_bot(session.id, "1", "normal")
     assert session.player_ids == ["1", "bot:1", "bot:2"]
+
+
+async def test_machine_seats_stop_quietly_once_the_manager_drains(
+    manager: SessionManager, autoplay: Autoplay, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = await manager.open_lobby(1, 10, "count", seat(1))
+    await manager.add_bot(session.id, "1", "normal")
+    session = await manager.start(session.id, "1")
+    await autoplay.idle()
+    await manager.set_away(session.id, "1", True)  # the machine moves for everyone now
+    await manager.drain()  # shutting down: every new change is refused
+    version = manager.get(session.id).version
+    autoplay.kick(session.id)
+    await autoplay.idle()
+    assert manager.get(session.id).version == version
+    assert not [r for r in caplog.records if r.name == "bot.autoplay" and r.levelno >= 30]

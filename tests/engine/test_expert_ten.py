@@ -11,7 +11,7 @@ import pytest
 from game.base import rng_for
 from game.search import Iterations
 from game.ten import TenEngine, bots, rules
-from game.ten.expert import PAYMENTS_COMPARED, candidates, expert_action
+from game.ten.expert import PAYMENTS_COMPARED, candidates, expert_action, outbid_amount
 from game.ten.hidden import sample_hidden, unseen_by_kind
 from game.ten.invariants import check_invariants
 from game.ten.odds import bust_chance
@@ -116,6 +116,19 @@ def test_the_expert_does_not_peek(players: int) -> None:
     assert decisions > 20
 
 
+def test_a_search_cut_before_one_sweep_plays_the_rollout_move() -> None:
+    cut = 0
+    for index, state in enumerate(_mid_game_states(2, 2, every=5)):
+        seat = rules.waiting_seat(state)
+        assert seat is not None
+        if len(candidates(rules.legal(state, seat))) < 2:
+            continue
+        cut += 1
+        choice = expert_action(state, seat, random.Random(index), Iterations(1))
+        assert choice == greedy_move(state, seat)
+    assert cut > 10
+
+
 def test_expert_level_plays_legal_moves_through_the_engine() -> None:
     state, _ = ENGINE.new_game(["a", "b"], 9)
     for move in range(40):
@@ -163,6 +176,18 @@ def test_an_expert_game_ends_where_buy_and_back_cycled() -> None:
         moves += 1
         assert moves < 1000
     assert moves < 400
+
+
+def test_the_outbid_amount_is_for_bidders_with_someone_after_them() -> None:
+    state = _auction(3, "W5", [["R4", "R6"], ["R4", "R6"], []])
+    first = rules.waiting_seat(state)
+    assert first is not None and first != 0  # A (seat 0) flipped the wild and bids last
+    amount = outbid_amount(state)
+    assert amount is not None and amount >= 2  # A values W5 as R5 between its R4 and R6
+    assert Bid(amount=amount) in candidates(rules.legal(state, first), amount)
+    while rules.waiting_seat(state) != 0:
+        act(state, state.players[rules.waiting_seat(state) or 0], {"type": "pass"})
+    assert outbid_amount(state) is None
 
 
 def _auction(players: int, wild: str, collections: list[list[str]]) -> TenState:

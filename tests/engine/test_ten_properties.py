@@ -41,7 +41,10 @@ TEN_VIEW_FIELDS = {
 # of playouts). Four still gives one when the upcoming cards happen to lie in display order
 # (4 players, seed 264: B2 B3 B4 B6 end the pile while a sorted list shows them), so windows
 # in display order are left to the reordered-pile check below, which no order leak passes.
-LEAK_WINDOW = 4
+# Four also met a chance hit across two lists (4 players, seed 48509, normal bots: O2 ends one
+# sorted list and B1 B3 B4 start the next while B4 B3 B1 O2 end the pile), so the window is
+# five; the reordered-pile check stays the exact test.
+LEAK_WINDOW = 5
 
 
 def _in_display_order(notes: list[str]) -> bool:
@@ -112,6 +115,7 @@ def test_view_fields_are_the_reviewed_allow_list() -> None:
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 5), st.integers(0, 10**6), st.sampled_from(["easy", "normal"]))
 @example(4, 264, "easy")  # the upcoming cards lie in display order (see LEAK_WINDOW)
+@example(4, 48509, "normal")  # a chance hit of a window of four across two lists
 def test_playout_invariants_and_replay(players: int, seed: int, level: str) -> None:
     state, log = _playout(players, seed, level)
     assert not state.pile and not state.tableau
