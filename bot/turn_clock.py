@@ -88,8 +88,12 @@ class TurnClock:
             nap = MAX_NAP
             if wakeup is not None:
                 nap = (wakeup - self.manager.clock()).total_seconds()
+            # asyncio.timeout, not wait_for: on Python 3.11 a cancel that meets wait_for's own
+            # timeout can come out as TimeoutError, which this loop would swallow, so the task
+            # never stopped (a shutdown waited for it until it was killed).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), min(max(nap, MIN_NAP), MAX_NAP))
+                async with asyncio.timeout(min(max(nap, MIN_NAP), MAX_NAP)):
+                    await self._wake.wait()
             try:
                 await self.tick()
             except Exception:
