@@ -40,7 +40,7 @@ def table_render(
     words: Words,
 ) -> Render:
     if session.status is Status.FINISHED:
-        return Render(embeds=[final_embed(session, view, results, words)])
+        return Render(embeds=[final_embed(session, view, results, words, sheets=False)])
     embed = table_embed(session, view, words)
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(HandButton(session.id, label=words.text(MY_HAND)))
@@ -214,8 +214,12 @@ def round_summary_embed(session: Session, view: SplitView, summary: RoundSummary
 
 
 def final_embed(
-    session: Session, view: SplitView, results: Sequence[PlayerResult], words: Words
+    session: Session, view: SplitView, results: Sequence[PlayerResult], words: Words,
+    *, sheets: bool = True,
 ) -> discord.Embed:
+    """The final result: the winners and the placings, with each player's sheet and gains per
+    round (``sheets``; the finished table leaves them to its Scores button, the final post
+    shows them)."""
     names = session.names
     lines = []
     for result in results:
@@ -229,6 +233,9 @@ def final_embed(
     )
     embed = discord.Embed(title=words.gettext("SPLIT — final result"), colour=COLOUR,
                           description=f"{headline}\n\n" + "\n".join(lines))
+    if not sheets:
+        embed.set_footer(text=words.gettext("Scores: every sheet, round by round."))
+        return embed
     for result in results:
         sheet = sheet_of(view, result.player)
         embed.add_field(

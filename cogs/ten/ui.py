@@ -45,8 +45,6 @@ from game.ten import (
 )
 
 COLOUR = discord.Colour.from_rgb(0xE6, 0x7E, 0x22)
-LOG_LINES = 8
-EMBED_LIMIT = 6000
 
 _PANEL_LABELS: dict[str, Message] = {
     "auction": N_("Bid or pass — {name}"), "payment": N_("Pay — {name}"),
@@ -96,7 +94,10 @@ class TenUI:
         return Render(embeds=[embed], view=discord_view)
 
     def scores(self, session: Session, words: Words = text.ENGLISH) -> Render:
-        """Every player's whole collection (the table shows runs and counts only)."""
+        """Every player's whole collection (the table shows runs and counts only); once the
+        game is over, the final results in full."""
+        if session.status is Status.FINISHED:
+            return self._final_results(session, words)
         view: TenView = self.engine.view(session.state, None)
         return Render(embeds=[table_text.collections_embed(
             view, session.names, words, COLOUR)])
@@ -129,6 +130,21 @@ class TenUI:
                 HandButton(session.id, label=words.text(MY_VIEW))]
 
     def _final(self, session: Session, words: Words) -> Render:
+        """The finished table, phone-sized: the winners and one line per player. Each
+        collection with its wilds' places is behind Scores; the final post has the standings."""
+        names = session.names
+        results = self.engine.results(session.state)
+        lines = [text.winners_line(results, names, words),
+                 *(text.result_title(result, names, words) for result in results)]
+        embed = discord.Embed(title=words.gettext("TEN — final scores"), colour=COLOUR,
+                              description=clip("\n".join(lines), 4096))
+        embed.set_footer(text=words.gettext(
+            "Scores: each collection with the place each wild took."))
+        return Render(embeds=[embed])
+
+    def _final_results(self, session: Session, words: Words) -> Render:
+        """Every player's scoring runs, each wild's place, tokens and how places were decided
+        (the Scores answer of a finished game)."""
         names = session.names
         results = self.engine.results(session.state)
         embed = discord.Embed(title=words.gettext("TEN — final scores"), colour=COLOUR,
@@ -137,7 +153,6 @@ class TenUI:
             lines = [*text.result_lines(result, words), text.decided_line(result, words)]
             embed.add_field(name=text.result_title(result, names, words),
                             value=clip("\n".join(lines), 1024), inline=False)
-        _add_log(embed, session, words)
         return Render(embeds=[embed])
 
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
@@ -301,18 +316,6 @@ class TenUI:
             notes = [controls.note_of_key(value) for value in values]
             return Move(pay_action(c, b, "".join(notes)))
         raise Refusal(UNKNOWN_CONTROL)
-
-
-def _add_log(embed: discord.Embed, session: Session, words: Words) -> None:
-    """The last event lines, as many as fit in Discord's 6000 characters per message."""
-    heading = words.gettext("Recent")
-    lines = list(session.log[-LOG_LINES:])
-    while lines:
-        value = controls.clip("\n".join(lines), 1024)
-        if len(embed) + len(heading) + len(value) <= EMBED_LIMIT:
-            embed.add_field(name=heading, value=value, inline=False)
-            return
-        lines.pop(0)
 
 
 def _player(view: TenView, player: PlayerId) -> PlayerView:

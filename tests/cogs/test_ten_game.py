@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.models import Status
+from cogs.ten import TenUI
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_ten_support import (
     ENGINE,
@@ -80,7 +81,13 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
         results = ENGINE.results(game_changes[-1].session.state)
         for result in results:
             assert f"#{result.placement} " in final.text
-        assert "took the place of" in final.text or "no scoring run" not in final.text
+        # The finished table is phone-sized; its Scores answer has every result in full.
+        assert len(final.text.splitlines()) <= 15 and "took the place of" not in final.text
+        finished = game_changes[-1].session
+        detail = "\n".join(str(e.description) + "".join(f"{f.name}{f.value}" for f in e.fields)
+                            for e in TenUI(ENGINE).scores(finished).embeds)
+        assert all(f"#{result.placement} " in detail for result in results)
+        assert "took the place of" in detail or "no scoring run" in detail
         assert "🏆" in final.text
         rows = await store.results(1, "ten")
         assert sorted(r.user_id for r in rows) == ["1", "2", "3"]
