@@ -6,7 +6,7 @@ click handlers reach through ``cogs.context.game_uis``.
 
 from __future__ import annotations
 
-import contextlib
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,11 +25,12 @@ from cogs.channel_health import (
     refusal_text,
 )
 from cogs.choices import GameOption, game_choices
-from cogs.context import Interaction, is_moderator, player_id, refuse, seat_for, send_private
+from cogs.context import Interaction, is_moderator, player_id, refuse, send_private
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.words import Words
 from cogs.ids import TableClicks
+from cogs.lobby_open import open_lobby, post_lobby
 from cogs.pictures import Pictures
 from cogs.publisher import TablePublisher, delete_quietly
 from cogs.registry import GameUIs
@@ -114,7 +115,6 @@ class GameCog(commands.Cog):
         thread: bool | None = None,
         level: app_commands.Choice[str] | None = None,
     ) -> None:
-        manager = interaction.client.manager
         guild_id = interaction.guild_id or 0
         server = await server_settings(interaction.client, guild_id)
         channel = interaction.channel
@@ -140,30 +140,18 @@ class GameCog(commands.Cog):
             await open_in_thread(interaction, game, minutes, bot_level)
             return
         try:
-            session = await manager.open_lobby(
-                guild_id,
-                interaction.channel_id or 0,
-                game,
-                seat_for(interaction.user),
-                turn_minutes=minutes,
-            )
-            if bot_level is not None:
-                session = await manager.add_bot(session.id, session.host_id, bot_level)
+            session = await open_lobby(interaction, interaction.channel_id or 0, game, minutes,
+                                       bot_level)
             render = table_render(interaction.client, session, await channel_words(interaction))
         except TableError as err:
             await refuse(interaction, err)
             return
-        try:
-            await interaction.response.send_message(**render.send_kwargs())
-        except discord.HTTPException:
-            # A lobby nobody can see would block the channel: close it, then let the error
-            # hook answer.
-            with contextlib.suppress(TableError):
-                await manager.cancel(session.id, session.host_id)
-            raise
-        message = await interaction.original_response()
-        with contextlib.suppress(TableError):  # the lobby was closed meanwhile
-            await manager.set_table_message(session.id, message.id)
+
+        async def answer(**kwargs: Any) -> discord.Message:
+            await interaction.response.send_message(**kwargs)
+            return await interaction.original_response()
+
+        await post_lobby(interaction, session, render, answer)
 
     @new.autocomplete("game")
     async def _game_choices(

@@ -9,7 +9,6 @@ archived, after the final post; a Rematch clicked there opens it again.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any
 
@@ -17,9 +16,10 @@ import discord
 
 from bot.errors import TableError
 from bot.manager import Change
-from cogs.context import Interaction, refuse, release_view, seat_for
+from cogs.context import Interaction, refuse
 from cogs.i18n.interaction import server_words
 from cogs.limits import clip
+from cogs.lobby_open import open_lobby, post_lobby
 from cogs.rendering import table_render
 
 log = logging.getLogger(__name__)
@@ -58,26 +58,11 @@ async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
                   MAX_THREAD_NAME)
     )
     try:
-        session = await manager.open_lobby(
-            interaction.guild_id or 0, thread.id, game, seat_for(interaction.user),
-            turn_minutes=turn_minutes,
-        )
-        if bot_level is not None:
-            session = await manager.add_bot(session.id, session.host_id, bot_level)
+        session = await open_lobby(interaction, thread.id, game, turn_minutes, bot_level)
     except TableError as err:
         await refuse(interaction, err)
         return
-    render = table_render(client, session)
-    try:
-        message = await thread.send(**render.send_kwargs())
-    except discord.HTTPException:
-        with contextlib.suppress(TableError):  # a lobby nobody can see would block the thread
-            await manager.cancel(session.id, session.host_id)
-        raise
-    finally:
-        release_view(render.view)
-    with contextlib.suppress(TableError):  # the lobby was closed meanwhile
-        await manager.set_table_message(session.id, message.id)
+    await post_lobby(interaction, session, table_render(client, session), thread.send)
 
 
 async def reopen(channel: object) -> None:

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.autoplay import Autoplay
-from bot.manager import SessionManager
+from bot.manager import BOT_LEVELS, SessionManager
 from bot.store import Store
 from bot.turn_clock import TurnClock
 from cogs.game_cog import GameCog
@@ -94,6 +94,15 @@ async def test_new_game_level_not_offered_is_refused(clocked: ClockedTable) -> N
     await invoke(GameCog.new, clocked.cog, ia, game="count",
                  level=app_commands.Choice(name="expert", value="expert"))
     assert_refused(ia.last, errors.bad_bot_level(("easy", "normal")).message)
+    assert clocked.manager.in_channel(100) is None
+
+
+async def test_new_game_bot_the_manager_refuses_leaves_no_lobby(clocked: ClockedTable) -> None:
+    clocked.cog.bot_levels = ("normal", "grand")  # offered by the cog, unknown to the manager
+    ia = clocked.interaction(ANA)
+    await invoke(GameCog.new, clocked.cog, ia, game="count",
+                 level=app_commands.Choice(name="grand", value="grand"))
+    assert_refused(ia.last, errors.bad_bot_level(BOT_LEVELS).message)
     assert clocked.manager.in_channel(100) is None
 
 
