@@ -135,6 +135,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE sessions ADD COLUMN ping_message_id INTEGER;
     """,
+    # 9: the table log keeps public events (``{"kind", "actor", "data"}``), worded when read
+    # in the reader's language; each English line stored before becomes an "old-line" entry
+    # that keeps its text (bot.models.OLD_LINE), in its order.
+    """
+    UPDATE sessions SET log = (
+        SELECT json_group_array(json_object('kind', 'old-line', 'data', json_object('text', value)))
+        FROM (SELECT value FROM json_each(sessions.log) ORDER BY key)
+    ) WHERE log <> '[]' AND json_type(log, '$[0]') = 'text';
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -257,6 +266,14 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 8: the game's live turn ping
     """
     ALTER TABLE sessions ADD COLUMN ping_message_id BIGINT;
+    """,
+    # 9: the table log keeps public events; the English lines become "old-line" entries
+    """
+    UPDATE sessions SET log = (
+        SELECT json_agg(json_build_object('kind', 'old-line', 'data',
+                                          json_build_object('text', line)) ORDER BY at)::text
+        FROM json_array_elements_text(sessions.log::json) WITH ORDINALITY AS lines (line, at)
+    ) WHERE log <> '[]' AND json_typeof(log::json -> 0) = 'string';
     """,
 )
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from game.base import PlayerId
+from game.base import Event, PlayerId
 
 
 def utcnow() -> datetime:
@@ -29,8 +29,23 @@ class Status(StrEnum):
 
 
 LIVE_STATUSES = (Status.LOBBY, Status.ACTIVE)
-# How many public event lines a session keeps for its table log.
+# How many public events a session keeps for its table log.
 LOG_KEEP = 12
+# The kind of a log entry stored as an English line before the log kept events (migration
+# 9): ``data["text"]`` is the line, shown as it is. No engine's event kinds has a hyphen.
+OLD_LINE = "old-line"
+
+
+def public_event(event: Event) -> Event:
+    """``event`` without its private part: what the table log may keep and say to anyone."""
+    if event.private is None and event.private_to is None:
+        return event
+    return Event(event.kind, event.actor, event.data)
+
+
+def old_line(text: str) -> Event:
+    """A log entry for ``text``, an English event line stored before migration 9."""
+    return Event(OLD_LINE, None, {"text": text})
 
 
 class Seat(BaseModel):
@@ -69,7 +84,8 @@ class Session:
 
     ``state`` is the engine's state model while the game runs (``None`` in the lobby).
     ``version`` goes up by one on every stored change; a game action names the version it was
-    made against. ``log`` keeps the last :data:`LOG_KEEP` public event lines for the table.
+    made against. ``log`` keeps the last :data:`LOG_KEEP` public events for the table (the cogs
+word them in the reader's language).
     """
 
     id: int
@@ -87,8 +103,8 @@ class Session:
     deadlines: tuple[Deadline, ...] = ()  # for the current version; see bot.deadlines
     created_at: datetime = field(default_factory=utcnow)
     updated_at: datetime = field(default_factory=utcnow)
-    # The newest public event lines (engine.describe(event, None, names)), oldest first.
-    log: tuple[str, ...] = ()
+    # The newest public events (:func:`public_event`: no private part), oldest first.
+    log: tuple[Event, ...] = ()
     # The game's one live turn ping in the channel (cogs.turn_ping), deleted when the next
     # one goes out; kept so that a restarted process still deletes it.
     ping_message_id: int | None = None

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.models import Session
-from game.base import PlayerId
+from game.base import Event, PlayerId
 
 
 class _Automatic:
@@ -38,14 +38,14 @@ class Reminder:
 
 @dataclass(frozen=True)
 class TimedOut:
-    """``player_id`` ran out of time; ``moves`` are the public lines of the default moves
-    played for them (``engine.describe(event, None, names)``), ``timeouts`` how many turns in
-    a row they timed out, ``away`` whether a bot now plays their seat. ``session`` is the
-    newest version after those moves."""
+    """``player_id`` ran out of time; ``moves`` are the public events of the default moves
+    played for them (``bot.models.public_event``: the cogs word them in the channel's
+    language), ``timeouts`` how many turns in a row they timed out, ``away`` whether a bot now
+    plays their seat. ``session`` is the newest version after those moves."""
 
     session: Session
     player_id: PlayerId
-    moves: tuple[str, ...]
+    moves: tuple[Event, ...]
     timeouts: int
     away: bool
 

@@ -21,11 +21,12 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot import store_standings
 from bot.errors import StaleWrite
-from bot.models import ActionRow, Deadline, ResultRow, Seat, Session, Status
+from bot.models import ActionRow, Deadline, ResultRow, Seat, Session, Status, old_line
 from bot.sharding import ShardSet
 from bot.standings import DerivedLine
 from bot.store import Store
 from bot.store_tx import Tx
+from game.base import Event
 
 SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
@@ -62,6 +63,27 @@ def _dump_state(state: Any) -> str | None:
     return json.dumps(state)
 
 
+def log_entry(event: Event) -> dict[str, Any]:
+    """One event of the table log as stored: ``{"kind", "actor"?, "data"?}`` (the log keeps
+    public events only, so there is no private part to write)."""
+    entry: dict[str, Any] = {"kind": event.kind}
+    if event.actor is not None:
+        entry["actor"] = event.actor
+    if event.data:
+        entry["data"] = dict(event.data)
+    return entry
+
+
+def log_event(entry: Any) -> Event:
+    """A stored log entry as an event; a string is a line stored before the log kept events
+    (migration 9 rewrites those; a snapshot restored from an older backup may still hold one)."""
+    if isinstance(entry, str):
+        return old_line(entry)
+    data = entry.get("data")
+    return Event(str(entry["kind"]), entry.get("actor"), data) if data else \
+        Event(str(entry["kind"]), entry.get("actor"))
+
+
 def session_values(session: Session) -> dict[str, Any]:
     """The ``sessions`` row of ``session`` (every column but ``id``), as stored."""
     return {
@@ -77,7 +99,7 @@ def session_values(session: Session) -> dict[str, Any]:
         "table_message_id": session.table_message_id,
         "created_at": session.created_at.isoformat(),
         "updated_at": session.updated_at.isoformat(),
-        "log": json.dumps(list(session.log)),
+        "log": json.dumps([log_entry(event) for event in session.log], ensure_ascii=False),
         "turn_minutes": session.turn_minutes,
         "deadlines": _DEADLINES.dump_json(session.deadlines).decode(),
         "ping_message_id": session.ping_message_id,
@@ -108,7 +130,7 @@ def session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:
         table_message_id=row[10],
         created_at=datetime.fromisoformat(row[11]),
         updated_at=datetime.fromisoformat(row[12]),
-        log=tuple(json.loads(row[13])),
+        log=tuple(log_event(entry) for entry in json.loads(row[13])),
         turn_minutes=row[14],
         deadlines=_DEADLINES.validate_json(row[15]),
         ping_message_id=row[16],

@@ -16,7 +16,6 @@ Groups: the gate of a move (:func:`check_move`, :func:`check_timeout`), lobby an
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,11 +26,9 @@ from pydantic import BaseModel
 
 from bot import errors
 from bot.errors import NotYourTurn, Refusal, StaleVersion
-from bot.models import LOG_KEEP, ResultRow, Seat, Session, Status
+from bot.models import LOG_KEEP, ResultRow, Seat, Session, Status, public_event
 from game.base import Engine, Event, IllegalAction, PlayerId, play
 from game.standings import leavers_last
-
-log = logging.getLogger(__name__)
 
 BOT_LEVELS = ("easy", "normal", "expert")
 AWAY_AFTER = 2  # timeouts in a row before a bot plays the seat until "I'm back"
@@ -203,7 +200,7 @@ def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed:
     return Step(
         ChangeKind.STARTED,
         {"status": Status.ACTIVE, "state": state, "seats": seats,
-         "log": extend_log(seated, engine, events)},
+         "log": extend_log(seated, events)},
         events=tuple(events),
     )
 
@@ -317,7 +314,7 @@ def play_action(
         {
             "state": state,
             "status": Status.FINISHED if finished else Status.ACTIVE,
-            "log": extend_log(session, engine, events),
+            "log": extend_log(session, events),
             "seats": seats,
         },
         events=tuple(events),
@@ -359,20 +356,10 @@ def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
 # --- the public table log -------------------------------------------------------------------
 
 
-def extend_log(
-    session: Session, engine: Engine[Any, Any], events: Sequence[Event]
-) -> tuple[str, ...]:
-    """The session's public log with one line per new event (the last LOG_KEEP lines).
+def extend_log(session: Session, events: Sequence[Event]) -> tuple[Event, ...]:
+    """The session's public log with the new events (the last LOG_KEEP).
 
-    Events are described for no viewer (``describe(event, None, names)``), so a line never
-    names a hidden card.
+    Each event is kept without its private part (:func:`bot.models.public_event`), so neither
+    the store nor a line worded from the log can name a hidden card.
     """
-    names = session.names
-    lines = []
-    for event in events:
-        try:
-            lines.append(engine.describe(event, None, names))
-        except Exception:  # a wording bug must not block the game
-            log.exception("describing a %s event of session %s failed", event.kind, session.id)
-            lines.append(event.kind)
-    return (*session.log, *lines)[-LOG_KEEP:]
+    return (*session.log, *(public_event(event) for event in events))[-LOG_KEEP:]

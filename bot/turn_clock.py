@@ -26,7 +26,7 @@ from datetime import datetime
 
 from bot.errors import StaleVersion, TableError
 from bot.manager import Change, SessionManager
-from bot.models import Deadline, Session, Status
+from bot.models import Deadline, Session, Status, public_event
 from bot.notify import AUTOMATIC, Notifier, Reminder, SilentNotifier, TimedOut
 from game.base import PlayerId
 
@@ -142,20 +142,12 @@ class TurnClock:
         self, session: Session, player: PlayerId, changes: Sequence[Change]
     ) -> TimedOut:
         latest = changes[-1].session
-        engine = self.manager.engine(session.game)
-        names = latest.names
-        moves = []
-        for change in changes:
-            for event in change.events:
-                try:
-                    moves.append(engine.describe(event, None, names))
-                except Exception:
-                    log.exception("describing a %s event failed", event.kind)
+        moves = tuple(public_event(event) for change in changes for event in change.events)
         seat = latest.seat_of(player)
         return TimedOut(
             session=latest,
             player_id=player,
-            moves=tuple(moves),
+            moves=moves,
             timeouts=seat.timeouts if seat is not None else 0,
             away=seat is not None and seat.away,
         )

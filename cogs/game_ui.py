@@ -20,7 +20,9 @@ Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Sco
 game's own words for "it is not your turn"), :class:`WordsTables` (the table in the server's
 language), :class:`WordsPrivate` (private views and next steps in the viewer's language; the
 cogs call :func:`private_in` / :func:`action_in`, which fall back to the English forms),
-:class:`DrawsReplay` (compact hands for a replay step), :class:`PingsControls` (the controls
+:class:`DrawsReplay` (compact hands for a replay step), :class:`WordsEvents` (the game's
+events as lines of the log, a replay and the turn clock's notices; the cogs call
+:func:`event_lines`), :class:`PingsControls` (the controls
 on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures) and :class:`DrawsFinalPicture` (the
 picture for a finished game's final post). The picture hooks return PNG bytes and run in a
@@ -31,7 +33,8 @@ in, it never changes one) but must touch nothing else.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import logging
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -39,7 +42,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.manager import Change
-from bot.models import Session
+from bot.models import OLD_LINE, Session
 from cogs.i18n.words import Words
 from cogs.limits import (
     ATTACHMENT_SCHEME,
@@ -50,7 +53,9 @@ from cogs.limits import (
     fit_files,
     unlink_images,
 )
-from game.base import PlayerId
+from game.base import Event, PlayerId
+
+log = logging.getLogger(__name__)
 
 Page = tuple[str, str]  # one rules page: (heading, text)
 Item = discord.ui.Item[Any]
@@ -251,6 +256,38 @@ def action_in(
     if isinstance(ui, WordsPrivate):
         return ui.action_in(session, viewer, payload, values, words)
     return ui.action_for(session, viewer, payload, values)
+
+
+@runtime_checkable
+class WordsEvents(Protocol):
+    """A GameUI that words its engine's events from the catalogs: one line per event, as
+    ``viewer`` may see it (``None``: anyone; such a line never names a hidden card), in
+    ``words``'s language. The cogs word the table log (``Session.log``: public events), the
+    turn clock's notices and a replay's steps with it (:func:`event_lines`)."""
+
+    def event_line(self, event: Event, viewer: PlayerId | None,
+                   names: Mapping[PlayerId, str], words: Words) -> str: ...
+
+
+def event_line(ui: GameUI, event: Event, viewer: PlayerId | None,
+               names: Mapping[PlayerId, str], words: Words) -> str:
+    """One event in ``words`` (see :class:`WordsEvents`). A line stored in English before the
+    log kept events stays as it was; a UI without words for events, or a wording that fails,
+    gives the event's kind (a wording bug must not hide the rest of the log)."""
+    if event.kind == OLD_LINE:
+        return str(event.data.get("text", ""))
+    if isinstance(ui, WordsEvents):
+        try:
+            return ui.event_line(event, viewer, names, words)
+        except Exception:
+            log.exception("wording a %s event of %s failed", event.kind, ui.key)
+    return event.kind
+
+
+def event_lines(ui: GameUI, events: Iterable[Event], viewer: PlayerId | None,
+                names: Mapping[PlayerId, str], words: Words) -> list[str]:
+    """:func:`event_line` of each event."""
+    return [event_line(ui, event, viewer, names, words) for event in events]
 
 
 @runtime_checkable

@@ -344,7 +344,7 @@ def _info_render(
     if what is InfoKind.RULES and ui.rules:
         return rules_page(ui, 0, words)
     if what is InfoKind.LOG:
-        return log_render(session, words)
+        return log_render(ui, session, words)
     if what is InfoKind.SCORES:
         if not isinstance(ui, ShowsScores):
             raise errors.Refusal(errors.NO_SCORE_SHEET)

@@ -11,6 +11,7 @@ import discord
 
 from bot.errors import clip
 from bot.notify import Reminder, TimedOut
+from cogs.game_ui import GameUI, event_lines
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.words import Words
@@ -37,10 +38,12 @@ def away_line(name: str, words: Words = ENGLISH) -> str:
                          name=name)
 
 
-def timed_out_text(notice: TimedOut, words: Words = ENGLISH) -> str:
-    """``notice.moves`` are the default moves played, as the game's UI words them."""
-    name = notice.session.names.get(notice.player_id, notice.player_id)
-    moves = notice.moves
+def timed_out_text(notice: TimedOut, ui: GameUI, words: Words = ENGLISH) -> str:
+    """``notice.moves`` are the public events of the default moves played, worded by the
+    game's ``ui`` for no viewer (the notice is public)."""
+    names = notice.session.names
+    name = names.get(notice.player_id, notice.player_id)
+    moves = event_lines(ui, notice.moves, None, names, words)
     if moves:
         text = words.gettext("⏰ {name} ran out of time: {moves}", name=name,
                              moves=" ".join(moves))

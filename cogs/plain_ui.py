@@ -8,7 +8,7 @@ Moves whose JSON does not fit a select option (100 characters) are left out.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -22,7 +22,7 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.ids import ActSelect, HandButton
-from game.base import Engine, IllegalAction, PlayerId
+from game.base import Engine, Event, IllegalAction, PlayerId
 
 _MAX_OPTIONS = 25
 _MAX_VALUE = 100
@@ -68,6 +68,12 @@ class PlainUI:
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(session.id, label=words.text(MY_HAND)))
         return Render(embeds=[embed], view=view)
+
+    def event_line(self, event: Event, viewer: PlayerId | None,
+                   names: Mapping[PlayerId, str], words: Words) -> str:
+        """The engine's own words (English): a game without a UI package has no catalog
+        texts of its own."""
+        return self.engine.describe(event, viewer, names)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, words_for(Language.EN))

@@ -38,7 +38,7 @@ from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
 from cogs import channel_health
-from cogs.context import release_view
+from cogs.context import game_uis, release_view
 from cogs.i18n.interaction import server_words
 from cogs.notices import reminder_text, timed_out_text
 from cogs.shown import message_turn, public_table
@@ -153,7 +153,8 @@ class TablePublisher:
         if isinstance(notice, Reminder):
             await self.remind(notice.session, notice.player_id, reminder_text(notice, words))
         elif isinstance(notice, TimedOut):
-            await self.announce(notice.session, timed_out_text(notice, words))
+            ui = game_uis(self._client).ui(notice.session.game)
+            await self.announce(notice.session, timed_out_text(notice, ui, words))
 
     async def announce(self, session: Session, text: str) -> None:
         channel = self._channel(session)

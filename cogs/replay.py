@@ -30,13 +30,14 @@ from bot.export import (
     export_session,
     replay_export,
 )
-from bot.models import LOG_KEEP, Session, Status
+from bot.models import LOG_KEEP, Session, Status, public_event
 from cogs.context import Interaction, game_uis, player_id, refuse
-from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, private_in
+from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.ids import TABLE_COG, ReplayButton, ReplayJump, ReplayTag
+from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 
 log = logging.getLogger(__name__)
@@ -130,15 +131,15 @@ async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
     return built
 
 
-def public_log(replay: Replay, index: int) -> tuple[str, ...]:
+def public_log(replay: Replay, index: int) -> tuple[Event, ...]:
     """The table's public log as it stood after step ``index``: the last :data:`LOG_KEEP`
-    event lines, described for no viewer (as ``bot.transitions.extend_log`` does)."""
-    lines: list[str] = []
+    events without their private parts (as ``bot.transitions.extend_log`` keeps them)."""
+    events: list[Event] = []
     for at in range(index, -1, -1):
-        lines[:0] = replay.words(at, None, reveal=False)
-        if len(lines) >= LOG_KEEP:
+        events[:0] = (public_event(event) for event in replay.events(at))
+        if len(events) >= LOG_KEEP:
             break
-    return tuple(lines[-LOG_KEEP:])
+    return tuple(events[-LOG_KEEP:])
 
 
 def step_session(built: BuiltReplay, step: ReplayStep) -> Session:
@@ -160,8 +161,15 @@ def _marker_words(step: ReplayStep, words: Words) -> str:
     return ", ".join(parts)
 
 
-def step_content(built: BuiltReplay, step: ReplayStep, title: str, words: Words) -> str:
-    replay = built.replay
+def step_lines(ui: GameUI, built: BuiltReplay, step: ReplayStep, words: Words) -> list[str]:
+    """The step's events in ``words``, each with its private details as the player it was
+    private to saw them (the game is over: a replay shows every hand)."""
+    names = built.session.names
+    return [event_line(ui, event, event.private_to, names, words) for event in step.events]
+
+
+def step_content(ui: GameUI, built: BuiltReplay, step: ReplayStep, words: Words) -> str:
+    replay, title = built.replay, ui.title
     where = _marker_words(step, words)
     head = words.gettext("**Replay · {game}** · step {step} of {last}", game=title,
                          step=step.index, last=replay.last_index)
@@ -172,7 +180,7 @@ def step_content(built: BuiltReplay, step: ReplayStep, title: str, words: Words)
     else:
         what = words.gettext("{name} moved.",
                              name=built.session.names.get(step.actor, step.actor))
-    lines = [head, what, *(f"• {line}" for line in step.lines)]
+    lines = [head, what, *(f"• {line}" for line in step_lines(ui, built, step, words))]
     if step.index == replay.last_index and not replay.is_over:
         lines.append(words.gettext("The game stopped here."))
     text = "\n".join(lines)
@@ -285,7 +293,7 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
     session = step_session(built, step)
     table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
     embeds = fit_embeds(list(table.embeds), _hands(ui, session, words), words)
-    content = step_content(built, step, ui.title, words)
+    content = step_content(ui, built, step, words)
     if table.content:
         extra = "\n" + table.content
         if len(content) + len(extra) <= MAX_CONTENT:

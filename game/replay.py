@@ -223,6 +223,12 @@ class Replay:
             lines=self.words(index),
         )
 
+    def events(self, index: int) -> tuple[Event, ...]:
+        """Step ``index``'s events, without rebuilding its state (IndexError outside)."""
+        if not 0 <= index <= self._last:
+            raise IndexError(f"step {index} is outside 0..{self._last}")
+        return self._events[index]
+
     def words(
         self, index: int, viewer: PlayerId | None = None, *, reveal: bool = True
     ) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from bot.errors import Refusal
 from bot.models import Session
 from cogs.controls import number
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.i18n.words import Words
 from cogs.ids import ActButton, HandButton
 from game.base import Event, GameState, IllegalAction, PlayerId, PlayerResult, rng_for
 from game.search import Budget
@@ -142,6 +143,11 @@ class CountUI:
         if session.is_live:
             items.add_item(HandButton(session.id))
         return Render(embeds=[embed], view=items)
+
+    def event_line(self, event: Event, viewer: PlayerId | None,
+                   names: Mapping[PlayerId, str], words: Words) -> str:
+        """The engine's English words (``cogs.game_ui.WordsEvents``)."""
+        return self.engine.describe(event, viewer, names)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         state: CountState = session.state

@@ -8,7 +8,7 @@ summaries are this UI's announcements (``cogs.game_ui.Announces``), posted by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -22,6 +22,7 @@ from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
 from cogs.rules import rules_page
+from cogs.split.events import event_line
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
 from cogs.split.hand_image import render_hand
@@ -29,7 +30,7 @@ from cogs.split.rules_text import PAGES, RULES
 from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
 from cogs.split.table_image import render_table
-from game.base import Engine, PlayerId
+from game.base import Engine, Event, PlayerId
 from game.split import RoundSummary, SplitEngine
 
 # Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
@@ -58,6 +59,11 @@ class SplitUI:
             self.engine.results(session.state) if session.status is Status.FINISHED else []
         )
         return table_render(session, view, results, words)
+
+    def event_line(self, event: Event, viewer: PlayerId | None,
+                   names: Mapping[PlayerId, str], words: Words) -> str:
+        """One event in ``words`` (``cogs.game_ui.WordsEvents``; ``cogs.split.events``)."""
+        return event_line(event, viewer, names, words)
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, words_for(Language.EN))

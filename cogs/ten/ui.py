@@ -2,9 +2,9 @@
 
 The engine decides everything: controls come from ``engine.legal_actions`` and
 ``payment_options`` (``cogs.ten.controls``), the table from ``engine.view(state, None)``, the
-log lines from ``engine.describe`` (kept by the manager in ``Session.log``). A click becomes
-the engine's action model, which the manager hands to the engine; it refuses anything illegal
-in its own words.
+event lines from ``cogs.ten.events`` (the manager keeps the public events in ``Session.log``).
+A click becomes the engine's action model, which the manager hands to the engine; it refuses
+anything illegal in its own words.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.imaging.words import words_in
 from cogs.limits import clip
 from cogs.ten import controls, table_text, text
+from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
 from cogs.ten.hand_image import render_hand
 from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
-from game.base import Engine, PlayerId
+from game.base import Engine, Event, PlayerId
 from game.ten import (
     Payment,
     PlayerView,
@@ -73,6 +74,11 @@ class TenUI:
         self.engine: TenEngine = engine
         self.key = engine.key
         self.title = engine.title
+
+    def event_line(self, event: Event, viewer: PlayerId | None,
+                   names: Mapping[PlayerId, str], words: Words) -> str:
+        """One event in ``words`` (``cogs.game_ui.WordsEvents``; ``cogs.ten.events``)."""
+        return event_line(event, viewer, names, words)
 
     # --- the public table -------------------------------------------------------------------
 

@@ -7,8 +7,19 @@ from dataclasses import dataclass, field
 
 from bot.models import Session
 from bot.notify import Notice, Reminder, TimedOut
+from cogs.game_ui import GameUI
 from cogs.notices import reminder_text, timed_out_text
+from cogs.plain_ui import PlainUI
+from cogs.split.ui import SplitUI
+from cogs.ten.ui import TenUI
 from game.base import PlayerId
+from game.split import SplitEngine
+from game.ten import TenEngine
+from tests.testgame import CountEngine
+
+# The UIs that word the moves of a timed-out notice, by game (the test game: its engine's).
+UIS: dict[str, GameUI] = {"split": SplitUI(SplitEngine()), "ten": TenUI(TenEngine()),
+                          "count": PlainUI(CountEngine())}
 
 
 @dataclass
@@ -28,7 +39,7 @@ class RecordingNotifier:
         if isinstance(notice, Reminder):
             self.reminded.append((notice.player_id, reminder_text(notice)))
         elif isinstance(notice, TimedOut):
-            self.announced.append(timed_out_text(notice))
+            self.announced.append(timed_out_text(notice, UIS[notice.session.game]))
 
 
 async def no_sleep(seconds: float) -> None:

@@ -1,15 +1,17 @@
 """Whole SPLIT and TEN games in three languages (issue 17): Ana's Discord is in Spanish
 (es-ES), Ben chose Albanian and Cy Gujarati with /language; the server's language is set with
 /config. At every step each player opens their private view (and the one who must act plays
-through it, its next steps and pages), and now and then Rules, Scores and Log: nothing they
+through it, its next steps and pages), and now and then Rules, Scores and Log; once the game is
+over each pages through its replay, and a turn clock notice names moves played: nothing they
 see privately holds an English text of the catalogs, and nothing public holds an English text
 in place of the server's language.
 
 "English text" is any catalog message of three words or more (its literal pieces between
 ``{fields}``) and every common word (``cogs.i18n.common_words``), unless the language's
 catalog says the same (``total {ranks} − …`` is the same in Spanish). Card notation and names
-are no catalog text. The engines' own event lines (``Session.log``: the Log answer, TEN's
-"Recent" field, replays) are not from the catalogs yet and are left out of the check.
+are no catalog text. The event lines (the Log answer, a replay's steps, the notice) are checked
+line by line too: each is the game's own line for that event in the reader's language, and its
+English line (where it differs) is not there.
 """
 
 from __future__ import annotations
@@ -29,13 +31,18 @@ from discord import app_commands
 
 from bot.manager import SessionManager
 from bot.models import Session
+from bot.notify import TimedOut
 from bot.store import Store
 from cogs.config_cog import ConfigCog
+from cogs.context import game_uis
 from cogs.game_cog import GameCog
+from cogs.game_ui import event_lines
 from cogs.i18n import Language, words_for
 from cogs.i18n import common_words as common
 from cogs.i18n.messages import Message, PluralMessage
 from cogs.language_cog import LanguageCog
+from cogs.publisher import TablePublisher
+from cogs.replay import step_lines
 from game.split import SplitEngine
 from game.ten import Pay, payment_options
 from tests.cogs.conftest import ANA, BEN, CY
@@ -116,6 +123,20 @@ def english_left(language: Language) -> tuple[tuple[str, ...], tuple[re.Pattern[
     return tuple(sorted(pieces, key=len, reverse=True)), tuple(patterns)
 
 
+def assert_lines(language: Language, sent: Sent, lines: Iterable[str],
+                 english: Iterable[str], where: str) -> int:
+    """``sent`` shows each event line in ``language`` and none of their English lines (those
+    that differ); returns how many lines were checked."""
+    text = shown(sent)
+    lines, english = list(lines), list(english)
+    assert lines, where
+    for line, in_english in zip(lines, english, strict=True):
+        assert f"• {line}" in text, f"{where} ({language.value}) lacks {line!r}:\n{text}"
+        if in_english != line:
+            assert in_english not in text, f"{where} ({language.value}) says {in_english!r}"
+    return len(lines)
+
+
 def shown(sent: Sent) -> str:
     """Everything a message shows in words: its text and its components' labels."""
     parts = [sent.text]
@@ -127,11 +148,9 @@ def shown(sent: Sent) -> str:
     return "\n".join(parts)
 
 
-def assert_in(language: Language, sent: Sent, log: Iterable[str], where: str) -> None:
+def assert_in(language: Language, sent: Sent, where: str) -> None:
     """``sent`` holds no English text that ``language`` says otherwise."""
     text = shown(sent)
-    for line in sorted(set(log), key=len, reverse=True):
-        text = text.replace(line, "")
     pieces, patterns = english_left(language)
     left = [piece for piece in pieces if piece in text]
     left += [p.pattern for p in patterns if p.search(text)]
@@ -168,25 +187,30 @@ class Players:
         self.server = server
         self.checked = Counter[str]()
         self.sid = 0
-        self.last_log: tuple[str, ...] = ()
+        self.stored: Session | None = None
 
-    def log(self) -> tuple[str, ...]:
-        """The game's event lines (engine words, not checked), also once it is over."""
-        session = self.table.manager.get(self.sid)
-        return session.log if session is not None else self.last_log
+    def session(self) -> Session:
+        """The live session, or once the game is over the stored one (its final events)."""
+        session = self.table.manager.get(self.sid) or self.stored
+        assert session is not None
+        return session
 
     async def finished(self) -> None:
-        """The game is over: its log as stored (the final events too)."""
-        stored = await self.table.manager.store.load_session(self.sid)
-        assert stored is not None
-        self.last_log = tuple(stored.log)
+        """The game is over: keep the session as stored."""
+        self.stored = await self.table.manager.store.load_session(self.sid)
+
+    def log_lines(self, language: Language) -> list[str]:
+        """The Log answer's lines in ``language``: the log's public events, for no viewer."""
+        session = self.session()
+        ui = game_uis(self.table.client).ui(session.game)
+        return event_lines(ui, session.log, None, session.names, words_for(language))
 
     def locale(self, user: FakeUser) -> discord.Locale:
         return LOCALES.get(user.id, discord.Locale.american_english)
 
     def check(self, user: FakeUser, sent: Sent, where: str) -> Sent:
         language = LANGUAGE_OF[user.id] if sent.ephemeral else self.server
-        assert_in(language, sent, self.log(), where)
+        assert_in(language, sent, where)
         self.checked["private" if sent.ephemeral else "public"] += 1
         return sent
 
@@ -211,6 +235,41 @@ class Players:
             for what in ("rules", "scores", "log"):
                 sent = await self.press(user, table_message, f"tb:info:{self.sid}:{what}")
                 assert sent.ephemeral, what
+            language = LANGUAGE_OF[user.id]
+            self.checked["log lines"] += assert_lines(
+                language, sent, self.log_lines(language), self.log_lines(Language.EN), "Log")
+
+    async def replays(self, table_message: FakeMessage) -> None:
+        """Each player opens the replay and pages through a third of its steps (together
+        every step): each step's events in their language."""
+        built = self.table.cog.replays
+        for offset, user in enumerate(USERS.values()):
+            opened = await self.press(user, table_message, f"tb:rp:{self.sid}:0:o")
+            replay = built.get(self.sid)
+            assert opened.ephemeral and replay is not None
+            ui = game_uis(self.table.client).ui(replay.session.game)
+            language = LANGUAGE_OF[user.id]
+            for index in range(offset, replay.replay.last_index + 1, len(USERS)):
+                sent = opened if index == 0 else await self.press(
+                    user, opened.message, f"tb:rp:{self.sid}:{index}:n")
+                step = replay.replay.step(index)
+                self.checked["replay lines"] += assert_lines(
+                    language, sent, step_lines(ui, replay, step, words_for(language)),
+                    step_lines(ui, replay, step, words_for(Language.EN)), f"replay {index}")
+
+    async def timed_out(self) -> None:
+        """A turn clock notice naming the last moves (public: the server's language)."""
+        session = self.session()
+        moves = session.log[-4:]
+        await TablePublisher(self.table.client).notify(TimedOut(
+            session=session, player_id=str(BEN.id), moves=moves, timeouts=1, away=False))
+        sent = self.table.channel.sent[-1]
+        assert not sent.ephemeral
+        assert_in(self.server, sent, "notice")
+        ui = game_uis(self.table.client).ui(session.game)
+        for language in (self.server, Language.EN):
+            lines = event_lines(ui, moves, None, session.names, words_for(language))
+            assert (" ".join(lines) in sent.text) is (language is self.server), sent.text
 
     async def public(self, table_message: FakeMessage, seen: int) -> int:
         """Check every public message since ``seen`` (table edits and channel posts)."""
@@ -219,14 +278,9 @@ class Players:
         channel = self.table.channel
         for sent in [*table_message.edits[-1:], *channel.sent[seen:]]:
             assert not sent.ephemeral
-            assert_in(self.server, sent, self.log(), "public")
+            assert_in(self.server, sent, "public")
             self.checked["public"] += 1
         return len(channel.sent)
-
-
-def remember_log(players: Players, session: Session | None) -> None:
-    if session is not None:
-        players.last_log = session.log
 
 
 # --- SPLIT ------------------------------------------------------------------------------------
@@ -276,7 +330,6 @@ async def test_a_whole_split_game_in_three_languages(split: SplitTable) -> None:
     rng = random.Random(5)
     actions = 0
     while (session := split.manager.get(sid)) is not None:
-        remember_log(players, session)
         state = session.state
         mover = split.engine.awaiting(state)[0]
         for user in USERS.values():
@@ -297,10 +350,14 @@ async def test_a_whole_split_game_in_three_languages(split: SplitTable) -> None:
         assert actions < MAX_ACTIONS
     await players.finished()
     await players.info(table)
-    await players.public(table, seen)
+    seen = await players.public(table, seen)
     final = split.channel.sent[-1]
     assert words_for(Language.SQ).gettext("SPLIT — final result") in final.text
+    await players.replays(table)
+    await players.timed_out()
+    await players.public(table, seen)
     assert players.checked["private"] > 3 * actions and players.checked["public"] > actions
+    assert players.checked["replay lines"] > actions and players.checked["log lines"] > 0
 
 
 # --- TEN --------------------------------------------------------------------------------------
@@ -333,7 +390,6 @@ async def play_ten(ten: TenTable) -> None:
     actions = 0
     turns_refused = Counter[str]()
     while (session := ten.manager.get(sid)) is not None:
-        remember_log(players, session)
         state = session.state
         [mover] = TEN.awaiting(state)
         for user in USERS.values():
@@ -356,9 +412,13 @@ async def play_ten(ten: TenTable) -> None:
         assert actions < MAX_ACTIONS
     await players.finished()
     await players.info(table)
+    seen = await players.public(table, seen)
+    await players.replays(table)
+    await players.timed_out()
     await players.public(table, seen)
     assert len(turns_refused) >= 3, turns_refused  # draw, auction, pay or buy
     assert players.checked["private"] > 3 * actions
+    assert players.checked["replay lines"] > actions and players.checked["log lines"] > 0
 
 
 async def play_in(players: Players, user: FakeUser, view: Sent, action: Any) -> None:

@@ -9,9 +9,12 @@ import pytest
 
 from bot import errors
 from bot.manager import SessionManager
+from bot.models import Session
 from bot.store import Store
 from cogs.controls import NOT_AVAILABLE, UNKNOWN_CONTROL
 from cogs.game_cog import GameCog
+from cogs.i18n import Language, words_for
+from cogs.split.events import event_line
 from game.split import SplitEngine
 from game.split.cards import FACE_NAMES
 from tests.cogs.conftest import ANA, BEN, CY
@@ -25,6 +28,12 @@ async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
     store = await Store.open(tmp_path / "split.sqlite3")
     yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     await store.close()
+
+
+def log_lines(session: Session) -> list[str]:
+    """The session's log in English words, for no viewer (as the Log answer words it)."""
+    english = words_for(Language.EN)
+    return [event_line(event, None, session.names, english) for event in session.log]
 
 
 def refused(sent: Sent, message: str) -> None:
@@ -148,9 +157,10 @@ async def test_scores_and_rules_buttons_answer_anyone_privately(split: SplitTabl
     assert rules.ephemeral and "SPLIT rules" in rules.text
     log = await split.press(CY, table, ids[3])  # the event log, off the table, on request
     assert log.kind == "send_message" and log.ephemeral and log.view is None
-    assert session.log and all(f"• {line}" in log.text for line in session.log)
+    lines = log_lines(session)
+    assert lines and all(f"• {line}" in log.text for line in lines)
     assert f"The last {len(session.log)} event" in log.text
-    assert not any(line in table.edits[-1].text for line in session.log)
+    assert not any(line in table.edits[-1].text for line in lines)
     assert table.edits[-1].custom_ids == ids  # the table itself was not replaced
     assert public_marks(split, table) == shown
     assert split.session() is session  # and nothing changed
@@ -185,7 +195,8 @@ async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:
     first = await split.hand(on_turn)
     await split.press(on_turn, first.message, first.custom_ids[0])  # draw
     before = split.session()
-    assert len(before.log) == 2 and "drew a card" in before.log[1]  # round 1 starts the log
+    assert len(before.log) == 2 and "drew a card" in log_lines(before)[1]  # round 1 starts it
+    assert before.log[1].private is None  # the drawn card is not kept
     view = await split.hand(on_turn)
     await store.close()
 
@@ -202,11 +213,11 @@ async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:
                                      [discard.options[0].value])
         assert played.kind == "edit_message" and played.message is view.message
         after = revived.session()
-        assert after.version == before.version + 1 and "discarded" in after.log[-1]
+        assert after.version == before.version + 1 and "discarded" in log_lines(after)[-1]
         status = await revived.command(GameCog.status, CY)
         assert not status.ephemeral and status.message is not None
         log = await revived.press(CY, status.message, f"tb:info:{after.id}:log")
-        assert log.ephemeral and after.log[0] in log.text  # the log survived the restart
+        assert log.ephemeral and log_lines(after)[0] in log.text  # it survived the restart
     finally:
         await store.close()
 

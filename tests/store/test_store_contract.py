@@ -13,6 +13,7 @@ from bot.errors import StaleVersion, StaleWrite
 from bot.models import ResultRow, Session, Status
 from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, Store
 from bot.store_sql import INSERT_ACTION, SqlStore
+from game.base import Event
 from tests.bot.conftest import seat
 
 
@@ -68,7 +69,9 @@ async def test_session_round_trip_and_reopen(db_url: str) -> None:
     store = await Store.open(db_url)
     created = await store.create_session(lobby())
     active = replace(created, status=Status.ACTIVE, state={"x": 1}, version=2,
-                     table_message_id=555, log=("one", "two"), turn_minutes=5,
+                     table_message_id=555, turn_minutes=5,
+                     log=(Event("add", "1", {"add": 1, "total": 1}), Event("win", "1"),
+                          Event("round_end", None, {"scores": {"1": -3}, "names": ["ä", "ß"]})),
                      updated_at=datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC))
     await store.save_session(active)
     await store.close()
