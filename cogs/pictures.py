@@ -60,6 +60,7 @@ WORKERS = 2  # render threads: Pillow holds the GIL for much of a render, more w
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 FINAL_FILE = "final.png"
+WARM_MODULE = __name__  # what a worker process imports before its first picture
 
 Draw = Callable[[], bytes | None]  # picklable (a partial of draw_picture) for the processes
 # Session id -> its latest version (None: not running here); a newer one makes a picture stale.
@@ -72,12 +73,6 @@ def draw_picture(ui: GameUI, method: str, session: Session, language: Language,
     call pickles to a worker process (the UI, the session and the language travel)."""
     drawn: bytes | None = getattr(ui, method)(session, *args, words_for(language))
     return drawn
-
-
-def _warm() -> None:
-    """A worker's first task: import the drawing toolkit before the first real render (a
-    game's renderers come with its UI, the first time one is unpickled)."""
-    import cogs.imaging.paint  # noqa: F401
 
 
 def latest_version(manager: SessionManager, session_id: int) -> int | None:
@@ -195,7 +190,7 @@ class Pictures:
 
         if self._processes:
             if self._process_pool is None:
-                self._process_pool = RenderWorkers(self._processes, warm=_warm)
+                self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
             return await self._process_pool.run(draw, wanted)
         if not wanted():
             return None
@@ -209,7 +204,7 @@ class Pictures:
         """Start the worker processes now (each takes a moment to import the renderers)."""
         if self._processes:
             if self._process_pool is None:
-                self._process_pool = RenderWorkers(self._processes, warm=_warm)
+                self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
             self._process_pool.start()
 
     def close(self) -> None:

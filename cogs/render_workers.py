@@ -1,22 +1,25 @@
 """Worker processes that draw pictures, fed from the event loop without a thread in the bot.
 
-``concurrent.futures.ProcessPoolExecutor`` runs two threads in the calling process (its
-manager thread, and the feeder thread of its call queue) that take the GIL for every job: a
-submit wakes the manager through a pipe, and the event loop then waits for the GIL to come
-back (about a millisecond per picture, measured under ``bench.image_ack``), which lands in
-the answer of whatever click is being handled. Here the bot side is the event loop alone:
+Why not ``concurrent.futures.ProcessPoolExecutor`` (measured under ``bench.image_ack``):
 
-* each worker has a request pipe and a result pipe; the loop writes one pickled job to an
-  idle worker (a few KiB into an empty pipe: the write does not wait) and reads the result
-  with ``loop.add_reader`` on a non-blocking pipe, a frame at a time;
-* jobs wait in the bot, not in the pipes: a job that is no longer wanted when a worker frees
-  up (its picture shows a version the game has left) is dropped without being drawn;
-* a worker runs at a lower CPU priority and exits when its request pipe closes, which is also
-  what happens when the bot dies (no watcher thread); a worker that dies is replaced for the
-  next job, the job it had fails.
+* it runs two threads in the bot (its manager thread and its call queue's feeder thread)
+  that take the GIL for every job: a submit wakes the manager through a pipe and the event
+  loop then waits for the GIL to come back, about a millisecond per picture, which lands in
+  the answer of whatever click is being handled;
+* its workers are ``multiprocessing`` spawn children, which import the parent's ``__main__``
+  (for ``python -m bot``: the whole bot, discord.py included) before they can lower their
+  priority: a second of CPU at the bot's priority while the bot starts taking clicks (the
+  first games' answers took 300-400 ms instead of 30-70 ms).
 
-The frames are ``multiprocessing.connection``'s (a 4-byte big-endian length, then the bytes),
-so the worker uses ``Connection.recv_bytes`` / ``send_bytes`` as they are.
+Here each worker is ``python -m cogs.render_workers``: it lowers its priority first, then
+imports only what its jobs need. The bot talks to it through its stdin and stdout with
+asyncio's own pipes (length-prefixed pickles: a job in, ``(ok, bytes or traceback)`` out):
+
+* jobs wait in the bot, not in the pipes: a worker gets its next job when it is free, and a
+  job no longer wanted by then (its picture shows a version the game has left) is dropped
+  without being drawn;
+* a worker exits when its stdin closes, which is also what happens when the bot dies; one
+  that dies is replaced for the next job (the job it had fails).
 """
 
 from __future__ import annotations
@@ -25,24 +28,20 @@ import asyncio
 import collections
 import contextlib
 import logging
-import multiprocessing
-import multiprocessing.connection
 import os
 import pickle
 import struct
-import traceback
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import BinaryIO
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], bytes | None]  # picklable (module-level functions and their partials)
 Wanted = Callable[[], bool]
 NICENESS = 10  # how much lower a worker's CPU priority is than the bot's
-READ_CHUNK = 1 << 17
-_HEADER = struct.Struct("!i")
-_LONG_HEADER = struct.Struct("!Q")  # after a header of -1, as multiprocessing writes it
+_HEADER = struct.Struct("!I")
 
 
 class BrokenWorker(RuntimeError):
@@ -53,28 +52,6 @@ class WorkerError(RuntimeError):
     """A job raised in the worker; the message holds its traceback."""
 
 
-def serve(requests: multiprocessing.connection.Connection,
-          results: multiprocessing.connection.Connection,
-          warm: Callable[[], object] | None = None) -> None:
-    """A worker's life: draw each job it is sent and send back ``(ok, bytes or error)``;
-    end when the bot closes the request pipe (or dies)."""
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
-    if warm is not None:
-        warm()
-    while True:
-        try:
-            request = requests.recv_bytes()
-        except (EOFError, OSError):
-            return
-        try:
-            job: Job = pickle.loads(request)
-            answer: tuple[bool, object] = (True, job())
-        except Exception:
-            answer = (False, traceback.format_exc())
-        results.send_bytes(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
-
-
 @dataclass
 class _Task:
     job: Job
@@ -82,87 +59,136 @@ class _Task:
     future: asyncio.Future[bytes | None]
 
 
-@dataclass
-class _Worker:
-    process: Any  # multiprocessing's SpawnProcess
-    requests: multiprocessing.connection.Connection
-    results: multiprocessing.connection.Connection
-    task: _Task | None = None
-    buffer: bytearray = field(default_factory=bytearray)
-    alive: bool = True
+class _Worker(asyncio.SubprocessProtocol):
+    """One worker process: its pipes, the job it draws, the bytes of its answer so far."""
+
+    def __init__(self, pool: RenderWorkers) -> None:
+        self.pool = pool
+        self.transport: asyncio.SubprocessTransport | None = None
+        self.task: _Task | None = None
+        self.alive = True
+        self._buffer = bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self.transport = transport
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        self._buffer += data
+        while len(self._buffer) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buffer)
+            end = _HEADER.size + size
+            if len(self._buffer) < end:
+                return
+            frame = bytes(self._buffer[_HEADER.size:end])
+            del self._buffer[:end]
+            self.pool._finished(self, frame)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        self.pool._died(self)
+
+    def process_exited(self) -> None:
+        self.pool._died(self)
+
+    def send(self, data: bytes) -> None:
+        assert self.transport is not None
+        stdin = self.transport.get_pipe_transport(0)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        stdin.write(data)  # buffered by the loop: never waits
+
+    def close(self) -> None:
+        self.alive = False
+        if self.transport is not None:
+            with contextlib.suppress(RuntimeError):  # its event loop is closed already
+                self.transport.close()  # kills a worker still running, closes its pipes
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.transport is None else self.transport.get_pid()
 
 
 class RenderWorkers:
-    """``size`` worker processes (started on first use or by :meth:`start`)."""
+    """``size`` worker processes (started on first use or by :meth:`start`); ``warm``: a
+    module the workers import before their first job (``"package.module"``)."""
 
-    def __init__(self, size: int, *, warm: Callable[[], object] | None = None) -> None:
+    def __init__(self, size: int, *, warm: str | None = None) -> None:
         if size < 1:
             raise ValueError("a pool of worker processes has at least one")
         self.size = size
         self._warm = warm
         self._workers: list[_Worker] = []
+        self._starting: set[asyncio.Task[None]] = set()
         self._queue: collections.deque[_Task] = collections.deque()
-        self._context = multiprocessing.get_context("spawn")  # a fork of a loop is unsafe
         self._loop: asyncio.AbstractEventLoop | None = None
         self.dropped = 0  # jobs no longer wanted when their turn came
 
     @property
     def pids(self) -> list[int]:
-        return [w.process.pid for w in self._workers if w.alive and w.process.pid is not None]
+        return [pid for w in self._workers if w.alive and (pid := w.pid) is not None]
 
     def start(self) -> None:
-        """Start the workers now (each imports the renderers before its first job)."""
-        self._loop = asyncio.get_running_loop()
-        self._workers = [w for w in self._workers if w.alive]
-        while len(self._workers) < self.size:
-            self._workers.append(self._spawn())
-
-    async def run(self, job: Job, wanted: Wanted | None = None) -> bytes | None:
-        """``job()`` in a worker; None without drawing when ``wanted()`` is False by the time
-        a worker is free for it."""
+        """Start the missing workers (in the background: a worker takes a moment to start)."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:
             self.close()
             self._loop = loop
-        future: asyncio.Future[bytes | None] = loop.create_future()
+        missing = self.size - len(self._workers) - len(self._starting)
+        for _ in range(max(0, missing)):
+            starting = loop.create_task(self._spawn())
+            self._starting.add(starting)
+            starting.add_done_callback(self._started)
+
+    async def run(self, job: Job, wanted: Wanted | None = None) -> bytes | None:
+        """``job()`` in a worker; None without drawing when ``wanted()`` is False by the time
+        a worker is free for it."""
+        self.start()
+        assert self._loop is not None
+        future: asyncio.Future[bytes | None] = self._loop.create_future()
         self._queue.append(_Task(job, wanted, future))
-        if len(self._workers) < self.size or any(not w.alive for w in self._workers):
-            self.start()
         self._dispatch()
         return await future
 
     def close(self) -> None:
         """Stop the workers; jobs waiting or being drawn are cancelled."""
-        for worker in self._workers:
-            self._retire(worker)
+        for starting in self._starting:
+            starting.cancel()
+        self._starting.clear()
+        workers, self._workers = self._workers, []
+        for worker in workers:
             if worker.task is not None:
                 worker.task.future.cancel()
+            worker.close()
         while self._queue:
             self._queue.popleft().future.cancel()
-        for worker in self._workers:
-            worker.process.join(timeout=1.0)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join(timeout=1.0)
-        self._workers = []
 
     # --- internals ------------------------------------------------------------------------
 
-    def _spawn(self) -> _Worker:
-        assert self._loop is not None
-        child_requests, requests = self._context.Pipe(duplex=False)
-        results, child_results = self._context.Pipe(duplex=False)
-        process = self._context.Process(
-            target=serve, args=(child_requests, child_results, self._warm),
-            name="picture-worker", daemon=True,
+    async def _spawn(self) -> None:
+        env = dict(os.environ)
+        # The worker finds the bot's modules where the bot found them.
+        env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
+        loop = asyncio.get_running_loop()
+        _, worker = await loop.subprocess_exec(
+            lambda: _Worker(self), sys.executable, "-m", __name__,
+            *([self._warm] if self._warm else []),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None, env=env,
         )
-        process.start()
-        child_requests.close()  # the worker's ends live in the worker only: its EOF is ours
-        child_results.close()
-        worker = _Worker(process, requests, results)
-        os.set_blocking(results.fileno(), False)
-        self._loop.add_reader(results.fileno(), self._readable, worker)
-        return worker
+        self._workers.append(worker)
+
+    def _started(self, starting: asyncio.Task[None]) -> None:
+        self._starting.discard(starting)
+        if starting.cancelled():
+            return
+        error = starting.exception()
+        if error is not None:
+            log.error("could not start a picture worker: %s", error)
+            if not self._workers and not self._starting:
+                while self._queue:
+                    task = self._queue.popleft()
+                    if not task.future.done():
+                        task.future.set_exception(BrokenWorker(f"no picture worker: {error}"))
+            return
+        self._dispatch()
 
     def _dispatch(self) -> None:
         for worker in self._workers:
@@ -193,24 +219,7 @@ class RenderWorkers:
             task.future.set_exception(error)
             return
         worker.task = task
-        try:
-            worker.requests.send_bytes(payload)
-        except OSError:
-            self._died(worker)
-
-    def _readable(self, worker: _Worker) -> None:
-        try:
-            chunk = os.read(worker.results.fileno(), READ_CHUNK)
-        except BlockingIOError:
-            return
-        except OSError:
-            chunk = b""
-        if not chunk:
-            self._died(worker)
-            return
-        worker.buffer += chunk
-        while (frame := _frame(worker.buffer)) is not None:
-            self._finished(worker, frame)
+        worker.send(_HEADER.pack(len(payload)) + payload)
 
     def _finished(self, worker: _Worker, frame: bytes) -> None:
         task, worker.task = worker.task, None
@@ -227,41 +236,64 @@ class RenderWorkers:
         self._dispatch()
 
     def _died(self, worker: _Worker) -> None:
-        log.warning("a picture worker process ended (exit code %s); a new one takes over",
-                    worker.process.exitcode)
-        self._retire(worker)
+        if not worker.alive:
+            return
+        log.warning("a picture worker process ended; a new one takes over")
+        worker.close()
         task, worker.task = worker.task, None
         if task is not None and not task.future.done():
             task.future.set_exception(BrokenWorker("the picture worker process died"))
         self._workers = [w for w in self._workers if w.alive]
         if self._queue:
             self.start()
-            self._dispatch()
-
-    def _retire(self, worker: _Worker) -> None:
-        if not worker.alive:
-            return
-        worker.alive = False
-        if self._loop is not None and not self._loop.is_closed():
-            with contextlib.suppress(ValueError, OSError):
-                self._loop.remove_reader(worker.results.fileno())
-        worker.requests.close()
-        worker.results.close()
 
 
-def _frame(buffer: bytearray) -> bytes | None:
-    """The first complete frame in ``buffer`` (removed from it), or None."""
-    if len(buffer) < _HEADER.size:
-        return None
-    (size,) = _HEADER.unpack_from(buffer)
-    start = _HEADER.size
-    if size == -1:
-        if len(buffer) < start + _LONG_HEADER.size:
+# --- the worker process ----------------------------------------------------------------------
+
+
+def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
+    data = b""
+    while len(data) < size:
+        chunk = stream.read(size - len(data))
+        if not chunk:
             return None
-        (size,) = _LONG_HEADER.unpack_from(buffer, start)
-        start += _LONG_HEADER.size
-    if len(buffer) < start + size:
-        return None
-    frame = bytes(buffer[start:start + size])
-    del buffer[:start + size]
-    return frame
+        data += chunk
+    return data
+
+
+def serve(requests: BinaryIO, results: BinaryIO) -> None:
+    """Draw each job read from ``requests`` and write ``(ok, bytes or traceback)`` to
+    ``results``, until ``requests`` ends."""
+    import traceback
+
+    while (header := _read_exactly(requests, _HEADER.size)) is not None:
+        payload = _read_exactly(requests, _HEADER.unpack(header)[0])
+        if payload is None:
+            return
+        try:
+            job: Job = pickle.loads(payload)
+            answer: tuple[bool, object] = (True, job())
+        except Exception:
+            answer = (False, traceback.format_exc())
+        data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        results.write(_HEADER.pack(len(data)) + data)
+        results.flush()
+
+
+def main(argv: list[str]) -> None:
+    import importlib
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)  # before any import that costs CPU
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the bot's to handle
+    requests = os.fdopen(os.dup(0), "rb", buffering=0)
+    results = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything a renderer prints goes to stderr, not into the results
+    for module in argv:
+        importlib.import_module(module)
+    serve(requests, results)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
