@@ -38,6 +38,7 @@ from cogs.pictures import (
     Pictures,
     final_attachment,
     hand_job,
+    prerender_hand,
     ready_picture,
     table_job,
     with_hand_picture,
@@ -162,6 +163,42 @@ async def private_shown(
     return Shown(without_picture(render),
                  with_hand_picture(pictures, ui, session, viewer, render, words), session,
                  ready_picture(pictures, hand_job(ui, session, viewer, words), render))
+
+
+def _pictures_here(client: TableBot) -> Pictures | None:
+    pictures = getattr(client.get_cog(TABLE_COG), "pictures", None)
+    return pictures if isinstance(pictures, Pictures) else None
+
+
+async def _hand_pictures_on(client: TableBot, session: Session, player: PlayerId) -> bool:
+    pictures = _pictures_here(client)
+    user_id = int(player) if player.isascii() and player.isdecimal() else None
+    return pictures is not None and await pictures.private_on(
+        client.manager.store, session.guild_id, user_id)
+
+
+async def followed_view(
+    client: TableBot, session: Session, player: PlayerId, render: Render, words: Words
+) -> Render:
+    """``player``'s private ``render`` as the edit that makes their view follow the game
+    (``cogs.view_follow``, not an answer: it may wait for the picture) shows it: with their
+    hand picture by their choice, else as text with an older picture removed."""
+    if not await _hand_pictures_on(client, session, player):
+        return without_picture(render)
+    pictures = pictures_of(client)
+    ui = game_uis(client).ui(session.game)
+    return await with_hand_picture(pictures, ui, session, player, render, words)
+
+
+async def draw_hand_ahead(
+    client: TableBot, session: Session, player: PlayerId, words: Words
+) -> None:
+    """Start drawing ``player``'s hand picture of ``session`` now that the game waits for
+    them, so the answer that shows it (their My hand) carries it with its first callback
+    instead of an edit after it."""
+    if await _hand_pictures_on(client, session, player):
+        prerender_hand(pictures_of(client), game_uis(client).ui(session.game), session, player,
+                       words)
 
 
 def with_note(render: Render, note: str | None) -> Render:
