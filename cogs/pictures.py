@@ -12,9 +12,9 @@ whether a message gets a picture, renders it off the event loop and attaches it:
   :data:`WORKERS` threads, as the tests use): a render is mostly Python (layout, painting)
   that holds the GIL, so in threads it would slow every other answer of the bot, while a
   process draws beside the event loop (``cogs.render_workers``: fed by the loop itself, no
-  thread in the bot). A picture of a version the game has already left (``current``, the
-  session's latest version) is not drawn once its turn comes: nobody would be shown it.
-  Each result is kept in a bounded
+  thread of the bot takes the GIL for a picture). A picture of a version the game has
+  already left (``current``: a session's latest version) is not drawn once its turn comes:
+  nobody would be shown it. Each result is kept in a bounded
   :class:`cogs.imaging.cache.RenderCache` by (session, version, viewer and language): the
   public table of one version is drawn once for every edit and copy of it. Two requests for
   the same picture at once share one render. Memory stays flat: the cache holds at most

@@ -1,4 +1,5 @@
-"""Worker processes that draw pictures, fed from the event loop without a thread in the bot.
+"""Worker processes that draw pictures, fed by the event loop itself: no thread of the bot
+takes the GIL for a picture (asyncio's child watcher thread only waits for a worker to exit).
 
 Why not ``concurrent.futures.ProcessPoolExecutor`` (measured under ``bench.image_ack``):
 
@@ -19,7 +20,8 @@ asyncio's own pipes (length-prefixed pickles: a job in, ``(ok, bytes or tracebac
   job no longer wanted by then (its picture shows a version the game has left) is dropped
   without being drawn;
 * a worker exits when its stdin closes, which is also what happens when the bot dies; one
-  that dies is replaced for the next job (the job it had fails).
+  that dies is replaced for the next job (the job it had fails; one that died before it drew
+  anything fails the waiting jobs too, rather than being restarted in a loop).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class _Worker(asyncio.SubprocessProtocol):
         self.transport: asyncio.SubprocessTransport | None = None
         self.task: _Task | None = None
         self.alive = True
+        self.answered = 0  # jobs it finished
         self._buffer = bytearray()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -222,6 +225,7 @@ class RenderWorkers:
         worker.send(_HEADER.pack(len(payload)) + payload)
 
     def _finished(self, worker: _Worker, frame: bytes) -> None:
+        worker.answered += 1
         task, worker.task = worker.task, None
         if task is not None and not task.future.done():
             try:
@@ -244,7 +248,12 @@ class RenderWorkers:
         if task is not None and not task.future.done():
             task.future.set_exception(BrokenWorker("the picture worker process died"))
         self._workers = [w for w in self._workers if w.alive]
-        if self._queue:
+        if not worker.answered:  # it never drew: a new one would likely die the same way
+            while self._queue:
+                waiting = self._queue.popleft()
+                if not waiting.future.done():
+                    waiting.future.set_exception(BrokenWorker("a picture worker could not start"))
+        elif self._queue:
             self.start()
 
 
