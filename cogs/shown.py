@@ -24,6 +24,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, replace
 from itertools import count
+from typing import Any
 
 import discord
 
@@ -268,13 +269,21 @@ async def answer(
                 return  # a newer answer was drawn on this message meanwhile
             if shown.session is not None and _moved_on(interaction, shown.session):
                 return  # the game went on: a late picture would redraw an old message
-            await interaction.edit_original_response(**pictured.edit_kwargs())
+            await interaction.edit_original_response(**_picture_only(pictured))
     except discord.HTTPException:
         log.warning("could not add the picture to an answer")
     finally:
         if message_id is not None and _latest.get(message_id) in (token, STALE):
             del _latest[message_id]
         release_view(shown.text.view)
+
+
+def _picture_only(render: Render) -> dict[str, Any]:
+    """The edit that adds the picture to an answer already sent: its embeds (the first names
+    the image) and files; the content and the controls stay as the answer left them (this
+    answer is still the message's latest), so they are not sent and checked again."""
+    kwargs = render.edit_kwargs()
+    return {key: kwargs[key] for key in ("embeds", "attachments") if key in kwargs}
 
 
 def _discard(pictured: Awaitable[Render]) -> None:

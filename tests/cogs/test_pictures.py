@@ -146,6 +146,31 @@ async def test_a_late_picture_is_dropped_once_the_game_moved_on(split: SplitTabl
     assert [sent.kind for sent in ia.sent] == ["send_message"]
 
 
+async def test_the_edit_after_an_answer_sends_only_the_picture(split: SplitTable) -> None:
+    await started(split)
+    session = split.session()
+    ia = split.interaction(ANA)
+    sent_keys: list[set[str]] = []
+    original = ia.edit_original_response
+
+    async def spy(**kwargs: Any) -> FakeMessage:
+        sent_keys.append(set(kwargs))
+        return await original(**kwargs)
+
+    ia.edit_original_response = spy  # type: ignore[method-assign]
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Discard", custom_id="x"))
+    text = Render(content="your turn", embeds=[discord.Embed(title="hand")], view=view)
+
+    async def drawn() -> Render:
+        return Render(content=text.content, embeds=[discord.Embed(title="hand")], view=view,
+                      files=[Attachment("hand.png", b"png")])
+
+    await shown.answer(ia, shown.Shown(text, drawn(), session), edit=False)
+    # The answer's content and controls stay as they were sent; the edit adds the picture.
+    assert sent_keys == [{"embeds", "attachments"}]
+
+
 async def test_a_late_picture_never_overwrites_a_newer_answer(split: SplitTable) -> None:
     await started(split)
     session = split.session()
