@@ -8,8 +8,12 @@ moves each, by clicking what the players see (``tests.e2e.table_play``, the step
 clicked in a run); between two moves a player thinks for ``--think`` seconds (±50 %). The
 figure is the time from the stand-in's INTERACTION_CREATE to the bot's first callback (the
 ack) over every interaction of the games; with pictures on it must stay within 1.5× of off
-(the issue's target). Also printed: pictures sent (count, median and largest size) and the
-REST calls per move.
+(the issue's target). Also printed: pictures sent (count, median and largest size), the
+REST calls per move, and the CPU time per move of the bot process, of its picture workers
+(its child processes) and of this process (the Discord stand-in and the players), read from
+``/proc`` over the play (``-`` where there is none; the workers' figure includes their
+start-up, a second or so, which a short run does not spread thin): other work on the machine
+changes these much less than the latencies.
 
     python -m bench.image_ack                  # 20 games, 24 moves each, 2 rounds of off/on
     python -m bench.image_ack --games 4 --steps 6 --rounds 1   # a quick run
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import tempfile
@@ -37,6 +42,7 @@ from tests.e2e.test_scenario_split import split_rank
 from tests.e2e.test_scenario_ten import ten_rank
 
 TARGET_RATIO = 1.5
+NAN = float("nan")
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,49 @@ class Run:
     calls: int
     moves: int
     seconds: float
+    cpu: tuple[float, float, float] = (NAN, NAN, NAN)  # seconds: bot, its workers, this one
+
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (NaN without ``/proc``)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return NAN
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+class CpuMeter:
+    """CPU seconds spent from :meth:`start` to :meth:`stop` by the bot, by its child processes
+    (the picture workers, sampled at both ends: they live as long as the bot) and by this
+    process."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._before: dict[int, float] = {}
+        self._own = 0.0
+
+    def start(self) -> None:
+        self._before = {p: process_cpu(p) for p in (self.pid, *children(self.pid))}
+        self._own = time.process_time()
+
+    def stop(self) -> tuple[float, float, float]:
+        own = time.process_time() - self._own
+        bot = process_cpu(self.pid) - self._before.get(self.pid, NAN)
+        workers = sum(process_cpu(p) - self._before.get(p, 0.0) for p in children(self.pid))
+        return bot, workers, own
 
 
 async def play(fd: FakeDiscord, bot: BotProcess, index: int, steps: int, think: float,
@@ -82,12 +131,16 @@ async def run(images: str, games: int, steps: int, think: float, seed: int,
         try:
             await bot.start()
             await bot.wait_until(lambda: fd.commands(), 30.0, "the command sync")
+            assert bot.proc is not None
+            meter = CpuMeter(bot.proc.pid)
+            meter.start()
             since = time.monotonic()
             moves = await asyncio.gather(
                 *(play(fd, bot, index, steps, think, seed) for index in range(games))
             )
             seconds = time.monotonic() - since
             await asyncio.sleep(1.0)  # pictures still on their way
+            cpu = meter.stop()
             bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
             if bad:
                 raise RuntimeError(f"the bot logged an error: {bad[0]}")
@@ -97,13 +150,15 @@ async def run(images: str, games: int, steps: int, think: float, seed: int,
                      if r.latency is not None and r.dispatched_at >= since]
         pictures = [u.size for u in fd.world.uploads if u.at >= since]
         calls = sum(fd.calls_by_route(since).values())
-    return Run(images, latencies, pictures, calls, sum(moves), seconds)
+    return Run(images, latencies, pictures, calls, sum(moves), seconds, cpu)
 
 
 def pooled(runs: list[Run]) -> Run:
+    cpu = tuple(sum(r.cpu[i] for r in runs) for i in range(3))
     return Run(runs[0].images, [x for r in runs for x in r.latencies],
                [x for r in runs for x in r.pictures], sum(r.calls for r in runs),
-               sum(r.moves for r in runs), sum(r.seconds for r in runs))
+               sum(r.moves for r in runs), sum(r.seconds for r in runs),
+               (cpu[0], cpu[1], cpu[2]))
 
 
 def report(runs: list[Run], games: int, steps: int, think: float, rounds: int) -> str:
@@ -116,6 +171,7 @@ def report(runs: list[Run], games: int, steps: int, think: float, rounds: int) -
             median(r.pictures) / 1024 if r.pictures else float("nan"),
             max(r.pictures) / 1024 if r.pictures else float("nan"),
             r.calls / r.moves if r.moves else float("nan"),
+            *(1000 * part / r.moves if r.moves else NAN for part in r.cpu),
         ))
     lines = [
         machine_line(),
@@ -124,7 +180,8 @@ def report(runs: list[Run], games: int, steps: int, think: float, rounds: int) -
         " ack = INTERACTION_CREATE to the first callback",
         "",
         table(["images", "acks", "p50 ms", "p95 ms", "p99 ms", "max ms", "pictures",
-               "median KiB", "max KiB", "REST/move"], rows),
+               "median KiB", "max KiB", "REST/move", "bot CPU ms/move",
+               "workers CPU ms/move", "stand-in CPU ms/move"], rows),
     ]
     by = {r.images: r for r in runs}
     if "on" in by and "off" in by and by["off"].latencies and by["on"].latencies:

@@ -2,9 +2,10 @@
 
 Positions come from seeded bot play through the engines (``tests.images.samples``): for each
 configuration, several games are played and a position is kept every few actions. Each
-position is rendered (layout, paint, PNG encoding: what a thread-pool worker does for one
+position is rendered (layout, paint, PNG encoding: what a worker process does for one
 image, without the cache) and timed; p50 and p95 over all positions are printed with the
-bytes per image.
+bytes per image, as wall-clock time and as CPU time of this process (which other work on the
+machine changes less), and the CPU time of the encoding step alone (palette + PNG).
 
     python -m bench.images            # the full table (well under a minute)
     python -m bench.images --quick    # a few positions each, for the smoke test
@@ -16,9 +17,14 @@ import argparse
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
+
 from bench._common import machine_line, median, percentile, table
+from cogs.imaging import paint
+from cogs.imaging.png import encode
 from cogs.split.hand_image import render_hand as split_hand
 from cogs.split.score_image import render_scores as split_scores
 from cogs.split.table_image import render_table as split_table
@@ -74,14 +80,38 @@ def renders(key: str, engine: Engine[Any, Any], players: int, during: Sequence[A
     return jobs
 
 
-def time_renders(jobs: Sequence[Render]) -> tuple[list[float], list[int]]:
-    seconds, sizes = [], []
-    for job in jobs:
-        start = time.perf_counter()
-        data = job()
-        seconds.append(time.perf_counter() - start)
-        sizes.append(len(data))
-    return seconds, sizes
+@dataclass
+class Timed:
+    seconds: list[float] = field(default_factory=list)  # wall clock
+    cpu: list[float] = field(default_factory=list)  # process time
+    encode_cpu: list[float] = field(default_factory=list)  # process time in png.encode
+    sizes: list[int] = field(default_factory=list)
+
+
+def time_renders(jobs: Sequence[Render]) -> Timed:
+    timed = Timed()
+    encoding = [0.0]
+
+    def timed_encode(image: Image.Image) -> bytes:
+        start = time.process_time()
+        try:
+            return encode(image)
+        finally:
+            encoding[0] += time.process_time() - start
+
+    paint.encode = timed_encode  # type: ignore[assignment]
+    try:
+        for job in jobs:
+            encoding[0] = 0.0
+            start, start_cpu = time.perf_counter(), time.process_time()
+            data = job()
+            timed.seconds.append(time.perf_counter() - start)
+            timed.cpu.append(time.process_time() - start_cpu)
+            timed.encode_cpu.append(encoding[0])
+            timed.sizes.append(len(data))
+    finally:
+        paint.encode = encode
+    return timed
 
 
 def measure(games: int, every: int, seed: int) -> list[list[object]]:
@@ -93,11 +123,13 @@ def measure(games: int, every: int, seed: int) -> list[list[object]]:
         jobs = renders(key, engine, players, during, finals)
         jobs["table"][0]()  # load fonts and shape masks once, as a running bot has
         for kind in ("table", "hand", "final"):
-            seconds, sizes = time_renders(jobs[kind])
+            timed = time_renders(jobs[kind])
             rows.append([
-                f"{engine.title} {players}p {kind}", len(seconds),
-                percentile(seconds, 0.5) * 1000, percentile(seconds, 0.95) * 1000,
-                median([float(s) for s in sizes]) / 1024, max(sizes) / 1024,
+                f"{engine.title} {players}p {kind}", len(timed.seconds),
+                percentile(timed.seconds, 0.5) * 1000, percentile(timed.seconds, 0.95) * 1000,
+                percentile(timed.cpu, 0.5) * 1000, percentile(timed.cpu, 0.95) * 1000,
+                percentile(timed.encode_cpu, 0.5) * 1000,
+                median([float(s) for s in timed.sizes]) / 1024, max(timed.sizes) / 1024,
             ])
     return rows
 
@@ -114,7 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("Images: render time (layout + paint + PNG) and size per image, one thread")
     print(machine_line())
     print(f"{games} seeded bot game(s) per row, a position every {every} actions\n")
-    headers = ["image", "renders", "p50 ms", "p95 ms", "median KiB", "max KiB"]
+    headers = ["image", "renders", "p50 ms", "p95 ms", "CPU p50 ms", "CPU p95 ms",
+               "encode CPU p50", "median KiB", "max KiB"]
     print(table(headers, rows))
     return 0
 

@@ -11,7 +11,10 @@ whether a message gets a picture, renders it off the event loop and attaches it:
 * how: in a bounded pool of worker processes (``IMAGE_PROCESSES``, default 1; 0 = a pool of
   :data:`WORKERS` threads, as the tests use): a render is mostly Python (layout, painting)
   that holds the GIL, so in threads it would slow every other answer of the bot, while a
-  process draws beside the event loop. Each result is kept in a bounded
+  process draws beside the event loop (``cogs.render_workers``: fed by the loop itself, no
+  thread of the bot takes the GIL for a picture). A picture of a version the game has
+  already left (``current``: a session's latest version) is not drawn once its turn comes:
+  nobody would be shown it. Each result is kept in a bounded
   :class:`cogs.imaging.cache.RenderCache` by (session, version, viewer and language): the
   public table of one version is drawn once for every edit and copy of it. Two requests for
   the same picture at once share one render. Memory stays flat: the cache holds at most
@@ -27,15 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import functools
 import logging
-import multiprocessing
-import multiprocessing.connection
-import os
-import threading
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.models import Session, Status
@@ -44,10 +42,12 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.imaging.cache import DEFAULT_CAPACITY, RenderCache, RenderKey
+from cogs.render_workers import RenderWorkers
 from cogs.stored_settings import stored_settings
 from game.base import PlayerId
 
 if TYPE_CHECKING:
+    from bot.manager import SessionManager
     from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -56,13 +56,15 @@ IMAGES_KEY = "images"  # the server and the user setting
 ON = "on"
 OFF = "off"
 CHOICES = (ON, OFF)
-WORKER_NICENESS = 10  # how much lower a worker process's CPU priority is than the bot's
 WORKERS = 2  # render threads: Pillow holds the GIL for much of a render, more would only queue
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
 FINAL_FILE = "final.png"
+WARM_MODULE = __name__  # what a worker process imports before its first picture
 
 Draw = Callable[[], bytes | None]  # picklable (a partial of draw_picture) for the processes
+# Session id -> its latest version (None: not running here); a newer one makes a picture stale.
+CurrentVersion = Callable[[int], int | None]
 
 
 def draw_picture(ui: GameUI, method: str, session: Session, language: Language,
@@ -73,29 +75,11 @@ def draw_picture(ui: GameUI, method: str, session: Session, language: Language,
     return drawn
 
 
-def _warm() -> None:
-    """A worker's first task: import the drawing toolkit before the first real render (a
-    game's renderers come with its UI, the first time one is unpickled)."""
-    import cogs.imaging.paint  # noqa: F401
-
-
-def _start_worker() -> None:
-    """A worker process yields the CPU to the bot (a lower priority: an answer matters more
-    than a picture, which may follow), and ends with it: a bot killed outright (SIGKILL)
-    cannot stop its pool, so each worker watches its parent and exits when it is gone."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch(sentinel: int) -> None:
-        multiprocessing.connection.wait([sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, args=(parent.sentinel,), name="parent-watch",
-                     daemon=True).start()
-    _warm()
+def latest_version(manager: SessionManager, session_id: int) -> int | None:
+    """The version of live session ``session_id`` (None once it is not live):
+    :attr:`Pictures.current` of a running bot."""
+    session = manager.get(session_id)
+    return None if session is None else session.version
 
 
 def parse_choice(value: str | None) -> bool | None:
@@ -122,8 +106,11 @@ class Pictures:
         self.cache = RenderCache(capacity)
         self._processes = processes
         self._workers = workers
-        self._pool: concurrent.futures.Executor | None = None
+        self.current: CurrentVersion | None = None  # set by the table extension
+        self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._process_pool: RenderWorkers | None = None
         self._pending: dict[RenderKey, asyncio.Future[bytes | None]] = {}
+        self._prerenders: set[asyncio.Future[bytes | None]] = set()
 
     # --- settings -----------------------------------------------------------------------------
 
@@ -148,8 +135,20 @@ class Pictures:
 
     # --- rendering ----------------------------------------------------------------------------
 
-    async def render(self, key: RenderKey, draw: Draw) -> bytes | None:
-        """The picture under ``key``: from the cache, or drawn by ``draw`` in the pool."""
+    def cached(self, key: RenderKey) -> bytes | None:
+        """The picture under ``key`` if it is drawn already (nothing is started)."""
+        return self.cache.get(key)
+
+    def is_stale(self, key: RenderKey) -> bool:
+        """Whether the game of ``key`` has moved past its version (a picture nobody sees)."""
+        if self.current is None:
+            return False
+        latest = self.current(key[0])
+        return latest is not None and latest > key[1]
+
+    async def render(self, key: RenderKey, draw: Draw, *, droppable: bool = True) -> bytes | None:
+        """The picture under ``key``: from the cache, or drawn by ``draw`` in the pool; None
+        when (``droppable``) its version is stale by the time a worker is free for it."""
         cached = self.cache.get(key)
         if cached is not None:
             return cached
@@ -160,11 +159,7 @@ class Pictures:
         future: asyncio.Future[bytes | None] = loop.create_future()
         self._pending[key] = future
         try:
-            try:
-                data = await loop.run_in_executor(self._executor(), draw)
-            except concurrent.futures.BrokenExecutor:
-                self._pool = None  # a worker died (killed, out of memory): start afresh
-                raise
+            data = await self._draw(key, draw, droppable)
             if data is not None:
                 self.cache.put(key, data)
             future.set_result(data)
@@ -176,42 +171,78 @@ class Pictures:
         finally:
             del self._pending[key]
 
-    def _executor(self) -> concurrent.futures.Executor:
-        if self._pool is None:
-            if self._processes:
-                # spawn: a fork of a process with an event loop and threads is not safe.
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self._processes,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
-                )
-            else:
-                self._pool = concurrent.futures.ThreadPoolExecutor(
-                    max_workers=self._workers, thread_name_prefix="picture"
-                )
-        return self._pool
+    def prerender(self, key: RenderKey, draw: Draw) -> None:
+        """Start drawing ``key`` now, for an answer that will want it (errors are logged)."""
+        if self.cache.get(key) is not None or key in self._pending:
+            return
+        task = asyncio.ensure_future(self.render(key, draw))
+        self._prerenders.add(task)
+        task.add_done_callback(self._prerendered)
+
+    def _prerendered(self, task: asyncio.Future[bytes | None]) -> None:
+        self._prerenders.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not draw a picture ahead: %s", task.exception())
+
+    async def _draw(self, key: RenderKey, draw: Draw, droppable: bool) -> bytes | None:
+        def wanted() -> bool:
+            return not droppable or not self.is_stale(key)
+
+        if self._processes:
+            if self._process_pool is None:
+                self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
+            return await self._process_pool.run(draw, wanted)
+        if not wanted():
+            return None
+        if self._thread_pool is None:
+            self._thread_pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=self._workers, thread_name_prefix="picture"
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._thread_pool, draw)
 
     def start(self) -> None:
-        """Start the workers now (a process pool takes a moment to import the renderers)."""
-        self._executor().submit(_warm)
+        """Start the worker processes now (each takes a moment to import the renderers)."""
+        if self._processes:
+            if self._process_pool is None:
+                self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
+            self._process_pool.start()
 
     def close(self) -> None:
-        """Stop the render threads (renders not started yet are dropped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the render workers (renders not started yet are dropped)."""
+        for task in list(self._prerenders):
+            task.cancel()
+        if self._thread_pool is not None:
+            self._thread_pool.shutdown(wait=False, cancel_futures=True)
+            self._thread_pool = None
+        if self._process_pool is not None:
+            self._process_pool.close()
+            self._process_pool = None
 
 
-async def _attachment(
-    pictures: Pictures, key: RenderKey, draw: Draw, filename: str, alt: str
-) -> Attachment | None:
+@dataclass(frozen=True)
+class PictureJob:
+    """One picture to attach: its cache key, how to draw it, its file name and alt text."""
+
+    key: RenderKey
+    draw: Draw
+    filename: str
+    alt: str
+    droppable: bool = True  # may be skipped once its version is stale (not a final picture)
+
+    def attachment(self, data: bytes | None) -> Attachment | None:
+        return None if data is None else Attachment(self.filename, data, self.alt)
+
+
+async def _attachment(pictures: Pictures, job: PictureJob | None) -> Attachment | None:
+    if job is None:
+        return None
     try:
-        data = await pictures.render(key, draw)
+        data = await pictures.render(job.key, job.draw, droppable=job.droppable)
     except Exception:
         # A picture is an extra: the message goes out as text, the error is logged once.
-        log.exception("could not draw %s (session %s)", filename, key[0])
+        log.exception("could not draw %s (session %s)", job.filename, job.key[0])
         return None
-    return None if data is None else Attachment(filename, data, alt)
+    return job.attachment(data)
 
 
 def _with_picture(render: Render, attachment: Attachment | None) -> Render:
@@ -231,9 +262,7 @@ def without_picture(render: Render) -> Render:
     return replace(render, files=[])
 
 
-async def table_attachment(
-    pictures: Pictures, ui: GameUI, session: Session, words: Words
-) -> Attachment | None:
+def table_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
     """The picture of a public table (its last state once finished: the final picture goes on
     the final post, ``cogs.final_post``); None for lobbies, closed tables and UIs without
     images."""
@@ -243,24 +272,20 @@ async def table_attachment(
     alt = words.gettext("{game}: the table as a picture; the text above says the same.",
                         game=ui.title)
     draw = functools.partial(draw_picture, ui, "table_image", session, words.language)
-    return await _attachment(pictures, key, draw, TABLE_FILE, alt)
+    return PictureJob(key, draw, TABLE_FILE, alt)
 
 
-async def final_attachment(
-    pictures: Pictures, ui: GameUI, session: Session, words: Words
-) -> Attachment | None:
+def final_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
     """The final picture of a finished game (``DrawsFinalPicture``), for its final post."""
     if session.status is not Status.FINISHED or not isinstance(ui, DrawsFinalPicture):
         return None
     key: RenderKey = (session.id, session.version, ("final", words.language))
     alt = words.gettext("{game}: the final scores as a picture.", game=ui.title)
     draw = functools.partial(draw_picture, ui, "final_picture", session, words.language)
-    return await _attachment(pictures, key, draw, FINAL_FILE, alt)
+    return PictureJob(key, draw, FINAL_FILE, alt, droppable=False)
 
 
-async def hand_attachment(
-    pictures: Pictures, ui: GameUI, session: Session, viewer: PlayerId, words: Words
-) -> Attachment | None:
+def hand_job(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> PictureJob | None:
     """The picture of ``viewer``'s own view of a running game (None otherwise)."""
     if session.status is not Status.ACTIVE or not isinstance(ui, DrawsImages):
         return None
@@ -268,7 +293,45 @@ async def hand_attachment(
     alt = words.gettext("{game}: your hand as a picture, numbered as the controls.",
                         game=ui.title)
     draw = functools.partial(draw_picture, ui, "hand_image", session, words.language, viewer)
-    return await _attachment(pictures, key, draw, HAND_FILE, alt)
+    return PictureJob(key, draw, HAND_FILE, alt)
+
+
+async def table_attachment(
+    pictures: Pictures, ui: GameUI, session: Session, words: Words
+) -> Attachment | None:
+    return await _attachment(pictures, table_job(ui, session, words))
+
+
+async def final_attachment(
+    pictures: Pictures, ui: GameUI, session: Session, words: Words
+) -> Attachment | None:
+    return await _attachment(pictures, final_job(ui, session, words))
+
+
+async def hand_attachment(
+    pictures: Pictures, ui: GameUI, session: Session, viewer: PlayerId, words: Words
+) -> Attachment | None:
+    return await _attachment(pictures, hand_job(ui, session, viewer, words))
+
+
+def ready_picture(pictures: Pictures, job: PictureJob | None, render: Render) -> Render | None:
+    """``render`` with the picture of ``job`` when there is nothing to wait for (drawn
+    already, or no picture to draw); None while it still has to be drawn. Starts nothing:
+    an answer calls this before its first callback."""
+    if job is None:
+        return _with_picture(render, None)
+    data = pictures.cached(job.key)
+    return None if data is None else _with_picture(render, job.attachment(data))
+
+
+def prerender_hand(
+    pictures: Pictures, ui: GameUI, session: Session, viewer: PlayerId, words: Words
+) -> None:
+    """Start drawing ``viewer``'s hand picture of this version, for the answer that will show
+    it (their turn came: they open their hand, or their view follows the game)."""
+    job = hand_job(ui, session, viewer, words)
+    if job is not None:
+        pictures.prerender(job.key, job.draw)
 
 
 async def with_table_picture(

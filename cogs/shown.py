@@ -6,9 +6,11 @@ the picture and the switch that turns it off are decided in one place. The pictu
 follow the language rules of ``cogs.i18n`` (public: the server's; private: the person's).
 
 A click is answered at once: :func:`answer` sends the picture with the answer when it is at
-hand (cached, or drawn within :data:`ACK_WAIT`); else the text goes out first, without a
-picture, and the picture follows in an edit of the same message (``edit_original_response``). A
-later answer on the same message wins: an older picture that arrives after it is dropped.
+hand (drawn already: ``Shown.ready``); else the text goes out first, without a picture, and
+the picture is drawn and follows in an edit of the same message (``edit_original_response``).
+Nothing about a picture but a cache lookup happens before the first callback: a render takes
+10-25 ms of CPU (bench/images.py), several times a text answer. A later answer on the same
+message wins: an older picture that arrives after it is dropped.
 Writes to one message take turns (:func:`message_turn`: answers, picture edits and the table
 publisher's edits), so a picture checked as current cannot land after a newer text.
 """
@@ -17,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, replace
 from itertools import count
+from typing import Any
 
 import discord
 
@@ -34,6 +38,10 @@ from cogs.ids import TABLE_COG
 from cogs.pictures import (
     Pictures,
     final_attachment,
+    hand_job,
+    prerender_hand,
+    ready_picture,
+    table_job,
     with_hand_picture,
     with_table_picture,
     without_picture,
@@ -44,20 +52,18 @@ from game.base import PlayerId
 log = logging.getLogger(__name__)
 
 LANGUAGE_KEY = "language"  # the server and user setting of cogs.i18n
-# Seconds an answer waits for its picture before the text goes alone. 0: only a picture at
-# hand (cached) goes with the answer; a render takes 20-90 ms (bench/images.py), several times
-# a text answer, so waiting for it would slow every click (bench/image_ack.py).
-ACK_WAIT = 0.0
 
 
 @dataclass
 class Shown:
     """An answer: ``text`` (the render without a picture) and, when pictures are on, the
-    coroutine that draws the render with its picture."""
+    coroutine that draws the render with its picture (``ready``: that render, when its
+    picture is drawn already)."""
 
     text: Render
     pictured: Awaitable[Render] | None = None
     session: Session | None = None  # what the picture shows: it follows only while current
+    ready: Render | None = None
 
 
 def pictures_of(client: TableBot) -> Pictures:
@@ -111,9 +117,10 @@ async def table_copy_shown(interaction: Interaction, session: Session, words: Wo
     if picture_words is None:
         return Shown(render)
     ui = game_uis(client).ui(session.game)
+    pictures = pictures_of(client)
     return Shown(render,
-                 with_table_picture(pictures_of(client), ui, session, render, picture_words),
-                 session)
+                 with_table_picture(pictures, ui, session, render, picture_words),
+                 session, ready_picture(pictures, table_job(ui, session, picture_words), render))
 
 
 async def final_picture(client: TableBot, session: Session) -> Attachment | None:
@@ -139,8 +146,10 @@ async def table_shown(
     if words is None:
         return Shown(without_picture(render))
     ui = game_uis(client).ui(session.game)
+    pictures = pictures_of(client)
     return Shown(without_picture(render),
-                 with_table_picture(pictures_of(client), ui, session, render, words), session)
+                 with_table_picture(pictures, ui, session, render, words), session,
+                 ready_picture(pictures, table_job(ui, session, words), render))
 
 
 async def private_shown(
@@ -151,9 +160,46 @@ async def private_shown(
     if words is None:
         return Shown(without_picture(render))
     ui = game_uis(interaction.client).ui(session.game)
+    pictures = pictures_of(interaction.client)
     return Shown(without_picture(render),
-                 with_hand_picture(pictures_of(interaction.client), ui, session, viewer,
-                                   render, words), session)
+                 with_hand_picture(pictures, ui, session, viewer, render, words), session,
+                 ready_picture(pictures, hand_job(ui, session, viewer, words), render))
+
+
+def _pictures_here(client: TableBot) -> Pictures | None:
+    pictures = getattr(client.get_cog(TABLE_COG), "pictures", None)
+    return pictures if isinstance(pictures, Pictures) else None
+
+
+async def _hand_pictures_on(client: TableBot, session: Session, player: PlayerId) -> bool:
+    pictures = _pictures_here(client)
+    user_id = int(player) if player.isascii() and player.isdecimal() else None
+    return pictures is not None and await pictures.private_on(
+        client.manager.store, session.guild_id, user_id)
+
+
+async def followed_view(
+    client: TableBot, session: Session, player: PlayerId, render: Render, words: Words
+) -> Render:
+    """``player``'s private ``render`` as the edit that makes their view follow the game
+    (``cogs.view_follow``, not an answer: it may wait for the picture) shows it: with their
+    hand picture by their choice, else as text with an older picture removed."""
+    if not await _hand_pictures_on(client, session, player):
+        return without_picture(render)
+    pictures = pictures_of(client)
+    ui = game_uis(client).ui(session.game)
+    return await with_hand_picture(pictures, ui, session, player, render, words)
+
+
+async def draw_hand_ahead(
+    client: TableBot, session: Session, player: PlayerId, words: Words
+) -> None:
+    """Start drawing ``player``'s hand picture of ``session`` now that the game waits for
+    them, so the answer that shows it (their My hand) carries it with its first callback
+    instead of an edit after it."""
+    if await _hand_pictures_on(client, session, player):
+        prerender_hand(pictures_of(client), game_uis(client).ui(session.game), session, player,
+                       words)
 
 
 def with_note(render: Render, note: str | None) -> Render:
@@ -197,18 +243,17 @@ async def answer(
     interaction: Interaction, shown: Shown, *, edit: bool, note: str | None = None
 ) -> None:
     """Answer the click: ``edit`` the clicked message (``response.edit_message``) or send a
-    new ephemeral message; the picture comes with it when ready within :data:`ACK_WAIT`,
-    else in an edit just after."""
+    new ephemeral message; the picture comes with it when drawn already, else it is drawn
+    after the answer went out and follows in an edit."""
     if shown.pictured is None:
         await _respond(interaction, with_note(shown.text, note), edit=edit)
         return
+    if shown.ready is not None:
+        _discard(shown.pictured)
+        await _respond(interaction, with_note(shown.ready, note), edit=edit)
+        return
     if interaction.response.is_done():  # answered already: one follow-up, with its picture
         await _respond(interaction, with_note(await shown.pictured, note), edit=edit)
-        return
-    drawing = asyncio.ensure_future(shown.pictured)
-    await asyncio.wait({drawing}, timeout=ACK_WAIT)  # 0: one step, enough for a cached one
-    if drawing.done():
-        await _respond(interaction, with_note(drawing.result(), note), edit=edit)
         return
     token = next(_answers)
     message_id = await _respond(interaction, with_note(shown.text, note), edit=edit,
@@ -216,7 +261,7 @@ async def answer(
     if message_id is not None:
         _latest[message_id] = token
     try:
-        pictured = with_note(await drawing, note)
+        pictured = with_note(await shown.pictured, note)
         if not pictured.files:
             return
         async with message_turn(message_id):
@@ -224,13 +269,27 @@ async def answer(
                 return  # a newer answer was drawn on this message meanwhile
             if shown.session is not None and _moved_on(interaction, shown.session):
                 return  # the game went on: a late picture would redraw an old message
-            await interaction.edit_original_response(**pictured.edit_kwargs())
+            await interaction.edit_original_response(**_picture_only(pictured))
     except discord.HTTPException:
         log.warning("could not add the picture to an answer")
     finally:
         if message_id is not None and _latest.get(message_id) in (token, STALE):
             del _latest[message_id]
         release_view(shown.text.view)
+
+
+def _picture_only(render: Render) -> dict[str, Any]:
+    """The edit that adds the picture to an answer already sent: its embeds (the first names
+    the image) and files; the content and the controls stay as the answer left them (this
+    answer is still the message's latest), so they are not sent and checked again."""
+    kwargs = render.edit_kwargs()
+    return {key: kwargs[key] for key in ("embeds", "attachments") if key in kwargs}
+
+
+def _discard(pictured: Awaitable[Render]) -> None:
+    """Close a drawing coroutine that will not be awaited (no "never awaited" warning)."""
+    if inspect.iscoroutine(pictured):
+        pictured.close()
 
 
 def _moved_on(interaction: Interaction, session: Session) -> bool:

@@ -16,6 +16,7 @@ so the classes live in the modules they import.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 
 from bot.client import TableBot
@@ -25,7 +26,7 @@ from cogs.game_cog import GameCog
 from cogs.i18n.commands import CatalogTranslator
 from cogs.ids import TABLE_CONTROLS
 from cogs.images_cog import ImagesCog
-from cogs.pictures import Pictures
+from cogs.pictures import Pictures, latest_version
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
 from cogs.stored_settings import stored_settings
@@ -41,6 +42,7 @@ async def setup(bot: TableBot) -> None:
     # Command names and descriptions for Discord's Spanish locales (before the tree syncs).
     await bot.tree.set_translator(CatalogTranslator())
     pictures = Pictures(default_on=bot.settings.images, processes=bot.settings.image_processes)
+    pictures.current = functools.partial(latest_version, manager)
     if pictures.default_on:
         pictures.start()  # else the workers start with the first picture a server asks for
     cog = GameCog(GameUIs(manager.engines), pictures, bot.settings.offered_bot_levels)

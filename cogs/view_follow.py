@@ -7,7 +7,10 @@ valid for 15 minutes. :class:`FollowedViews` remembers, per game and player, the
 interaction (the click handlers call :meth:`FollowedViews.remember` whenever they answer with a
 private view); :class:`ViewFollower`, a manager listener, edits it when the player becomes
 awaited. A token older than :data:`TOKEN_LIFETIME` (less a margin) is not used, and an edit
-that fails forgets the view: the ping's and table's buttons open a fresh one.
+that fails forgets the view: the ping's and table's buttons open a fresh one. The edit shows
+the player's hand picture when they have pictures on (``cogs.shown.followed_view``; else it
+removes an older one); for a player without such a view, the picture is drawn ahead, so the
+hand they open comes with it at once.
 
 Memory stays flat: one entry per seated human at most, dropped when the game ends, when the
 token ages out, or after a failed edit.
@@ -29,6 +32,7 @@ from cogs.context import game_uis, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.ids import TABLE_COG
+from cogs.shown import draw_hand_ahead, followed_view
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -123,6 +127,9 @@ class ViewFollower:
             interaction = views.usable(session.id, player)
             if interaction is not None:
                 await self._edit(views, interaction, session, player)
+            else:  # they will open their hand: its picture is drawn by then
+                await draw_hand_ahead(self._client, session, player,
+                                      await player_words(self._client, player))
 
     async def _edit(self, views: FollowedViews, interaction: Any, session: Any,
                     player: PlayerId) -> None:
@@ -133,6 +140,7 @@ class ViewFollower:
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
         render = private_in(game_uis(self._client).ui(session.game), session, player, words)
+        render = await followed_view(self._client, session, player, render, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

@@ -15,6 +15,7 @@ MAX_HEIGHT = 4000
 # zlib level: 6 makes a palette image a sixth smaller than 3 but takes half as long again
 # (bench/images.py); images of 30-80 KiB are far below any limit, so speed wins.
 COMPRESS_LEVEL = 3
+SAMPLE_STEP = 4  # the palette is found on one pixel in SAMPLE_STEP² (see encode)
 
 
 def encode(image: Image.Image) -> bytes:
@@ -22,11 +23,13 @@ def encode(image: Image.Image) -> bytes:
     on flat card colours and anti-aliased text: less than half the bytes of RGB, and
     faster to compress.
 
-    The palette is found on every other pixel of every other row (a quarter of the work), then
-    the whole image is mapped onto it: a third of the time of quantising the whole image, with
-    the same error (mean under 1 of 255 per channel on a SPLIT table)."""
-    sample = image.resize((max(1, image.width // 2), max(1, image.height // 2)),
-                          Image.Resampling.NEAREST)
+    The palette is found on every fourth pixel of every fourth row (a sixteenth of the work),
+    then the whole image is mapped onto it: under a third of the time of quantising the whole
+    image, and a fifth less than sampling every other pixel, with the same mean error (under 1
+    of 255 per channel on SPLIT and TEN tables and hands; the rarest 0.1 % of pixels, edges of
+    anti-aliased text, are off by up to 12 instead of 5)."""
+    sample = image.resize((max(1, image.width // SAMPLE_STEP),
+                           max(1, image.height // SAMPLE_STEP)), Image.Resampling.NEAREST)
     palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
                               dither=Image.Dither.NONE)
     out = io.BytesIO()

@@ -146,6 +146,31 @@ async def test_a_late_picture_is_dropped_once_the_game_moved_on(split: SplitTabl
     assert [sent.kind for sent in ia.sent] == ["send_message"]
 
 
+async def test_the_edit_after_an_answer_sends_only_the_picture(split: SplitTable) -> None:
+    await started(split)
+    session = split.session()
+    ia = split.interaction(ANA)
+    sent_keys: list[set[str]] = []
+    original = ia.edit_original_response
+
+    async def spy(**kwargs: Any) -> FakeMessage:
+        sent_keys.append(set(kwargs))
+        return await original(**kwargs)
+
+    ia.edit_original_response = spy  # type: ignore[method-assign]
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Discard", custom_id="x"))
+    text = Render(content="your turn", embeds=[discord.Embed(title="hand")], view=view)
+
+    async def drawn() -> Render:
+        return Render(content=text.content, embeds=[discord.Embed(title="hand")], view=view,
+                      files=[Attachment("hand.png", b"png")])
+
+    await shown.answer(ia, shown.Shown(text, drawn(), session), edit=False)
+    # The answer's content and controls stay as they were sent; the edit adds the picture.
+    assert sent_keys == [{"embeds", "attachments"}]
+
+
 async def test_a_late_picture_never_overwrites_a_newer_answer(split: SplitTable) -> None:
     await started(split)
     session = split.session()
@@ -411,7 +436,6 @@ def test_picture_labels_are_in_the_messages_language(language: Language, words: 
 
 
 async def test_a_dead_worker_process_is_replaced() -> None:
-    import concurrent.futures
     import os
     import signal
 
@@ -421,17 +445,61 @@ async def test_a_dead_worker_process_is_replaced() -> None:
     pictures = Pictures(default_on=True, processes=1)
     try:
         assert await table_attachment(pictures, ui, session, EN) is not None
-        pool = pictures._pool
-        assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
-        for pid in list(pool._processes):  # type: ignore[attr-defined]
+        pool = pictures._process_pool
+        assert pool is not None and len(pool.pids) == 1
+        for pid in pool.pids:
             os.kill(pid, signal.SIGKILL)
         later = replace_version(session, 4)
-        first = await table_attachment(pictures, ui, later, EN)  # may meet the dead pool
+        first = await table_attachment(pictures, ui, later, EN)  # may meet the dead worker
         again = await table_attachment(pictures, ui, replace_version(session, 5), EN)
         assert again is not None
         assert first is None or first.data
     finally:
         pictures.close()
+
+
+async def test_a_picture_of_a_version_the_game_left_is_not_drawn() -> None:
+    engine = SplitEngine()
+    ui = SplitUI(engine)
+    session = _session("split", samples.play(engine, 2, 6, 10), 2)
+    latest = {session.id: session.version}
+    for processes in (0, 1):
+        pictures = Pictures(default_on=True, processes=processes)
+        pictures.current = latest.get
+        try:
+            assert await table_attachment(pictures, ui, session, EN) is not None
+            latest[session.id] = session.version + 1
+            stale = replace_version(session, session.version)  # not cached: another language
+            text = await with_table_picture(pictures, ui, stale, ui.table(stale),
+                                            words_for(Language.ES))
+            assert text.files == [] and text.embeds[0].image.url is None
+            finished = replace_version(_session("split", samples.play(engine, 2, 6, None), 2,
+                                                 finished=True), session.version)
+            assert await final_attachment(pictures, ui, finished, EN) is not None  # kept
+        finally:
+            pictures.close()
+            latest[session.id] = session.version
+
+
+async def test_a_hand_drawn_ahead_goes_with_the_first_callback(split: SplitTable) -> None:
+    from cogs.imaging.cache import RenderCache
+    from cogs.pictures import hand_job, prerender_hand
+
+    await started(split)
+    pictures = split.cog.pictures
+    pictures.cache = RenderCache()
+    session, me = split.session(), str(ANA.id)
+    ui = split.client.uis.ui("split")
+    prerender_hand(pictures, ui, session, me, EN)
+    job = hand_job(ui, session, me, EN)
+    assert job is not None
+    for _ in range(500):
+        if pictures.cached(job.key) is not None:
+            break
+        await asyncio.sleep(0.01)
+    ia = await hand_view(split, ANA)
+    assert [sent.kind for sent in ia.sent] == ["send_message"]  # no edit after the answer
+    assert picture_names(ia.sent[0]) == ["hand.png"]
 
 
 def replace_version(session: Session, version: int) -> Session:

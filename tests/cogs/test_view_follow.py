@@ -4,7 +4,9 @@ is young enough; an aged token, a failed edit or the game's end forget it."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +16,18 @@ import pytest
 from bot.manager import SessionManager
 from bot.store import Store
 from cogs.game_cog import GameCog
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.pictures import hand_job
+from cogs.stored_settings import stored_settings
 from cogs.view_follow import TOKEN_LIFETIME, FollowedViews, ViewFollower
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable
 from tests.cogs.test_split_game import start_game
 from tests.fakes import FakeInteraction, FakeUser, Sent
+
+EN = words_for(Language.EN)
 
 
 class Clock:
@@ -137,3 +145,69 @@ class FakeResponse:
     def __init__(self, status: int) -> None:
         self.status = status
         self.reason = "Not Found"
+
+
+# --- pictures (issue 16) ----
+
+
+async def pictures_for(table: SplitTable, user: FakeUser) -> None:
+    """Pictures on for ``user`` only (their /images choice; the server's stay off)."""
+    await stored_settings(table.manager.store).set_user(user.id, "images", "on",
+                                                         at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+async def test_a_followed_view_shows_the_hand_picture_of_its_version(
+    split: tuple[SplitTable, Clock],
+) -> None:
+    table, _ = split
+    try:
+        await start_game(table, (ANA, BEN))
+        on_turn, other = players(table)
+        await pictures_for(table, other)
+        idle = await open_hand(table, other)
+        await play_turn(table, on_turn)
+        edit = follow_edits(idle)[-1]  # after the picture of the answer that opened it
+        session = table.session()
+        assert "**Your hand" in edit.text
+        assert all(f":{session.version}:" in cid for cid in edit.custom_ids)
+        assert [f.filename for f in edit.files] == ["hand.png"] and edit.attachments_set
+        assert edit.embeds[0].image.url == "attachment://hand.png"
+    finally:
+        table.cog.pictures.close()
+
+
+async def test_with_pictures_off_a_followed_view_keeps_no_older_picture(
+    split: tuple[SplitTable, Clock],
+) -> None:
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    idle = await open_hand(table, other)
+    await play_turn(table, on_turn)
+    [edit] = follow_edits(idle)
+    assert edit.attachments_set and edit.files == []
+
+
+async def test_the_hand_of_a_player_without_a_followed_view_is_drawn_ahead(
+    split: tuple[SplitTable, Clock],
+) -> None:
+    table, _ = split
+    pictures = table.cog.pictures
+    try:
+        await start_game(table, (ANA, BEN))
+        on_turn, other = players(table)
+        await pictures_for(table, other)
+        await play_turn(table, on_turn)
+        session = table.session()
+        job = hand_job(table.client.uis.ui("split"), session, str(other.id), EN)
+        assert job is not None
+        for _ in range(500):
+            if pictures.cached(job.key) is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert pictures.cached(job.key) is not None
+        opened = await open_hand(table, other)
+        assert [sent.kind for sent in opened.sent] == ["send_message"]  # no edit after it
+        assert [f.filename for f in opened.sent[0].files] == ["hand.png"]
+    finally:
+        pictures.close()
