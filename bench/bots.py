@@ -10,12 +10,14 @@ expert sits in every place equally often.
     python -m bench.bots                      # 400 games per configuration
     python -m bench.bots --games 60           # a short run
     python -m bench.bots --config ten:2 --simulations 80
+    python -m bench.bots --config ten:4 --games 100 --first-seed 100   # games 100-199
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import time
 from collections.abc import Sequence
@@ -111,9 +113,11 @@ HEADERS = (
 
 def run(
     configs: Sequence[tuple[str, int]], games: int, workers: int, simulations: int | None,
-    deadline_ms: int = DEADLINE_MS,
+    deadline_ms: int = DEADLINE_MS, first_seed: int = 0, raw: str | None = None,
 ) -> list[list[object]]:
-    """Play every configuration; each one's row is printed as soon as it is done."""
+    """Play every configuration; each one's row is printed as soon as it is done. With
+    ``raw``, every game is appended to that file as one JSON line (configuration, seed,
+    share, decision seconds), so that runs over disjoint seeds can be pooled."""
     rows: list[list[object]] = []
     with ProcessPoolExecutor(
         max_workers=workers,
@@ -122,10 +126,15 @@ def run(
     ) as pool:
         for key, players in configs:
             started = time.perf_counter()
-            jobs = [(key, players, seed) for seed in range(games)]
+            jobs = [(key, players, seed) for seed in range(first_seed, first_seed + games)]
             results: list[GameResult] = []
-            for result in pool.map(_play, jobs, chunksize=1):
+            for (_, _, seed), result in zip(jobs, pool.map(_play, jobs, chunksize=1), strict=True):
                 results.append(result)
+                if raw is not None:
+                    with open(raw, "a", encoding="utf-8") as out:
+                        line = {"config": f"{key}:{players}", "seed": seed,
+                                "share": result.share, "decisions": result.decisions}
+                        out.write(json.dumps(line) + "\n")
                 if len(results) % PROGRESS_EVERY == 0 and len(results) < games:
                     mean, low, high = interval([r.share for r in results])
                     print(f"  {key}:{players} after {len(results)} games: {mean:.1%}"
@@ -166,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         "--deadline-ms", type=int, default=DEADLINE_MS,
         help=f"hard deadline per expert move, as in the bot (default {DEADLINE_MS}; 0: none)",
     )
+    parser.add_argument(
+        "--first-seed", type=int, default=0,
+        help="seed of the first game (a run from seed N continues one of N games)",
+    )
+    parser.add_argument("--raw", help="append every game as a JSON line to this file")
     args = parser.parse_args(argv)
     configs = CONFIGS
     if args.config:
@@ -176,7 +190,10 @@ def main(argv: list[str] | None = None) -> int:
         f" deadline per decision: {args.deadline_ms or 'none'} ms",
         flush=True,
     )
-    rows = run(configs, args.games, args.workers, args.simulations, args.deadline_ms)
+    rows = run(
+        configs, args.games, args.workers, args.simulations, args.deadline_ms, args.first_seed,
+        args.raw,
+    )
     if len(rows) > 1:
         print(table(HEADERS, rows))
     return 0

@@ -4,7 +4,9 @@ Each *sweep* samples one world (a full state consistent with what the deciding p
 see, from the game's ``sample``), then plays every candidate action still in the race in that
 same world, with the same rollout seed, and scores the outcome. Comparing the candidates on
 common worlds cancels most of the luck of the deal between them. After sweeps 2, 4, 8, ...
-the worse half of the candidates drops out, so the budget goes to the close calls.
+the worse half of the candidates drops out, so the budget goes to the close calls. With a
+guard, the game's default move stays in the race and is replaced only by a candidate whose
+paired difference to it is significant.
 
 The search sees the real state only through ``sample``; everything else runs on sampled
 worlds. With an ``Iterations`` budget the choice depends only on the rng and the sampled
@@ -49,24 +51,34 @@ class Determinized(Protocol, Generic[S, A]):
 
 def choose(
     game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1,
-    first_cut: int = 2,
+    first_cut: int = 2, guard: float | None = None,
 ) -> A:
     """The candidate with the best mean outcome over the sweeps the budget allows; the
     game's ``default`` move when the budget stops it before ``min_sweeps`` sweeps are
     complete (a comparison on a world or two is mostly luck). The first halving comes after
-    ``first_cut`` sweeps (a noisy outcome needs more worlds before a candidate drops out)."""
+    ``first_cut`` sweeps (a noisy outcome needs more worlds before a candidate drops out).
+
+    With ``guard`` (a number of standard errors) the default move is the benchmark: it stays
+    in the race throughout, and another candidate is chosen only when its mean paired
+    difference to the default over their common worlds exceeds ``guard`` standard errors of
+    that difference (the search deviates from the rollout policy only where it is sure)."""
     first = game.sample(rng)
     options = list(game.candidates(first))
     if len(options) == 1:
         return options[0]
+    anchor: int | None = None
+    if guard is not None:
+        fallback = game.default(first)
+        if fallback in options:
+            anchor = options.index(fallback)
+        else:
+            options.append(fallback)
+            anchor = len(options) - 1
     alive = list(range(len(options)))
-    totals = [0.0] * len(options)
-    counts = [0] * len(options)
+    # values[i][k]: candidate i's outcome in sweep k (the sweeps it took part in, from 0).
+    values: list[list[float]] = [[] for _ in options]
     simulations = 0
     sweep = 0
-    # The totals after the last complete sweep: a sweep the budget cuts short would compare
-    # the candidates on different worlds.
-    complete: tuple[list[float], list[int]] | None = None
     world: S | None = first
     next_cut = first_cut
     while True:
@@ -74,33 +86,64 @@ def choose(
             world = game.sample(rng)
         seed = rng.getrandbits(64)
         for index in alive:
-            value = game.outcome(game.copy(world), options[index], random.Random(seed))
-            totals[index] += value
-            counts[index] += 1
+            values[index].append(
+                game.outcome(game.copy(world), options[index], random.Random(seed))
+            )
             simulations += 1
             if budget.exhausted(simulations):
-                if complete is None or sweep < min_sweeps:
+                if sweep < min_sweeps or sweep == 0:
                     # Too few worlds, or some candidates not played even once (their
                     # comparison would favour the ones the sweep reached first).
                     return game.default(first)
-                return options[_best(alive, *complete)]
-        complete = (list(totals), list(counts))
+                return options[_pick(alive, values, sweep, anchor, guard)]
         world = None
         sweep += 1
         if sweep == next_cut and len(alive) > 2:
-            alive = _top_half(alive, totals, counts)
+            alive = _top_half(alive, values, sweep, anchor)
             next_cut *= 2
 
 
-def _mean(index: int, totals: Sequence[float], counts: Sequence[int]) -> float:
-    return totals[index] / counts[index] if counts[index] else float("-inf")
+def _pick(
+    alive: Sequence[int], values: Sequence[Sequence[float]], sweeps: int, anchor: int | None,
+    guard: float | None,
+) -> int:
+    """The choice after ``sweeps`` complete sweeps (a sweep cut short is left out: it would
+    compare the candidates on different worlds)."""
+    best = _best(alive, values, sweeps)
+    if anchor is None or guard is None or best == anchor:
+        return best
+    return best if _paired_z(values[best], values[anchor], sweeps) > guard else anchor
 
 
-def _best(alive: Sequence[int], totals: Sequence[float], counts: Sequence[int]) -> int:
+def _paired_z(mine: Sequence[float], base: Sequence[float], sweeps: int) -> float:
+    """Mean paired difference over standard error, over the first ``sweeps`` worlds."""
+    n = sweeps
+    if n < 2:
+        return 0.0
+    diffs = [mine[k] - base[k] for k in range(n)]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if variance == 0.0:
+        return float("inf") if mean > 0 else 0.0
+    return mean / (variance / n) ** 0.5
+
+
+def _mean(index: int, values: Sequence[Sequence[float]], sweeps: int) -> float:
+    return sum(values[index][:sweeps]) / sweeps
+
+
+def _best(alive: Sequence[int], values: Sequence[Sequence[float]], sweeps: int) -> int:
     # Ties go to the earlier candidate (the engine's legal order), so the choice is stable.
-    return max(alive, key=lambda i: (_mean(i, totals, counts), -i))
+    # Dropped candidates are not alive; every alive one took part in the first ``sweeps``.
+    return max(alive, key=lambda i: (_mean(i, values, sweeps), -i))
 
 
-def _top_half(alive: list[int], totals: Sequence[float], counts: Sequence[int]) -> list[int]:
-    ranked = sorted(alive, key=lambda i: (-_mean(i, totals, counts), i))
-    return sorted(ranked[: max(2, (len(ranked) + 1) // 2)])
+def _top_half(
+    alive: list[int], values: Sequence[Sequence[float]], sweeps: int, anchor: int | None
+) -> list[int]:
+    """The better half (at least two) by mean; the anchor (the benchmark) always stays."""
+    ranked = sorted(alive, key=lambda i: (-_mean(i, values, sweeps), i))
+    kept = ranked[: max(2, (len(ranked) + 1) // 2)]
+    if anchor is not None and anchor not in kept:
+        kept.append(anchor)
+    return sorted(kept)

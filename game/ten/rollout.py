@@ -7,10 +7,14 @@ the state, without validation and without building events; every other move goes
 included (``tests/engine/test_expert_ten.py`` plays random games both ways and compares every
 state). Only legal moves may be passed.
 
-``greedy_move`` is the rollout players' policy: the normal bot's, with cheap scoring.
+``greedy_move`` is the rollout players' policy: the normal bot's, with its scoring done on
+card ids (``collection_score``): the same moves (tested) wherever no seat holds more than
+``EXACT_SHARED_WILDS`` number wilds and full wilds.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from game.ten import cards, data, rules
 from game.ten.bots import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
@@ -86,12 +90,14 @@ def pile_bust_chance(state: TenState) -> float:
     return busting / len(pile)
 
 
-# Per card id: (colour index or -1, number bit, colour wild, shared wild).
+# Per card id: (colour index or -1, number bit (a number card's or a number wild's), colour
+# wild, shared wild).
 _COLOUR_INDEX = {colour: index for index, colour in enumerate(data.COLOURS)}
 _PARTS: tuple[tuple[int, int, int, int], ...] = tuple(
     (
         _COLOUR_INDEX.get(cards.COLOUR[card], -1),
-        1 << _NUMBER[card] if cards.KIND[card] == cards.Kind.NUMBER else 0,
+        1 << _NUMBER[card] if cards.KIND[card] in (cards.Kind.NUMBER, cards.Kind.NUMBER_WILD)
+        else 0,
         int(cards.KIND[card] == cards.Kind.COLOUR_WILD),
         int(cards.KIND[card] in (cards.Kind.NUMBER_WILD, cards.Kind.FULL_WILD)),
     )
@@ -99,35 +105,112 @@ _PARTS: tuple[tuple[int, int, int, int], ...] = tuple(
 )
 
 
-def rough_score(collection: list[int]) -> int:
-    """A cheap estimate of a collection's score for the rollout players: each colour's
-    longest run with its own colour wilds filling gaps, plus one point per number wild or
-    full wild."""
+# Collections with more shared wilds (number wilds and the full wild) than this are scored by
+# ``greedy_assignment``: the exact search's cost grows as 3 ** wilds (a 2-player playout
+# often ends with 5-8 per seat, and one playout scores hundreds of times), and the greedy one
+# is almost always the same total.
+EXACT_SHARED_WILDS = 5
+
+
+def collection_score(collection: list[int]) -> int:
+    """The score of a collection of card ids, from a tally of bit masks: exact (equal to
+    ``scoring.score_total`` of its notes) up to ``EXACT_SHARED_WILDS`` shared wilds, then
+    by ``greedy_assignment``."""
     held = [0, 0, 0, 0]
     allowance = [0, 0, 0, 0]
-    shared = 0
+    shared: list[int] = []  # a number wild's bit, 0 for the full wild
     parts = _PARTS
     for card in collection:
         colour, bit, colour_wild, shared_wild = parts[card]
         if colour >= 0:
             held[colour] |= bit
             allowance[colour] += colour_wild
-        shared += shared_wild
-    total = shared
+        elif shared_wild:
+            shared.append(bit)
+    if not shared:
+        total = 0
+        for colour in range(4):
+            if held[colour] or allowance[colour]:
+                total += plain_best(held[colour], allowance[colour])[0]
+        return total
+    if len(shared) > EXACT_SHARED_WILDS:
+        return greedy_assignment(held, allowance, shared)
+    return _assigned_total(tuple(held), tuple(allowance), tuple(sorted(shared)))
+
+
+@lru_cache(maxsize=65536)
+def _assigned_total(
+    held: tuple[int, ...], allowance: tuple[int, ...], shared: tuple[int, ...]
+) -> int:
+    """The best total over every assignment of the shared wilds to colours (or to none): a
+    colour's points with a set of them are its plain best with their numbers held and one
+    more colour wild per full wild. A programme over the colours and the sets used."""
+    count = len(shared)
+    subsets = 1 << count
+    extra_bits = [0] * subsets
+    extra_fulls = [0] * subsets
+    for subset in range(1, subsets):
+        low = subset & -subset
+        index = low.bit_length() - 1
+        rest = subset ^ low
+        extra_bits[subset] = extra_bits[rest] | shared[index]
+        extra_fulls[subset] = extra_fulls[rest] + (shared[index] == 0)
+    best = [0] + [-1] * (subsets - 1)  # best[used]: the most points with exactly ``used``
     for colour in range(4):
-        if held[colour] or allowance[colour]:
-            total += plain_best(held[colour], allowance[colour])[0]
-    return total
+        h, a = held[colour], allowance[colour]
+        value = [plain_best(h | extra_bits[m], a + extra_fulls[m])[0] for m in range(subsets)]
+        after = [-1] * subsets
+        for used in range(subsets):
+            base = best[used]
+            if base < 0:
+                continue
+            free = (subsets - 1) ^ used
+            sub = free
+            while True:
+                total = base + value[sub]
+                if total > after[used | sub]:
+                    after[used | sub] = total
+                if not sub:
+                    break
+                sub = (sub - 1) & free
+        best = after
+    return max(best)
+
+
+def greedy_assignment(held: list[int], allowance: list[int], shared: list[int]) -> int:
+    """A lower bound of the score, usually the best: the shared wilds placed one at a time
+    (number wilds from 9 down, the full wild last), each where it adds the most points."""
+    held = list(held)
+    allowance = list(allowance)
+    points = [plain_best(held[c], allowance[c])[0] for c in range(4)]
+    for bit in sorted(shared, reverse=True):
+        best_gain, best_colour, best_points = 0, -1, 0
+        for colour in range(4):
+            if bit:
+                if held[colour] & bit:
+                    continue
+                new = plain_best(held[colour] | bit, allowance[colour])[0]
+            else:
+                new = plain_best(held[colour], allowance[colour] + 1)[0]
+            if new - points[colour] > best_gain:
+                best_gain, best_colour, best_points = new - points[colour], colour, new
+        if best_colour >= 0:
+            points[best_colour] = best_points
+            if bit:
+                held[best_colour] |= bit
+            else:
+                allowance[best_colour] += 1
+    return sum(points)
 
 
 def _gain(collection: list[int], extra: list[int]) -> int:
-    return rough_score(collection + extra) - rough_score(collection)
+    return collection_score(collection + extra) - collection_score(collection)
 
 
 def greedy_move(state: TenState, seat: int) -> TenAction:
-    """The normal bot's policy (``bots.greedy_action``) with ``rough_score`` for its points
-    and the bust chance read from the pile's contents (in a sampled world exactly the
-    unseen cards): about as good, and far cheaper than exact scoring."""
+    """The normal bot's policy (``bots.greedy_action``), its points scored from card ids
+    (``collection_score``, exact) and the bust chance read from the pile's contents (in a
+    sampled world exactly the unseen cards): the same move, far cheaper."""
     fields = state.__dict__
     phase = fields["phase"]
     collection = fields["collections"][seat]
@@ -156,10 +239,11 @@ def greedy_move(state: TenState, seat: int) -> TenAction:
         tokens = wealth(state, seat)
         best: tuple[int, TenAction] | None = None
         market = fields["market"]
+        base = collection_score(collection)
         for action in rules.legal(state, seat):
             if isinstance(action, Buy) and int(action.card[1]) <= tokens:
                 card = next(c for c in market if _NOTATION[c] == action.card)
-                gain = _gain(collection, [card])
+                gain = collection_score([*collection, card]) - base
                 if gain > 0 and (best is None or gain > best[0]):
                     best = (gain, action)
         return best[1] if best else rules._SKIP
@@ -190,7 +274,7 @@ def play_out_turns(state: TenState, turns: int) -> None:
 
 def standing(state: TenState, seat: int, wealth_weight: float, win_bonus: float) -> float:
     """The seat's lead over the best other seat, in points: at the end the score margin
-    (``rough_score``) plus ``win_bonus`` times its share of the win; before it each seat
+    (``collection_score``) plus ``win_bonus`` times its share of the win; before it each seat
     counts its score plus ``wealth_weight`` points per token of wealth (what it can still
     bid and buy with)."""
     if rules.waiting_seat(state) is None:
@@ -199,7 +283,7 @@ def standing(state: TenState, seat: int, wealth_weight: float, win_bonus: float)
     fields = state.__dict__
     currency, busts = fields["currency"], fields["bust"]
     values = [
-        rough_score(collection)
+        collection_score(collection)
         + wealth_weight * (currency[s] + data.BUST_TOKEN_VALUE * busts[s])
         for s, collection in enumerate(fields["collections"])
     ]
@@ -210,10 +294,10 @@ def standing(state: TenState, seat: int, wealth_weight: float, win_bonus: float)
 def outcome(state: TenState, seat: int) -> tuple[float, float]:
     """(the seat's share of the win, its score minus the best other score) at the end, with
     the placing keys of ``results.final_results`` (score, currency, fewest cards) and scores
-    by ``rough_score``: the exact scoring's search over wild assignments can take seconds
-    for a collection with many wilds, and every rollout ends with new collections."""
+    by ``collection_score`` (cheaper than ``results``: every rollout ends with new
+    collections)."""
     keys = [
-        (rough_score(collection), state.currency[s], -len(collection))
+        (collection_score(collection), state.currency[s], -len(collection))
         for s, collection in enumerate(state.collections)
     ]
     best = max(keys)
