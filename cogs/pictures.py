@@ -189,9 +189,7 @@ class Pictures:
             return not droppable or not self.is_stale(key)
 
         if self._processes:
-            if self._process_pool is None:
-                self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
-            return await self._process_pool.run(draw, wanted)
+            return await self._workers_pool().run(draw, wanted)
         if not wanted():
             return None
         if self._thread_pool is None:
@@ -203,9 +201,12 @@ class Pictures:
     def start(self) -> None:
         """Start the worker processes now (each takes a moment to import the renderers)."""
         if self._processes:
-            if self._process_pool is None:
-                self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
-            self._process_pool.start()
+            self._workers_pool().start()
+
+    def _workers_pool(self) -> RenderWorkers:
+        if self._process_pool is None:
+            self._process_pool = RenderWorkers(self._processes, warm=WARM_MODULE)
+        return self._process_pool
 
     def close(self) -> None:
         """Stop the render workers (renders not started yet are dropped)."""
