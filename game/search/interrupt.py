@@ -14,8 +14,10 @@ from collections.abc import Callable
 
 Stop = Callable[[], bool]
 
-# Moves a playout makes between two questions to ``stop`` (from its first move on): asking
-# costs a budget call, and 16 moves of a playout take a fraction of a millisecond.
+# Moves a playout makes between two questions to ``stop`` (from its first move on). One
+# question to a deadline budget costs about 0.6 us and a TEN playout move about 30 us on
+# average, so asking at every move would cost some 2 %; 16 moves take about 0.5 ms (4 ms at
+# the p99.9; TEN 4p playouts on a loaded 2-core machine).
 STOP_EVERY_MOVES = 16
 
 
