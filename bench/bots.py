@@ -4,8 +4,10 @@ For each configuration it plays ``--games`` seeded games through ``Engine.bot_ac
 path the bot process uses) on a process pool and prints the expert's win share with a 95 %
 confidence interval (normal approximation; a tie for first counts as a shared win) and the
 expert's decision times (p50, p99, max). Expert moves get the bot process's hard deadline
-(``--deadline-ms``, 400 like ``EXPERT_DEADLINE_MS``). Seats rotate with the seed so the
-expert sits in every place equally often.
+(``--deadline-ms``, 400 like ``EXPERT_DEADLINE_MS``); the decisions that reach it are
+also shown by how far past it they return (p90, max: the search's own overrun at the p90,
+the machine's stalls at the max under load). Seats rotate with the seed so the expert sits in
+every place equally often.
 
     python -m bench.bots                      # 400 games per configuration
     python -m bench.bots --games 60           # a short run
@@ -98,6 +100,15 @@ def interval(shares: Sequence[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+def past_deadline(times: Sequence[float], deadline_ms: int) -> str:
+    """How far past the deadline the decisions that reached it returned: "p90 / max" in
+    ms, with their count ("-" without a deadline or when none reached it)."""
+    over = [t * 1000 - deadline_ms for t in times if deadline_ms and t * 1000 >= deadline_ms]
+    if not over:
+        return "-"
+    return f"{percentile(over, 0.9):.1f} / {max(over):.0f} ({len(over)})"
+
+
 HEADERS = (
     "configuration",
     "games",
@@ -106,6 +117,7 @@ HEADERS = (
     "p50 ms",
     "p99 ms",
     "max ms",
+    "past deadline p90 / max ms (n)",
     "decisions",
     "s",
 )
@@ -151,6 +163,7 @@ def run(
                     f"{percentile(times, 0.5) * 1000:.0f}",
                     f"{percentile(times, 0.99) * 1000:.0f}",
                     f"{max(times) * 1000:.0f}",
+                    past_deadline(times, deadline_ms),
                     len(times),
                     f"{elapsed:.0f}",
                 ]

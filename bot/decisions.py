@@ -42,7 +42,8 @@ PARENT_CHECK = 1.0  # seconds between a worker's looks at whether its parent sti
 
 @dataclass(frozen=True)
 class Deadline:
-    """A search budget: no simulation starts once ``time.monotonic()`` reached ``until``."""
+    """A search budget: once ``time.monotonic()`` reached ``until`` no simulation starts, and
+    the one under way is abandoned at its playout's next check (``game.search.interrupt``)."""
 
     until: float
 

@@ -2,5 +2,9 @@
 
 from game.search.budget import Budget, FirstOf, Iterations, capped
 from game.search.flat import Determinized, choose
+from game.search.interrupt import STOP_EVERY_MOVES, Interrupted, Stop
 
-__all__ = ["Budget", "Determinized", "FirstOf", "Iterations", "capped", "choose"]
+__all__ = [
+    "STOP_EVERY_MOVES", "Budget", "Determinized", "FirstOf", "Interrupted", "Iterations", "Stop",
+    "capped", "choose",
+]

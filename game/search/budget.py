@@ -1,6 +1,7 @@
 """How long a search may run. ``game/`` never reads the clock: the caller passes a budget.
 
-A search counts its simulations and asks the budget after each one whether it may go on.
+A search counts its simulations and asks the budget after each one whether it may go on, and
+inside one every few playout moves (with the count of those complete; ``interrupt``).
 ``Iterations`` stops after a fixed count (reproducible: the same rng gives the same move); a
 caller outside ``game/`` (the bot process, ``bot.decisions``) adds a budget that watches a
 deadline, and ``FirstOf`` stops at whichever says so first.

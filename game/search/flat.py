@@ -8,9 +8,15 @@ the worse half of the candidates drops out, so the budget goes to the close call
 guard, the game's default move stays in the race and is replaced only by a candidate whose
 paired difference to it is significant.
 
+The budget is asked after every simulation, and inside one: the game's ``outcome`` gets a
+``stop`` callable (the budget asked with the simulations complete so far) that its playout
+calls every few moves (``interrupt.STOP_EVERY_MOVES``), raising ``Interrupted`` when it
+fires; the unfinished sweep is then dropped, as when the budget stops the search between
+simulations. So a deadline binds within a few moves of a playout, not after a whole one.
+
 The search sees the real state only through ``sample``; everything else runs on sampled
 worlds. With an ``Iterations`` budget the choice depends only on the rng and the sampled
-worlds, so it is reproducible.
+worlds, so it is reproducible (it never fires inside a simulation).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from collections.abc import Sequence
 from typing import Generic, Protocol, TypeVar
 
 from game.search.budget import Budget
+from game.search.interrupt import Interrupted, Stop
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -36,9 +43,10 @@ class Determinized(Protocol, Generic[S, A]):
         """The actions to compare (legal for the deciding seat in every sampled world)."""
         ...
 
-    def outcome(self, world: S, action: A, rng: random.Random) -> float:
+    def outcome(self, world: S, action: A, rng: random.Random, stop: Stop) -> float:
         """Play ``action`` in ``world`` (which it may spoil), roll out; the deciding seat's
-        value of the result, higher is better."""
+        value of the result, higher is better. The rollout asks ``stop`` every few moves and
+        raises ``Interrupted`` when it says so."""
         ...
 
     def copy(self, world: S) -> S: ...
@@ -81,21 +89,33 @@ def choose(
     sweep = 0
     world: S | None = first
     next_cut = first_cut
+
+    def stop() -> bool:
+        # Asked inside a simulation: the count is the simulations complete so far (read when
+        # called), so an ``Iterations`` budget, not yet exhausted there, never fires.
+        return budget.exhausted(simulations)
+
+    def stopped() -> A:
+        # The unfinished sweep is left out (``sweep`` counts the complete ones).
+        if sweep < min_sweeps or sweep == 0:
+            # Too few worlds, or some candidates not played even once (their
+            # comparison would favour the ones the sweep reached first).
+            return game.default(first)
+        return options[_pick(alive, values, sweep, anchor, guard)]
+
     while True:
         if world is None:
             world = game.sample(rng)
         seed = rng.getrandbits(64)
         for index in alive:
-            values[index].append(
-                game.outcome(game.copy(world), options[index], random.Random(seed))
-            )
+            try:
+                value = game.outcome(game.copy(world), options[index], random.Random(seed), stop)
+            except Interrupted:
+                return stopped()
+            values[index].append(value)
             simulations += 1
             if budget.exhausted(simulations):
-                if sweep < min_sweeps or sweep == 0:
-                    # Too few worlds, or some candidates not played even once (their
-                    # comparison would favour the ones the sweep reached first).
-                    return game.default(first)
-                return options[_pick(alive, values, sweep, anchor, guard)]
+                return stopped()
         world = None
         sweep += 1
         if sweep == next_cut and len(alive) > 2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from game.search import Budget, Iterations, choose
+from game.search import Budget, Iterations, Stop, choose
 from game.split.actions import SplitAction
 from game.split.bots import greedy_action
 from game.split.hidden import sample_hidden
@@ -54,9 +54,11 @@ class SplitSearch:
     def candidates(self, world: SplitState) -> Sequence[SplitAction]:
         return legal_actions(world, self._seat)
 
-    def outcome(self, world: SplitState, action: SplitAction, rng: random.Random) -> float:
+    def outcome(
+        self, world: SplitState, action: SplitAction, rng: random.Random, stop: Stop
+    ) -> float:
         step(world, self._seat, action)
-        play_out_round(world)
+        play_out_round(world, stop)
         return outcome_value(world, self._seat)
 
     def default(self, world: SplitState) -> SplitAction:

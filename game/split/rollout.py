@@ -9,6 +9,7 @@ compares every state). Only legal moves may be passed.
 
 from __future__ import annotations
 
+from game.search.interrupt import STOP_EVERY_MOVES, Interrupted, Stop
 from game.split import rules
 from game.split.actions import Discard, Draw, SplitAction
 from game.split.bots import greedy_action
@@ -54,12 +55,16 @@ def to_move(state: SplitState) -> int:
     return state.turn
 
 
-def play_out_round(state: SplitState) -> None:
-    """Greedy play by every seat until the round (or the game) ends."""
+def play_out_round(state: SplitState, stop: Stop | None = None) -> None:
+    """Greedy play by every seat until the round (or the game) ends. ``stop`` is asked
+    before the first move and every ``STOP_EVERY_MOVES`` moves; when it says so,
+    ``Interrupted`` is raised (the state is then part-way through the round)."""
     start = state.round
-    for _ in range(MAX_ROLLOUT_MOVES):
+    for moves in range(MAX_ROLLOUT_MOVES):
         if state.step == _GAME_OVER or state.round != start:
             return
+        if stop is not None and moves % STOP_EVERY_MOVES == 0 and stop():
+            raise Interrupted
         seat = to_move(state)
         step(state, seat, greedy_action(state, seat))
 

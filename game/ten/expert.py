@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from game.search import Budget, Iterations, choose
+from game.search import Budget, Iterations, Stop, choose
 from game.ten import cards
 from game.ten.bots import GREEDY_TOKENS_PER_POINT
 from game.ten.hidden import copy_world, sample_hidden
@@ -149,13 +149,15 @@ class TenSearch:
             return candidates(actions, outbid_amount(world))
         return candidates(actions)
 
-    def outcome(self, world: TenState, action: TenAction, rng: random.Random) -> float:
+    def outcome(
+        self, world: TenState, action: TenAction, rng: random.Random, stop: Stop
+    ) -> float:
         step(world, self._seat, action)
         if HORIZON_ROUNDS is None:
-            play_out(world)
+            play_out(world, stop)
             share, margin = outcome(world, self._seat)
             return share + MARGIN_WEIGHT * margin
-        play_out_turns(world, HORIZON_ROUNDS * len(world.players))
+        play_out_turns(world, HORIZON_ROUNDS * len(world.players), stop)
         return standing(world, self._seat, WEALTH_WEIGHT, WIN_BONUS)
 
     def default(self, world: TenState) -> TenAction:

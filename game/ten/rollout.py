@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from game.search.interrupt import STOP_EVERY_MOVES, Interrupted, Stop
 from game.ten import cards, data, rules
 from game.ten.bots import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
 from game.ten.odds import running_total, tableau_currency
@@ -253,22 +254,29 @@ def greedy_move(state: TenState, seat: int) -> TenAction:
     return greedy_action(state, seat)
 
 
-def play_out(state: TenState) -> None:
-    """Greedy play by every seat to the end of the game."""
-    for _ in range(MAX_ROLLOUT_MOVES):
+def play_out(state: TenState, stop: Stop | None = None) -> None:
+    """Greedy play by every seat to the end of the game. ``stop`` is asked before the first
+    move and every ``STOP_EVERY_MOVES`` moves; when it says so, ``Interrupted`` is raised
+    (the state is then part-way through the playout)."""
+    for moves in range(MAX_ROLLOUT_MOVES):
         seat = rules.waiting_seat(state)
         if seat is None:
             return
+        if stop is not None and moves % STOP_EVERY_MOVES == 0 and stop():
+            raise Interrupted
         step(state, seat, greedy_move(state, seat))
 
 
-def play_out_turns(state: TenState, turns: int) -> None:
-    """Greedy play until ``turns`` more turns have begun (or the game ends)."""
+def play_out_turns(state: TenState, turns: int, stop: Stop | None = None) -> None:
+    """Greedy play until ``turns`` more turns have begun (or the game ends); ``stop`` as
+    in ``play_out``."""
     stop_at = state.__dict__["turn"] + turns
-    for _ in range(MAX_ROLLOUT_MOVES):
+    for moves in range(MAX_ROLLOUT_MOVES):
         seat = rules.waiting_seat(state)
         if seat is None or state.__dict__["turn"] >= stop_at:
             return
+        if stop is not None and moves % STOP_EVERY_MOVES == 0 and stop():
+            raise Interrupted
         step(state, seat, greedy_move(state, seat))
 
 

@@ -120,3 +120,12 @@ def test_bots_bench_plays_an_expert_game_and_times_its_decisions(
     assert result.decisions and all(t >= 0 for t in result.decisions)
     mean, low, high = bots_bench.interval([1.0, 0.0, 1.0, 1.0])
     assert mean == 0.75 and 0.0 <= low < mean < high <= 1.0
+
+
+def test_bots_bench_shows_how_far_past_the_deadline_decisions_returned() -> None:
+    from bench import bots as bots_bench
+
+    times = [0.1, 0.401, 0.405, 0.45, 0.3]
+    assert bots_bench.past_deadline(times, 400) == "50.0 / 50 (3)"
+    assert bots_bench.past_deadline([0.1, 0.2], 400) == "-"
+    assert bots_bench.past_deadline(times, 0) == "-"

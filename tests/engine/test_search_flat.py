@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from game.search import Iterations, choose
+from game.search import Iterations, Stop, choose
 
 
 class Toy:
@@ -23,7 +23,7 @@ class Toy:
     def candidates(self, world: float) -> Sequence[str]:
         return ["close", "clear", "base"]
 
-    def outcome(self, world: float, action: str, rng: random.Random) -> float:
+    def outcome(self, world: float, action: str, rng: random.Random, stop: Stop) -> float:
         return world + self.edges[action] + rng.gauss(0.0, self.noise) * (action != "base")
 
     def copy(self, world: float) -> float:
