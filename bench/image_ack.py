@@ -118,6 +118,24 @@ async def play(fd: FakeDiscord, bot: BotProcess, index: int, steps: int, think: 
     return table.steps
 
 
+PICTURES_QUIET = 1.0  # seconds without a new picture after which none is on its way
+PICTURES_LIMIT = 20.0  # seconds to wait at most (niced picture workers start slowly under load)
+
+
+async def pictures_settled(fd: FakeDiscord, since: float, expect: bool) -> None:
+    """Wait until no picture has arrived for ``PICTURES_QUIET`` seconds (with pictures on, and
+    a first one has arrived), at most ``PICTURES_LIMIT`` seconds."""
+    start = changed = time.monotonic()
+    seen = -1
+    while time.monotonic() - start < PICTURES_LIMIT:
+        count = sum(1 for upload in fd.world.uploads if upload.at >= since)
+        if count != seen:
+            seen, changed = count, time.monotonic()
+        elif time.monotonic() - changed >= PICTURES_QUIET and (count or not expect):
+            return
+        await asyncio.sleep(0.1)
+
+
 async def run(images: str, games: int, steps: int, think: float, seed: int,
               workdir: Path) -> Run:
     fd = FakeDiscord()
@@ -139,7 +157,7 @@ async def run(images: str, games: int, steps: int, think: float, seed: int,
                 *(play(fd, bot, index, steps, think, seed) for index in range(games))
             )
             seconds = time.monotonic() - since
-            await asyncio.sleep(1.0)  # pictures still on their way
+            await pictures_settled(fd, since, expect=images == "on")
             cpu = meter.stop()
             bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
             if bad:
