@@ -15,7 +15,8 @@ from typing import Protocol
 
 class Budget(Protocol):
     def exhausted(self, simulations: int) -> bool:
-        """Whether the search must stop after ``simulations`` simulations."""
+        """Whether the search must stop, with ``simulations`` simulations complete (asked after
+        each simulation, and every few moves inside one)."""
         ...
 
 

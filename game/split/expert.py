@@ -2,8 +2,8 @@
 
 Each simulation deals the hidden cards afresh (``hidden.sample_hidden``), plays the candidate
 move, lets every seat play greedily to the end of the round and scores the deciding seat's
-margin over the best other sheet; in the last round, whose end is the game's, the win counts
-first and the margin a little (``outcome_value``). The search itself is game-agnostic
+margin over the best other sheet; in the last round, whose end is the game's, its share of
+the win plus a part of that margin (``outcome_value``). The search itself is game-agnostic
 (``game.search``).
 """
 
@@ -18,6 +18,7 @@ from game.split.bots import greedy_action
 from game.split.hidden import sample_hidden
 from game.split.rollout import margin, play_out_round, step
 from game.split.rules import legal_actions
+from game.split.scoring import sheet_score
 from game.split.state import SplitState, copy_state
 from game.split.vocabulary import Step
 
@@ -27,18 +28,23 @@ EXPERT_SIMULATIONS = 200
 # Sweeps before the first halving: after two worlds a round's margin is mostly the luck of
 # the deal, and half the candidates dropped out on it.
 FIRST_CUT = 4
-# In the last round: the value of one point of margin against a whole win.
+# In the last round: the value of one point of margin against a whole win (a typical final
+# margin, 10-20 points, is worth a third to a half of a win).
 MARGIN_WEIGHT = 0.03
 
 
 def outcome_value(world: SplitState, seat: int) -> float:
     """The seat's value of a played-out round: its margin over the best other sheet, and when
-    the game is over its share of the win plus ``MARGIN_WEIGHT`` per point of margin."""
-    lead = margin(world, seat)
+    the game is over its share of the win (1/k in a k-way tie for first) plus
+    ``MARGIN_WEIGHT`` per point of margin. (A playout cut at ``MAX_ROLLOUT_MOVES``, which
+    greedy play never reaches, is valued by its margin.)"""
     if world.step != Step.GAME_OVER:
-        return lead
-    share = 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
-    return share + MARGIN_WEIGHT * lead
+        return margin(world, seat)
+    scores = [sheet_score(world.boxes[s], world.negatives[s]) for s in range(len(world.players))]
+    mine = scores[seat]
+    best_other = max(score for other, score in enumerate(scores) if other != seat)
+    share = 1.0 / scores.count(mine) if mine >= best_other else 0.0
+    return share + MARGIN_WEIGHT * (mine - best_other)
 
 
 class SplitSearch:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -12,7 +13,7 @@ from game.split import SplitEngine, rules
 from game.split.actions import Discard, Draw, MakeMatch, Pick
 from game.split.bots import greedy_action
 from game.split.cards import FACE_OF, parse_face
-from game.split.expert import expert_action
+from game.split.expert import MARGIN_WEIGHT, expert_action, outcome_value
 from game.split.hidden import known_faces, sample_hidden, visible_cards
 from game.split.invariants import check_invariants
 from game.split.rollout import step, to_move
@@ -165,3 +166,37 @@ def test_expert_is_reproducible_from_its_rng() -> None:
     seat = to_move(state)
     first = expert_action(state, seat, random.Random(5), Iterations(30))
     assert expert_action(copy_state(state), seat, random.Random(5), Iterations(30)) == first
+
+
+def _sheets(state: SplitState, tops: Sequence[int]) -> SplitState:
+    """``state`` where seat i has ``tops[i]`` boxes in the ace row (worth 0, 1, 3, 6, 10 ...
+    points) and nothing else on its sheet."""
+    for seat, boxes in enumerate(tops):
+        state.boxes[seat] = [boxes] + [0] * 12
+        state.negatives[seat] = 0
+    return state
+
+
+@pytest.mark.parametrize(
+    ("tops", "expected"),
+    [
+        ((4, 3), 1.0 + MARGIN_WEIGHT * (10 - 6)),  # a win
+        ((3, 4), 0.0 + MARGIN_WEIGHT * (6 - 10)),  # a loss
+        ((3, 3), 0.5),  # a two-way tie for first shares the win
+        ((3, 3, 3, 1), 1 / 3),  # a three-way tie: a third of it
+        ((3, 4, 4, 1), 0.0 + MARGIN_WEIGHT * (6 - 10)),  # others tie above: no share
+    ],
+)
+def test_expert_values_the_last_round_by_its_share_of_the_win(
+    tops: tuple[int, ...], expected: float
+) -> None:
+    state = _sheets(make_state(["" for _ in tops], round=3), tops)
+    state.step = Step.GAME_OVER
+    assert outcome_value(state, 0) == pytest.approx(expected)
+
+
+def test_expert_values_an_earlier_round_by_its_margin() -> None:
+    state = _sheets(make_state(["", "", ""], round=1), (4, 3, 2))
+    state.step = Step.TAKE  # the next round is dealt: the game goes on
+    assert outcome_value(state, 0) == 10 - 6
+    assert outcome_value(state, 2) == 3 - 10
