@@ -4,9 +4,9 @@ Each *sweep* samples one world (a full state consistent with what the deciding p
 see, from the game's ``sample``), then plays every candidate action still in the race in that
 same world, with the same rollout seed, and scores the outcome. Comparing the candidates on
 common worlds cancels most of the luck of the deal between them. After ``first_cut`` sweeps,
-and again after twice, four times ... as many, the worse half of the candidates drops out, so the budget goes to the close calls. With a
-guard, the game's default move stays in the race and is replaced only by a candidate whose
-paired difference to it is significant.
+and again after twice, four times ... as many, the worse half of the candidates drops out, so
+the budget goes to the close calls. With a guard, the game's default move stays in the race
+and is replaced only by a candidate whose paired difference to it is significant.
 
 The budget is asked after every simulation, and inside one: the game's ``outcome`` gets a
 ``stop`` callable (the budget asked with the simulations complete so far) that its playout
