@@ -16,9 +16,8 @@ from game.search import Budget, Iterations, Stop, choose
 from game.split.actions import SplitAction
 from game.split.bots import greedy_action
 from game.split.hidden import sample_hidden
-from game.split.rollout import margin, play_out_round, step
+from game.split.rollout import margin, play_out_round, sheet_scores, step
 from game.split.rules import legal_actions
-from game.split.scoring import sheet_score
 from game.split.state import SplitState, copy_state
 from game.split.vocabulary import Step
 
@@ -40,11 +39,10 @@ def outcome_value(world: SplitState, seat: int) -> float:
     greedy play never reaches, is valued by its margin.)"""
     if world.step != Step.GAME_OVER:
         return margin(world, seat)
-    scores = [sheet_score(world.boxes[s], world.negatives[s]) for s in range(len(world.players))]
-    mine = scores[seat]
-    best_other = max(score for other, score in enumerate(scores) if other != seat)
-    share = 1.0 / scores.count(mine) if mine >= best_other else 0.0
-    return share + MARGIN_WEIGHT * (mine - best_other)
+    scores = sheet_scores(world)
+    lead = margin(world, seat)
+    share = 1.0 / scores.count(scores[seat]) if lead >= 0 else 0.0
+    return share + MARGIN_WEIGHT * lead
 
 
 class SplitSearch:

@@ -69,8 +69,13 @@ def play_out_round(state: SplitState, stop: Stop | None = None) -> None:
         step(state, seat, greedy_action(state, seat))
 
 
+def sheet_scores(state: SplitState) -> list[int]:
+    """Every seat's sheet score, by seat."""
+    return [sheet_score(state.boxes[s], state.negatives[s]) for s in range(len(state.players))]
+
+
 def margin(state: SplitState, seat: int) -> float:
     """The seat's score minus the best other score."""
-    scores = [sheet_score(state.boxes[s], state.negatives[s]) for s in range(len(state.players))]
+    scores = sheet_scores(state)
     mine = scores.pop(seat)
     return float(mine - max(scores))
