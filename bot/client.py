@@ -202,9 +202,10 @@ class TableBot(commands.Bot):
                 what = refusal_text(errors, payload)
             else:
                 what = str(err.text or err).replace("\n", " ")
-            log.error("command sync refused by Discord (HTTP %s, code %s): %s; the commands "
-                      "Discord holds stay in force, the next start tries again",
-                      err.status, err.code, what)
+            verdict = "refused by Discord" if 400 <= err.status < 500 else "failed"
+            log.error("command sync %s (HTTP %s, code %s): %s; the commands Discord holds "
+                      "stay in force, the next start tries again",
+                      verdict, err.status, err.code, what.rstrip("."))
             return False
         except (aiohttp.ClientError, TimeoutError) as err:
             log.error("command sync failed (%s: %s); the commands Discord holds stay in force, "
