@@ -22,8 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -52,6 +53,7 @@ CODES = {
     "uniqueItems": "BASE_TYPE_UNIQUE",
     "additionalProperties": "UNKNOWN_FIELD",
 }
+CONST_BRANCH_KEYS = frozenset({"const", "title", "description"})
 _SHAPE = frozenset({"type", "enum", "const", "required", "additionalProperties"})
 
 
@@ -183,7 +185,14 @@ class Spec:
                 "[^/]+" if s.startswith("{") else re.escape(s) for s in segments
             )
             self._templates.append((re.compile(f"/{regex}"), literal, template))
-        self._validators: dict[tuple[str, str, str], Draft202012Validator] = {}
+        self._discriminators: dict[str, list[Any] | None] = {}
+        self._enumerations: dict[int, list[Any] | None] = {}  # by id() of a union in the spec
+        self._validator_class = validators.extend(
+            Draft202012Validator,
+            {"anyOf": self._union("anyOf"), "oneOf": self._union("oneOf"),
+             "$ref": self._cached_ref()},
+        )
+        self._validators: dict[tuple[str, str, str], Validator] = {}
         self._query_params: dict[tuple[str, str], dict[str, tuple[dict[str, Any], str]]] = {}
 
     def operation(self, method: str, path: str) -> Operation | None:
@@ -216,14 +225,101 @@ class Spec:
                 return template
         return None
 
-    def _validator(self, key: tuple[str, str, str], schema: dict[str, Any]) -> Draft202012Validator:
+    def _validator(self, key: tuple[str, str, str], schema: dict[str, Any]) -> Validator:
         validator = self._validators.get(key)
         if validator is None:
-            validator = Draft202012Validator(schema, registry=self.registry)
+            validator = self._validator_class(schema, registry=self.registry)
             self._validators[key] = validator
         return validator
 
-    def body_validator(self, op: Operation, multipart: bool) -> Draft202012Validator | None:
+    @staticmethod
+    def _cached_ref() -> Callable[..., Iterator[ValidationError]]:
+        """``$ref`` looked up once per reference: every reference points into the one spec
+        document (``#/components/...`` from inside it, or absolute), so the text names it."""
+        found: dict[str, Any] = {}
+
+        def ref(
+            validator: Any, reference: str, instance: Any, schema: dict[str, Any]
+        ) -> Iterator[ValidationError]:
+            resolved = found.get(reference)
+            if resolved is None:
+                # jsonschema keeps its referencing.Resolver private; the lookup is its own.
+                resolved = found[reference] = validator._resolver.lookup(reference)
+            yield from validator.descend(instance, resolved.contents, resolver=resolved.resolver)
+
+        return ref
+
+    def _union(self, keyword: str) -> Callable[..., Iterator[ValidationError]]:
+        """``anyOf``/``oneOf`` that first sets aside the branches whose ``type`` property cannot
+        hold the object's ``type`` (Discord's unions of components, options and callbacks are
+        told apart by it): the same verdict, without validating every branch in full."""
+        standard = Draft202012Validator.VALIDATORS[keyword]
+
+        def check(
+            validator: Validator, branches: list[Any], instance: Any, schema: dict[str, Any]
+        ) -> Iterator[ValidationError]:
+            consts = self._consts(branches)
+            if consts is not None:  # an enumeration (ButtonStyleTypes, MessageComponentTypes)
+                if not any(_same(instance, c) for c in consts):
+                    yield ValidationError(f"{instance!r} is not one of {consts}",
+                                          validator="enum", validator_value=consts,
+                                          instance=instance)
+                return
+            if isinstance(instance, dict) and "type" in instance and len(branches) > 1:
+                kind = instance["type"]
+                taken = [b for b in branches if self._takes_type(b, kind)]
+                if not taken:
+                    allowed = sorted({str(v) for b in branches
+                                      for v in self._discriminator(b) or []})
+                    yield ValidationError(f"type {kind!r} is not one of {allowed}",
+                                          validator="enum", validator_value=allowed,
+                                          instance=kind, path=["type"])
+                    return
+                branches = taken
+            yield from standard(validator, branches, instance, schema)
+
+        return check
+
+    def _consts(self, branches: list[Any]) -> list[Any] | None:
+        """The values of a union of bare ``const`` branches (titles aside), else None."""
+        key = id(branches)
+        if key not in self._enumerations:
+            found: list[Any] | None = [b["const"] for b in branches if isinstance(b, dict)
+                                       and "const" in b and set(b) <= CONST_BRANCH_KEYS]
+            self._enumerations[key] = found if found and len(found) == len(branches) else None
+        return self._enumerations[key]
+
+    def _takes_type(self, branch: Any, kind: Any) -> bool:
+        allowed = self._discriminator(branch)
+        return allowed is None or kind in allowed
+
+    def _discriminator(self, branch: Any) -> list[Any] | None:
+        """The values a branch's ``type`` property takes (None: any, or not an object)."""
+        if not isinstance(branch, dict) or set(branch) != {"$ref"}:
+            return None
+        ref = str(branch["$ref"])
+        if ref not in self._discriminators:
+            target: Any = self._resolve(ref)
+            prop = (target.get("properties") or {}).get("type") if target else None
+            found: list[Any] | None = None
+            if isinstance(prop, dict):
+                if isinstance(prop.get("enum"), list):
+                    found = list(prop["enum"])
+                elif "const" in prop:
+                    found = [prop["const"]]
+            self._discriminators[ref] = found
+        return self._discriminators[ref]
+
+    def _resolve(self, ref: str) -> dict[str, Any] | None:
+        if not ref.startswith("#/"):
+            return None
+        target: Any = self.document
+        for part in ref.removeprefix("#/").split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(
+                target, dict) else None
+        return target if isinstance(target, dict) else None
+
+    def body_validator(self, op: Operation, multipart: bool) -> Validator | None:
         content = (op.item.get("requestBody") or {}).get("content") or {}
         media = "multipart/form-data" if multipart and "multipart/form-data" in content else (
             "application/json")
@@ -232,7 +328,7 @@ class Spec:
         pointer = _pointer("paths", op.path, op.method, "requestBody", "content", media, "schema")
         return self._validator((op.method, op.path, media), {"$ref": pointer})
 
-    def query_validator(self, op: Operation) -> tuple[Draft202012Validator, dict[str, str]]:
+    def query_validator(self, op: Operation) -> tuple[Validator, dict[str, str]]:
         """The query's validator, and each parameter's JSON type (to read its string)."""
         params = self._query_params.get((op.method, op.path))
         if params is None:
@@ -312,6 +408,11 @@ def check_request(
         ]
     errors += limit_errors(op.operation_id, body)
     return op, _unique(errors)
+
+
+def _same(value: Any, const: Any) -> bool:
+    """JSON equality: ``true`` is not ``1``."""
+    return bool(value == const and isinstance(value, bool) == isinstance(const, bool))
 
 
 def _typed_query(query: Mapping[str, str], kinds: Mapping[str, str]) -> dict[str, Any]:

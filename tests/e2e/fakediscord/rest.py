@@ -81,6 +81,8 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     )
 
 
+# When the request came in: a callback's latency does not include the contract check's time.
+RECEIVED_KEY = web.RequestKey("fakediscord.received", float)
 # The parsed body, read once (by the contract check) and kept for the route's handler.
 BODY_KEY = web.RequestKey("fakediscord.body", tuple)
 
@@ -191,6 +193,7 @@ class RestApi:
         needs_auth = request.path.startswith(API) and not re.match(
             rf"{API}/(interactions|webhooks)/", request.path
         )
+        request[RECEIVED_KEY] = time.monotonic()
         body = None
         route = route_template(request)
         limit_headers: dict[str, str] = {}
@@ -332,7 +335,7 @@ class RestApi:
         return record
 
     async def callback(self, request: web.Request) -> web.Response:
-        received = time.monotonic()
+        received = request.get(RECEIVED_KEY) or time.monotonic()
         record = self.world.by_token.get(request.match_info["token"])
         if record is None or str(record.id) != request.match_info["interaction_id"]:
             raise ApiError(404, 10062, "Unknown interaction")
