@@ -16,12 +16,10 @@ from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT
 
 @pytest.fixture(autouse=True)
 def discord_contract() -> Iterator[None]:
-    """Fail the test if a stand-in it used refused a request as breaking Discord's contract
+    """Fail the test if a stand-in refused a request of it as breaking Discord's contract
     (``fakediscord/contract.py``) and the test did not take it (``fd.take_violations()``)."""
-    INSTANCES.clear()
     yield
-    found = [str(v) for fd in list(INSTANCES) for v in fd.violations]
-    INSTANCES.clear()
+    found = [str(v) for fd in list(INSTANCES) for v in fd.take_violations()]
     if found:
         listed = "\n  ".join(found)
         pytest.fail(f"{len(found)} request(s) broke Discord's contract:\n  {listed}",
