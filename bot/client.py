@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -30,6 +31,7 @@ from bot.manager import SessionManager
 from bot.ownership import Ownership
 from bot.settings import Settings
 from bot.store import Store
+from bot.sync_refusal import refusal_text
 from bot.turn_clock import TurnClock
 from game.base import Engine
 from game.registry import engines as registry_engines
@@ -163,23 +165,52 @@ class TableBot(commands.Bot):
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
     async def sync_commands(self) -> bool:
-        """Sync to DEV_GUILD_ID, or globally only when the tree changed; True when synced."""
+        """Sync to DEV_GUILD_ID, or globally only when the tree changed; True when synced.
+
+        A sync Discord refuses (or that cannot reach it) never stops the bot: one ERROR line
+        says what was refused, the commands Discord already holds stay in force, and the tree
+        is not recorded as synced, so the next start tries again."""
         assert self.store is not None
         if not self.ownership.shards.syncs_commands:
             return False  # the owner of shard 0 syncs them
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            if not await self._sync(guild):
+                return False
             log.info("commands synced to guild %s", self.settings.dev_guild_id)
             return True
         digest = self.command_tree_hash()
         if await self.store.get_meta(TREE_HASH_KEY) == digest:
             log.info("command tree unchanged; no global sync")
             return False
-        await self.tree.sync()
+        if not await self._sync(None):
+            return False
         await self.store.set_meta(TREE_HASH_KEY, digest)
         log.info("commands synced globally")
+        return True
+
+    async def _sync(self, guild: discord.abc.Snowflake | None) -> bool:
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException as err:
+            # discord.py keeps the body's ``errors`` object only as a private attribute.
+            errors = getattr(err, "_errors", None)
+            if err.status == 400 and err.code == 50035 and isinstance(errors, dict):
+                # The same commands, in the same order, as the payload tree.sync sent.
+                payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+                what = refusal_text(errors, payload)
+            else:
+                what = str(err.text or err).replace("\n", " ")
+            verdict = "refused by Discord" if 400 <= err.status < 500 else "failed"
+            log.error("command sync %s (HTTP %s, code %s): %s; the commands Discord holds "
+                      "stay in force, the next start tries again",
+                      verdict, err.status, err.code, what.rstrip("."))
+            return False
+        except (aiohttp.ClientError, TimeoutError) as err:
+            log.error("command sync failed (%s: %s); the commands Discord holds stay in force, "
+                      "the next start tries again", type(err).__name__, err)
+            return False
         return True
 
     async def close(self) -> None:

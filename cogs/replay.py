@@ -334,7 +334,8 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
 
 # --- /game export ---------------------------------------------------------------------------
 
-MAX_SESSION_ID = 2**53  # the /game export option's range (a session id)
+# /game export's session range: Discord's integers lie within ±(2^53 − 1) (2^53 is refused).
+MAX_SESSION_ID = 2**53 - 1
 NO_FINISHED_GAME = N_("There is no finished game in this channel.").text
 EXPORT_PLAYERS_ONLY = N_("Only the game's players (or Manage Server) may export it.").text
 

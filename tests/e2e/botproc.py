@@ -155,6 +155,7 @@ class BotProcess:
         assert proc.stdout is not None
         while line := await proc.stdout.readline():
             self.output.append(line.decode(errors="replace").rstrip())
+            self.fd.world.notify()  # a wait_for on the bot's output re-checks
         await proc.wait()
         self.fd.world.notify()
 

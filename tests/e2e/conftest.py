@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +10,20 @@ import pytest
 
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.driver import INSTANCES
 from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT
+
+
+@pytest.fixture(autouse=True)
+def discord_contract() -> Iterator[None]:
+    """Fail the test if a stand-in refused a request of it as breaking Discord's contract
+    (``fakediscord/contract.py``) and the test did not take it (``fd.take_violations()``)."""
+    yield
+    found = [str(v) for fd in list(INSTANCES) for v in fd.take_violations()]
+    if found:
+        listed = "\n  ".join(found)
+        pytest.fail(f"{len(found)} request(s) broke Discord's contract:\n  {listed}",
+                    pytrace=False)
 
 
 @pytest.fixture

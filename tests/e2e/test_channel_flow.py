@@ -285,3 +285,30 @@ async def test_a_game_in_a_thread_is_archived_at_its_end(
     assert guild.threads_of(ten) == [ten_thread]
     assert_clean_log(live_bot)
     assert guild.unknown_routes == [], live_bot.log_text()
+
+
+async def test_a_ten_game_in_a_thread_is_played_to_its_end(
+    guild: FakeDiscord, live_bot: BotProcess
+) -> None:
+    """``thread:true`` for TEN: the whole game in the thread, under the stand-in's contract
+    checks (the thread's creation, the posts in it and its archiving are all checked)."""
+    people = users(guild)
+    parent = guild.channel_named("ten-flow")
+    table = TablePlay(guild, live_bot, parent, TenEngine(), Strategy(ten_rank, seed=18),
+                      via_ping=True)
+    await table.open("ten", people["alice"], people["bob"], people["carol"], thread=True)
+    thread = table.channel
+    assert thread.is_thread and thread.parent_id == parent.id
+    await table.play_to_end()
+    await live_bot.wait_until(lambda: guild.archived(thread), POSTS_TIMEOUT,
+                              "the thread archived")
+    final = bot_posts(guild, table)[-1]
+    assert "tb:rematch" in str(final.components) and "final standings" in final.text
+    [notice] = guild.public(parent)  # the game never wrote in the channel itself
+    assert "opened a TEN table" in notice.text and not notice.interactive()
+    routes = guild.calls_by_route()
+    assert routes["POST /channels/{channel_id}/messages/{message_id}/threads"] == 1, routes
+    assert routes["PATCH /channels/{channel_id}"] >= 1, routes
+    assert guild.violations == []
+    assert_clean_log(live_bot)
+    assert guild.unknown_routes == [], live_bot.log_text()

@@ -201,6 +201,11 @@ async def test_refused_message_and_unknown_route_are_reported(env: Env) -> None:
     assert reply.content == "too long: 400/50035; unknown route: 404"
     assert [c.status for c in record.calls] == [400, 200]
     assert fd.unknown_routes == [f"POST /api/v10/channels/{fd.general.id}/invites"]
+    refused = record.calls[0].body
+    assert refused["code"] == 50035 and refused["errors"]["data"]["content"]["_errors"][0][
+        "code"] == "BASE_TYPE_MAX_LENGTH"
+    [violation] = fd.take_violations()  # provoked on purpose: taken, so the test passes
+    assert violation.paths() == ["data.content"]
 
 
 async def test_second_callback_is_refused(env: Env) -> None:

@@ -2,13 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from tests.e2e.fakediscord.discord_limits import FieldError
 from tests.e2e.fakediscord.model import FakeChannel, FakeUser
 
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Refuse a command registration that holds ``command`` (and, nested in it, the option path
+    ``option``, e.g. "export session") as Discord refuses a bad field: 400, 50035, and the
+    field's path by index in the registration sent (``1.options.0.options.0.max_value``)."""
+
+    command: str
+    field: str
+    option: str = ""
+    code: str = "NUMBER_TYPE_MAX"
+    message: str = "int53 out of range"
+
+    def error_for(self, registration: list[dict[str, Any]]) -> FieldError | None:
+        """The error for this registration; None when it lacks the command or option."""
+        for index, command in enumerate(registration):
+            if command.get("name") != self.command:
+                continue
+            path: list[str | int] = [index]
+            options = command.get("options") or []
+            for name in self.option.split():
+                found = next((i for i, o in enumerate(options) if o.get("name") == name), None)
+                if found is None:
+                    return None
+                path += ["options", found]
+                options = options[found].get("options") or []
+            return FieldError((*path, self.field), self.code, self.message)
+        return None
 
 
 def overwrite(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -17,6 +18,7 @@ from tests.e2e.fakediscord.model import (
     FakeUser,
     InteractionRecord,
     StoredMessage,
+    Violation,
 )
 from tests.e2e.fakediscord.ratelimit import Limits
 from tests.e2e.fakediscord.rest import RestApi
@@ -26,6 +28,9 @@ from tests.e2e.fakediscord.world import World
 T = TypeVar("T")
 
 APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+# Every stand-in made in this process: the e2e conftest fails a test whose stand-ins recorded
+# contract violations it did not take.
+INSTANCES: weakref.WeakSet[FakeDiscord] = weakref.WeakSet()
 
 
 class NotVisible(LookupError):
@@ -48,6 +53,7 @@ class FakeDiscord:
         self.server = StandInServer(self.world, self.gateway, self.rest)
         self.response_timeout = response_timeout
         self.general = self.add_channel("general")
+        INSTANCES.add(self)
 
     # -- lifecycle ----
 
@@ -181,6 +187,36 @@ class FakeDiscord:
     def set_outage(self, status: int | None) -> None:
         """Answer every REST request with ``status`` (e.g. 503), or serve again (``None``)."""
         self.rest.outage_status = status
+
+    # -- Discord's contract ----
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Requests refused as breaking Discord's contract (400, 50035), not yet taken."""
+        return list(self.world.violations)
+
+    def take_violations(self) -> list[Violation]:
+        """The violations so far, cleared: a test that provokes them on purpose takes them (the
+        e2e conftest fails a test that leaves any)."""
+        taken = list(self.world.violations)
+        self.world.violations.clear()
+        return taken
+
+    def set_validation(self, on: bool) -> None:
+        """Check every request against Discord's spec and limits (on by default)."""
+        self.rest.validate = on
+
+    def refuse_command_sync(
+        self, command: str | None, field: str = "max_value", *, option: str = "",
+        code: str = "NUMBER_TYPE_MAX", message: str = "int53 out of range",
+    ) -> None:
+        """Refuse every command registration that holds ``command`` (and its option path
+        ``option``, e.g. ``"export session"``) with 400/50035 and that field's path, as Discord
+        refuses a bad value; the commands it holds stay. ``None`` lifts it. Not recorded as a
+        violation (the test asked for it)."""
+        self.rest.command_refusal = (
+            None if command is None else commands.Refusal(command, field, option, code, message)
+        )
 
     def calls_by_route(self, since: float = 0.0) -> Counter[str]:
         """Bot REST calls per ``METHOD /route/{template}`` made at or after ``since``

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.e2e.fakediscord import components as comp
+from tests.e2e.fakediscord.discord_limits import FieldError
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -54,6 +55,25 @@ class RouteCall:
     body: Any
     at: float
     route: str = ""  # the route template, e.g. "/channels/{channel_id}/messages"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A request Discord would refuse (answered 400 with its ``errors``): the test that
+    caused it fails (``tests/e2e/conftest.py``) unless it takes it (``fd.take_violations()``)."""
+
+    method: str
+    path: str  # the request's path, query included
+    operation: str  # the spec's operation, e.g. "POST /channels/{channel_id}/messages (...)"
+    errors: tuple[FieldError, ...]
+
+    def __str__(self) -> str:
+        fields = "; ".join(str(e) for e in self.errors)
+        return f"{self.method} {self.path} [{self.operation}]: {fields}"
+
+    def paths(self) -> list[str]:
+        """Each refused field's path, dotted: ``"0.options.0.max_value"``."""
+        return [".".join(str(p) for p in e.path) for e in self.errors]
 
 
 @dataclass

@@ -11,7 +11,8 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from tests.e2e.fakediscord import commands, validation
+from tests.e2e.fakediscord import commands, contract, validation
+from tests.e2e.fakediscord.discord_limits import FieldError
 from tests.e2e.fakediscord.gateway import Gateway
 from tests.e2e.fakediscord.model import (
     EPHEMERAL,
@@ -20,6 +21,7 @@ from tests.e2e.fakediscord.model import (
     InteractionRecord,
     RouteCall,
     StoredMessage,
+    Violation,
 )
 from tests.e2e.fakediscord.ratelimit import RateLimiter
 from tests.e2e.fakediscord.world import World
@@ -34,9 +36,25 @@ COMPONENT_INTERACTIONS = (3, 5)  # component, modal submit
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: int, message: str) -> None:
+    """An error answer; a 400/50035 is recorded as a contract violation unless ``deliberate``
+    (a refusal a test asked for)."""
+
+    def __init__(
+        self, status: int, code: int, message: str, *, errors: list[FieldError] | None = None,
+        deliberate: bool = False,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.errors = errors or []
+        self.deliberate = deliberate
+
+
+class ContractBroken(Exception):
+    """The request breaks Discord's contract (its spec or the limits beside it)."""
+
+    def __init__(self, operation: str, errors: list[FieldError]) -> None:
+        super().__init__(operation)
+        self.operation, self.errors = operation, errors
 
 
 class RateLimited(Exception):
@@ -63,8 +81,21 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     )
 
 
+# When the request came in: a callback's latency does not include the contract check's time.
+RECEIVED_KEY = web.RequestKey("fakediscord.received", float)
+# The parsed body, read once (by the contract check) and kept for the route's handler.
+BODY_KEY = web.RequestKey("fakediscord.body", tuple)
+
+
 async def read_body(request: web.Request) -> tuple[Any, Files]:
     """JSON body, or a multipart form with ``payload_json`` and ``files[n]`` parts."""
+    if BODY_KEY in request:
+        return request[BODY_KEY]
+    request[BODY_KEY] = await _parse_body(request)
+    return request[BODY_KEY]
+
+
+async def _parse_body(request: web.Request) -> tuple[Any, Files]:
     if not request.can_read_body:
         return None, []
     if request.content_type.startswith("multipart/"):
@@ -99,6 +130,10 @@ class RestApi:
         self.limiter = RateLimiter(enabled=False)
         # Every REST request answers this status (a Discord outage), when set.
         self.outage_status: int | None = None
+        # Check every API request against Discord's spec and unstated limits (``contract``).
+        self.validate = True
+        # A command registration to refuse as Discord would (``FakeDiscord.refuse_command_sync``).
+        self.command_refusal: commands.Refusal | None = None
 
     def routes(self) -> list[web.RouteDef]:
         r = web.route
@@ -158,6 +193,7 @@ class RestApi:
         needs_auth = request.path.startswith(API) and not re.match(
             rf"{API}/(interactions|webhooks)/", request.path
         )
+        request[RECEIVED_KEY] = time.monotonic()
         body = None
         route = route_template(request)
         limit_headers: dict[str, str] = {}
@@ -173,15 +209,31 @@ class RestApi:
                     raise RateLimited(verdict.body())
             if self.channel_delay and request.path.startswith(API + "/channels/"):
                 await asyncio.sleep(self.channel_delay)
+            if self.validate and request.path.startswith(API):
+                await self._check_contract(request)
             response = await handler(request)
         except RateLimited as err:
             response = json_response(err.body, 429)
         except ApiError as err:
-            response = json_response({"message": err.message, "code": err.code}, err.status)
+            answer: dict[str, Any] = {"message": err.message, "code": err.code}
+            if err.errors:
+                answer["errors"] = contract.errors_object(err.errors)
+            response = json_response(answer, err.status)
+            if err.status == 400 and err.code == 50035 and not err.deliberate:
+                errors = err.errors or [FieldError((), "INVALID", err.message)]
+                self._violated(request, "the stand-in's check", errors)
+        except ContractBroken as err:
+            response = json_response({"message": "Invalid Form Body", "code": 50035,
+                                      "errors": contract.errors_object(err.errors)}, 400)
+            self._violated(request, err.operation, err.errors)
         except validation.Invalid as err:
+            errors = [FieldError(err.path, "INVALID", str(err))]
+            message = "Invalid Form Body" if err.code == 50035 else str(err)
             response = json_response(
-                {"message": str(err), "code": err.code, "errors": {"_errors": [str(err)]}}, 400
+                {"message": message, "code": err.code, "errors": contract.errors_object(errors)},
+                400,
             )
+            self._violated(request, "the stand-in's message check", errors)
         response.headers.update(limit_headers)
         if isinstance(response, web.Response) and response.body is not None:
             try:
@@ -197,6 +249,27 @@ class RestApi:
             self.world.by_token[token].calls.append(call)
         self.world.notify()
         return response
+
+    async def _check_contract(self, request: web.Request) -> None:
+        try:
+            body, _ = await read_body(request)
+        except ValueError as err:  # not JSON
+            raise ContractBroken("(unreadable body)",
+                                 [FieldError((), "INVALID_JSON", f"not JSON: {err}")]) from None
+        operation, errors = contract.check_request(
+            request.method,
+            request.path.removeprefix(API),
+            dict(request.query.items()),
+            body,
+            multipart=request.content_type.startswith("multipart/"),
+        )
+        if errors:
+            raise ContractBroken(str(operation or "no operation"), errors)
+
+    def _violated(self, request: web.Request, operation: str, errors: list[FieldError]) -> None:
+        self.world.violations.append(
+            Violation(request.method, request.path_qs, operation, tuple(errors))
+        )
 
     # -- identity and gateway ----
 
@@ -245,6 +318,10 @@ class RestApi:
     async def put_commands(self, request: web.Request) -> web.Response:
         scope = self._scope(request)
         body, _ = await read_body(request)
+        if self.command_refusal is not None:
+            error = self.command_refusal.error_for(list(body or []))
+            if error is not None:
+                raise ApiError(400, 50035, "Invalid Form Body", errors=[error], deliberate=True)
         return json_response(commands.overwrite(self.world, scope, list(body or [])))
 
     # -- interactions ----
@@ -258,7 +335,7 @@ class RestApi:
         return record
 
     async def callback(self, request: web.Request) -> web.Response:
-        received = time.monotonic()
+        received = request.get(RECEIVED_KEY) or time.monotonic()
         record = self.world.by_token.get(request.match_info["token"])
         if record is None or str(record.id) != request.match_info["interaction_id"]:
             raise ApiError(404, 10062, "Unknown interaction")
@@ -274,7 +351,10 @@ class RestApi:
             raise ApiError(404, 10062, "Unknown interaction")
         kind = int(body["type"])
         data = dict(body.get("data") or {})
-        message = self._apply_callback(record, kind, data, files)
+        try:
+            message = self._apply_callback(record, kind, data, files)
+        except validation.Invalid as err:
+            raise err.under("data") from None
         record.callback_type, record.callback_data, record.callback_at = kind, data, received
         self.world.notify()
         if (

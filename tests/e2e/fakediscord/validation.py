@@ -1,4 +1,6 @@
-"""The subset of Discord's message checks that a bot can trip over (answered as 400 errors)."""
+"""Discord's checks of a message as it stands after a request (an edit merged into it), and of
+its files: answered as 400 errors with the field's path, and recorded as contract violations.
+The request itself is checked first, against the spec and the unstated limits (``contract``)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,14 @@ COMPONENTS_V2 = 1 << 15
 class Invalid(Exception):
     """A body Discord would refuse; ``code`` is Discord's JSON error code."""
 
-    def __init__(self, message: str, code: int = 50035) -> None:
+    def __init__(self, message: str, code: int = 50035, path: tuple[str | int, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
+        self.path = path
+
+    def under(self, *prefix: str | int) -> Invalid:
+        """The same error for a body nested at ``prefix`` (an interaction callback's data)."""
+        return Invalid(str(self), self.code, (*prefix, *self.path))
 
 
 MAX_FILES = 10
@@ -24,7 +31,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024  # a server without boosts
 def check_files(files: list[tuple[str, str, bytes]]) -> None:
     """Discord's file limits: at most 10 per message, each within the upload limit."""
     if len(files) > MAX_FILES:
-        raise Invalid(f"files: must be {MAX_FILES} or fewer in length")
+        raise Invalid(f"files: must be {MAX_FILES} or fewer in length", path=("files",))
     for filename, _, data in files:
         if len(data) > MAX_FILE_BYTES:
             raise Invalid(f"{filename}: request entity too large ({len(data)} bytes)", 40005)
@@ -35,9 +42,10 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
     embeds = body.get("embeds") or []
     components = body.get("components") or []
     if len(content) > 2000:
-        raise Invalid(f"content: must be 2000 or fewer in length (got {len(content)})")
+        raise Invalid(f"content: must be 2000 or fewer in length (got {len(content)})",
+                      path=("content",))
     if len(embeds) > 10:
-        raise Invalid("embeds: must be 10 or fewer in length")
+        raise Invalid("embeds: must be 10 or fewer in length", path=("embeds",))
     total = 0
     for embed in embeds:
         total += _embed_size(embed)
@@ -46,15 +54,16 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
         if len(embed.get("fields") or []) > 25:
             raise Invalid("embeds.fields: must be 25 or fewer in length")
     if total > 6000:
-        raise Invalid(f"embeds: total size must be 6000 or fewer (got {total})")
+        raise Invalid(f"embeds: total size must be 6000 or fewer (got {total})", path=("embeds",))
     if flags & COMPONENTS_V2:
         if content or embeds:
-            raise Invalid("content and embeds cannot be used with the IS_COMPONENTS_V2 flag")
+            raise Invalid("content and embeds cannot be used with the IS_COMPONENTS_V2 flag",
+                          path=("content" if content else "embeds",))
         if sum(1 for _ in comp.walk(components)) > 40:
-            raise Invalid("components: a message holds at most 40 components")
+            raise Invalid("components: a message holds at most 40 components", path=("components",))
     else:
         if len(components) > 5:
-            raise Invalid("components: must be 5 or fewer in length")
+            raise Invalid("components: must be 5 or fewer in length", path=("components",))
         for row in components:
             if row.get("type") != 1:
                 raise Invalid("components: top-level components must be action rows (type 1)")

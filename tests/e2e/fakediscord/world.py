@@ -26,6 +26,7 @@ from tests.e2e.fakediscord.model import (
     RouteCall,
     StoredMessage,
     Upload,
+    Violation,
 )
 
 T = TypeVar("T")
@@ -60,6 +61,7 @@ class World:
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
         self.calls: list[RouteCall] = []
         self.unknown_routes: list[RouteCall] = []
+        self.violations: list[Violation] = []  # requests refused as Discord would (contract)
         self.attachments: dict[int, bytes] = {}
         self.archived: set[int] = set()  # ids of archived threads
         self.uploads: list[Upload] = []  # every file the bot sent, in order
