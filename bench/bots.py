@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bench._common import machine_line, percentile, table
-from bot.decisions import Deadline
+from bot.automation.decision_pool import Deadline
 from game.base import rng_for
 from game.registry import engines
 
@@ -51,8 +51,8 @@ def _set_simulations(keys: Sequence[str], simulations: int | None, deadline_ms: 
         importlib.import_module(EXPERT_MODULES[key]).EXPERT_SIMULATIONS = simulations
 
 
-# Each expert move has the bot process's hard deadline (bot.decisions), so the decision
-# times are those players see; 0 turns it off (then the moves depend only on the seed).
+# Each expert move has the bot process's hard deadline (bot.automation.decision_pool), so the
+# decision times are those players see; 0 turns it off (then the moves depend only on the seed).
 DEADLINE_MS = 400
 PROGRESS_EVERY = 25  # games between two progress lines
 

@@ -5,12 +5,11 @@ Each awaited player is a person who wants to make the move the engine's normal b
 choose. They look at the controls in front of them: the public table (``GameUI.table``) and
 their private view if it is current. When the move is not there, they open their view from
 the table (My hand / My view / the table's panel button: one interaction), unless their view
-follows the game (``cogs.view_follow``: the bot edits their last private view when their turn
-comes, so it is current). Then they click the control that makes the move (a button or a
-select option: one interaction each), going through next steps where the UI has them (paging,
-TEN's choice of cards to spend). A move no control offers is replaced by the first one of the
-same kind the controls do offer (TEN's payments are offered as suggested options, not every
-legal way to pay).
+follows the game (``cogs.listeners.view_follow``: the bot edits their last private view when their
+turn comes, so it is current). Then they click the control that makes the move (a button or a select
+option: one interaction each), going through next steps where the UI has them (paging, TEN's choice
+of cards to spend). A move no control offers is replaced by the first one of the same kind the
+controls do offer (TEN's payments are offered as suggested options, not every legal way to pay).
 
 A turn is a run of moves by one player (in TEN each bid is its own turn). Prints interactions
 per turn, and how many of them were view openings, per game.
@@ -33,7 +32,7 @@ from typing import Any
 import discord
 
 from bench._common import machine_line, table
-from bot.models import Seat, Session, Status
+from bot.sessions.models import Seat, Session, Status
 from cogs.game_ui import Move, OpenStep, Render
 from cogs.split import SplitUI
 from cogs.ten import TenUI
@@ -58,7 +57,7 @@ class Tally:
 
 def follows() -> bool:
     """Whether this checkout edits a player's last private view when their turn comes."""
-    return importlib.util.find_spec("cogs.view_follow") is not None
+    return importlib.util.find_spec("cogs.listeners.view_follow") is not None
 
 
 def controls(render: Render | None) -> Iterator[tuple[str, list[str] | None]]:

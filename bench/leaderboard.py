@@ -3,10 +3,10 @@
 Builds a database with one guild: 25,000 four-player SPLIT games (100,000 results rows; about
 5% of them with a bot seat) among 300 players, spread over the last 365 days, written as bare
 rows; then derives the stored standings from them once (``Store.rebuild_standings``, timed:
-what ``python -m bot.rebuild_ratings`` does). Then times, for each period (all / month /
+what ``python -m bot.rankings.rebuild_ratings`` does). Then times, for each period (all / month /
 week):
 
-- cold: a fresh :class:`bot.leaderboard.Leaderboards` (the first board a process answers):
+- cold: a fresh :class:`bot.rankings.leaderboard.Leaderboards` (the first board a process answers):
   one indexed read of the period's stored standings;
 - warm: the same instance again;
 - warm +4: four more games stored through ``Store.record_action`` (each moves the standings
@@ -42,10 +42,10 @@ from typing import Any
 import asyncpg
 
 from bench._common import machine_line, median, table
-from bot.leaderboard import PERIODS, Leaderboards, Tally, build_board
-from bot.models import ResultRow, Seat, Session, Status, utcnow
-from bot.standings import Period, ReplayRow, period_start
-from bot.store import Store
+from bot.rankings.leaderboard import PERIODS, Leaderboards, Tally, build_board
+from bot.rankings.period_standings import Period, ReplayRow, period_start
+from bot.sessions.models import ResultRow, Seat, Session, Status, utcnow
+from bot.store import Store, open_store
 
 GUILD = 7
 GAME = "split"
@@ -151,7 +151,7 @@ async def replay_board(store: Store, period: Period) -> float:
 
 
 async def measure(url: str, repeats: int) -> tuple[float, list[list[object]]]:
-    store = await Store.open(url)
+    store = await open_store(url)
     rng = random.Random(5)
     out: list[list[object]] = []
     try:
@@ -254,7 +254,7 @@ def main() -> None:
 
 
 async def _migrate(url: str) -> None:
-    store = await Store.open(url)
+    store = await open_store(url)
     await store.close()
 
 

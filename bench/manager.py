@@ -50,11 +50,12 @@ import aiosqlite
 import asyncpg
 
 from bench._common import machine_line, median, percentile, table
-from bot.database_url import parse_database_url
-from bot.manager import SessionManager
-from bot.models import Seat
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Seat
 from bot.store import Store
-from bot.store_postgres import POOL_SIZE
+from bot.store import open_store as open_database
+from bot.store.database_url import parse_database_url
+from bot.store.postgres import POOL_SIZE
 from game.base import Engine
 from game.registry import engines as all_engines
 
@@ -102,7 +103,7 @@ _OPEN: list[Store | aiosqlite.Connection | asyncpg.Pool[Any]] = []
 
 
 async def open_store(target: Path | str) -> Store:
-    store = await Store.open(target)
+    store = await open_database(target)
     _OPEN.append(store)
     return store
 

@@ -2,7 +2,8 @@
 
 Plays seeded games of SPLIT and TEN with the engines' bots for every player count and draws
 the running table (``GameUI.table``) after every action, in every language. Prints, per game
-and player count, the most lines and the longest line (shown characters, see ``cogs.phone``).
+and player count, the most lines and the longest line (shown characters, see
+``cogs.rendering.phone_text``).
 
     python -m bench.table_size [--seeds N] [--language en]
 
@@ -18,11 +19,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bench._common import machine_line, table
-from bot.models import LOG_KEEP, Seat, Session, Status
+from bot.sessions.models import LOG_KEEP, Seat, Session, Status
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
-from cogs.phone import render_lines, shown_length
+from cogs.rendering.phone_text import render_lines, shown_length
 from cogs.split import SplitUI
 from cogs.ten import TenUI
 from game.registry import engines

@@ -1,1 +1,2 @@
-"""The bot process: settings, SQLite store, session manager, Discord client."""
+"""The bot process, game-agnostic: the store (SQLite or PostgreSQL), sessions, machine seats and
+the turn clock, rankings, and the process itself (settings, Discord client, shards)."""

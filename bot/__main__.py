@@ -5,7 +5,7 @@ by); 2 when a setting or the database path is unusable, or Discord refuses the t
 on stderr, no traceback); 3 when the process lost the lease of its shard set (another process
 owns them now; a supervisor restarting it makes it a standby).
 
-Ownership (``bot.ownership``): on PostgreSQL the process takes the lease of its shard set
+Ownership (``bot.process.ownership``): on PostgreSQL the process takes the lease of its shard set
 (``SHARD_COUNT``/``SHARD_IDS``) before it connects to the gateway; while another process holds
 it, it stands by and takes over when that one dies.
 
@@ -37,12 +37,12 @@ import aiohttp
 import discord
 import discord.http
 
-from bot.api_base import apply_api_base
 from bot.errors import ConfigError
-from bot.lease import LeaseLost
-from bot.ownership import claim
-from bot.settings import Settings, load_settings
+from bot.process.api_base import apply_api_base
+from bot.process.env_settings import Settings, load_settings
+from bot.process.ownership import claim
 from bot.store import check_database
+from bot.store.lease import LeaseLost
 
 log = logging.getLogger("bot")
 
@@ -140,7 +140,7 @@ def write_stats(path: Path) -> None:
 
 async def run(settings: Settings) -> int:
     """Run the bot until a signal (0) or the loss of its lease (:data:`LEASE_LOST_EXIT`)."""
-    from bot.sharded_client import make_bot
+    from bot.process.sharded_client import make_bot
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

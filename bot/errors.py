@@ -8,7 +8,7 @@ class TableError(Exception):
 
     ``message`` is the sentence in English; ``template`` the sentence before its ``{fields}``
     were filled in (one of this module's constants when the bot says it), so the cogs can
-    say it in the reader's language (``cogs.refusals``).
+    say it in the reader's language (``cogs.kit.refusal_texts``).
     """
 
     def __init__(self, message: str, **fields: object) -> None:

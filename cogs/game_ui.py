@@ -1,15 +1,15 @@
 """The per-game table UI plug-in: how a game draws itself in Discord.
 
 Each game's UI lives in its own package (``cogs/<game key>/``), a discord.py extension whose
-``setup`` registers one :class:`GameUI` in the bot's ``cogs.registry.GameUIs``; a game without
-one gets ``cogs.plain_ui.PlainUI``. Outside its package nothing names a game.
+``setup`` registers one :class:`GameUI` in the bot's ``cogs.ui_registry.GameUIs``; a game without
+one gets ``cogs.rendering.plain_ui.PlainUI``. Outside its package nothing names a game.
 
 The cogs own the flow: the session manager's gate (seat, status, version, turn: see
-``bot.transitions.check_move``) runs before a UI sees a click, and the manager applies the
+``bot.sessions.transitions.check_move``) runs before a UI sees a click, and the manager applies the
 action. A GameUI only turns sessions into messages (:class:`Render`) and a click's payload into
 the engine's action model (:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
-no rules of its own: it asks its engine. Its controls are built with ``cogs.controls`` and the
-component ids of ``cogs.ids``.
+no rules of its own: it asks its engine. Its controls are built with ``cogs.kit.control_menus`` and
+the component ids of ``cogs.kit.custom_ids``.
 
 Hidden information rules: :meth:`GameUI.table` is public and must draw from
 ``engine.view(state, None)`` only; :meth:`GameUI.private` is sent ephemeral only.
@@ -26,8 +26,8 @@ events as lines of the log, a replay and the turn clock's notices; the cogs call
 on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures) and :class:`DrawsFinalPicture` (the
 picture for a finished game's final post). The picture hooks return PNG bytes and run in a
-worker thread (``cogs.pictures``): they may read the session (the manager swaps a new session
-in, it never changes one) but must touch nothing else.
+worker thread (``cogs.rendering.pictures``): they may read the session (the manager swaps a new
+session in, it never changes one) but must touch nothing else.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from pydantic import BaseModel
 
-from bot.manager import Change
-from bot.models import OLD_LINE, Session
+from bot.sessions.manager import Change
+from bot.sessions.models import OLD_LINE, Session
 from cogs.i18n.words import Words
-from cogs.limits import (
+from cogs.kit.discord_limits import (
     ATTACHMENT_SCHEME,
     FILE_DESCRIPTION,
     clip,
@@ -158,7 +158,7 @@ class GameUI(Protocol):
         """The public table message (everyone sees it): no hidden information.
 
         Called for active and finished sessions (show the results when finished; no game
-        components then). Typically includes ``cogs.ids.HandButton(session.id)``.
+        components then). Typically includes ``cogs.kit.custom_ids.HandButton(session.id)``.
         """
         ...
 
@@ -292,20 +292,21 @@ def event_lines(ui: GameUI, events: Iterable[Event], viewer: PlayerId | None,
 
 @runtime_checkable
 class DrawsReplay(Protocol):
-    """A GameUI with its own compact hands for a replay step (``cogs.replay``); without it a
-    replay shows each seat's private view (:func:`private_in`). The game is over, so every hand
-    may be shown; the result must stay small (a replay message holds at most 10 embeds)."""
+    """A GameUI with its own compact hands for a replay step (``cogs.rendering.replay_pages``);
+    without it a replay shows each seat's private view (:func:`private_in`). The game is over, so
+    every hand may be shown; the result must stay small (a replay message holds at most 10
+    embeds)."""
 
     def replay_hands(self, session: Session, words: Words) -> list[discord.Embed]: ...
 
 
 @runtime_checkable
 class PingsControls(Protocol):
-    """A GameUI whose turn ping (``cogs.turn_ping``) carries the controls the pinged players
-    need to act (TEN's Draw and Stop, its bid button) instead of only "My hand". Built with
-    ``cogs.controls`` / ``cogs.ids`` (they carry the session and its version); public, so no
-    hidden information; at most 20 items (the ping keeps a row of its own); in ``words``
-    (the server's)."""
+    """A GameUI whose turn ping (``cogs.listeners.turn_ping``) carries the controls the pinged
+    players need to act (TEN's Draw and Stop, its bid button) instead of only "My hand". Built with
+    ``cogs.kit.control_menus`` / ``cogs.kit.custom_ids`` (they carry the session and its version);
+    public, so no hidden information; at most 20 items (the ping keeps a row of its own); in
+    ``words`` (the server's)."""
 
     def ping_controls(self, session: Session, players: Sequence[PlayerId],
                       words: Words) -> list[Item]: ...
@@ -313,8 +314,8 @@ class PingsControls(Protocol):
 
 @runtime_checkable
 class ShowsStandings(Protocol):
-    """A GameUI with its own standings for the final post (``cogs.final_post``); without it
-    the post lists ``engine.results`` (place, name, score)."""
+    """A GameUI with its own standings for the final post (``cogs.listeners.final_post``); without
+    it the post lists ``engine.results`` (place, name, score)."""
 
     def final_embeds(self, session: Session, words: Words) -> list[discord.Embed]: ...
 
@@ -322,7 +323,7 @@ class ShowsStandings(Protocol):
 @runtime_checkable
 class DrawsImages(Protocol):
     """A GameUI that draws its table and a player's hand as images (PNG bytes). Called in a
-    worker thread, results cached per (session, version, viewer) by ``cogs.pictures``; the
+    worker thread, results cached per (session, version, viewer) by ``cogs.rendering.pictures``; the
     words come from ``words`` (the message's language)."""
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
@@ -341,5 +342,5 @@ class DrawsFinalPicture(Protocol):
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """PNG bytes for ``session`` once finished; None while it runs or when there is none.
-        Runs in a worker thread (``cogs.pictures.final_attachment`` wraps it)."""
+        Runs in a worker thread (``cogs.rendering.pictures.final_attachment`` wraps it)."""
         ...

@@ -1,6 +1,6 @@
 """The JSON file a game is exported as, and its replay.
 
-The process writes it (``bot.export``) and anyone replays it through the engine
+The process writes it (``bot.sessions.export``) and anyone replays it through the engine
 (``python -m game.split replay FILE``), so the format lives here, below both, with no
 knowledge of the store. ``format_version`` changes whenever a reader of an older version
 could misread a newer file.

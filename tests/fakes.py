@@ -24,13 +24,13 @@ from typing import Any
 import discord
 from pydantic import SecretStr
 
-from bot.settings import Settings
-from cogs.context import TABLE_COG
-from cogs.game_cog import GameCog
+from bot.process.env_settings import Settings
+from cogs.client_services import TABLE_COG
+from cogs.commands.game_commands import GameCog
+from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
 from cogs.game_ui import GameUI
-from cogs.ids import TABLE_CONTROLS
-from cogs.leaderboard_cog import LEADERBOARD_ITEMS
-from cogs.registry import GameUIs
+from cogs.kit.custom_ids import TABLE_CONTROLS
+from cogs.ui_registry import GameUIs
 
 DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS)
 
@@ -159,7 +159,7 @@ class FakeChannel:
 
 
 class FakeClient:
-    """Stands in for the bot (``bot.client.TableBot``): ``manager``, the table cog with the
+    """Stands in for the bot (``bot.process.client.TableBot``): ``manager``, the table cog with the
     game UIs (``get_cog``), and channel lookups."""
 
     def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None, *,
@@ -169,7 +169,8 @@ class FakeClient:
         self.cog = GameCog(self.uis)
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
-        # The environment's server defaults (cogs.server_settings): the manager's turn clock.
+        # The environment's server defaults (cogs.settings.server_settings): the manager's turn
+        # clock.
         self.settings = settings or Settings(
             discord_token=SecretStr("fake.discord.token"), turn_minutes=manager.turn_minutes,
             _env_file=None,  # type: ignore[call-arg]

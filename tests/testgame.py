@@ -15,11 +15,11 @@ import discord
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import Refusal
-from bot.models import Session
-from cogs.controls import number
+from bot.sessions.models import Session
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.words import Words
-from cogs.ids import ActButton, HandButton
+from cogs.kit.control_menus import number
+from cogs.kit.custom_ids import ActButton, HandButton
 from game.base import Event, GameState, IllegalAction, PlayerId, PlayerResult, rng_for
 from game.search import Budget
 

@@ -8,8 +8,8 @@ layout) and ``rules_text`` (the /rules pages). The game is imported only through
 
 from __future__ import annotations
 
-from bot.client import TableBot
-from cogs.context import game_uis
+from bot.process.client import TableBot
+from cogs.client_services import game_uis
 from cogs.split.ui import SplitUI
 
 __all__ = ["SplitUI", "setup"]

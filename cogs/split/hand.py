@@ -1,8 +1,8 @@
 """The SPLIT private view: a player's hand and the controls for their legal actions.
 
 Every control comes from ``engine.legal_actions(state, viewer)`` through the controls toolkit
-(``cogs.controls``): a control's payload names the action by its index in that list (``a:7``
-for a button; a select ``s:{kind}:{chunk}`` whose option values are indexes).
+(``cogs.kit.control_menus``): a control's payload names the action by its index in that list
+(``a:7`` for a button; a select ``s:{kind}:{chunk}`` whose option values are indexes).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 import discord
 
 from bot.errors import Refusal
-from bot.models import Session, Status
-from cogs.controls import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
+from bot.sessions.models import Session, Status
 from cogs.game_ui import Render
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
+from cogs.kit.control_menus import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
 from cogs.split.format import (
     COLOUR,
     STEP_WORDS,

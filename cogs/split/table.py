@@ -10,12 +10,12 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.models import Session, Status
+from bot.sessions.models import Session, Status
 from cogs.game_ui import Render
 from cogs.i18n.common_words import CARDS, LOG, MY_HAND, RULES, SCORES
 from cogs.i18n.words import Words
-from cogs.ids import HandButton, InfoButton, InfoKind
-from cogs.phone import LINE_WIDTH, join_lines, short, shown_length, wrap, wrap_text
+from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind
+from cogs.rendering.phone_text import LINE_WIDTH, join_lines, short, shown_length, wrap, wrap_text
 from cogs.split.format import (
     COLOUR,
     fit_lines,

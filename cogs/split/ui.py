@@ -3,7 +3,7 @@
 Registered by the extension ``setup`` in ``cogs/split/__init__.py``. Layout and words live in
 ``cogs.split.table`` (public), ``cogs.split.hand`` (private) and ``cogs.split.format``; round
 summaries are this UI's announcements (``cogs.game_ui.Announces``), posted by
-``cogs.announcer``; the final result heads the final post (``cogs.final_post``).
+``cogs.listeners.announcer``; the final result heads the final post (``cogs.listeners.final_post``).
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from typing import Any
 
 import discord
 
-from bot.manager import Change, ChangeKind
-from bot.models import Session, Status
-from cogs.controls import page_of
+from bot.sessions.manager import Change, ChangeKind
+from bot.sessions.models import Session, Status
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
-from cogs.rules import rules_page
+from cogs.kit.control_menus import page_of
+from cogs.rendering.rules_pages import rules_page
 from cogs.split.events import event_line
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
@@ -41,7 +41,7 @@ LEGACY_SCORES_PAYLOAD = "scores"
 
 class SplitUI:
     rules: Sequence[Page] = RULES
-    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rules)
+    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rendering.rules_pages)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, SplitEngine):
@@ -95,7 +95,7 @@ class SplitUI:
 
     def announcement(self, change: Change, words: Words) -> list[discord.Embed]:
         """A round summary for each round that ended (public); the final result is the
-        final post's (:meth:`final_embeds`, ``cogs.final_post``)."""
+        final post's (:meth:`final_embeds`, ``cogs.listeners.final_post``)."""
         if change.kind not in (ChangeKind.ACTION, ChangeKind.FINISHED):
             return []
         session = change.session

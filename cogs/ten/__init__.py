@@ -1,14 +1,14 @@
 """TEN's Discord UI, a discord.py extension: ``setup`` registers :class:`TenUI`.
 
 ``ui`` (the GameUI: table, private view, clicks), ``controls`` (its controls, built with
-``cogs.controls``), ``text`` (words) and ``rules_text`` (the /rules pages). The game is
+``cogs.kit.control_menus``), ``text`` (words) and ``rules_text`` (the /rules pages). The game is
 imported only through ``game.ten``'s public names.
 """
 
 from __future__ import annotations
 
-from bot.client import TableBot
-from cogs.context import game_uis
+from bot.process.client import TableBot
+from cogs.client_services import game_uis
 from cogs.ten.ui import TenUI
 
 __all__ = ["TenUI", "setup"]

@@ -1,10 +1,10 @@
-"""TEN's Discord controls, built with the controls toolkit (``cogs.controls``).
+"""TEN's Discord controls, built with the controls toolkit (``cogs.kit.control_menus``).
 
 Two lists are offered as controls:
 
-- the player's legal actions (``engine.legal_actions``; :data:`cogs.controls.LEGAL`): Draw /
-  Stop, Pass and the bid select, Skip and the buy select, "Choose another card". Payments
-  are not offered from this list (it holds every way to pay);
+- the player's legal actions (``engine.legal_actions``; :data:`cogs.kit.control_menus.LEGAL`):
+  Draw / Stop, Pass and the bid select, Skip and the buy select, "Choose another card".
+  Payments are not offered from this list (it holds every way to pay);
 - the payment options (``payment_options``; :data:`PAYMENTS`): the suggested one as a
   button (``y:{i}``), all of them in a select (``yo:pay:{chunk}``).
 
@@ -21,8 +21,13 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.models import Session
-from cogs.controls import (
+from bot.sessions.models import Session
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import BACK, DRAW, PASS
+from cogs.i18n.language import Language
+from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
+from cogs.kit.control_menus import (
     LEGAL,
     MAX_BUTTON_LABEL,
     MAX_OPTION_TEXT,
@@ -33,12 +38,7 @@ from cogs.controls import (
     Menu,
     clip,
 )
-from cogs.i18n.catalogs import words_for
-from cogs.i18n.common_words import BACK, DRAW, PASS
-from cogs.i18n.language import Language
-from cogs.i18n.messages import N_
-from cogs.i18n.words import Words
-from cogs.ids import ActButton, ActSelect, Item
+from cogs.kit.custom_ids import ActButton, ActSelect, Item
 from game.ten import Back, Bid, Buy, Draw, Pass, Payment, Skip, Stop, TenAction, display, sort_key
 
 PAYMENTS = Menu(button="y", select="yo")

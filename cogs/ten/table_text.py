@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import discord
 
 from cogs.i18n.words import Words
-from cogs.phone import join_lines, short, wrap, wrap_text
+from cogs.rendering.phone_text import join_lines, short, wrap, wrap_text
 from cogs.ten import text
 from game.ten import MarketCard, PlayerView, RunView, TenView, data, display
 

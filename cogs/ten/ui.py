@@ -15,8 +15,7 @@ from typing import Any
 import discord
 
 from bot.errors import Refusal
-from bot.models import Session, Status
-from cogs.controls import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
+from bot.sessions.models import Session, Status
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
@@ -24,9 +23,10 @@ from cogs.i18n.common_words import RULES as RULES_BUTTON
 from cogs.i18n.language import Language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
-from cogs.ids import HandButton, InfoButton, InfoKind, Item
 from cogs.imaging.words import words_in
-from cogs.limits import clip
+from cogs.kit.control_menus import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
+from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
+from cogs.kit.discord_limits import clip
 from cogs.ten import controls, table_text, text
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
@@ -66,7 +66,7 @@ def info_buttons(session: Session, words: Words) -> list[Item]:
 
 class TenUI:
     rules: Sequence[Page] = RULES
-    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rules)
+    rules_pages = PAGES  # the same pages, in the reader's language (cogs.rendering.rules_pages)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         if not isinstance(engine, TenEngine):

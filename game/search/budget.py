@@ -3,8 +3,8 @@
 A search counts its simulations and asks the budget after each one whether it may go on, and
 inside one every few playout moves (with the count of those complete; ``interrupt``).
 ``Iterations`` stops after a fixed count (reproducible: the same rng gives the same move); a
-caller outside ``game/`` (the bot process, ``bot.decisions``) adds a budget that watches a
-deadline, and ``FirstOf`` stops at whichever says so first.
+caller outside ``game/`` (the bot process, ``bot.automation.decision_pool``) adds a budget that
+watches a deadline, and ``FirstOf`` stops at whichever says so first.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.manager import SessionManager
-from bot.models import Seat
-from bot.store import Store
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Seat
+from bot.store import Store, open_store
 from tests.testgame import CountEngine
 
 
@@ -34,7 +34,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path)
+    opened = await open_store(db_path)
     yield opened
     await opened.close()
 

@@ -1,15 +1,15 @@
 """A notifier that records what the turn clock and the machine players would tell a channel:
-the structured notices, and the words ``cogs.notices`` makes of them."""
+the structured notices, and the words ``cogs.rendering.notice_text`` makes of them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.models import Session
-from bot.notify import Notice, Reminder, TimedOut
+from bot.automation.notices import Notice, Reminder, TimedOut
+from bot.sessions.models import Session
 from cogs.game_ui import GameUI
-from cogs.notices import reminder_text, timed_out_text
-from cogs.plain_ui import PlainUI
+from cogs.rendering.notice_text import reminder_text, timed_out_text
+from cogs.rendering.plain_ui import PlainUI
 from cogs.split.ui import SplitUI
 from cogs.ten.ui import TenUI
 from game.base import PlayerId
@@ -34,7 +34,8 @@ class RecordingNotifier:
     notices: list[Notice] = field(default_factory=list)
 
     async def notify(self, notice: Notice) -> None:
-        """Keeps the notice, and the words the channel would read (``cogs.notices``)."""
+        """Keeps the notice, and the words the channel would read
+        (``cogs.rendering.notice_text``)."""
         self.notices.append(notice)
         if isinstance(notice, Reminder):
             self.reminded.append((notice.player_id, reminder_text(notice)))

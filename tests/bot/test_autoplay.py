@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from bot import errors
-from bot.autoplay import Autoplay
+from bot.automation.autoplay import Autoplay
+from bot.automation.notices import AUTOMATIC
 from bot.errors import Refusal, StaleVersion
-from bot.manager import SessionManager
-from bot.models import Seat, Status
-from bot.notify import AUTOMATIC
-from bot.store import Store
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Seat, Status
+from bot.store import Store, open_store
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat
 from tests.bot.recorder import RecordingNotifier, no_sleep
@@ -163,7 +163,7 @@ async def test_restart_resumes_a_pending_bot_turn(
     await first.act(session.id, "1", session.version, Add(add=1))  # nobody plays the bot yet
     await first.drain()
     await store.close()
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         second = bot_manager(reopened, clock)
         await second.restore()
@@ -214,7 +214,7 @@ async def test_bot_only_tables_finish_a_whole_game(
 async def test_bot_games_replay_identically(tmp_path: Path, clock: FakeClock) -> None:
     logs = []
     for run in range(2):
-        store = await Store.open(tmp_path / f"run{run}.sqlite3")
+        store = await open_store(tmp_path / f"run{run}.sqlite3")
         try:
             manager = bot_manager(store, clock, seed=7)
             runner = Autoplay(manager, sleep=no_sleep)
@@ -270,4 +270,6 @@ async def test_machine_seats_stop_quietly_once_the_manager_drains(
     autoplay.kick(session.id)
     await autoplay.idle()
     assert manager.get(session.id).version == version
-    assert not [r for r in caplog.records if r.name == "bot.autoplay" and r.levelno >= 30]
+    assert not [
+        r for r in caplog.records if r.name == "bot.automation.autoplay" and r.levelno >= 30
+    ]

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.autoplay import MAX_RETRY_DELAY, Autoplay, retry_delay
-from bot.manager import SessionManager
-from bot.models import Session, Status
+from bot.automation.autoplay import MAX_RETRY_DELAY, Autoplay, retry_delay
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Session, Status
 from bot.store import Store
 from game.base import Event, IllegalAction, PlayerId
 from game.search import Budget
@@ -124,14 +124,14 @@ async def test_an_unexpected_error_restarts_the_worker_after_a_delay(
     await runner.idle()
     assert awaited(manager, session.id) == ["1"]
     assert sleeps.retries == [1.0, 2.0]
-    crashes = [r for r in caplog.records if r.name == "bot.autoplay" and r.exc_info]
+    crashes = [r for r in caplog.records if r.name == "bot.automation.autoplay" and r.exc_info]
     assert len(crashes) == 2 and all(r.levelno == logging.ERROR for r in crashes)
 
 
 async def test_an_illegal_bot_move_falls_back_to_the_default_move(
     store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="bot.autoplay")
+    caplog.set_level(logging.DEBUG, logger="bot.automation.autoplay")
     manager, runner, _, session = await bot_game(store, clock, IllegalBot())
     await manager.act(session.id, "1", session.version, Add(add=1))
     await runner.idle()

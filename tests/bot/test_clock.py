@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from bot import errors
-from bot.autoplay import Autoplay
-from bot.deadlines import plan
+from bot.automation.autoplay import Autoplay
+from bot.automation.turn_clock import TurnClock
 from bot.errors import Refusal, StaleVersion
-from bot.manager import SessionManager
-from bot.models import Deadline, Seat, Session
-from bot.store import Store
-from bot.turn_clock import TurnClock
+from bot.sessions.deadlines import plan
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Deadline, Seat, Session
+from bot.store import Store, open_store
 from game.base import IllegalAction
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat
@@ -232,7 +232,7 @@ async def test_restart_keeps_a_pending_deadline_and_fires_it_once(
     await first.drain()
     await store.close()
 
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         second = clocked_manager(reopened, clock)
         await second.restore()
@@ -250,7 +250,7 @@ async def test_restart_keeps_a_pending_deadline_and_fires_it_once(
     finally:
         await reopened.close()
 
-    third_store = await Store.open(db_path)
+    third_store = await open_store(db_path)
     try:
         third = clocked_manager(third_store, clock)
         await third.restore()
@@ -337,7 +337,7 @@ class RefusedDefault(CountEngine):
 async def test_a_refused_timeout_logs_the_engine_text_only_at_debug(
     store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="bot.turn_clock")
+    caplog.set_level(logging.DEBUG, logger="bot.automation.turn_clock")
     manager = SessionManager(store, {"count": RefusedDefault()}, clock=clock,
                              seed_source=lambda: 42, turn_minutes=5)
     session = await started(manager)

@@ -1,5 +1,6 @@
-"""Expert moves in the bot's process pool (bot.decisions): the deadline budget, the same moves
-as the engine decides in process when the deadline does not cut the search, and settings."""
+"""Expert moves in the bot's process pool (bot.automation.decision_pool): the deadline budget, the
+same moves as the engine decides in process when the deadline does not cut the search, and
+settings."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.autoplay import Autoplay
-from bot.decisions import Deadline, DecisionPool, decide
+from bot.automation.autoplay import Autoplay
+from bot.automation.decision_pool import Deadline, DecisionPool, decide
 from bot.errors import ConfigError
-from bot.manager import SessionManager
-from bot.settings import load_settings, parse_bot_levels
-from bot.store import Store
+from bot.process.env_settings import load_settings, parse_bot_levels
+from bot.sessions.manager import SessionManager
+from bot.store import open_store
 from game.base import rng_for
 from game.registry import engines
 from game.search import Iterations, capped
@@ -54,7 +55,7 @@ def test_without_a_cut_the_move_depends_only_on_the_rng() -> None:
 async def test_expert_seats_move_through_the_pool_as_the_engine_would(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    store = await Store.open(tmp_path / "pool.sqlite3")
+    store = await open_store(tmp_path / "pool.sqlite3")
     pool = DecisionPool(workers=1, deadline=60.0)  # no cut: the moves are reproducible
     try:
         manager = SessionManager(store, engines(), clock=clock, seed_source=lambda: 11)

@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from bot.autoplay import Autoplay
-from bot.manager import SessionManager
+from bot.automation.autoplay import Autoplay
+from bot.sessions.manager import SessionManager
 from bot.store import Store
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.errors import SaveFailed
-from bot.leaderboard import Leaderboards
-from bot.manager import SessionManager
-from bot.models import Session, Status
-from bot.store import Store
-from bot.transitions import leavers_last
+from bot.rankings.leaderboard import Leaderboards
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Session, Status
+from bot.sessions.transitions import leavers_last
+from bot.store import Store, open_store
 from game.base import PlayerResult
 from tests.bot.conftest import FakeClock, make_manager, seat
 from tests.testgame import Add
@@ -126,7 +126,7 @@ async def test_results_written_exactly_once_across_a_crash_during_the_finish(
     assert _result_count(db_path) == 0  # the half-written finish was rolled back entirely
 
     # The bot restarts: the game is still running, one move from the end.
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         restarted = make_manager(reopened, clock)
         assert (await restarted.restore()).restored == 1
@@ -139,7 +139,7 @@ async def test_results_written_exactly_once_across_a_crash_during_the_finish(
         await reopened.close()
 
     # Another restart after the finish: nothing is restored, nothing is written again.
-    again = await Store.open(db_path)
+    again = await open_store(db_path)
     try:
         assert (await make_manager(again, clock).restore()).restored == 0
         board = await Leaderboards(again, min_games=1).board(1, "count")

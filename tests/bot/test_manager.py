@@ -8,9 +8,9 @@ import pytest
 
 from bot import errors
 from bot.errors import Refusal, SaveFailed, StaleVersion
-from bot.manager import Change, SessionManager
-from bot.models import Seat, Status
-from bot.store import Store
+from bot.sessions.manager import Change, SessionManager
+from bot.sessions.models import Seat, Status
+from bot.store import Store, open_store
 from tests.bot.conftest import FakeClock, make_manager, seat
 from tests.testgame import Add
 
@@ -126,7 +126,7 @@ async def test_restart_reproduces_state(store: Store, clock: FakeClock, db_path:
     before = {s.id: s for s in manager.live_sessions()}
     await store.close()
 
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         fresh = make_manager(reopened, clock)
         report = await fresh.restore()

@@ -8,10 +8,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.client import TableBot, bot_intents
 from bot.errors import ConfigError
-from bot.settings import Settings, load_settings
-from bot.store import Store
+from bot.process.client import TableBot, bot_intents
+from bot.process.env_settings import Settings, load_settings
+from bot.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -81,13 +81,13 @@ def test_no_privileged_intents() -> None:
 
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
-    from cogs.game_cog import GameCog
-    from cogs.registry import GameUIs
+    from cogs.commands.game_commands import GameCog
+    from cogs.ui_registry import GameUIs
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
                         _env_file=None)  # type: ignore[call-arg]
     bot = TableBot(settings, engines={})
-    bot.store = await Store.open(settings.database_path)
+    bot.store = await open_store(settings.database_path)
     synced: list[object] = []
 
     async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
@@ -107,8 +107,8 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
 
 async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
-    from cogs.ids import TABLE_CONTROLS
-    from cogs.leaderboard_cog import LEADERBOARD_ITEMS
+    from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
+    from cogs.kit.custom_ids import TABLE_CONTROLS
     from tests.testgame import CountEngine
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.manager import Change, SessionManager
-from bot.store import Store
+from bot.sessions.manager import Change, SessionManager
+from bot.store import open_store
 from game.base import rng_for
 from tests.bot.conftest import FakeClock, seat
 from tests.testgame import Add, CountEngine
@@ -133,7 +133,7 @@ async def test_game_seed_fixes_each_games_seed_by_session_id(
 ) -> None:
     seeds = []
     for run in ("a", "b"):
-        store = await Store.open(tmp_path / f"{run}.sqlite3")
+        store = await open_store(tmp_path / f"{run}.sqlite3")
         try:
             manager = SessionManager(store, {"count": CountEngine()}, clock=clock,
                                      seed_source=lambda: 42, game_seed=2024)

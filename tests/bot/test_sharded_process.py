@@ -7,11 +7,11 @@ from pathlib import Path
 
 import discord
 
-from bot.ownership import Ownership
-from bot.settings import Settings
-from bot.sharded_client import ShardedTableBot, make_bot
+from bot.process.env_settings import Settings
+from bot.process.ownership import Ownership
+from bot.process.sharded_client import ShardedTableBot, make_bot
 from bot.sharding import ShardSet
-from bot.store import Store
+from bot.store import open_store
 from tests.bot.test_process import GOOD_TOKEN, run_bot
 
 
@@ -39,13 +39,13 @@ async def test_the_client_runs_its_shards(tmp_path: Path) -> None:
 
 
 async def test_commands_are_synced_only_by_the_owner_of_shard_0(tmp_path: Path) -> None:
-    from cogs.game_cog import GameCog
+    from cogs.commands.game_commands import GameCog
 
     synced: list[int] = []
     for shard in (1, 0):
         bot = make_bot(settings(tmp_path), Ownership(ShardSet.of(2, {shard})))
         await bot.__aenter__()  # the client's asyncio parts (close() needs them)
-        bot.store = await Store.open(tmp_path / "db.sqlite3")
+        bot.store = await open_store(tmp_path / "db.sqlite3")
 
         async def fake_sync(*, guild: discord.abc.Snowflake | None = None,
                             shard: int = shard) -> list[object]:

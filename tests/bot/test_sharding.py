@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import ConfigError
-from bot.settings import load_settings
+from bot.process.env_settings import load_settings
 from bot.sharding import ShardSet, parse_shard_ids, shard_of
 
 # A guild id whose timestamp part (id >> 22) is 1000: shard 1000 % count.

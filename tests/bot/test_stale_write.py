@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import StaleVersion
-from bot.store import Store
+from bot.store import open_store
 from tests.bot.conftest import FakeClock, make_manager, seat
 from tests.testgame import Add
 
@@ -16,8 +16,8 @@ from tests.testgame import Add
 async def test_a_write_refused_as_stale_reloads_the_stored_session(
     db_path: Path, clock: FakeClock
 ) -> None:
-    first_store = await Store.open(db_path)
-    second_store = await Store.open(db_path)
+    first_store = await open_store(db_path)
+    second_store = await open_store(db_path)
     try:
         first = make_manager(first_store, clock)
         lobby = await first.open_lobby(1, 10, "count", seat(1))

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.errors import SaveFailed, StaleWrite
-from bot.manager import Change, SessionManager
-from bot.models import Session, Status
-from bot.store import Store
+from bot.sessions.manager import Change, SessionManager
+from bot.sessions.models import Session, Status
+from bot.store import Store, open_store
 from tests.bot.conftest import seat
 from tests.testgame import Add
 
@@ -151,14 +151,14 @@ async def test_cancelled_before_its_transaction_is_not_written(
 
 
 async def test_close_waits_for_queued_actions(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     sessions = [await active(store, channel) for channel in (10, 11, 12)]
     writes = [asyncio.create_task(store.record_action(advanced(s), "1", {"add": 1}))
               for s in sessions]
     await asyncio.sleep(0)
     await store.close()
     await asyncio.gather(*writes)
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         for session in sessions:
             assert await reopened.load_session(session.id) == advanced(session)

@@ -11,10 +11,10 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import TREE_HASH_KEY, TableBot
-from bot.settings import Settings
-from bot.store import Store
-from bot.sync_refusal import refusal_text
+from bot.process.client import TREE_HASH_KEY, TableBot
+from bot.process.env_settings import Settings
+from bot.process.sync_refusal import refusal_text
+from bot.store import open_store
 
 GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
@@ -70,7 +70,7 @@ async def test_a_refused_global_sync_logs_one_error_and_is_tried_again(
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
                         _env_file=None)  # type: ignore[call-arg]
     bot = TableBot(settings, engines={})
-    bot.store = await Store.open(settings.database_path)
+    bot.store = await open_store(settings.database_path)
     refuse = True
     attempts: list[object] = []
 
@@ -87,7 +87,7 @@ async def test_a_refused_global_sync_logs_one_error_and_is_tried_again(
 
     bot.tree.sync = fake_sync  # type: ignore[method-assign]
     try:
-        with caplog.at_level(logging.INFO, logger="bot.client"):
+        with caplog.at_level(logging.INFO, logger="bot.process.client"):
             assert await bot.sync_commands() is False
         errors = [r for r in caplog.records if r.levelno == logging.ERROR]
         assert len(errors) == 1
@@ -107,7 +107,7 @@ async def test_an_unreachable_discord_does_not_stop_a_guild_sync(
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
                         dev_guild_id=123, _env_file=None)  # type: ignore[call-arg]
     bot = TableBot(settings, engines={})
-    bot.store = await Store.open(settings.database_path)
+    bot.store = await open_store(settings.database_path)
 
     async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
         raise discord.DiscordServerError(SimpleNamespace(status=503, reason="Unavailable"),
@@ -115,7 +115,7 @@ async def test_an_unreachable_discord_does_not_stop_a_guild_sync(
 
     bot.tree.sync = fake_sync  # type: ignore[method-assign]
     try:
-        with caplog.at_level(logging.ERROR, logger="bot.client"):
+        with caplog.at_level(logging.ERROR, logger="bot.process.client"):
             assert await bot.sync_commands() is False
         assert [r.levelno for r in caplog.records] == [logging.ERROR]
         assert "HTTP 503" in caplog.records[0].message

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.manager import SessionManager
-from bot.store import Store
-from cogs.game_cog import GameCog
-from cogs.publisher import TablePublisher
+from bot.sessions.manager import SessionManager
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
+from cogs.listeners.table_publisher import TablePublisher
 from tests.fakes import FakeChannel, FakeClient, FakeInteraction, FakeMessage, FakeUser
 from tests.testgame import CountEngine, CountUI
 
@@ -37,7 +37,7 @@ class Table:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    store = await Store.open(tmp_path / "cogs.sqlite3")
+    store = await open_store(tmp_path / "cogs.sqlite3")
     manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
     yield Table(manager)
     await store.close()
@@ -45,9 +45,9 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
 
 @pytest.fixture(autouse=True)
 def no_unexpected_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
-    """Fail a test whose handler crashed: the error hook in ``cogs.unexpected`` answers the
-    user politely, which would otherwise hide the bug from the test. A test that provokes an
+    """Fail a test whose handler crashed: the error hook in ``cogs.kit.unexpected_errors`` answers
+    the user politely, which would otherwise hide the bug from the test. A test that provokes an
     error on purpose checks the records and then calls ``caplog.clear()``."""
     yield
-    crashed = [r for r in caplog.get_records("call") if r.name == "cogs.unexpected"]
+    crashed = [r for r in caplog.get_records("call") if r.name == "cogs.kit.unexpected_errors"]
     assert not crashed, [r.getMessage() for r in crashed]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.manager import Change, SessionManager
-from bot.models import Session
-from cogs.announcer import Announcer
-from cogs.final_post import FinalPost
-from cogs.game_cog import GameCog
-from cogs.publisher import TablePublisher
+from bot.sessions.manager import Change, SessionManager
+from bot.sessions.models import Session
+from cogs.commands.game_commands import GameCog
+from cogs.listeners.announcer import Announcer
+from cogs.listeners.final_post import FinalPost
+from cogs.listeners.table_publisher import TablePublisher
+from cogs.listeners.turn_ping import TurnPing
 from cogs.split import SplitUI
-from cogs.turn_ping import TurnPing
 from game.base import Event
 from game.split import SplitEngine
 from tests.fakes import (

@@ -10,12 +10,12 @@ import pytest
 from discord import app_commands
 
 from bot import errors
-from bot.autoplay import Autoplay
-from bot.manager import BOT_LEVELS, SessionManager
-from bot.store import Store
-from bot.turn_clock import TurnClock
-from cogs.game_cog import GameCog
-from cogs.publisher import TablePublisher
+from bot.automation.autoplay import Autoplay
+from bot.automation.turn_clock import TurnClock
+from bot.sessions.manager import BOT_LEVELS, SessionManager
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
+from cogs.listeners.table_publisher import TablePublisher
 from tests.bot.conftest import FakeClock
 from tests.bot.recorder import no_sleep
 from tests.cogs.conftest import ANA, BEN, Table
@@ -39,7 +39,7 @@ class ClockedTable(Table):
 
 @pytest.fixture
 async def clocked(tmp_path: Path) -> AsyncIterator[ClockedTable]:
-    store = await Store.open(tmp_path / "bots.sqlite3")
+    store = await open_store(tmp_path / "bots.sqlite3")
     clock = FakeClock()
     manager = SessionManager(store, {"count": CountEngine()}, clock=clock,
                              seed_source=lambda: 7, turn_minutes=5)

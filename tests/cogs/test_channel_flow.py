@@ -10,17 +10,17 @@ import discord
 import pytest
 
 from bot import errors
-from bot.manager import SessionManager
-from bot.models import Session, Status
-from bot.store import Store
-from cogs.final_post import FinalPost
-from cogs.game_cog import GameCog
-from cogs.handlers import WRONG_TABLE
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Session, Status
+from bot.store import Store, open_store
+from cogs.clicks.table_clicks import WRONG_TABLE
+from cogs.commands.game_commands import GameCog
 from cogs.i18n.words import Words
-from cogs.ids import ActButton, HandButton, Item
-from cogs.publisher import TablePublisher
-from cogs.table_watch import BURIED_AFTER, TableWatch
-from cogs.turn_ping import TurnPing
+from cogs.kit.custom_ids import ActButton, HandButton, Item
+from cogs.listeners.final_post import FinalPost
+from cogs.listeners.table_publisher import TablePublisher
+from cogs.listeners.table_watch import BURIED_AFTER, TableWatch
+from cogs.listeners.turn_ping import TurnPing
 from game.base import PlayerId
 from tests.cogs.conftest import ANA, BEN, CY, DEE
 from tests.fakes import (
@@ -110,7 +110,7 @@ class Flow:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "flow.sqlite3")
+    opened = await open_store(tmp_path / "flow.sqlite3")
     yield opened
     await opened.close()
 

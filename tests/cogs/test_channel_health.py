@@ -1,6 +1,6 @@
 """Permissions: /game new refuses a channel where the bot lacks what a game needs, naming it;
 a 403 on a table edit or ping mid-game is logged once at WARNING and each player's next click
-tells them privately (``cogs.channel_health``)."""
+tells them privately (``cogs.kit.channel_health``)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from typing import Any
 import discord
 import pytest
 
-from bot.manager import SessionManager
-from bot.store import Store
-from cogs.channel_health import (
+from bot.sessions.manager import SessionManager
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.kit.channel_health import (
     BLOCKED_NOTE,
     missing_permissions,
     missing_thread_permissions,
 )
-from cogs.game_cog import GameCog
-from cogs.i18n.catalogs import words_for
-from cogs.i18n.language import Language
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable
@@ -35,7 +35,7 @@ GAME_NEEDS = discord.Permissions(view_channel=True, send_messages=True, embed_li
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "health.sqlite3")
+    store = await open_store(tmp_path / "health.sqlite3")
     yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     await store.close()
 

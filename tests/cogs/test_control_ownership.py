@@ -3,11 +3,11 @@ info buttons never replace the table message (issue 20's "controls trust their m
 
 from __future__ import annotations
 
-from bot.models import Session
-from cogs.controls import CHOOSE_ONE, number
-from cogs.game_cog import GameCog
-from cogs.handlers import WRONG_TABLE
-from cogs.ids import TABLE_CONTROLS, ActButton, HandButton
+from bot.sessions.models import Session
+from cogs.clicks.table_clicks import WRONG_TABLE
+from cogs.commands.game_commands import GameCog
+from cogs.kit.control_menus import CHOOSE_ONE, number
+from cogs.kit.custom_ids import TABLE_CONTROLS, ActButton, HandButton
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import assert_refused, press
 from tests.cogs.test_play import hand, start_game

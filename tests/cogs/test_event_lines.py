@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from bot.models import Session, Status, public_event
-from bot.notify import TimedOut
-from bot.store_sql import log_entry, log_event
-from bot.transitions import extend_log
+from bot.automation.notices import TimedOut
+from bot.sessions.models import Session, Status, public_event
+from bot.sessions.transitions import extend_log
+from bot.store.sql import log_entry, log_event
 from cogs.game_ui import GameUI, event_line
 from cogs.i18n import Language, words_for
-from cogs.log_view import log_render
-from cogs.notices import timed_out_text
+from cogs.rendering.event_log import log_render
+from cogs.rendering.notice_text import timed_out_text
 from cogs.split.ui import SplitUI
 from cogs.ten.ui import TenUI
 from game.base import Engine, Event

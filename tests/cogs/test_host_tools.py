@@ -5,8 +5,8 @@ refused ephemeral and changes nothing."""
 from __future__ import annotations
 
 from bot import errors
-from bot.models import Session
-from cogs.game_cog import GameCog
+from bot.sessions.models import Session
+from cogs.commands.game_commands import GameCog
 from tests.cogs.conftest import ANA, BEN, CY, Table
 from tests.fakes import FakeMessage, Sent, click, invoke
 

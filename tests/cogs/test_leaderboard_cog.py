@@ -9,11 +9,11 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.leaderboard import Leaderboards
-from bot.manager import SessionManager
-from bot.models import Seat
-from bot.store import Store
-from cogs.leaderboard_cog import LeaderboardCog, LeaderboardPageButton
+from bot.rankings.leaderboard import Leaderboards
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Seat
+from bot.store import Store, open_store
+from cogs.commands.leaderboard_commands import LeaderboardCog, LeaderboardPageButton
 from tests.bot.test_leaderboard import finish
 from tests.fakes import FakeClient, FakeGuild, FakeInteraction, FakeMessage, FakeUser, invoke
 from tests.testgame import Add, CountEngine, CountUI
@@ -61,7 +61,7 @@ class Room:
 
 @pytest.fixture
 async def room(tmp_path: Path) -> AsyncIterator[Room]:
-    store = await Store.open(tmp_path / "board.sqlite3")
+    store = await open_store(tmp_path / "board.sqlite3")
     yield Room(store, min_games=1)
     await store.close()
 
@@ -126,7 +126,7 @@ async def test_leaderboard_is_public_and_pages_with_buttons(room: Room) -> None:
 
 
 async def test_players_below_the_minimum_come_after_the_ranked(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "min.sqlite3")
+    store = await open_store(tmp_path / "min.sqlite3")
     try:
         room = Room(store, min_games=2)
         for minute in range(2):

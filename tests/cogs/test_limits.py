@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from cogs.game_ui import Render
-from cogs.limits import CONTENT, EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS, FIELD_VALUE
+from cogs.kit.discord_limits import CONTENT, EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS, FIELD_VALUE
 
 
 def test_overlong_texts_are_cut_and_embeds_fit_the_totals() -> None:

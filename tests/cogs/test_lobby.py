@@ -3,8 +3,8 @@ from __future__ import annotations
 import discord
 
 from bot import errors
-from bot.models import Status
-from cogs.game_cog import GameCog
+from bot.sessions.models import Status
+from cogs.commands.game_commands import GameCog
 from cogs.split import SplitUI
 from cogs.ten import TenUI
 from game.split import SplitEngine

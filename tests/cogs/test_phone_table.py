@@ -9,7 +9,7 @@ import pytest
 from bench.table_size import measure, sessions
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.phone import render_lines, short, shown_length, wrap
+from cogs.rendering.phone_text import render_lines, short, shown_length, wrap
 from cogs.ten import TenUI
 from game.registry import engines
 

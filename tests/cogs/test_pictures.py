@@ -17,21 +17,21 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.manager import SessionManager
-from bot.models import Session, Status
-from bot.store import Store
-from cogs import shown
-from cogs.final_post import with_final_picture
-from cogs.game_cog import GameCog
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Session, Status
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
+from cogs.commands.images_command import ImagesCog
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.images_cog import ImagesCog
-from cogs.limits import FILE_BYTES, FILES
-from cogs.pictures import Pictures, final_attachment, table_attachment, with_table_picture
-from cogs.rendering import table_render
+from cogs.kit.discord_limits import FILE_BYTES, FILES
+from cogs.listeners.final_post import with_final_picture
+from cogs.rendering import message_delivery as delivery
+from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
+from cogs.rendering.table_renders import table_render
+from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
-from cogs.stored_settings import stored_settings
 from cogs.ten import TenUI
 from game.split import SplitEngine
 from game.ten import TenEngine
@@ -46,7 +46,7 @@ AT = datetime(2026, 1, 1, tzinfo=UTC)
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "pictures.sqlite3")
+    store = await open_store(tmp_path / "pictures.sqlite3")
     manager = SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED)
     table = SplitTable(manager)
     table.cog.pictures = Pictures(default_on=True)
@@ -141,8 +141,8 @@ async def test_a_late_picture_is_dropped_once_the_game_moved_on(split: SplitTabl
         return Render(embeds=[discord.Embed(title="x")],
                       files=[Attachment("hand.png", b"png")])
 
-    await shown.answer(ia, shown.Shown(ui.private(session, str(ANA.id)), slow(), session),
-                       edit=False)
+    await delivery.answer(ia, delivery.Shown(ui.private(session, str(ANA.id)), slow(), session),
+                          edit=False)
     assert [sent.kind for sent in ia.sent] == ["send_message"]
 
 
@@ -166,7 +166,7 @@ async def test_the_edit_after_an_answer_sends_only_the_picture(split: SplitTable
         return Render(content=text.content, embeds=[discord.Embed(title="hand")], view=view,
                       files=[Attachment("hand.png", b"png")])
 
-    await shown.answer(ia, shown.Shown(text, drawn(), session), edit=False)
+    await delivery.answer(ia, delivery.Shown(text, drawn(), session), edit=False)
     # The answer's content and controls stay as they were sent; the edit adds the picture.
     assert sent_keys == [{"embeds", "attachments"}]
 
@@ -185,16 +185,16 @@ async def test_a_late_picture_never_overwrites_a_newer_answer(split: SplitTable)
     older = split.interaction(ANA, message)
     newer = split.interaction(ANA, message)
     text = Render(embeds=[discord.Embed(title="text")])
-    first = asyncio.ensure_future(shown.answer(older, shown.Shown(text, late(), session),
-                                               edit=True))
+    first = asyncio.ensure_future(delivery.answer(older, delivery.Shown(text, late(), session),
+                                                  edit=True))
     await asyncio.sleep(0.01)
-    await shown.answer(newer, shown.Shown(Render(embeds=[discord.Embed(title="new")])),
-                       edit=True)
+    await delivery.answer(newer, delivery.Shown(Render(embeds=[discord.Embed(title="new")])),
+                          edit=True)
     release.set()
     await first
     assert [sent.kind for sent in older.sent] == ["edit_message"]
     assert message.edits[-1].embeds[0].title == "new"
-    assert not shown._latest  # nothing kept once the answers are done
+    assert not delivery._latest  # nothing kept once the answers are done
 
 
 # --- switching pictures off ----
@@ -304,7 +304,7 @@ def test_every_picture_of_a_whole_game_fits_discords_limits(game: str, count: in
 
 
 def _session(game: str, state: Any, count: int, *, finished: bool = False) -> Session:
-    from bot.models import Seat
+    from bot.sessions.models import Seat
 
     return Session(
         id=5, guild_id=1, channel_id=2, game=game, host_id="p1",
@@ -483,7 +483,7 @@ async def test_a_picture_of_a_version_the_game_left_is_not_drawn() -> None:
 
 async def test_a_hand_drawn_ahead_goes_with_the_first_callback(split: SplitTable) -> None:
     from cogs.imaging.cache import RenderCache
-    from cogs.pictures import hand_job, prerender_hand
+    from cogs.rendering.pictures import hand_job, prerender_hand
 
     await started(split)
     pictures = split.cog.pictures

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from bot import errors
-from bot.models import Session, Status
-from cogs.game_cog import GameCog
+from bot.sessions.models import Session, Status
+from cogs.commands.game_commands import GameCog
 from tests.cogs.conftest import ANA, BEN, CY, Table
 from tests.cogs.test_lobby import assert_refused, open_lobby, press
 from tests.fakes import FakeMessage, FakeUser, Sent, click, invoke

@@ -13,13 +13,13 @@ import pytest
 from discord import app_commands
 
 from bot import errors
-from bot.models import Session
-from bot.notify import TimedOut
-from cogs.game_cog import GameCog
+from bot.automation.notices import TimedOut
+from bot.sessions.models import Session
+from cogs.commands.game_commands import GameCog
+from cogs.commands.language_command import LanguageCog
 from cogs.i18n import Language, Words, words_for
-from cogs.language_cog import LanguageCog
-from cogs.publisher import TablePublisher
-from cogs.unexpected import UNEXPECTED, answer_unexpected
+from cogs.kit.unexpected_errors import UNEXPECTED, answer_unexpected
+from cogs.listeners.table_publisher import TablePublisher
 from tests.cogs.conftest import ANA, BEN, CY, Table
 from tests.fakes import FakeGuild, FakeInteraction, FakeMessage, FakeUser, click, invoke
 
@@ -117,7 +117,7 @@ async def test_each_player_reads_their_own_language(
     ia = as_user(table, CY)
     await answer_unexpected(ia, RuntimeError("boom"), "a test")  # type: ignore[arg-type]
     assert ia.last.ephemeral and ia.last.content == said(GU, UNEXPECTED)
-    assert [r.getMessage() for r in caplog.records if r.name == "cogs.unexpected"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "cogs.kit.unexpected_errors"] == [
         "unexpected error in a test"]
     caplog.clear()  # provoked on purpose
 
@@ -147,7 +147,7 @@ async def not_your_turn_and_stale(table: Table, session: Session) -> None:
 
 
 def test_rules_pages_come_in_the_readers_language() -> None:
-    from cogs.rules import rules_page
+    from cogs.rendering.rules_pages import rules_page
     from cogs.split import SplitUI
     from cogs.split.rules_text import PAGES
     from game.split import SplitEngine

@@ -29,20 +29,20 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.manager import SessionManager
-from bot.models import Session
-from bot.notify import TimedOut
-from bot.store import Store
-from cogs.config_cog import ConfigCog
-from cogs.context import game_uis
-from cogs.game_cog import GameCog
+from bot.automation.notices import TimedOut
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Session
+from bot.store import open_store
+from cogs.client_services import game_uis
+from cogs.commands.config_command import ConfigCog
+from cogs.commands.game_commands import GameCog
+from cogs.commands.language_command import LanguageCog
 from cogs.game_ui import event_lines
 from cogs.i18n import Language, words_for
 from cogs.i18n import common_words as common
 from cogs.i18n.messages import Message, PluralMessage
-from cogs.language_cog import LanguageCog
-from cogs.publisher import TablePublisher
-from cogs.replay import step_lines
+from cogs.listeners.table_publisher import TablePublisher
+from cogs.rendering.replay_pages import step_lines
 from game.split import SplitEngine
 from game.ten import Pay, payment_options
 from tests.cogs.conftest import ANA, BEN, CY
@@ -288,7 +288,7 @@ class Players:
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "split.sqlite3")
+    store = await open_store(tmp_path / "split.sqlite3")
     manager = SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: 20240501)
     yield SplitTable(manager)
     await store.close()
@@ -364,7 +364,7 @@ async def test_a_whole_split_game_in_three_languages(split: SplitTable) -> None:
 
 
 async def test_a_whole_ten_game_in_three_languages(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "ten.sqlite3")
+    store = await open_store(tmp_path / "ten.sqlite3")
     try:
         ten = TenTable(SessionManager(store, {"ten": TEN}, seed_source=lambda: 4))
         await play_ten(ten)

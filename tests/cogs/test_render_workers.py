@@ -1,7 +1,7 @@
-"""The picture worker processes (``cogs.render_workers``): jobs run in another process at a
-lower priority, a job's error comes back with its traceback, a job nobody wants any more is
-not run, the worker ends with its pipe, and one that dies before it ever drew fails the jobs
-waiting instead of being restarted in a loop."""
+"""The picture worker processes (``cogs.rendering.render_workers``): jobs run in another process at
+a lower priority, a job's error comes back with its traceback, a job nobody wants any more is not
+run, the worker ends with its pipe, and one that dies before it ever drew fails the jobs waiting
+instead of being restarted in a loop."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from cogs.render_workers import NICENESS, BrokenWorker, RenderWorkers, WorkerError
+from cogs.rendering.render_workers import NICENESS, BrokenWorker, RenderWorkers, WorkerError
 
 
 def where_and_how_nice() -> bytes:

@@ -11,12 +11,12 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.export import STILL_RUNNING, parse_export
-from bot.manager import SessionManager
-from bot.store import Store
-from cogs.config_cog import NEEDS_MANAGE_SERVER, ConfigCog
-from cogs.game_cog import GameCog
-from cogs.replay import (
+from bot.sessions.export import STILL_RUNNING, parse_export
+from bot.sessions.manager import SessionManager
+from bot.store import open_store
+from cogs.commands.config_command import NEEDS_MANAGE_SERVER, ConfigCog
+from cogs.commands.game_commands import GameCog
+from cogs.rendering.replay_pages import (
     MAX_EMBED_TOTAL,
     MAX_EMBEDS,
     OUT_OF_RANGE,
@@ -34,7 +34,7 @@ MANAGE = discord.Permissions(manage_guild=True)
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "replay.sqlite3")
+    store = await open_store(tmp_path / "replay.sqlite3")
     manager = SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED)
     yield SplitTable(manager)
     await store.close()

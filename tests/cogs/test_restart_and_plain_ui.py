@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.manager import SessionManager
-from bot.store import Store
-from cogs.game_cog import GameCog
-from cogs.plain_ui import PlainUI
-from cogs.publisher import TablePublisher
-from cogs.turn_ping import TurnPing
+from bot.sessions.manager import SessionManager
+from bot.store import Store, open_store
+from cogs.commands.game_commands import GameCog
+from cogs.listeners.table_publisher import TablePublisher
+from cogs.listeners.turn_ping import TurnPing
+from cogs.rendering.plain_ui import PlainUI
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import press
 from tests.fakes import FakeClient, FakeInteraction, click, invoke
@@ -16,7 +16,7 @@ from tests.testgame import CountEngine
 
 async def test_buttons_keep_working_after_restart(tmp_path: Path) -> None:
     path = tmp_path / "restart.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     table = Table(SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7))
     ia = table.interaction(ANA)
     await invoke(GameCog.new, table.cog, ia, game="count")
@@ -24,7 +24,7 @@ async def test_buttons_keep_working_after_restart(tmp_path: Path) -> None:
     sid = table.manager.in_channel(100).id
     await store.close()
 
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         manager = SessionManager(store, {"count": CountEngine()})
         await manager.restore()
@@ -38,7 +38,7 @@ async def test_buttons_keep_working_after_restart(tmp_path: Path) -> None:
 
 
 async def test_plain_ui_plays_through_a_select(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "plain.sqlite3")
+    store = await open_store(tmp_path / "plain.sqlite3")
     try:
         engine = CountEngine()
         manager = SessionManager(store, {"count": engine}, seed_source=lambda: 7)
@@ -67,14 +67,14 @@ async def test_plain_ui_plays_through_a_select(tmp_path: Path) -> None:
 
 
 def _seat(user: object):
-    from cogs.context import seat_for
+    from cogs.client_services import seat_for
 
     return seat_for(user)  # type: ignore[arg-type]
 
 
 async def _running_table(path: Path) -> tuple[Store, SessionManager]:
     """A store with one running count game in channel 100 (table message 555), still open."""
-    store = await Store.open(path)
+    store = await open_store(path)
     manager = SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7)
     running = await manager.open_lobby(1, 100, "count", _seat(ANA))
     await manager.join(running.id, _seat(BEN))
@@ -85,7 +85,7 @@ async def _running_table(path: Path) -> tuple[Store, SessionManager]:
 
 async def _restarted(path: Path) -> tuple[Store, SessionManager]:
     """The store at ``path`` opened again, with its sessions restored (a new process)."""
-    store = await Store.open(path)
+    store = await open_store(path)
     manager = SessionManager(store, {"count": CountEngine()})
     await manager.restore()
     return store, manager

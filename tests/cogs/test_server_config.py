@@ -12,19 +12,19 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.models import Status
-from cogs.config_cog import ConfigCog
-from cogs.game_cog import GameCog
+from bot.sessions.models import Status
+from cogs.commands.config_command import ConfigCog
+from cogs.commands.game_commands import GameCog
+from cogs.commands.language_command import LanguageCog
 from cogs.i18n import Language, words_for
-from cogs.language_cog import LanguageCog
-from cogs.server_settings import (
+from cogs.settings.server_settings import (
     CHANNELS,
     LANGUAGE,
     TURN_MINUTES,
     ServerDefaults,
     resolve,
 )
-from cogs.stored_settings import StoredSettings
+from cogs.settings.settings_cache import StoredSettings
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.fakes import FakeChannel, FakeInteraction, click, invoke
 
@@ -75,10 +75,10 @@ async def test_shows_every_setting_and_which_are_defaults(table: Table) -> None:
 async def test_a_change_is_logged_with_who_old_and_new(
     table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="cogs.config_cog"):
+    with caplog.at_level(logging.INFO, logger="cogs.commands.config_command"):
         await configure(table, leaderboard_min_games=5)
         await configure(table, leaderboard_min_games=2)
-    lines = [r.getMessage() for r in caplog.records if r.name == "cogs.config_cog"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "cogs.commands.config_command"]
     assert lines == [
         f"guild 1: setting leaderboard_min_games changed from '(default)' to '5' by {ANA.id}",
         f"guild 1: setting leaderboard_min_games changed from '5' to '2' by {ANA.id}",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.manager import Change, SessionManager
-from bot.store import Store
+from bot.sessions.manager import Change, SessionManager
+from bot.store import open_store
 from game.split import SplitEngine
 from game.split.state import SplitState
 from game.ten.state import Draw, TenState
@@ -38,7 +38,7 @@ def negative_value(marks: int) -> int:
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "split.sqlite3")
+    store = await open_store(tmp_path / "split.sqlite3")
     yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     await store.close()
 

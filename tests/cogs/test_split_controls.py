@@ -8,9 +8,9 @@ import discord
 import pytest
 
 from bot.errors import Refusal
-from bot.models import Seat, Session, Status
-from cogs.controls import MAX_OPTIONS, NOT_AVAILABLE, UNKNOWN_CONTROL
+from bot.sessions.models import Seat, Session, Status
 from cogs.game_ui import Move, OpenStep, Render
+from cogs.kit.control_menus import MAX_OPTIONS, NOT_AVAILABLE, UNKNOWN_CONTROL
 from cogs.split import SplitUI
 from game.split import SplitEngine, Step
 from game.split.state import SplitState, TableMatch
@@ -43,7 +43,7 @@ def crowded_main_step() -> SplitState:
 
 def items(render: Render) -> list[Any]:
     assert render.view is not None
-    # Controls are DynamicItems (cogs.ids); the tests look at the components they wrap.
+    # Controls are DynamicItems (cogs.kit.custom_ids); the tests look at the components they wrap.
     return [getattr(item, "item", item) for item in render.view.children]
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.manager import SessionManager
-from bot.models import LOG_KEEP, Status
-from bot.store import Store
-from cogs.game_cog import GameCog
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import LOG_KEEP, Status
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
 from game.split import SplitEngine
 from game.split.cards import FACE_NAMES
 from tests.cogs.conftest import ANA, BEN, CY
@@ -28,7 +28,7 @@ USERS = {str(user.id): user for user in (ANA, BEN, CY)}
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "split.sqlite3")
+    store = await open_store(tmp_path / "split.sqlite3")
     manager = SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED)
     yield SplitTable(manager)
     await store.close()

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.manager import SessionManager
-from bot.models import Session
-from bot.store import Store
-from cogs.controls import NOT_AVAILABLE, UNKNOWN_CONTROL
-from cogs.game_cog import GameCog
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Session
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
 from cogs.i18n import Language, words_for
+from cogs.kit.control_menus import NOT_AVAILABLE, UNKNOWN_CONTROL
 from cogs.split.events import event_line
 from game.split import SplitEngine
 from game.split.cards import FACE_NAMES
@@ -25,7 +25,7 @@ from tests.fakes import FakeMessage, FakeUser, Sent
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "split.sqlite3")
+    store = await open_store(tmp_path / "split.sqlite3")
     yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     await store.close()
 
@@ -189,7 +189,7 @@ async def test_scores_of_an_ended_game_or_a_lobby_are_refused(split: SplitTable)
 
 async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "restart.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     split = SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     _, (on_turn, _other) = await two_player_game(split)
     first = await split.hand(on_turn)
@@ -200,7 +200,7 @@ async def test_controls_and_log_survive_a_restart(tmp_path: Path) -> None:
     view = await split.hand(on_turn)
     await store.close()
 
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         manager = SessionManager(store, {"split": SplitEngine()})
         await manager.restore()

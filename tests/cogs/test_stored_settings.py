@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store
+from bot.store import Store, open_store
 from cogs.i18n import Language
-from cogs.server_settings import ServerDefaults, parse_channels, resolve
-from cogs.stored_settings import StoredSettings, stored_settings
+from cogs.settings.server_settings import ServerDefaults, parse_channels, resolve
+from cogs.settings.settings_cache import StoredSettings, stored_settings
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -41,7 +41,7 @@ class Counting:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "settings.sqlite3")
+    opened = await open_store(tmp_path / "settings.sqlite3")
     yield opened
     await opened.close()
 

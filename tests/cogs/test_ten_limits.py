@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.models import Seat, Session, Status
+from bot.sessions.models import Seat, Session, Status
 from cogs.game_ui import OpenStep, Render
 from cogs.ten import TenUI
 from game.base import play

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot import errors
-from bot.manager import SessionManager
-from bot.store import Store
-from cogs.controls import NOT_AVAILABLE, UNKNOWN_CONTROL
+from bot.sessions.manager import SessionManager
+from bot.store import Store, open_store
+from cogs.kit.control_menus import NOT_AVAILABLE, UNKNOWN_CONTROL
 from cogs.ten.controls import OUTDATED
 from game.ten import payment_options
 from game.ten.cards import NOTATION, display
@@ -269,7 +269,7 @@ async def test_controls_survive_a_restart(tmp_path: Path) -> None:
     version = table.session.version
     await store.close()
 
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         manager = SessionManager(store, {"ten": ENGINE})
         await manager.restore()

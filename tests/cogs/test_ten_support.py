@@ -10,14 +10,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.manager import Change, SessionManager
-from bot.models import Session, Status
-from bot.store import Store
-from cogs.game_cog import GameCog
-from cogs.publisher import TablePublisher
+from bot.sessions.manager import Change, SessionManager
+from bot.sessions.models import Session, Status
+from bot.store import Store, open_store
+from cogs.commands.game_commands import GameCog
+from cogs.listeners.table_publisher import TablePublisher
+from cogs.listeners.turn_ping import TurnPing
 from cogs.ten import TenUI
 from cogs.ten import text as ten_text
-from cogs.turn_ping import TurnPing
 from game.base import Event
 from game.ten import TenEngine, payment_options
 from game.ten.cards import display, sort_key
@@ -111,7 +111,7 @@ class TenTable:
 
 
 async def open_table(path: Path, seed: int) -> tuple[TenTable, Store]:
-    store = await Store.open(path)
+    store = await open_store(path)
     return TenTable(SessionManager(store, {"ten": ENGINE}, seed_source=lambda: seed)), store
 
 
@@ -336,7 +336,7 @@ def test_full_wild_shows_its_place() -> None:
 
 
 def test_discord_limits_hold_for_select_labels() -> None:
-    from cogs.controls import LEGAL, MAX_OPTIONS, Group, Look
+    from cogs.kit.control_menus import LEGAL, MAX_OPTIONS, Group, Look
 
     session = Session(id=1, guild_id=1, channel_id=1, game="ten", status=Status.ACTIVE,
                       host_id="1", seats=())

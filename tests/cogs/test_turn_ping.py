@@ -7,13 +7,13 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.manager import Change, SessionManager
-from bot.models import Seat
-from bot.store import Store
+from bot.sessions.manager import Change, SessionManager
+from bot.sessions.models import Seat
+from bot.store import open_store
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.publisher import TablePublisher
-from cogs.turn_ping import TurnPing, ping_text, table_link
+from cogs.listeners.table_publisher import TablePublisher
+from cogs.listeners.turn_ping import TurnPing, ping_text, table_link
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import CHANNEL, SEED, SplitTable
@@ -23,7 +23,7 @@ from tests.fakes import Sent
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
-    store = await Store.open(tmp_path / "ping.sqlite3")
+    store = await open_store(tmp_path / "ping.sqlite3")
     yield SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     await store.close()
 

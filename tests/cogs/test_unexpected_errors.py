@@ -11,11 +11,11 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import TableBot
-from bot.models import Status
-from bot.settings import Settings
-from cogs.context import seat_for
-from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, UNEXPECTED, on_command_error
+from bot.process.client import TableBot
+from bot.process.env_settings import Settings
+from bot.sessions.models import Status
+from cogs.client_services import seat_for
+from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, UNEXPECTED, on_command_error
 from tests.bot.test_process import GOOD_TOKEN
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import open_lobby
@@ -47,7 +47,7 @@ def game_command(table: Table, name: str) -> app_commands.Command[Any, ..., Any]
 
 
 def check_logged_and_hidden(caplog: pytest.LogCaptureFixture, where: str) -> None:
-    errors = [r for r in caplog.records if r.name == "cogs.unexpected"]
+    errors = [r for r in caplog.records if r.name == "cogs.kit.unexpected_errors"]
     assert [r.levelno for r in errors] == [logging.ERROR]
     assert where in errors[0].getMessage() and SECRET not in errors[0].getMessage()
     assert errors[0].exc_info is not None and str(errors[0].exc_info[1]) == SECRET
@@ -154,7 +154,8 @@ async def test_a_move_whose_answer_fails_says_the_move_was_made(
     assert [(s.kind, s.content, s.ephemeral) for s in ia.sent] == [
         ("send_message", MOVE_MADE, True)
     ]
-    assert [r.levelno for r in caplog.records if r.name == "cogs.unexpected"] == [logging.ERROR]
+    logged = [r.levelno for r in caplog.records if r.name == "cogs.kit.unexpected_errors"]
+    assert logged == [logging.ERROR]
     caplog.clear()
 
 

@@ -1,6 +1,6 @@
-"""Private views follow the game (``cogs.view_follow``): when the turn comes to a player, the
-ephemeral view they last opened is edited to their current hand and controls, while its token
-is young enough; an aged token, a failed edit or the game's end forget it."""
+"""Private views follow the game (``cogs.listeners.view_follow``): when the turn comes to a player,
+the ephemeral view they last opened is edited to their current hand and controls, while its token is
+young enough; an aged token, a failed edit or the game's end forget it."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from typing import Any
 import discord
 import pytest
 
-from bot.manager import SessionManager
-from bot.store import Store
-from cogs.game_cog import GameCog
+from bot.sessions.manager import SessionManager
+from bot.store import open_store
+from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.pictures import hand_job
-from cogs.stored_settings import stored_settings
-from cogs.view_follow import TOKEN_LIFETIME, FollowedViews, ViewFollower
+from cogs.listeners.view_follow import TOKEN_LIFETIME, FollowedViews, ViewFollower
+from cogs.rendering.pictures import hand_job
+from cogs.settings.settings_cache import stored_settings
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable
@@ -40,7 +40,7 @@ class Clock:
 
 @pytest.fixture
 async def split(tmp_path: Path) -> AsyncIterator[tuple[SplitTable, Clock]]:
-    store = await Store.open(tmp_path / "follow.sqlite3")
+    store = await open_store(tmp_path / "follow.sqlite3")
     table = SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     clock = Clock()
     table.cog.views = FollowedViews(clock=clock)

@@ -2,8 +2,8 @@
 
 discord.py keeps every view sent or edited with ``timeout=None`` per message
 (``client._connection._view_store``) unless all its items are DynamicItems; ours are
-(``cogs.ids``), so the registered classes serve every click. The test plays a whole TEN game
-through the controls and hands every view it sent or edited to a real ``ViewStore``.
+(``cogs.kit.custom_ids``), so the registered classes serve every click. The test plays a whole TEN
+game through the controls and hands every view it sent or edited to a real ``ViewStore``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 from discord.ui.view import ViewStore
 
 import tests.fakes
-from cogs.context import release_view
-from cogs.ids import HandButton
+from cogs.client_services import release_view
+from cogs.kit.custom_ids import HandButton
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_ten_game import MAX_ACTIONS, SEED
 from tests.cogs.test_ten_support import Router, decide, open_table

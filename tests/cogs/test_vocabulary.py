@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.transitions import ChangeKind
-from cogs.ids import InfoKind, LobbyAction, LobbyButton
-from cogs.rendering import LOBBY_BUTTONS
+from bot.sessions.transitions import ChangeKind
+from cogs.kit.custom_ids import InfoKind, LobbyAction, LobbyButton
+from cogs.rendering.table_renders import LOBBY_BUTTONS
 
 
 def test_vocabularies_are_str_enums_with_their_stored_values() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store_tx import numbered
+from bot.store.transaction import numbered
 from tests.e2e.players import GameDb
 
 

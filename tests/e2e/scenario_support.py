@@ -13,7 +13,8 @@ DISCORD_DEADLINE = 3.0
 # makes each game's seed a function of the session id, so a run can be repeated exactly.
 BOT_ENV = {"LEADERBOARD_MIN_GAMES": "1", "GAME_SEED": "20240917", "TABLE_RUN_DEBOUNCE": "0"}
 # The scenarios wait for the table edit after every step, so the table's wait for a player's
-# next step (cogs.publisher) only slows them; the figures and the soak run with the default.
+# next step (cogs.listeners.table_publisher) only slows them; the figures and the soak run with the
+# default.
 DEFAULT_DEBOUNCE_ENV = {key: value for key, value in BOT_ENV.items() if key != "TABLE_RUN_DEBOUNCE"}
 LATENCY_REPORT: list[str] = []
 # Issue 20's figures (rate limits, REST calls per action), printed after the run.

@@ -30,7 +30,7 @@ from tests.e2e.test_scenario_split import split_rank, summaries_posted
 from tests.e2e.test_scenario_ten import ten_rank
 
 CHANNEL_MESSAGE = 4
-BURIED_AFTER = 5  # cogs.table_watch
+BURIED_AFTER = 5  # cogs.listeners.table_watch
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.scenario_support import BOT_ENV
 
-TREE_HASH_KEY = "command_tree_hash"  # bot.client's meta key
+TREE_HASH_KEY = "command_tree_hash"  # bot.process.client's meta key
 REFUSAL_LINE = (
     "command sync refused by Discord (HTTP 400, code 50035): /game export, option session, "
     "field max_value: NUMBER_TYPE_MAX int53 out of range"

@@ -16,7 +16,7 @@ import discord.gateway
 import discord.http
 import pytest
 
-from bot.api_base import apply_api_base
+from bot.process.api_base import apply_api_base
 from tests.e2e.demo_bot import DemoBot
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.ratelimit import Limits, RateLimiter, Verdict

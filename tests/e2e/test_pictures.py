@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
-from cogs.limits import FILE_BYTES
+from bot.store import open_store
+from cogs.kit.discord_limits import FILE_BYTES
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.model import StoredMessage
@@ -84,7 +84,7 @@ async def test_the_table_and_the_hand_show_their_pictures(
 async def test_a_server_with_images_off_gets_the_text_alone(
     guild: FakeDiscord, pictures_bot: BotProcess
 ) -> None:
-    store = await Store.open(pictures_bot.database_path)
+    store = await open_store(pictures_bot.database_path)
     try:
         await store.set_guild_setting(guild.guild_id, "images", "off", by="0",
                                       at=datetime.now(UTC))

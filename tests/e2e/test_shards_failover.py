@@ -19,8 +19,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.lease import Lease
 from bot.sharding import ShardSet
+from bot.store.lease import Lease
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord

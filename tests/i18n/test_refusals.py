@@ -1,4 +1,5 @@
-"""Every refusal sentence of ``bot.errors`` has its catalog message in ``cogs.refusals``."""
+"""Every refusal sentence of ``bot.errors`` has its catalog message in
+``cogs.kit.refusal_texts``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from bot import errors
 from cogs.i18n import Language, words_for
-from cogs.refusals import REFUSALS, refusal_text
+from cogs.kit.refusal_texts import REFUSALS, refusal_text
 
 # The module's English sentences: upper-case str constants (ECHO_MAX is a number).
 SENTENCES = {
@@ -18,12 +19,12 @@ SENTENCES = {
 
 
 def test_the_replay_refusals_are_marked_with_the_same_english() -> None:
-    from bot import export
-    from cogs import replay
-    from cogs.refusals import REPLAY_REFUSALS
+    from bot.sessions import export
+    from cogs.kit.refusal_texts import REPLAY_REFUSALS
+    from cogs.rendering import replay_pages
 
     for name, message in REPLAY_REFUSALS.items():
-        assert getattr(replay, name) == message.text
+        assert getattr(replay_pages, name) == message.text
     for name in ("NO_SUCH_GAME", "STILL_IN_LOBBY", "NEVER_STARTED", "STILL_RUNNING"):
         assert getattr(export, name) in REFUSALS
 

@@ -10,8 +10,8 @@ from typing import Any
 import discord
 from pydantic import SecretStr
 
-from bot.client import TableBot
-from bot.settings import Settings
+from bot.process.client import TableBot
+from bot.process.env_settings import Settings
 from tests.testgame import CountEngine
 
 SPANISH = {"es-ES", "es-419"}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.manager import SessionManager
-from bot.models import Seat, Session, Status
-from bot.store import Store
+from bot.sessions.manager import SessionManager
+from bot.sessions.models import Seat, Session, Status
+from bot.store import Store, open_store
 from game.registry import engines
 from tests.bot.conftest import FakeClock
 
@@ -69,7 +69,7 @@ async def stored_game(
     leave_after: int | None = None,
 ) -> tuple[Store, Session]:
     """A store at ``path`` holding one finished game; the store is open (close it)."""
-    store = await Store.open(path)
+    store = await open_store(path)
     manager = manager_for(store, seed)
     session = await start_game(manager, game, humans, bots)
     session = await play(manager, session, seed, leave_after=leave_after)

@@ -1,5 +1,5 @@
-"""bot.export: games stored by the session manager export, and the export replays through the
-engine to the very state and results the store holds."""
+"""bot.sessions.export: games stored by the session manager export, and the export replays through
+the engine to the very state and results the store holds."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot import export as exports
-from bot.export import ExportRefused, build_export, export_file, export_session
-from bot.models import Session, Status
-from bot.store import Store
+from bot.sessions import export as exports
+from bot.sessions.export import ExportRefused, build_export, export_file, export_session
+from bot.sessions.models import Session, Status
+from bot.store import open_store
 from game.export_format import (
     FORMAT_VERSION,
     ExportFormatError,
@@ -102,7 +102,7 @@ def test_the_attachment_is_named_after_the_game_and_parses_back(
 async def test_a_cancelled_game_exports_and_replays_up_to_where_it_stopped(
     tmp_path: Path
 ) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await open_store(tmp_path / "db.sqlite3")
     try:
         manager = manager_for(store, seed=3)
         session = await start_game(manager, "split", 3)
@@ -122,7 +122,7 @@ async def test_a_cancelled_game_exports_and_replays_up_to_where_it_stopped(
 
 
 async def test_running_games_lobbies_and_unknown_sessions_are_refused(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await open_store(tmp_path / "db.sqlite3")
     try:
         manager = manager_for(store, seed=3)
         running = await start_game(manager, "ten", 2)

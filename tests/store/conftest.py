@@ -18,9 +18,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from bot.database_url import parse_database_url
-from bot.store import Store
-from bot.store_sql import SqlStore
+from bot.store import open_store
+from bot.store.database_url import parse_database_url
+from bot.store.sql import SqlStore
 
 DEFAULT_TEST_DATABASE_URL = "postgresql://postgres@localhost:5432/postgres"
 BACKENDS = ("sqlite", "postgresql")
@@ -68,7 +68,7 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database of ``backend``: a URL both ``Store.open`` and a second process
+    """A fresh, empty database of ``backend``: a URL both ``open_store`` and a second process
     could open."""
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'data' / 'store.sqlite3'}"
@@ -92,7 +92,7 @@ def db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iter
 
 @pytest.fixture
 async def store(db_url: str) -> AsyncIterator[SqlStore]:
-    opened = await Store.open(db_url)
+    opened = await open_store(db_url)
     assert isinstance(opened, SqlStore)
     yield opened
     await opened.close()

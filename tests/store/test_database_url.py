@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.database_url import DatabaseUrl, open_target, parse_database_url
 from bot.errors import ConfigError
-from bot.settings import Settings, load_database_settings
+from bot.process.env_settings import Settings, load_database_settings
+from bot.store.database_url import DatabaseUrl, open_target, parse_database_url
 from tests.bot.test_process import GOOD_TOKEN, run_bot
 
 

@@ -8,9 +8,9 @@ import asyncio
 from dataclasses import replace
 
 from bot.errors import StaleWrite
-from bot.models import ResultRow, Session, Status
-from bot.store import Store
-from bot.store_sql import SqlStore
+from bot.sessions.models import ResultRow, Session, Status
+from bot.store import open_store
+from bot.store.sql import SqlStore
 from tests.bot.conftest import seat
 
 
@@ -20,7 +20,7 @@ def active() -> Session:
 
 
 async def test_two_stores_racing_for_one_version_one_wins(store: SqlStore, db_url: str) -> None:
-    other = await Store.open(db_url)
+    other = await open_store(db_url)
     try:
         session = await store.create_session(active())
         winners: list[str] = []
@@ -50,7 +50,7 @@ async def test_two_stores_racing_for_one_version_one_wins(store: SqlStore, db_ur
 async def test_the_loser_of_a_finishing_race_writes_no_results(
     store: SqlStore, db_url: str
 ) -> None:
-    other = await Store.open(db_url)
+    other = await open_store(db_url)
     try:
         session = await store.create_session(active())
         done = replace(session, status=Status.FINISHED, version=2)

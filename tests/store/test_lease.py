@@ -1,4 +1,4 @@
-"""Leases and fencing on PostgreSQL (``bot.lease``), and the shard filter of restores (both
+"""Leases and fencing on PostgreSQL (``bot.store.lease``), and the shard filter of restores (both
 backends). The PostgreSQL tests skip without a server (fail with CI=true; see conftest)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from dataclasses import replace
 import asyncpg
 import pytest
 
-from bot.lease import Lease, LeaseLost
-from bot.models import Session, Status
+from bot.sessions.models import Session, Status
 from bot.sharding import ShardSet
-from bot.store import Store
-from bot.store_postgres import PostgresStore
+from bot.store import open_store
+from bot.store.lease import Lease, LeaseLost
+from bot.store.postgres import PostgresStore
 from tests.bot.conftest import seat
 
 on_postgres = pytest.mark.parametrize("backend", ["postgresql"])
@@ -38,7 +38,7 @@ async def terminate_backend(url: str, pid: int) -> None:
 
 
 async def test_restore_loads_only_the_owned_guilds(db_url: str) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     try:
         guilds = [(n << 22) | 99 for n in range(6)]  # shards 0, 1, 0, 1, ... of 2
         for channel, guild in enumerate(guilds, start=1):
@@ -85,14 +85,14 @@ async def test_disjoint_shard_sets_are_held_at_once(db_url: str) -> None:
 @on_postgres
 async def test_fencing_refuses_the_old_owners_writes(db_url: str) -> None:
     old = await Lease.acquire(db_url, TWO)
-    old_store = await Store.open(db_url, fence=old.fence)
+    old_store = await open_store(db_url, fence=old.fence)
     created = await old_store.create_session(active(1 << 22, 1))
     v2 = replace(created, state={"n": 1}, version=2)
     await old_store.record_action(v2, "1", {"add": 1})
     # The server drops the old owner's lease connection (its pool stays open: a partition).
     await terminate_backend(db_url, old.server_pid)
     new = await asyncio.wait_for(Lease.acquire(db_url, TWO), 5.0)
-    new_store = await Store.open(db_url, fence=new.fence)
+    new_store = await open_store(db_url, fence=new.fence)
     try:
         v3 = replace(v2, state={"n": 2}, version=3)
         with pytest.raises(LeaseLost):
@@ -119,7 +119,7 @@ async def test_fencing_refuses_the_old_owners_writes(db_url: str) -> None:
 @on_postgres
 async def test_a_write_in_flight_holds_the_takeover_back(db_url: str) -> None:
     old = await Lease.acquire(db_url, TWO)
-    store = await Store.open(db_url, fence=old.fence)
+    store = await open_store(db_url, fence=old.fence)
     try:
         assert isinstance(store, PostgresStore)
         async with store._transaction() as tx:  # the fence row is share-locked until commit

@@ -8,12 +8,12 @@ from dataclasses import replace
 
 import pytest
 
-import bot.store_postgres
-import bot.store_sqlite
-from bot.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
-from bot.models import OLD_LINE, Session, Status, old_line
-from bot.store import Store
-from bot.store_sql import SqlStore
+import bot.store.postgres
+import bot.store.sqlite
+from bot.sessions.models import OLD_LINE, Session, Status, old_line
+from bot.store import open_store
+from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from bot.store.sql import SqlStore
 from cogs.game_ui import event_line
 from cogs.i18n import Language, words_for
 from cogs.split.ui import SplitUI
@@ -40,9 +40,9 @@ async def test_a_store_from_before_reads_its_old_lines(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:
-        patch.setattr(bot.store_sqlite, "MIGRATIONS", MIGRATIONS[:BEFORE])
-        patch.setattr(bot.store_postgres, "POSTGRES_MIGRATIONS", POSTGRES_MIGRATIONS[:BEFORE])
-        old = await Store.open(db_url)
+        patch.setattr(bot.store.sqlite, "MIGRATIONS", MIGRATIONS[:BEFORE])
+        patch.setattr(bot.store.postgres, "POSTGRES_MIGRATIONS", POSTGRES_MIGRATIONS[:BEFORE])
+        old = await open_store(db_url)
         assert isinstance(old, SqlStore) and await old.schema_version() == BEFORE
         try:
             with_lines = await old.create_session(lobby(10))
@@ -51,7 +51,7 @@ async def test_a_store_from_before_reads_its_old_lines(
         finally:
             await old.close()
 
-    store = await Store.open(db_url)  # migrates
+    store = await open_store(db_url)  # migrates
     try:
         assert await store.schema_version() == len(MIGRATIONS)
         loaded = await store.load_session(with_lines.id)

@@ -12,14 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot import rebuild_ratings
-from bot.leaderboard import Board, Leaderboards, Tally, build_board
-from bot.models import ResultRow, Seat, Session, Status
-from bot.ratings import MODEL_ID
-from bot.standings import PERIODS, Period, ReplayRow, period_start
-from bot.store import Store
-from bot.store_sql import SqlStore
-from bot.store_standings import MODEL_KEY
+from bot.rankings import rebuild_ratings
+from bot.rankings.leaderboard import Board, Leaderboards, Tally, build_board
+from bot.rankings.period_standings import PERIODS, Period, ReplayRow, period_start
+from bot.rankings.ratings import MODEL_ID
+from bot.sessions.models import ResultRow, Seat, Session, Status
+from bot.store import Store, open_store
+from bot.store.sql import SqlStore
+from bot.store.standings_rows import MODEL_KEY
 
 NOW = datetime(2024, 5, 15, 12, 0, tzinfo=UTC)
 
@@ -136,7 +136,7 @@ async def test_a_new_rating_model_rebuilds_the_rows_on_open(
         await tx.execute("DELETE FROM standings")
     await store.set_meta(MODEL_KEY, "an older model")
     await store.close()
-    reopened = await Store.open(db_url)
+    reopened = await open_store(db_url)
     try:
         assert await reopened.get_meta(MODEL_KEY) == MODEL_ID
         await assert_all_equal(reopened, NOW, guilds=(1,))
@@ -148,7 +148,7 @@ async def test_a_new_rating_model_rebuilds_the_rows_on_open(
 async def test_two_stores_finishing_games_of_one_guild_at_once(
     store: SqlStore, db_url: str
 ) -> None:
-    other = await Store.open(db_url)
+    other = await open_store(db_url)
     try:
         rng = random.Random(11)
         for round_no in range(8):

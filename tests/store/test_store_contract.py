@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.database_url import parse_database_url
 from bot.errors import StaleVersion, StaleWrite
-from bot.models import ResultRow, Session, Status
-from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, Store
-from bot.store_sql import INSERT_ACTION, SqlStore
+from bot.sessions.models import ResultRow, Session, Status
+from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, open_store
+from bot.store.database_url import parse_database_url
+from bot.store.sql import INSERT_ACTION, SqlStore
 from game.base import Event
 from tests.bot.conftest import seat
 
@@ -34,7 +34,7 @@ async def tables_and_indexes(store: SqlStore) -> tuple[set[str], set[str]]:
 
 
 async def test_migration_from_empty(db_url: str) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     assert isinstance(store, SqlStore)
     try:
         assert await store.schema_version() == len(MIGRATIONS) == len(POSTGRES_MIGRATIONS)
@@ -54,10 +54,10 @@ async def test_migration_from_empty(db_url: str) -> None:
 
 
 async def test_reopening_migrates_nothing_again(db_url: str) -> None:
-    first = await Store.open(db_url)
+    first = await open_store(db_url)
     await first.set_meta("k", "v")
     await first.close()
-    second = await Store.open(db_url)
+    second = await open_store(db_url)
     try:
         assert await second.schema_version() == len(MIGRATIONS)
         assert await second.get_meta("k") == "v"
@@ -66,7 +66,7 @@ async def test_reopening_migrates_nothing_again(db_url: str) -> None:
 
 
 async def test_session_round_trip_and_reopen(db_url: str) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     created = await store.create_session(lobby())
     active = replace(created, status=Status.ACTIVE, state={"x": 1}, version=2,
                      table_message_id=555, turn_minutes=5,
@@ -76,7 +76,7 @@ async def test_session_round_trip_and_reopen(db_url: str) -> None:
     await store.save_session(active)
     await store.close()
 
-    reopened = await Store.open(db_url)
+    reopened = await open_store(db_url)
     try:
         [loaded] = await reopened.load_sessions([Status.LOBBY, Status.ACTIVE])
         assert loaded == active

@@ -12,7 +12,8 @@ from tests.e2e.fakediscord.world import World
 def build_app(world: World, gateway: Gateway, rest: RestApi) -> web.Application:
     app = web.Application(middlewares=[rest.middleware], client_max_size=64 * 1024 * 1024)
     # discord.py connects to whatever /gateway/bot names (we answer the bare origin) and, after
-    # an invalidated session, to DEFAULT_GATEWAY, which bot.api_base sets to the same origin.
+    # an invalidated session, to DEFAULT_GATEWAY, which bot.process.api_base sets to the same
+    # origin.
     app.router.add_get("/", gateway.handle)
     app.router.add_get("/gateway", gateway.handle)
     app.router.add_routes(rest.routes())

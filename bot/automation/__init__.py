@@ -1,0 +1,1 @@
+"""What moves without a click: machine seats, their decision pool, the turn clock, their notices."""

@@ -1,0 +1,1 @@
+"""The process: its settings, the Discord client, shard ownership, the API base."""

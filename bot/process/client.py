@@ -1,0 +1,254 @@
+"""The Discord client: opens the store, restores sessions, loads the cogs, syncs commands.
+
+The only module of ``bot`` that knows Discord. It imports nothing from ``cogs``: it loads
+them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
+``async def setup(bot)`` registers its cog, its components (DynamicItems), its manager
+listeners and, for the table, the notifier of the machine players and the turn clock and the
+catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the process through this
+typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
+``.turn_clock``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot.automation.autoplay import Autoplay
+from bot.automation.decision_pool import DecisionPool
+from bot.automation.turn_clock import TurnClock
+from bot.process.env_settings import Settings
+from bot.process.ownership import Ownership
+from bot.process.sync_refusal import refusal_text
+from bot.rankings.leaderboard import Leaderboards
+from bot.sessions.manager import SessionManager
+from bot.store import Store, open_store
+from game.base import Engine
+from game.registry import engines as registry_engines
+
+log = logging.getLogger(__name__)
+
+TREE_HASH_KEY = "command_tree_hash"
+CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
+# Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
+EXTENSIONS = ("cogs.table_extension", "cogs.leaderboard_extension", "cogs.settings_extension")
+# After a restart: redraw the running tables, then (when the last stop was not clean, the
+# argument) ping their awaited players again; set by the table extension.
+CatchUp = Callable[[bool], Awaitable[object]]
+
+# Gateway events the bot has no use for: it answers interactions and edits its own messages
+# over REST, and counts the messages posted below a table (guild MESSAGE_CREATE / DELETE,
+# ids only: ``cogs.listeners.table_watch``). No privileged intent (members, presences,
+# message_content) is used.
+_UNNEEDED_INTENTS = (
+    "members", "presences", "message_content", "dm_messages", "reactions", "typing",
+    "voice_states", "invites", "integrations", "webhooks", "emojis_and_stickers",
+    "scheduled_events", "auto_moderation", "polls", "bans", "moderation",
+)
+
+
+def bot_intents() -> discord.Intents:
+    intents = discord.Intents.default()
+    for name in _UNNEEDED_INTENTS:
+        if hasattr(intents, name):
+            setattr(intents, name, False)
+    intents.guild_messages = True
+    return intents
+
+
+class TableBot(commands.Bot):
+    """``manager``, ``leaderboards``, ``autoplay`` (machine seats) and ``turn_clock`` exist
+    once ``setup_hook`` ran (reading one before raises RuntimeError)."""
+
+    def __init__(
+        self, settings: Settings, *, engines: Mapping[str, Engine[Any, Any]] | None = None,
+        ownership: Ownership | None = None,
+    ) -> None:
+        # The shard set and its lease (bot.process.ownership).
+        self.ownership = ownership or Ownership.whole()
+        super().__init__(
+            **self.ownership.shards.client_options(),
+            command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
+            # Nobody is pinged unless a message names them (turn pings, reminders).
+            allowed_mentions=discord.AllowedMentions.none(),
+            # Channel messages are counted by id, never kept: no message cache.
+            max_messages=None,
+        )
+        self.settings = settings
+        self._engines = engines
+        self.store: Store | None = None
+        self._manager: SessionManager | None = None
+        self._leaderboards: Leaderboards | None = None
+        self._autoplay: Autoplay | None = None
+        # Expert moves' processes (bot.automation.decision_pool).
+        self.decisions: DecisionPool | None = None
+        self._turn_clock: TurnClock | None = None
+        self.catch_up: CatchUp | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._catch_up_task: asyncio.Task[None] | None = None
+        self._restart_pings = False  # the last stop was not clean: ping awaited players again
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """The bot has no prefix commands: a message is only counted
+        (``cogs.listeners.table_watch``), never parsed (``commands.Bot`` would process every message
+        that mentions it)."""
+
+    @property
+    def manager(self) -> SessionManager:
+        return _ready(self._manager, "manager")
+
+    @property
+    def leaderboards(self) -> Leaderboards:
+        return _ready(self._leaderboards, "leaderboards")
+
+    @property
+    def autoplay(self) -> Autoplay:
+        return _ready(self._autoplay, "autoplay")
+
+    @property
+    def turn_clock(self) -> TurnClock:
+        return _ready(self._turn_clock, "turn_clock")
+
+    async def setup_hook(self) -> None:
+        engines = dict(self._engines) if self._engines is not None else registry_engines()
+        self.store = await open_store(self.settings.database, fence=self.ownership.fence)
+        # "0" while a process runs; close() writes "1" once its posts went out.
+        clean_stop = self.ownership.shards.meta_key(CLEAN_STOP_KEY)
+        self._restart_pings = await self.store.get_meta(clean_stop) == "0"
+        await self.store.set_meta(clean_stop, "0")
+        if self._restart_pings:
+            log.info("the last stop was not clean: awaited players are pinged again")
+        manager = self._manager = SessionManager(
+            self.store,
+            engines,
+            idle_after=timedelta(days=self.settings.session_idle_days),
+            turn_minutes=self.settings.turn_minutes,
+            game_seed=self.settings.game_seed,
+        )
+        await manager.restore(shards=self.ownership.shards)
+        self._leaderboards = Leaderboards(
+            self.store, min_games=self.settings.leaderboard_min_games
+        )
+        self.decisions = DecisionPool(
+            self.settings.expert_workers, self.settings.expert_deadline_ms / 1000
+        )
+        self._autoplay = Autoplay(manager, decisions=self.decisions)
+        self._turn_clock = TurnClock(manager)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        # After the extensions' listeners: a change is drawn and posted before a machine
+        # seat's worker or the clock looks at it.
+        manager.subscribe(self.autoplay.on_change)
+        manager.subscribe(self.turn_clock.on_change)
+        await self.sync_commands()
+        self.autoplay.resume()  # bot turns that were pending when the process stopped
+        self._catch_up_task = asyncio.create_task(self._catch_up(), name="table-catch-up")
+        self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
+
+    async def _catch_up(self) -> None:
+        if self.catch_up is not None:
+            await self.catch_up(self._restart_pings)
+        self._restart_pings = False  # done: a clean stop from now on needs no second round
+
+    def command_tree_hash(self) -> str:
+        payload = sorted(
+            (command.to_dict(self.tree) for command in self.tree.get_commands()),
+            key=lambda data: data["name"],
+        )
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands(self) -> bool:
+        """Sync to DEV_GUILD_ID, or globally only when the tree changed; True when synced.
+
+        A sync Discord refuses (or that cannot reach it) never stops the bot: one ERROR line
+        says what was refused, the commands Discord already holds stay in force, and the tree
+        is not recorded as synced, so the next start tries again."""
+        assert self.store is not None
+        if not self.ownership.shards.syncs_commands:
+            return False  # the owner of shard 0 syncs them
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            if not await self._sync(guild):
+                return False
+            log.info("commands synced to guild %s", self.settings.dev_guild_id)
+            return True
+        digest = self.command_tree_hash()
+        if await self.store.get_meta(TREE_HASH_KEY) == digest:
+            log.info("command tree unchanged; no global sync")
+            return False
+        if not await self._sync(None):
+            return False
+        await self.store.set_meta(TREE_HASH_KEY, digest)
+        log.info("commands synced globally")
+        return True
+
+    async def _sync(self, guild: discord.abc.Snowflake | None) -> bool:
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException as err:
+            # discord.py keeps the body's ``errors`` object only as a private attribute.
+            errors = getattr(err, "_errors", None)
+            if err.status == 400 and err.code == 50035 and isinstance(errors, dict):
+                # The same commands, in the same order, as the payload tree.sync sent.
+                payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+                what = refusal_text(errors, payload)
+            else:
+                what = str(err.text or err).replace("\n", " ")
+            verdict = "refused by Discord" if 400 <= err.status < 500 else "failed"
+            log.error("command sync %s (HTTP %s, code %s): %s; the commands Discord holds "
+                      "stay in force, the next start tries again",
+                      verdict, err.status, err.code, what.rstrip("."))
+            return False
+        except (aiohttp.ClientError, TimeoutError) as err:
+            log.error("command sync failed (%s: %s); the commands Discord holds stay in force, "
+                      "the next start tries again", type(err).__name__, err)
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Let actions in flight finish and their posts go out, disconnect, then close the
+        database."""
+        if self._manager is not None:
+            await self._manager.drain()
+        if self._catch_up_task is not None:
+            self._catch_up_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catch_up_task
+            self._catch_up_task = None
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._clock_task
+            self._clock_task = None
+            await self.turn_clock.close()  # its last announcements go out
+        if self._autoplay is not None:
+            await self._autoplay.close()
+        if self.decisions is not None:
+            await self.decisions.close()  # waits for searches under way (each has a deadline)
+        await super().close()
+        if self.store is not None:
+            # A catch-up cut short still owes its pings: then the next start sends them.
+            await self.store.set_meta(self.ownership.shards.meta_key(CLEAN_STOP_KEY),
+                                      "0" if self._restart_pings else "1")
+            await self.store.close()
+            self.store = None
+
+
+Ready = TypeVar("Ready")
+
+
+def _ready(value: Ready | None, name: str) -> Ready:
+    if value is None:
+        raise RuntimeError(f"TableBot.{name} exists once setup_hook ran")
+    return value

@@ -1,0 +1,173 @@
+"""Process settings, read from the environment and ``.env`` (see ``.env.example``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.errors import ConfigError
+from bot.sessions.transitions import BOT_LEVELS
+from bot.sharding import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
+from bot.store.database_url import SQLITE_PREFIX, DatabaseUrl, parse_database_url
+
+DEFAULT_DATABASE_PATH = Path("data/tablebot.sqlite3")
+_Loaded = TypeVar("_Loaded", bound=BaseSettings)
+
+# A bot token is three dot-separated base64url parts (user id, timestamp, HMAC).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]+={0,2}")
+
+
+class DatabaseSettings(BaseSettings):
+    """Which database: ``DATABASE_URL`` (``sqlite:///path`` or ``postgresql://...``), or the
+    older ``DATABASE_PATH`` (a SQLite file; an alias, used when DATABASE_URL is not set)."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
+
+    database_url: str | None = None
+    database_path: Path = DEFAULT_DATABASE_PATH
+
+    @field_validator("database_url")
+    @classmethod
+    def _url_shape(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_database_url(value)  # the ValueError names the problem, never a password
+        return value
+
+    @model_validator(mode="after")
+    def _one_database(self) -> DatabaseSettings:
+        if self.database_url is None:
+            self.database_url = f"{SQLITE_PREFIX}{self.database_path}"
+        elif (url := self.database).backend == "sqlite" and url.path is not None:
+            self.database_path = url.path  # DATABASE_URL wins; the path follows it
+        return self
+
+    @property
+    def database(self) -> DatabaseUrl:
+        assert self.database_url is not None
+        return parse_database_url(self.database_url)
+
+
+class Settings(DatabaseSettings):
+    discord_token: SecretStr
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    discord_api_base_url: str | None = None
+    session_idle_days: float = Field(default=7.0, gt=0)
+    turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
+    leaderboard_min_games: int = Field(default=3, ge=1)
+    # Server defaults that /config overrides per server (cogs.settings.server_settings).
+    # Pictures of tables and hands (cogs.rendering.pictures): a server's /config images setting and
+    # a person's /images choice win; this is the default where neither is set.
+    images: bool = True
+    threads: bool = False  # each game in its own thread
+    # Seconds the public table waits for a player's next step in their turn
+    # (cogs.listeners.table_publisher).
+    table_run_debounce: float = Field(default=0.4, ge=0, le=2)
+    # Worker processes that draw them (0: threads of the bot process; cogs.rendering.pictures).
+    image_processes: int = Field(default=1, ge=0, le=8)
+    game_seed: int | None = None  # tests and replays only; never logged
+    # Machine seats (bot.automation.decision_pool): the levels the lobby offers, the worker
+    # processes that search expert moves, and the hard deadline of one expert move.
+    bot_levels: str = "easy,normal,expert"
+    expert_workers: int = Field(default=1, ge=1, le=32)
+    expert_deadline_ms: int = Field(default=400, ge=20, le=10_000)
+    # Shards (``bot.sharding``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
+    # empty for all) the shards of this process, which owns the sessions of their guilds.
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
+    shard_ids: str | None = None
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids_shape(cls, value: str | None) -> str | None:
+        parse_shard_ids(value)  # ValueError: names the part that is not an id
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        ids = parse_shard_ids(self.shard_ids)
+        if self.shard_count is None:
+            if ids is not None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            return self
+        shards = ShardSet.of(self.shard_count, ids)  # ValueError: an id >= SHARD_COUNT
+        if shards.is_partial and self.database.backend == "sqlite":
+            raise ValueError(
+                f"SHARD_IDS {self.shard_ids} is part of {self.shard_count} shards, and the other"
+                " processes cannot share a SQLite file: set DATABASE_URL=postgresql://..."
+            )
+        return self
+
+    @property
+    def shards(self) -> ShardSet:
+        """This process's shard set (every guild when SHARD_COUNT is not set)."""
+        if self.shard_count is None:
+            return ShardSet.whole()
+        return ShardSet.of(self.shard_count, parse_shard_ids(self.shard_ids))
+
+    @field_validator("bot_levels")
+    @classmethod
+    def _known_levels(cls, value: str) -> str:
+        levels = parse_bot_levels(value)
+        if not levels:
+            raise ValueError(f"name at least one of {', '.join(BOT_LEVELS)}")
+        return ",".join(levels)
+
+    @property
+    def offered_bot_levels(self) -> tuple[str, ...]:
+        """The bot levels the lobby offers, in BOT_LEVELS order."""
+        return parse_bot_levels(self.bot_levels)
+
+    @field_validator("discord_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not _TOKEN.fullmatch(value.get_secret_value().strip()):
+            raise ValueError("not three dot-separated base64url parts")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_name(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("use DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return level
+
+
+def parse_bot_levels(value: str) -> tuple[str, ...]:
+    """``"normal, expert"`` -> ("normal", "expert"); ValueError names an unknown level."""
+    named = {part.strip().lower() for part in value.split(",") if part.strip()}
+    unknown = sorted(named - set(BOT_LEVELS))
+    if unknown:
+        raise ValueError(f"unknown bot level {unknown[0]!r} (use {', '.join(BOT_LEVELS)})")
+    return tuple(level for level in BOT_LEVELS if level in named)
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read the settings; a missing or malformed value raises ConfigError with one clear line."""
+    return _load(Settings, env_file)
+
+
+def load_database_settings(env_file: str | Path | None = ".env") -> DatabaseSettings:
+    """Only the database settings (for tools such as ``python -m bot.rankings.rebuild_ratings``)."""
+    return _load(DatabaseSettings, env_file)
+
+
+def _load(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
+    try:
+        return kind(_env_file=env_file)
+    except ValidationError as err:
+        problems = []
+        for error in err.errors():
+            name = ".".join(str(part) for part in error["loc"]).upper() or "settings"
+            if error["type"] == "missing":
+                problems.append(f"{name} is not set (put it in the environment or .env)")
+            else:
+                # The message, never the input: the input may be a secret.
+                problems.append(f"{name} is invalid: {error['msg']}")
+        raise ConfigError("; ".join(problems)) from None

@@ -1,0 +1,1 @@
+"""Rankings: period standings, OpenSkill ratings, the leaderboard reads and their rebuild."""

@@ -1,0 +1,1 @@
+"""Sessions: the record, its pure transitions and deadlines, the manager, the export."""

@@ -1,0 +1,728 @@
+"""The game-agnostic session manager: lobbies, seats, and the one-way action path.
+
+    click/command -> manager.act(session, player, version, action model)
+        -> lock(session) -> the gate (bot.sessions.transitions.check_move) -> the engine on a copy
+        -> store the action row + snapshot in one transaction -> swap the live session
+        -> queue the Change; return (the click is answered)
+    the session's publish worker -> listeners(Change), one change at a time, in version order
+
+Every operation goes through one helper, :meth:`SessionManager._transition`: take the
+session's lock, compute a pure :class:`bot.sessions.transitions.Step` (the rules of the table live
+in ``bot.sessions.transitions``; the rules of the game in the engine), store it, swap the new
+version in and publish it. The manager knows no game rules: it asks the engine (from any
+``Mapping[str, Engine]``) whose input the game awaits, applies actions and reads results.
+Every failure is a :class:`bot.errors.TableError` with a sentence for the user, and changes
+nothing.
+
+Listeners (``manager.subscribe``) get every stored change from a per-session publish worker
+(a background task while the session has changes queued), outside the session lock, in
+subscription order; changes of one session arrive strictly in version order, one at a time;
+sessions do not wait for each other. An exception in a listener is logged and does not undo
+the change. ``await manager.settle(session_id=None)`` waits until the queued changes were
+delivered (tests, shutdown; never from a listener of that session). A listener may call the
+manager again (a bot seat playing its move). Because a change is delivered after the operation
+returned, newer versions may already be live: a renderer should draw
+``manager.get(session.id)`` (the newest) or skip a change that was overtaken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import gc
+import json
+import logging
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot import errors
+from bot.errors import Refusal, SaveFailed, StaleWrite
+from bot.sessions import transitions
+from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
+from bot.sessions.models import LIVE_STATUSES, Seat, Session, Status, utcnow
+from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
+from bot.sharding import ShardSet
+from bot.store import Store
+from game.base import Engine, Event, IllegalAction, PlayerId, rng_for
+
+__all__ = [
+    "AWAY_AFTER",
+    "BOT_LEVELS",
+    "MAX_DEFAULT_MOVES",
+    "Change",
+    "ChangeKind",
+    "Clock",
+    "Listener",
+    "RestoreReport",
+    "SessionManager",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_DEFAULT_MOVES = 200  # a safety bound on the default moves played for one timeout
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a listener receives after a stored change.
+
+    ``kind``: see :class:`bot.sessions.transitions.ChangeKind` (``finished`` is the action that
+    ended the game; ``events`` included). ``origin`` is whatever the caller passed (the cogs pass
+    the id of the message they re-render themselves, so the table publisher can skip a second edit).
+    """
+
+    kind: ChangeKind
+    session: Session
+    events: tuple[Event, ...] = ()
+    actor: PlayerId | None = None
+    origin: object = None
+
+
+Listener = Callable[[Change], Awaitable[None]]
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class RestoreReport:
+    restored: int
+    abandoned: int
+
+
+Manager = TypeVar("Manager", bound="SessionManager")
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+
+
+def in_flight(
+    method: Callable[Concatenate[Manager, Params], Awaitable[Result]],
+) -> Callable[Concatenate[Manager, Params], Awaitable[Result]]:
+    """Count the call as a change in flight (checks, store, queueing for the listeners) so
+    ``drain`` waits for it."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Manager, *args: Params.args, **kwargs: Params.kwargs) -> Result:
+        if self._closing:
+            raise Refusal(errors.SHUTTING_DOWN)
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            return await method(self, *args, **kwargs)
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    return wrapper
+
+
+class SessionManager:
+    """Owns every live (lobby or active) session; one per channel."""
+
+    def __init__(
+        self,
+        store: Store,
+        engines: Mapping[str, Engine[Any, Any]],
+        *,
+        clock: Clock = utcnow,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        game_seed: int | None = None,
+        idle_after: timedelta = timedelta(days=7),
+        turn_minutes: int = 0,
+    ) -> None:
+        """``game_seed`` (tests and replays only): every game's seed is derived from it and
+        the session id instead of taken from ``seed_source``."""
+        self.store = store
+        self.turn_minutes = turn_minutes  # the turn clock of a new lobby unless it names one
+        self.engines = dict(engines)
+        self.clock = clock
+        self._seed_source = seed_source
+        self._game_seed = game_seed
+        self._idle_after = idle_after
+        self._sessions: dict[int, Session] = {}
+        self._by_channel: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._open_lock = asyncio.Lock()
+        self._listeners: list[Listener] = []
+        self._outbox: dict[int, deque[Change]] = {}  # session id -> changes not yet published
+        self._publishers: dict[int, asyncio.Task[None]] = {}  # session id -> its worker
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closing = False
+
+    # --- lookups --------------------------------------------------------------------------
+
+    def get(self, session_id: int) -> Session | None:
+        """The live session with this id, or None."""
+        return self._sessions.get(session_id)
+
+    def in_channel(self, channel_id: int) -> Session | None:
+        """The live session of a channel (text channel or thread), or None."""
+        session_id = self._by_channel.get(channel_id)
+        return self._sessions.get(session_id) if session_id is not None else None
+
+    def live_sessions(self) -> list[Session]:
+        return list(self._sessions.values())
+
+    def engine(self, game: str) -> Engine[Any, Any]:
+        try:
+            return self.engines[game]
+        except KeyError:
+            raise errors.unknown_game_refusal(game) from None
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(change)`` after every stored change (from the session's publish
+        worker, in version order). A listener must not ``settle`` its own session."""
+        self._listeners.append(listener)
+
+    def seed_for(self, session_id: int) -> int:
+        """The seed of the game dealt in session ``session_id``."""
+        if self._game_seed is not None:
+            return rng_for(self._game_seed, "session", session_id).getrandbits(63)
+        return self._seed_source()
+
+    # --- start-up and shutdown --------------------------------------------------------------
+
+    async def restore(self, shards: ShardSet | None = None) -> RestoreReport:
+        """Load every lobby and active session; mark the idle ones (and unknown games) abandoned.
+
+        The cyclic garbage collector is paused meanwhile: decoding thousands of snapshots
+        allocates millions of objects, and its passes over the growing heap would take most of
+        the time. Afterwards the restored sessions (with the rest of the start-up heap) are
+        frozen (``gc.freeze``): they are long-lived, and later full collections need not
+        traverse them again; refcounting still frees them when their game ends.
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            report = await self._restore(shards)
+        finally:
+            if collecting:
+                gc.enable()
+        gc.freeze()
+        log.info("restored %d sessions, abandoned %d", report.restored, report.abandoned)
+        return report
+
+    async def _restore(self, shards: ShardSet | None) -> RestoreReport:
+        now = self.clock()
+        restored = abandoned = 0
+        for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True,
+                                                     shards=shards):
+            engine = self.engines.get(stored.game)
+            idle = now - stored.updated_at > self._idle_after
+            if engine is None or idle:
+                state = json.loads(stored.state) if stored.state is not None else None
+                await self.store.save_session(
+                    replace(stored, state=state, status=Status.ABANDONED,
+                            version=stored.version + 1, updated_at=now)
+                )
+                abandoned += 1
+                log.info("session %s (%s) abandoned on start: %s", stored.id, stored.game,
+                         "idle" if engine else "unknown game")
+                continue
+            state = (
+                engine.state_model.model_validate_json(stored.state)
+                if stored.state is not None
+                else None
+            )
+            self._register(replace(stored, state=state))
+            restored += 1
+        return RestoreReport(restored, abandoned)
+
+    @property
+    def closing(self) -> bool:
+        """True once :meth:`drain` began: every new change is refused."""
+        return self._closing
+
+    async def drain(self) -> None:
+        """Refuse new changes and wait until the ones in flight are stored and published."""
+        self._closing = True
+        await self._idle.wait()
+        await self.settle()
+
+    async def settle(self, session_id: int | None = None) -> None:
+        """Wait until every change queued so far (of ``session_id``, or of every session) has
+        been handed to the listeners, and any queued meanwhile too."""
+        while True:
+            if session_id is None:
+                workers = list(self._publishers.values())
+            else:
+                worker = self._publishers.get(session_id)
+                workers = [worker] if worker is not None else []
+            if not workers:
+                return
+            # asyncio.wait, unlike gather, leaves the workers running if the caller is cancelled.
+            await asyncio.wait(workers)
+
+    # --- lobby and seats --------------------------------------------------------------------
+
+    @in_flight
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host: Seat,
+        options: Mapping[str, Any] | None = None,
+        *,
+        turn_minutes: int | None = None,
+        origin: object = None,
+    ) -> Session:
+        """Open a lobby with ``host`` in the first seat.
+
+        ``turn_minutes``: the turn clock (0 = off; None = the manager's default).
+        """
+        engine = self.engine(game)
+        minutes = self.turn_minutes if turn_minutes is None else turn_minutes
+        if not 0 <= minutes <= MAX_TURN_MINUTES:
+            raise Refusal(errors.BAD_TURN_MINUTES, most=MAX_TURN_MINUTES)
+        try:
+            checked = engine.options_model.model_validate(dict(options or {}))
+        except ValidationError as err:
+            raise Refusal(errors.BAD_OPTIONS, reason=err.errors()[0]["msg"]) from None
+        async with self._open_lock:
+            if self.in_channel(channel_id) is not None:
+                raise Refusal(errors.GAME_RUNNING)
+            now = self.clock()
+            draft = Session(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                status=Status.LOBBY,
+                host_id=host.player_id,
+                seats=(host,),
+                options=checked.model_dump(mode="json"),
+                turn_minutes=minutes,
+                created_at=now,
+                updated_at=now,
+            )
+            session = await self._save(self.store.create_session(draft))
+            self._register(session)
+            self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id, origin=origin))
+        log.info("session %s: %s lobby opened in channel %s", session.id, game, channel_id)
+        return session
+
+    @in_flight
+    async def join(self, session_id: int, seat: Seat, *, origin: object = None) -> Session:
+        """Seat a player (or a bot seat) in a lobby."""
+        change = await self._transition(
+            session_id,
+            lambda s: transitions.join(s, seat, self.engine(s.game).max_players),
+            actor=seat.player_id, origin=origin,
+        )
+        return change.session
+
+    @in_flight
+    async def leave(
+        self, session_id: int, player_id: PlayerId, *, origin: object = None
+    ) -> Session:
+        """Leave a lobby, or a running game for good (see
+        :func:`bot.sessions.transitions.leave`)."""
+        change = await self._transition(
+            session_id, lambda s: transitions.leave(s, player_id), actor=player_id, origin=origin
+        )
+        if change.kind == ChangeKind.SEAT:
+            log.info("session %s: %s left the running game", session_id, player_id)
+        return change.session
+
+    @in_flight
+    async def add_bot(
+        self, session_id: int, player_id: PlayerId, level: str, *, origin: object = None
+    ) -> Session:
+        """Seat a bot (``level`` one of BOT_LEVELS) in a lobby (host only)."""
+        if level not in BOT_LEVELS:
+            raise Refusal(errors.BAD_BOT_LEVEL, levels=", ".join(BOT_LEVELS))
+        change = await self._transition(
+            session_id,
+            lambda s: transitions.add_bot(s, player_id, level, self.engine(s.game).max_players),
+            actor=player_id, origin=origin,
+        )
+        return change.session
+
+    @in_flight
+    async def remove_bot(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        bot_id: PlayerId | None = None,
+        *,
+        origin: object = None,
+    ) -> Session:
+        """Remove a bot seat from a lobby (host only): ``bot_id``, or the last bot seated."""
+        change = await self._transition(
+            session_id, lambda s: transitions.remove_bot(s, player_id, bot_id),
+            actor=player_id, origin=origin,
+        )
+        return change.session
+
+    @in_flight
+    async def remove_player(
+        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: object = None
+    ) -> Session:
+        """The host removes ``target``'s seat from a lobby (a person or a bot)."""
+        change = await self._transition(
+            session_id, lambda s: transitions.remove_player(s, player_id, target),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s: host %s removed %s from the lobby", session_id, player_id, target)
+        return change.session
+
+    @in_flight
+    async def pass_host(
+        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: object = None
+    ) -> Session:
+        """The host passes the host role to ``target``, a person seated in the lobby."""
+        change = await self._transition(
+            session_id, lambda s: transitions.pass_host(s, player_id, target),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s: host role passed from %s to %s", session_id, player_id, target)
+        return change.session
+
+    @in_flight
+    async def start(
+        self, session_id: int, player_id: PlayerId, *, origin: object = None
+    ) -> Session:
+        """Deal the game (host only, at least the engine's minimum players)."""
+        change = await self._transition(
+            session_id,
+            lambda s: transitions.start(s, player_id, self.engine(s.game), self.seed_for(s.id)),
+            actor=player_id, origin=origin,
+        )
+        new = change.session
+        log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
+        return new
+
+    @in_flight
+    async def cancel(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        *,
+        moderator: bool = False,
+        origin: object = None,
+    ) -> Session:
+        """End a lobby or a running game without results (host, or ``moderator``)."""
+        change = await self._transition(
+            session_id, lambda s: transitions.cancel(s, player_id, moderator=moderator),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s cancelled", session_id)
+        return change.session
+
+    @in_flight
+    async def set_table_message(self, session_id: int, message_id: int | None) -> Session:
+        """Remember the public table message so renderers can edit it later (no version bump,
+        nothing published)."""
+        async with self._locked(session_id) as session:
+            new = replace(session, table_message_id=message_id, updated_at=self.clock())
+            await self._store_then_swap(self.store.save_session(new), new)
+        return new
+
+    @in_flight
+    async def set_ping_message(self, session_id: int, message_id: int | None) -> Session:
+        """Remember the game's live turn ping (None: there is none), so that it is deleted
+        when the turn passes, after a restart too (no version bump, nothing published)."""
+        async with self._locked(session_id) as session:
+            new = replace(session, ping_message_id=message_id, updated_at=self.clock())
+            await self._store_then_swap(self.store.save_session(new), new)
+        return new
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def check_move(self, session: Session, player_id: PlayerId, version: int) -> None:
+        """The gate of :meth:`act` on ``session`` without acting: a click is refused in the
+        gate's words before its payload is read. ``act`` applies the same gate again under
+        the lock, where it is binding."""
+        transitions.check_move(session, player_id, version, self.engine(session.game),
+                               autopilot=False)
+
+    @staticmethod
+    def check_viewer(session: Session, player_id: PlayerId) -> None:
+        """Refused unless ``player_id`` may open a private view of ``session``."""
+        transitions.check_viewer(session, player_id)
+
+    @in_flight
+    async def act(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        version: int,
+        action: BaseModel,
+        *,
+        autopilot: bool = False,
+        origin: object = None,
+    ) -> Change:
+        """Apply one game action (the engine's action model) made against ``version``; returns
+        the stored change, which is queued for the listeners (``settle`` waits until they have
+        it).
+
+        The one gate of every click (:func:`bot.sessions.transitions.check_move`): no game, not
+        started, not seated (or left), stale version, not your turn; then the engine's IllegalAction
+        text. A storage failure raises SaveFailed; in every failure case the session stays exactly
+        as it was.
+
+        ``autopilot``: a machine moves for the seat (``bot.automation.autoplay``); refused unless
+        the seat is a bot seat or its player is away or left.
+        """
+
+        def step(session: Session) -> Step:
+            engine = self.engine(session.game)
+            seats = transitions.check_move(session, player_id, version, engine,
+                                           autopilot=autopilot)
+            return transitions.play_action(session, engine, player_id, action, seats)
+
+        return await self._transition(session_id, step, actor=player_id, origin=origin)
+
+    # --- the turn clock ---------------------------------------------------------------------
+
+    @in_flight
+    async def time_out(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        version: int,
+        *,
+        now: datetime | None = None,
+        origin: object = None,
+    ) -> list[Change]:
+        """The player's deadline (stored with ``version``) passed: play the engine's default
+        moves for them until the game no longer waits for them, each stored and published like
+        any action. Counts a timeout; the second in a row makes the seat away. Returns the
+        stored changes (queued for the listeners in order, like ``act``'s).
+
+        A second call for the same deadline is refused as stale: the first moved the version.
+        """
+        changes: list[Change] = []
+        async with self._locked(session_id) as session:
+            seat = transitions.check_timeout(session, player_id, version, now or self.clock())
+            engine = self.engine(session.game)
+            seats = transitions.count_timeout(session.seats, seat)
+            current = session
+            for _ in range(MAX_DEFAULT_MOVES):
+                if current.status is not Status.ACTIVE:
+                    break
+                if player_id not in engine.awaiting(current.state):
+                    break
+                try:
+                    action = engine.default_action(current.state, player_id)
+                except IllegalAction:
+                    log.exception("session %s: no default move for %s", current.id, player_id)
+                    break
+                # Each stored move is queued at once: a later failure leaves them published.
+                step = transitions.play_action(current, engine, player_id, action, seats)
+                changes.append(await self._step(current, step, player_id, origin))
+                current = changes[-1].session
+                seats = current.seats
+            if not changes:  # nothing to play, but the timeout still counts
+                step = Step(ChangeKind.SEAT, {"seats": seats})
+                changes.append(await self._step(session, step, player_id, origin))
+        log.info("session %s: %s timed out (%d in a row)", session_id, player_id,
+                 seat.timeouts + 1)
+        return changes
+
+    @in_flight
+    async def mark_reminded(
+        self, session_id: int, player_id: PlayerId, version: int
+    ) -> Session | None:
+        """Record that the player's reminder went out (no version bump). None when that
+        deadline is gone or was already reminded, so a reminder is sent at most once."""
+        async with self._locked(session_id) as session:
+            deadline = session.deadline_of(player_id)
+            if version != session.version or deadline is None or deadline.reminded:
+                return None
+            marked = deadline.model_copy(update={"reminded": True})
+            new = replace(
+                session,
+                deadlines=tuple(marked if d is deadline else d for d in session.deadlines),
+            )
+            await self._store_then_swap(self.store.save_session(new), new)
+        return new
+
+    @in_flight
+    async def set_away(
+        self, session_id: int, player_id: PlayerId, away: bool, *, origin: object = None
+    ) -> Session:
+        """Mark a player of a running game away (a bot plays for them) or back ("I'm back")."""
+        change = await self._transition(
+            session_id, lambda s: transitions.set_away(s, player_id, away),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s: %s is %s", session_id, player_id, "away" if away else "back")
+        return change.session
+
+    # --- the transition helper and its steps ----------------------------------------------
+
+    async def _transition(
+        self,
+        session_id: int,
+        transition: Callable[[Session], Step],
+        *,
+        actor: PlayerId | None,
+        origin: object,
+    ) -> Change:
+        """The one path of a change: lock the session, compute the pure ``transition`` of its
+        live version (a refusal raises and changes nothing), then :meth:`_step`."""
+        async with self._locked(session_id) as session:
+            return await self._step(session, transition(session), actor, origin)
+
+    async def _step(
+        self, session: Session, step: Step, actor: PlayerId | None, origin: object
+    ) -> Change:
+        """Store ``step`` as the next version of ``session`` (an action row with its snapshot
+        for a game action, else the session row), swap it in and publish it. Under the
+        session lock."""
+        new = self._next(session, actor=step.mover, **step.fields)
+        if step.action is None:
+            write: Awaitable[object] = self.store.save_session(new)
+        else:
+            finished = new.status is Status.FINISHED
+            results = result_rows(new, self.engine(new.game)) if finished else []
+            assert actor is not None  # a game action always has its player
+            write = self.store.record_action(
+                new, actor, step.action.model_dump(mode="json"), results
+            )
+            log.debug("session %s: action by %s -> version %s", new.id, actor, new.version)
+            if finished:
+                log.info("session %s: %s finished: %s", new.id, new.game,
+                         ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
+        await self._store_then_swap(write, new)
+        change = Change(step.kind, new, step.events, actor, origin)
+        self._publish(change)
+        return change
+
+    def _next(self, session: Session, *, actor: PlayerId | None = None, **changes: Any) -> Session:
+        """The next version of ``session``, with its turn deadlines planned for the new state."""
+        now = self.clock()
+        new = replace(session, version=session.version + 1, updated_at=now, **changes)
+        engine = self.engines.get(new.game)
+        if new.status is not Status.ACTIVE or new.state is None or engine is None:
+            return replace(new, deadlines=()) if new.deadlines else new
+        deadlines = plan(
+            session.deadlines, engine.awaiting(new.state), new.seats,
+            actor=actor, now=now, minutes=new.turn_minutes,
+        )
+        return replace(new, deadlines=deadlines)
+
+    def _register(self, session: Session) -> None:
+        self._sessions[session.id] = session
+        self._by_channel[session.channel_id] = session.id
+        self._locks.setdefault(session.id, asyncio.Lock())
+
+    def _swap(self, session: Session) -> None:
+        if session.is_live:
+            self._register(session)
+            return
+        self._sessions.pop(session.id, None)
+        if self._by_channel.get(session.channel_id) == session.id:
+            del self._by_channel[session.channel_id]
+        self._locks.pop(session.id, None)
+
+    async def _store_then_swap(self, write: Awaitable[object], new: Session) -> None:
+        """Store ``new``, then make it the live version. A caller cancelled meanwhile does not
+        stop it halfway (a stored row without the swap would make every later write collide
+        with it): the step finishes, still under the session lock, before the cancellation
+        goes on."""
+
+        async def step() -> None:
+            try:
+                await self._save(write)
+            except StaleWrite:
+                await self._reload(new.id)
+                raise
+            self._swap(new)
+
+        task = asyncio.ensure_future(step())
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            await asyncio.wait([task])
+            if not task.cancelled():
+                task.exception()  # retrieved: the caller sees its cancellation instead
+            raise
+
+    async def _reload(self, session_id: int) -> None:
+        """After a refused write (another process moved this session on), make the stored
+        version the live one, so the next click is made against it."""
+        stored = await self.store.load_session(session_id)
+        if stored is None:
+            return
+        engine = self.engines.get(stored.game)
+        if engine is not None and isinstance(stored.state, dict):
+            stored = replace(stored, state=engine.state_model.model_validate(stored.state))
+        self._swap(stored)
+
+    async def _save(self, write: Awaitable[Result]) -> Result:
+        try:
+            return await write
+        except StaleWrite:
+            log.warning("a session write was refused as stale: reloading the stored version")
+            raise
+        except Exception:
+            log.exception("storing a session change failed")
+            raise SaveFailed(errors.SAVE_FAILED) from None
+
+    def _locked(self, session_id: int) -> _SessionLock:
+        return _SessionLock(self, session_id)
+
+    def _publish(self, change: Change) -> None:
+        """Queue ``change`` for the listeners; called under the session lock (or right after
+        the store wrote it, for a new lobby), so a session's queue is in version order."""
+        session_id = change.session.id
+        queue = self._outbox.setdefault(session_id, deque())
+        queue.append(change)
+        if session_id not in self._publishers:
+            self._publishers[session_id] = asyncio.create_task(
+                self._deliver(session_id, queue), name=f"publish-{session_id}"
+            )
+
+    async def _deliver(self, session_id: int, queue: deque[Change]) -> None:
+        """The session's publish worker: one change at a time, until its queue is empty."""
+        try:
+            while queue:
+                await self._notify(queue.popleft())
+        finally:
+            # No await between the empty check and here: nothing can be queued unseen.
+            del self._outbox[session_id]
+            del self._publishers[session_id]
+
+    async def _notify(self, change: Change) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(change)
+            except Exception:
+                log.exception("listener %r failed on %s of session %s",
+                              listener, change.kind, change.session.id)
+
+
+class _SessionLock:
+    """``async with``: hold the session's lock and yield its current live version."""
+
+    def __init__(self, manager: SessionManager, session_id: int) -> None:
+        self._manager = manager
+        self._session_id = session_id
+        self._lock: asyncio.Lock | None = None
+
+    async def __aenter__(self) -> Session:
+        lock = self._manager._locks.get(self._session_id)
+        if lock is None:
+            raise Refusal(errors.NO_GAME)
+        await lock.acquire()
+        self._lock = lock
+        session = self._manager._sessions.get(self._session_id)
+        if session is None:  # ended while we waited for the lock
+            await self.__aexit__()
+            raise Refusal(errors.NO_GAME)
+        return session
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None

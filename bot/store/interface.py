@@ -1,0 +1,146 @@
+"""The store's interface: sessions, the append-only action log and results, derived
+standings, settings and a meta table. It knows none of its backends; ``bot.store`` opens one.
+
+Exactly once, in order: a session write names the version it replaces. The row is updated
+``WHERE id = ? AND version = ?`` in the transaction that also appends the action row (and,
+when the game ends, the results and standings); when no row matched (another process or an
+older copy wrote first) nothing is written and :class:`bot.errors.StaleWrite` is raised.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bot.rankings.period_standings import DerivedLine
+from bot.sessions.models import ActionRow, ResultRow, Session, Status
+
+if TYPE_CHECKING:
+    from bot.sharding import ShardSet
+
+
+class Store(ABC):
+    """Async access to the database. Open one with ``await bot.store.open_store(url_or_path)``."""
+
+    backend: ClassVar[str]
+    # What a broken constraint (unique, append-only, foreign key) raises on this backend.
+    IntegrityError: ClassVar[type[Exception]]
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close once the writes under way are committed."""
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def migrate(self) -> int:
+        """Apply every migration not applied yet; returns the resulting version."""
+
+    # --- sessions -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create_session(self, session: Session) -> Session:
+        """Insert a new session; returns it with its database id."""
+
+    @abstractmethod
+    async def save_session(
+        self, session: Session, *, expected_version: int | None = None
+    ) -> None:
+        """Overwrite a session's row with ``session`` (lobby changes, start, cancel, ...).
+
+        The stored version must be ``expected_version``; when None, ``session.version - 1``
+        or ``session.version`` itself (a change that keeps the version, such as the table
+        message id). Otherwise :class:`StaleWrite` and nothing is written."""
+
+    @abstractmethod
+    async def record_action(
+        self,
+        session: Session,
+        user_id: str,
+        action: dict[str, Any] | str,
+        results: Iterable[ResultRow] = (),
+    ) -> None:
+        """Store one applied action atomically; returns once it is committed.
+
+        ``session`` is the state after the action; its ``version`` is the action's ``seq``
+        and the stored version must be the one before it (else :class:`StaleWrite`).
+        ``results`` (when the action ended the game) are written in the same transaction,
+        with the standings they change."""
+
+    @abstractmethod
+    async def load_sessions(
+        self,
+        statuses: Iterable[Status],
+        *,
+        raw_state: bool = False,
+        shards: ShardSet | None = None,
+    ) -> list[Session]:
+        """Sessions with these statuses, oldest first. ``state`` is the decoded JSON (dict or
+        None), or with ``raw_state`` the stored JSON text itself. With ``shards``, only the
+        sessions of the guilds on those shards (``bot.sharding``)."""
+
+    @abstractmethod
+    async def load_session(self, session_id: int) -> Session | None: ...
+
+    # --- log, results, standings ------------------------------------------------------------
+
+    @abstractmethod
+    async def actions(self, session_id: int) -> list[ActionRow]: ...
+
+    @abstractmethod
+    async def results(
+        self, guild_id: int, game: str, *, since: datetime | None = None
+    ) -> list[ResultRow]:
+        """Results of one game in one guild, in replay order."""
+
+    @abstractmethod
+    async def standings(self, guild_id: int, game: str, period_key: str) -> list[DerivedLine]:
+        """The stored standings of one period (see ``bot.rankings.period_standings.period_key``)."""
+
+    @abstractmethod
+    async def rebuild_standings(
+        self, guild_id: int | None = None, game: str | None = None
+    ) -> int:
+        """Recompute the standings from the results (all, or one guild's game) in one
+        transaction; returns the number of results rows replayed."""
+
+    @abstractmethod
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a read-only statement with ``?`` placeholders (both backends' schemas have the
+        same tables and columns; keep to SQL both dialects read)."""
+
+    # --- meta -------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    # --- per-server settings ----------------------------------------------------------------
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        """Every stored setting of server ``guild_id``, key -> value (unset keys absent)."""
+
+    @abstractmethod
+    async def set_guild_setting(
+        self, guild_id: int, key: str, value: str, *, by: str, at: datetime
+    ) -> None:
+        """Store ``key = value`` for server ``guild_id``; ``by``: who changed it, ``at``: when."""
+
+    # --- per-user settings (a person's own choices, e.g. language, wherever they play) ------
+
+    @abstractmethod
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        """Every stored setting of user ``user_id``, key -> value (unset keys absent)."""
+
+    @abstractmethod
+    async def set_user_setting(
+        self, user_id: int, key: str, value: str | None, *, at: datetime
+    ) -> None:
+        """Store ``key = value`` for user ``user_id``; ``value=None`` forgets the choice."""
+

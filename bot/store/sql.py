@@ -1,0 +1,395 @@
+"""The SQL both store backends run: row encoding, and every operation but how a transaction
+is opened (``bot.store.sqlite``, ``bot.store.postgres``).
+
+The write path of an action (:meth:`SqlStore._write_actions`) is: the conditional snapshot
+update (``WHERE id = ? AND version = ?``), the action row, then, for a finishing move, the
+results rows and the standings they change. The snapshot goes first, so a write that lost a
+race is refused as stale before it can collide with the winner's action row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from abc import abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from bot.errors import StaleWrite
+from bot.rankings.period_standings import DerivedLine
+from bot.sessions.models import ActionRow, Deadline, ResultRow, Seat, Session, Status, old_line
+from bot.sharding import ShardSet
+from bot.store import standings_rows
+from bot.store.interface import Store
+from bot.store.transaction import Tx
+from game.base import Event
+
+SESSION_COLUMNS = (
+    "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
+    "table_message_id, created_at, updated_at, log, turn_minutes, deadlines, ping_message_id"
+)
+# Everything but ``id`` and the columns set once at creation (guild, channel, game, created).
+_UPDATED_COLUMNS = (
+    "status", "host_id", "options", "seats", "state", "version", "table_message_id",
+    "updated_at", "log", "turn_minutes", "deadlines", "ping_message_id",
+)
+_SET_SESSION = f"UPDATE sessions SET {', '.join(f'{column} = ?' for column in _UPDATED_COLUMNS)}"
+UPDATE_SESSION = _SET_SESSION + " WHERE id = ? AND version = ?"
+_UPDATE_SESSION_LENIENT = _SET_SESSION + " WHERE id = ? AND version IN (?, ?)"
+INSERT_ACTION = (
+    "INSERT INTO actions (session_id, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+_INSERT_RESULT = (
+    "INSERT INTO results (session_id, guild_id, game, user_id, placement, score, is_bot_seat,"
+    " bots_in_game, rated, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_RESULT_COLUMNS = (
+    "session_id, guild_id, game, user_id, placement, score, is_bot_seat, bots_in_game, rated,"
+    " finished_at"
+)
+_SEATS = TypeAdapter(tuple[Seat, ...])
+_DEADLINES = TypeAdapter(tuple[Deadline, ...])
+
+
+def _dump_state(state: Any) -> str | None:
+    if state is None:
+        return None
+    if isinstance(state, BaseModel):
+        return state.model_dump_json()
+    return json.dumps(state)
+
+
+def log_entry(event: Event) -> dict[str, Any]:
+    """One event of the table log as stored: ``{"kind", "actor"?, "data"?}`` (the log keeps
+    public events only, so there is no private part to write)."""
+    entry: dict[str, Any] = {"kind": event.kind}
+    if event.actor is not None:
+        entry["actor"] = event.actor
+    if event.data:
+        entry["data"] = dict(event.data)
+    return entry
+
+
+def log_event(entry: Any) -> Event:
+    """A stored log entry as an event; a string is a line stored before the log kept events
+    (migration 9 rewrites those; a snapshot restored from an older backup may still hold one)."""
+    if isinstance(entry, str):
+        return old_line(entry)
+    data = entry.get("data")
+    return Event(str(entry["kind"]), entry.get("actor"), data) if data else \
+        Event(str(entry["kind"]), entry.get("actor"))
+
+
+def session_values(session: Session) -> dict[str, Any]:
+    """The ``sessions`` row of ``session`` (every column but ``id``), as stored."""
+    return {
+        "guild_id": session.guild_id,
+        "channel_id": session.channel_id,
+        "game": session.game,
+        "status": session.status.value,
+        "host_id": session.host_id,
+        "options": json.dumps(session.options),
+        "seats": _SEATS.dump_json(session.seats).decode(),
+        "state": _dump_state(session.state),
+        "version": session.version,
+        "table_message_id": session.table_message_id,
+        "created_at": session.created_at.isoformat(),
+        "updated_at": session.updated_at.isoformat(),
+        "log": json.dumps([log_entry(event) for event in session.log], ensure_ascii=False),
+        "turn_minutes": session.turn_minutes,
+        "deadlines": _DEADLINES.dump_json(session.deadlines).decode(),
+        "ping_message_id": session.ping_message_id,
+    }
+
+
+def snapshot_params(session: Session, *expected: int) -> tuple[Any, ...]:
+    """The parameters of the session update for ``session``, then the expected versions."""
+    values = session_values(session)
+    return (*(values[column] for column in _UPDATED_COLUMNS), session.id, *expected)
+
+
+def session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:
+    state = row[8]
+    if state is not None and not raw_state:
+        state = json.loads(state)
+    return Session(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        game=row[3],
+        status=Status(row[4]),
+        host_id=row[5],
+        options=json.loads(row[6]),
+        seats=_SEATS.validate_json(row[7]),
+        state=state,
+        version=row[9],
+        table_message_id=row[10],
+        created_at=datetime.fromisoformat(row[11]),
+        updated_at=datetime.fromisoformat(row[12]),
+        log=tuple(log_event(entry) for entry in json.loads(row[13])),
+        turn_minutes=row[14],
+        deadlines=_DEADLINES.validate_json(row[15]),
+        ping_message_id=row[16],
+    )
+
+
+def result_params(result: ResultRow) -> tuple[Any, ...]:
+    return (
+        result.session_id,
+        result.guild_id,
+        result.game,
+        result.user_id,
+        result.placement,
+        result.score,
+        int(result.is_bot_seat),
+        int(result.bots_in_game),
+        int(result.rated),
+        result.finished_at.isoformat(),
+    )
+
+
+def result_from_row(r: Sequence[Any]) -> ResultRow:
+    return ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), bool(r[8]),
+                     datetime.fromisoformat(r[9]))
+
+
+@dataclass(frozen=True)
+class ActionWrite:
+    """One :meth:`Store.record_action`, its statement parameters ready."""
+
+    session_id: int
+    action_row: tuple[Any, ...]
+    snapshot: tuple[Any, ...]  # the session update's parameters, the expected version last
+    results: tuple[ResultRow, ...]
+
+    @classmethod
+    def of(
+        cls,
+        session: Session,
+        user_id: str,
+        action: dict[str, Any] | str,
+        results: Iterable[ResultRow],
+    ) -> ActionWrite:
+        return cls(
+            session_id=session.id,
+            action_row=(session.id, session.version, user_id, json.dumps(action),
+                        session.updated_at.isoformat()),
+            snapshot=snapshot_params(session, session.version - 1),
+            results=tuple(results),
+        )
+
+    @property
+    def expected_version(self) -> int:
+        return int(self.snapshot[-1])
+
+
+class SqlStore(Store):
+    """Every store operation in SQL; a backend opens the transactions."""
+
+    @abstractmethod
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        """One write transaction: committed when the block ends, rolled back when it raises."""
+
+    @abstractmethod
+    def _reading(self) -> contextlib.AbstractAsyncContextManager[Tx]:
+        """A connection to read from (no transaction of this store's writes half-seen)."""
+
+    async def _lock_standings(self, tx: Tx, guild_id: int | None, game: str | None) -> None:
+        """Hold, until the transaction ends, the right to change the standings of one guild's
+        game (of every guild and game when None), where several writers run at once."""
+
+    async def _after_open(self) -> None:
+        """Rebuild the standings if they were computed with another rating model (or
+        before they existed)."""
+        async with self._reading() as tx:
+            current = await standings_rows.model_is_current(tx)
+        if not current:
+            await self._rebuild(None, None, only_if_stale=True)
+
+    # --- sessions -------------------------------------------------------------------------
+
+    async def create_session(self, session: Session) -> Session:
+        values = session_values(session)
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                f"INSERT INTO sessions ({', '.join(values)})"
+                f" VALUES ({', '.join('?' for _ in values)}) RETURNING id",
+                tuple(values.values()),
+            )
+        return replace(session, id=int(rows[0][0]))
+
+    async def save_session(
+        self, session: Session, *, expected_version: int | None = None
+    ) -> None:
+        if expected_version is None:
+            sql = _UPDATE_SESSION_LENIENT
+            expected: tuple[int, ...] = (session.version - 1, session.version)
+        else:
+            sql, expected = UPDATE_SESSION, (expected_version,)
+        async with self._transaction() as tx:
+            if await tx.execute(sql, snapshot_params(session, *expected)) != 1:
+                raise StaleWrite(session.id, expected if len(expected) > 1 else expected[0])
+
+    async def _write_actions(self, tx: Tx, writes: Sequence[ActionWrite]) -> None:
+        """Inside a transaction: the snapshots, then the action rows, then the results (and
+        the standings they move on)."""
+        await self._write_snapshots(tx, writes)
+        await tx.executemany(INSERT_ACTION, [w.action_row for w in writes])
+        for write in writes:
+            if not write.results:  # only the finishing move has any
+                continue
+            for result in write.results:
+                await self._insert_result(tx, result)
+            first = write.results[0]
+            await self._lock_standings(tx, first.guild_id, first.game)
+            await standings_rows.record_game(tx, write.results)
+
+    async def _insert_result(self, tx: Tx, result: ResultRow) -> None:
+        await tx.execute(_INSERT_RESULT, result_params(result))
+
+    async def _write_snapshots(self, tx: Tx, writes: Sequence[ActionWrite]) -> None:
+        changed = await tx.executemany(UPDATE_SESSION, [w.snapshot for w in writes])
+        if changed != len(writes):
+            # In a group commit the writer then tries each write alone, which names the one.
+            raise StaleWrite(writes[0].session_id, writes[0].expected_version)
+
+    async def load_sessions(
+        self,
+        statuses: Iterable[Status],
+        *,
+        raw_state: bool = False,
+        shards: ShardSet | None = None,
+    ) -> list[Session]:
+        wanted = [status.value for status in statuses]
+        marks = ", ".join("?" for _ in wanted)
+        owned, owned_params = (shards or ShardSet.whole()).sql_filter()
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status IN ({marks})"
+                f" AND {owned} ORDER BY id",
+                [*wanted, *owned_params],
+            )
+        return [session_from_row(row, raw_state=raw_state) for row in rows]
+
+    async def load_session(self, session_id: int) -> Session | None:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+            )
+        return session_from_row(rows[0]) if rows else None
+
+    # --- log, results, standings ----------------------------------------------------------
+
+    async def actions(self, session_id: int) -> list[ActionRow]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT session_id, seq, user_id, action, created_at FROM actions"
+                " WHERE session_id = ? ORDER BY seq",
+                (session_id,),
+            )
+        return [
+            ActionRow(r[0], r[1], r[2], json.loads(r[3]), datetime.fromisoformat(r[4]))
+            for r in rows
+        ]
+
+    async def results(
+        self, guild_id: int, game: str, *, since: datetime | None = None
+    ) -> list[ResultRow]:
+        sql = f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = ? AND game = ?"
+        params: list[Any] = [guild_id, game]
+        if since is not None:
+            sql += " AND finished_at >= ?"
+            params.append(since.isoformat())
+        async with self._reading() as tx:
+            rows = await tx.fetch(sql + " ORDER BY finished_at, session_id, user_id", params)
+        return [result_from_row(r) for r in rows]
+
+    async def standings(self, guild_id: int, game: str, period_key: str) -> list[DerivedLine]:
+        async with self._reading() as tx:
+            return await standings_rows.read_lines(tx, guild_id, game, period_key)
+
+    async def rebuild_standings(
+        self, guild_id: int | None = None, game: str | None = None
+    ) -> int:
+        return await self._rebuild(guild_id, game, only_if_stale=False)
+
+    async def _rebuild(self, guild_id: int | None, game: str | None, *,
+                       only_if_stale: bool) -> int:
+        async with self._transaction() as tx:
+            await self._lock_standings(tx, guild_id, game if guild_id is not None else None)
+            if only_if_stale and await standings_rows.model_is_current(tx):
+                return 0  # another process rebuilt them meanwhile
+            return await standings_rows.rebuild(tx, guild_id, game)
+
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        async with self._reading() as tx:
+            return await tx.fetch(sql, params)
+
+    # --- meta -------------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._reading() as tx:
+            rows = await tx.fetch("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # --- per-server settings ----------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key",
+                (guild_id,),
+            )
+        return {str(key): str(value) for key, value in rows}
+
+    async def set_guild_setting(
+        self, guild_id: int, key: str, value: str, *, by: str, at: datetime
+    ) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, key, value, updated_by, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, key) DO UPDATE SET"
+                " value = excluded.value, updated_by = excluded.updated_by,"
+                " updated_at = excluded.updated_at",
+                (guild_id, key, value, by, at.isoformat()),
+            )
+
+    # --- per-user settings ------------------------------------------------------------------
+
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key",
+                (user_id,),
+            )
+        return {str(key): str(value) for key, value in rows}
+
+    async def set_user_setting(
+        self, user_id: int, key: str, value: str | None, *, at: datetime
+    ) -> None:
+        async with self._transaction() as tx:
+            if value is None:
+                await tx.execute(
+                    "DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key)
+                )
+                return
+            await tx.execute(
+                "INSERT INTO user_settings (user_id, key, value, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, key) DO UPDATE SET"
+                " value = excluded.value, updated_at = excluded.updated_at",
+                (user_id, key, value, at.isoformat()),
+            )
+
+

@@ -1,0 +1,389 @@
+"""What happens on a click or a command, between Discord and the session manager.
+
+Thin by design: a handler checks that the control belongs to this channel's table (and to the
+message it is on), asks the manager's gate, lets the game UI turn the click into the engine's
+action model (or a next step), makes the one manager call and renders the answer. Every rule
+lives in the manager (``bot.sessions.transitions``) or the engine; a TableError becomes an ephemeral
+refusal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import replace
+
+import discord
+
+from bot import errors
+from bot.errors import NotYourTurn, StaleVersion, TableError
+from bot.sessions.models import Session, Status
+from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
+from cogs.client_services import (
+    Interaction,
+    game_uis,
+    is_ephemeral,
+    is_moderator,
+    offered_bot_levels,
+    player_id,
+    refuse,
+    release_view,
+    seat_for,
+    send_private,
+)
+from cogs.game_ui import (
+    AnswersInfo,
+    GameUI,
+    Move,
+    OpenStep,
+    Render,
+    ShowsScores,
+    WordsTurns,
+    action_in,
+    private_in,
+)
+from cogs.i18n.interaction import channel_words, server_words, user_words
+from cogs.i18n.words import Words
+from cogs.kit.channel_health import tell_if_blocked
+from cogs.kit.control_menus import CHOOSE_ONE
+from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, session_of_id
+from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
+from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
+from cogs.listeners.awaited_players import humans_awaited
+from cogs.listeners.turn_ping import DISCORD_WEB, ping_view
+from cogs.listeners.view_follow import remember_view
+from cogs.rendering.event_log import log_render
+from cogs.rendering.message_delivery import (
+    Shown,
+    answer,
+    private_shown,
+    table_copy_shown,
+    table_shown,
+)
+from cogs.rendering.replay_pages import replay_click as replay_click  # a TableClicks handler
+from cogs.rendering.rules_pages import rules_page
+from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
+from cogs.settings.reader_words import reply_words
+
+EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
+
+
+def _origin(interaction: Interaction) -> int | None:
+    return interaction.message.id if interaction.message is not None else None
+
+
+@contextlib.asynccontextmanager
+async def _after_change(text: str) -> AsyncIterator[None]:
+    """Mark an error raised after the manager stored a change: the error hook answers it with
+    ``text``, not with "nothing was changed"."""
+    try:
+        yield
+    except Exception as error:
+        raise ChangeNotShown(error, text) from error
+
+
+def _message_ids(message: discord.Message | None) -> Iterable[str]:
+    """The custom_ids of the components on ``message``."""
+    if message is None:
+        return []
+    found = []
+    for row in getattr(message, "components", None) or []:
+        for child in getattr(row, "children", [row]):
+            custom_id = getattr(child, "custom_id", None)
+            if isinstance(custom_id, str):
+                found.append(custom_id)
+    return found
+
+
+def own_table(interaction: Interaction, session_id: int) -> Session | None:
+    """The live session a table control of ``session_id`` acts on, None when it ended.
+
+    Refused (WRONG_TABLE) unless the session is this channel's and every table control on
+    the clicked message carries the same session: a control acts only on its own table.
+    """
+    manager = interaction.client.manager
+    session = manager.get(session_id)
+    if session is None:
+        return None
+    here = manager.in_channel(interaction.channel_id or 0)
+    others = {session_of_id(custom_id) for custom_id in _message_ids(interaction.message)}
+    others.discard(None)
+    if here is None or here.id != session_id or others - {session_id}:
+        raise errors.Refusal(WRONG_TABLE)
+    return session
+
+
+async def lobby_click(interaction: Interaction, action: LobbyAction, session_id: int) -> None:
+    """Join / Leave / Start / Cancel on a lobby message; edits that message in place."""
+    manager = interaction.client.manager
+    me = player_id(interaction.user)
+    origin = _origin(interaction)
+    try:
+        own_table(interaction, session_id)
+        if action is LobbyAction.JOIN:
+            session = await manager.join(session_id, seat_for(interaction.user), origin=origin)
+        elif action is LobbyAction.LEAVE:
+            session = await manager.leave(session_id, me, origin=origin)
+        elif action is LobbyAction.START:
+            session = await manager.start(session_id, me, origin=origin)
+        elif action is LobbyAction.CANCEL:
+            session = await manager.cancel(
+                session_id, me, moderator=is_moderator(interaction), origin=origin
+            )
+        elif action in BOT_BUTTON_LEVELS:
+            level = BOT_BUTTON_LEVELS[action]
+            offered = offered_bot_levels(interaction.client)
+            if level not in offered:  # a button from before BOT_LEVELS changed
+                raise errors.bad_bot_level(offered)
+            session = await manager.add_bot(session_id, me, level, origin=origin)
+        else:
+            session = await manager.remove_bot(session_id, me, origin=origin)
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await _redraw_lobby(interaction, session)
+
+
+async def _redraw_lobby(interaction: Interaction, session: Session) -> None:
+    words = await channel_words(interaction)
+    async with _after_change(DONE_NOT_SHOWN):
+        await answer(interaction, await table_shown(interaction, session, words), edit=True)
+
+
+async def host_select(interaction: Interaction, tool: HostTool, session_id: int,
+                      values: Sequence[str]) -> None:
+    """The lobby host's selects: remove the chosen seated player, or pass them the host role.
+    The manager refuses a non-host, a started game, a player no longer seated, the host
+    themself and (passing) a bot; the lobby message is redrawn."""
+    manager = interaction.client.manager
+    me = player_id(interaction.user)
+    try:
+        if len(values) != 1:
+            raise errors.Refusal(EMPTY_SELECT)
+        own_table(interaction, session_id)
+        if tool is HostTool.REMOVE:
+            session = await manager.remove_player(session_id, me, values[0],
+                                                  origin=_origin(interaction))
+        else:
+            session = await manager.pass_host(session_id, me, values[0],
+                                              origin=_origin(interaction))
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await _redraw_lobby(interaction, session)
+
+
+async def show_hand(interaction: Interaction, session: Session | None) -> None:
+    """Send the user's private view of ``session``, ephemeral (seated players of a started
+    game only)."""
+    me = player_id(interaction.user)
+    try:
+        if session is None:
+            raise errors.Refusal(errors.NO_GAME)
+        interaction.client.manager.check_viewer(session, me)
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    ui = game_uis(interaction.client).ui(session.game)
+    private = private_in(ui, session, me, await user_words(interaction))
+    await answer(interaction, await private_shown(interaction, session, me, private),
+                 edit=False)
+    remember_view(interaction, session.id, me)
+    await tell_if_blocked(interaction, session.id, me, reply_words(interaction))
+
+
+async def hand_click(interaction: Interaction, session_id: int) -> None:
+    try:
+        session = own_table(interaction, session_id)
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await show_hand(interaction, session)
+
+
+async def act_click(
+    interaction: Interaction,
+    session_id: int,
+    version: int,
+    payload: str,
+    values: Sequence[str] | None,
+) -> None:
+    """A game control's click (``values``: a select's choice, None for a button): the gate,
+    the UI's translation, the manager's act, and the clicked message re-rendered."""
+    manager = interaction.client.manager
+    me = player_id(interaction.user)
+    ui: GameUI | None = None
+    session: Session | None = None
+    try:
+        if values is not None and not values:
+            raise errors.Refusal(EMPTY_SELECT)
+        session = own_table(interaction, session_id)
+        if session is None:
+            raise errors.Refusal(errors.NO_GAME)
+        ui = game_uis(interaction.client).ui(session.game)
+        words = await user_words(interaction)
+        info = ui.info_for(session, payload, words) if isinstance(ui, AnswersInfo) else None
+        if info is not None:
+            manager.check_viewer(session, me)
+            await send_private(interaction, info)
+            return
+        manager.check_move(session, me, version)
+        click = action_in(ui, session, me, payload, values, words)
+        if isinstance(click, OpenStep):
+            step = await private_shown(interaction, session, me, click.render)
+            await answer(interaction, step, edit=is_ephemeral(interaction.message))
+            remember_view(interaction, session_id, me)
+            return
+        assert isinstance(click, Move)
+        change = await manager.act(session_id, me, version, click.action,
+                                   origin=_origin(interaction))
+    except StaleVersion as err:
+        current = manager.get(session_id) or session
+        if current is None or ui is None:
+            await refuse(interaction, errors.Refusal(errors.NO_GAME))
+            return
+        words = await user_words(interaction)
+        note = refusal_text(words, err)
+        shown = await private_shown(interaction, current, me,
+                                    private_in(ui, current, me, words))
+        await answer(interaction, shown, edit=False, note=note)
+        remember_view(interaction, session_id, me)
+        return
+    except NotYourTurn as err:
+        live = manager.get(session_id) or session
+        if isinstance(ui, WordsTurns) and live:
+            await refuse(interaction, ui.not_your_turn(live, await user_words(interaction)))
+        else:
+            await refuse(interaction, err)
+        return
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    new = change.session
+    async with _after_change(MOVE_MADE):
+        private = is_ephemeral(interaction.message)
+        if private:
+            shown = await private_shown(interaction, new, me,
+                                        private_in(ui, new, me, await user_words(interaction)))
+        elif _is_ping(interaction.message, new):
+            await _answer_on_ping(interaction, new, me)
+            await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
+            return
+        else:
+            shown = await table_shown(interaction, new)
+        await answer(interaction, shown, edit=True)
+        if private:
+            remember_view(interaction, session_id, me)
+        await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
+
+
+def _is_ping(message: discord.Message | None, session: Session) -> bool:
+    """Whether a public message with this session's controls is its turn ping: the stored
+    one, or (while its id is being stored) a message without embeds linking to a table."""
+    if message is None or message.id == session.table_message_id:
+        return False
+    if message.id == session.ping_message_id:
+        return True
+    content = getattr(message, "content", None) or ""
+    return not message.embeds and f"{DISCORD_WEB}/channels/" in content
+
+
+async def _answer_on_ping(interaction: Interaction, session: Session, me: str) -> None:
+    """A move made from the turn ping: while the turn is still the player's, the ping shows
+    the controls of the new version; once it passed, the ping is about to be deleted (the
+    turn ping listener), so the click is only acknowledged."""
+    if me in humans_awaited(interaction.client, session):
+        words = await server_words(interaction.client, session.guild_id)
+        view = ping_view(interaction.client, session, [me], words)
+        await interaction.response.edit_message(view=view)
+        release_view(view)
+    else:
+        await interaction.response.defer()
+
+
+
+async def info_click(interaction: Interaction, session_id: int, what: InfoKind) -> None:
+    """Table / Rules / Scores on a table message: for anyone in the channel, always answered
+    ephemeral (never replacing the table message)."""
+    try:
+        session = own_table(interaction, session_id)
+        if session is None:
+            session = await finished_here(interaction, session_id)
+        words = await user_words(interaction)
+        render = _info_render(interaction, session, what, words)
+        if render is None:
+            assert session is not None
+            shown = await table_copy_shown(interaction, session, words)
+        else:
+            shown = Shown(render)
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await answer(interaction, shown, edit=False)
+
+
+async def finished_here(interaction: Interaction, session_id: int) -> Session | None:
+    """The stored finished game ``session_id`` of this channel (its final table's Rules and
+    Scores, its Rematch), or None."""
+    manager = interaction.client.manager
+    stored = await manager.store.load_session(session_id)
+    if (
+        stored is None
+        or stored.status is not Status.FINISHED
+        or stored.channel_id != (interaction.channel_id or 0)
+        or stored.game not in manager.engines
+    ):
+        return None
+    state = stored.state
+    if isinstance(state, dict):
+        state = manager.engine(stored.game).state_model.model_validate(state)
+    return replace(stored, state=state)
+
+
+def _info_render(
+    interaction: Interaction, session: Session | None, what: InfoKind, words: Words
+) -> Render | None:
+    """The rules, scores or log answer; None for the table
+    (``cogs.rendering.message_delivery.table_copy``)."""
+    if session is None:
+        raise errors.Refusal(errors.NO_GAME)
+    ui = game_uis(interaction.client).ui(session.game)
+    if what is InfoKind.RULES and ui.rules:
+        return rules_page(ui, 0, words)
+    if what is InfoKind.LOG:
+        return log_render(ui, session, words)
+    if what is InfoKind.SCORES:
+        if not isinstance(ui, ShowsScores):
+            raise errors.Refusal(errors.NO_SCORE_SHEET)
+        if session.status is Status.LOBBY:
+            raise errors.Refusal(errors.NOT_STARTED)
+        return ui.scores(session, words)
+    return None
+
+
+async def back_click(interaction: Interaction, session_id: int) -> None:
+    """The "I'm back" button: the player's seat is theirs again; the table is redrawn."""
+    try:
+        own_table(interaction, session_id)
+        session = await interaction.client.manager.set_away(
+            session_id, player_id(interaction.user), False, origin=_origin(interaction)
+        )
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    async with _after_change(DONE_NOT_SHOWN):
+        if is_ephemeral(interaction.message):
+            words = await user_words(interaction)
+            await interaction.response.send_message(
+                words.gettext("Welcome back: your seat is yours again."), ephemeral=True)
+            return
+        await answer(interaction, await table_shown(interaction, session), edit=True)
+
+
+async def rules_click(interaction: Interaction, game: str, page: int) -> None:
+    ui = game_uis(interaction.client).with_rules().get(game)
+    if ui is None:
+        await refuse(interaction, errors.unknown_game_refusal(game))
+        return
+    words = await user_words(interaction)
+    await interaction.response.edit_message(**rules_page(ui, page, words).edit_kwargs())

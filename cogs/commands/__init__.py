@@ -1,0 +1,2 @@
+"""The slash commands: /game, /rules, /leaderboard, /stats, /history, /config, /language and
+/images."""

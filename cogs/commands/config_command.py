@@ -1,0 +1,231 @@
+"""/config: this server's settings (Manage Server only), stored per server in the store's
+``guild_settings`` through the process's cache (``cogs.settings.settings_cache``).
+
+Each setting is one optional option of the command; without options it shows the current
+values, marking those that are the environment's defaults. Every change is logged at INFO
+(server, setting, old -> new, who). The keys and their readers are in
+``cogs.settings.server_settings``; a new game, the leaderboard and the language of public messages
+read them from there.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.sessions.deadlines import MAX_TURN_MINUTES
+from cogs.client_services import Interaction, player_id, refuse
+from cogs.i18n.commands import L_
+from cogs.i18n.interaction import user_words
+from cogs.i18n.language import NATIVE_NAMES, public_language
+from cogs.i18n.messages import N_, Message
+from cogs.i18n.words import Words
+from cogs.rendering.table_renders import turn_limit
+from cogs.settings.server_settings import (
+    AUTOMATIC,
+    CHANNELS,
+    IMAGES,
+    LANGUAGE,
+    LEADERBOARD_MIN_GAMES,
+    MAX_CHANNELS,
+    MAX_MIN_GAMES,
+    OFF,
+    ON,
+    REPLAYS,
+    REPLAYS_EVERYONE,
+    REPLAYS_PLAYERS,
+    THREADS,
+    TURN_MINUTES,
+    ServerSettings,
+    format_channels,
+    server_settings,
+)
+from cogs.settings.settings_cache import stored_settings
+
+log = logging.getLogger(__name__)
+
+NEEDS_MANAGE_SERVER = N_("Only members with Manage Server may change this server's settings.")
+TOO_MANY_CHANNELS = N_("A server may name at most {most} game channels.")
+LABELS: dict[str, Message] = {
+    LANGUAGE: N_("Language of public messages"),
+    TURN_MINUTES: N_("Turn clock of a new game"),
+    LEADERBOARD_MIN_GAMES: N_("Rated games before a player is ranked"),
+    IMAGES: N_("Tables drawn as images"),
+    THREADS: N_("Each game in its own thread"),
+    CHANNELS: N_("Channels where games may start"),
+    REPLAYS: N_("Who may replay and export finished games"),
+}
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=L_("choice-name", "English"), value="en"),
+    app_commands.Choice(name=L_("choice-name", "Español (Spanish)"), value="es"),
+    app_commands.Choice(name=L_("choice-name", "Shqip (Albanian)"), value="sq"),
+    app_commands.Choice(name=L_("choice-name", "ગુજરાતી (Gujarati)"), value="gu"),
+    app_commands.Choice(name=L_("choice-name", "Automatic (from Discord)"), value=AUTOMATIC),
+]
+SWITCH_CHOICES = [
+    app_commands.Choice(name=L_("choice-name", "on"), value=ON),
+    app_commands.Choice(name=L_("choice-name", "off"), value=OFF),
+]
+REPLAY_CHOICES = [
+    app_commands.Choice(name=L_("choice-name", "everyone"), value=REPLAYS_EVERYONE),
+    app_commands.Choice(name=L_("choice-name", "players"), value=REPLAYS_PLAYERS),
+]
+
+
+def _switch(words: Words, on: bool) -> str:
+    return words.pgettext("switch", "on") if on else words.pgettext("switch", "off")
+
+
+def shown(words: Words, settings: ServerSettings, key: str, guild_locale: str | None) -> str:
+    """One setting's value as the settings list shows it (``guild_locale``: the server's
+    preferred locale, which an automatic language follows)."""
+    if key == LANGUAGE:
+        if settings.language is not None:
+            return NATIVE_NAMES[settings.language]
+        follows = NATIVE_NAMES[public_language(None, guild_locale)]
+        return words.gettext("automatic: the server's language in Discord ({language})",
+                             language=follows)
+    if key == TURN_MINUTES:
+        return turn_limit(settings.turn_minutes, words)
+    if key == LEADERBOARD_MIN_GAMES:
+        return words.number(settings.leaderboard_min_games)
+    if key == IMAGES:
+        return _switch(words, settings.images)
+    if key == THREADS:
+        return _switch(words, settings.threads)
+    if key == CHANNELS:
+        if not settings.channels:
+            return words.gettext("every channel")
+        return ", ".join(f"<#{channel}>" for channel in settings.channels)
+    if settings.replays == REPLAYS_PLAYERS:
+        return words.gettext("only the game's players (and Manage Server)")
+    return words.gettext("everyone in the server")
+
+
+def settings_text(words: Words, settings: ServerSettings, guild_locale: str | None,
+                  changes: list[str]) -> str:
+    lines = list(changes)
+    if changes:
+        lines.append("")
+    lines.append(words.gettext("**This server's settings** (/config changes them):"))
+    for key, label in LABELS.items():
+        value = shown(words, settings, key, guild_locale)
+        if key not in settings.stored:
+            value = words.gettext("{value} (default)", value=value)
+        lines.append(words.gettext("• {setting}: {value}", setting=words.text(label),
+                                   value=value))
+    return "\n".join(lines)
+
+
+def _locale(interaction: Interaction) -> str | None:
+    locale = interaction.guild_locale
+    return None if locale is None else locale.value
+
+
+class ConfigCog(commands.Cog):
+    """This server's settings."""
+
+    @app_commands.command(
+        name=L_("command-name", "config"),
+        description=L_("command-description", "This server's settings (Manage Server)"),
+    )
+    @app_commands.describe(
+        language=L_("parameter-description", "Language of the bot's public messages"),
+        turn_minutes=L_("parameter-description",
+                        "Minutes per move in a new game (0 = no turn clock)"),
+        leaderboard_min_games=L_("parameter-description",
+                                 "Rated games a player needs to be ranked"),
+        images=L_("parameter-description", "Draw tables as images"),
+        threads=L_("parameter-description", "Play each game in its own thread"),
+        add_channel=L_("parameter-description", "Let games start in this channel"),
+        remove_channel=L_("parameter-description",
+                          "Stop games from starting in this channel"),
+        all_channels=L_("parameter-description",
+                        "True: games may start in every channel again"),
+        replays=L_("parameter-description", "Who may replay and export finished games"),
+    )
+    @app_commands.rename(
+        language=L_("parameter-name", "language"),
+        turn_minutes=L_("parameter-name", "turn_minutes"),
+        leaderboard_min_games=L_("parameter-name", "leaderboard_min_games"),
+        images=L_("parameter-name", "images"),
+        threads=L_("parameter-name", "threads"),
+        add_channel=L_("parameter-name", "add_channel"),
+        remove_channel=L_("parameter-name", "remove_channel"),
+        all_channels=L_("parameter-name", "all_channels"),
+        replays=L_("parameter-name", "replays"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES, images=SWITCH_CHOICES,
+                          threads=SWITCH_CHOICES, replays=REPLAY_CHOICES)
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def config(
+        self,
+        interaction: Interaction,
+        language: app_commands.Choice[str] | None = None,
+        turn_minutes: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
+        leaderboard_min_games: app_commands.Range[int, 1, MAX_MIN_GAMES] | None = None,
+        images: app_commands.Choice[str] | None = None,
+        threads: app_commands.Choice[str] | None = None,
+        add_channel: discord.TextChannel | None = None,
+        remove_channel: discord.TextChannel | None = None,
+        all_channels: bool | None = None,
+        replays: app_commands.Choice[str] | None = None,
+    ) -> None:
+        # default_permissions only hides the command; a server may grant it to anyone.
+        permissions = interaction.permissions
+        if not (permissions.manage_guild or permissions.administrator):
+            await refuse(interaction, NEEDS_MANAGE_SERVER)
+            return
+        words = await user_words(interaction)
+        guild_id = interaction.guild_id or 0
+        before = await server_settings(interaction.client, guild_id)
+        wanted: dict[str, str] = {}
+        for key, choice in ((LANGUAGE, language), (IMAGES, images), (THREADS, threads),
+                            (REPLAYS, replays)):
+            if choice is not None:
+                wanted[key] = choice.value
+        if turn_minutes is not None:
+            wanted[TURN_MINUTES] = str(turn_minutes)
+        if leaderboard_min_games is not None:
+            wanted[LEADERBOARD_MIN_GAMES] = str(leaderboard_min_games)
+        channels = () if all_channels else before.channels
+        if add_channel is not None and add_channel.id not in channels:
+            channels = (*channels, add_channel.id)
+        if remove_channel is not None:
+            channels = tuple(c for c in channels if c != remove_channel.id)
+        if len(channels) > MAX_CHANNELS:
+            await refuse(interaction, words.text(TOO_MANY_CHANNELS, most=MAX_CHANNELS))
+            return
+        if channels != before.channels or all_channels:
+            wanted[CHANNELS] = format_channels(channels)
+        await self._store(interaction, wanted)
+        after = await server_settings(interaction.client, guild_id)
+        changes = [
+            words.gettext("Changed {setting}: {old} → {new}", setting=words.text(LABELS[key]),
+                          old=shown(words, before, key, _locale(interaction)),
+                          new=shown(words, after, key, _locale(interaction)))
+            for key in LABELS if key in wanted
+        ]
+        await interaction.response.send_message(
+            settings_text(words, after, _locale(interaction), changes), ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @staticmethod
+    async def _store(interaction: Interaction, wanted: dict[str, str]) -> None:
+        manager = interaction.client.manager
+        stored = stored_settings(manager.store)
+        guild_id = interaction.guild_id or 0
+        old_values = dict(await stored.guild(guild_id))
+        for key, value in wanted.items():
+            old = old_values.get(key, "(default)")
+            await stored.set_guild(guild_id, key, value, by=player_id(interaction.user),
+                                   at=manager.clock())
+            # Settings are public facts of the server: nothing hidden goes into this line.
+            log.info("guild %s: setting %s changed from %r to %r by %s", guild_id, key, old,
+                     value, interaction.user.id)
+

@@ -1,0 +1,58 @@
+"""Opening a lobby for ``/game new``, in the command's channel or in a new thread: one way.
+
+:func:`open_lobby` seats the host (and the bot ``level:`` asks for) and :func:`post_lobby`
+posts the lobby's table where it lives, closing the lobby again when that post fails (a lobby
+nobody can see would block its channel).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.errors import TableError
+from bot.sessions.models import Session
+from cogs.client_services import Interaction, release_view, seat_for
+from cogs.rendering.table_renders import Render
+
+Post = Callable[..., Awaitable[discord.Message]]
+
+
+async def open_lobby(interaction: Interaction, channel_id: int, game: str, turn_minutes: int,
+                     bot_level: str | None) -> Session:
+    """A new lobby in ``channel_id`` hosted by the command's user, with a bot of
+    ``bot_level`` seated (none when None). Raises :class:`TableError` and leaves no lobby
+    open when either step is refused."""
+    manager = interaction.client.manager
+    session = await manager.open_lobby(
+        interaction.guild_id or 0, channel_id, game, seat_for(interaction.user),
+        turn_minutes=turn_minutes,
+    )
+    if bot_level is None:
+        return session
+    try:
+        return await manager.add_bot(session.id, session.host_id, bot_level)
+    except TableError:
+        with contextlib.suppress(TableError):
+            await manager.cancel(session.id, session.host_id)
+        raise
+
+
+async def post_lobby(interaction: Interaction, session: Session, render: Render,
+                     post: Post) -> None:
+    """Post ``render`` with ``post`` and remember the message as the session's table."""
+    manager = interaction.client.manager
+    kwargs: dict[str, Any] = render.send_kwargs()
+    try:
+        message = await post(**kwargs)
+    except discord.HTTPException:
+        with contextlib.suppress(TableError):
+            await manager.cancel(session.id, session.host_id)
+        raise
+    finally:
+        release_view(render.view)
+    with contextlib.suppress(TableError):  # the lobby was closed meanwhile
+        await manager.set_table_message(session.id, message.id)

@@ -1,0 +1,1 @@
+"""The Discord kit: message limits, custom ids, control menus, refusal texts, unexpected errors."""

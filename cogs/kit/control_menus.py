@@ -1,0 +1,229 @@
+"""The controls toolkit: a list of choices (a player's legal actions, a game's payment options)
+turned into buttons and select menus, and a click turned back into the chosen entry.
+
+A :class:`Menu` names one list by a payload prefix. Entry ``i`` shown as a button has the
+payload ``{button}:{i}`` (``a:7``); shown in a select, the select's payload is
+``{select}:{group}:{chunk}`` and its option values are the indexes. Selects hold at most 25
+options, so a group is split into numbered chunks. The gate's version check guarantees that
+the list a click is resolved against is the one its control was drawn from, so an index
+resolves to exactly the entry that was shown. Numbers are parsed as ASCII digits only.
+
+:func:`layout` places the rows (buttons five to a row, then one row per select); more than
+five rows are split into pages of four plus a row of Previous / More buttons (payload
+``pg:{page}``, see :func:`page_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.errors import Refusal
+from bot.sessions.models import Session
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import MORE, PREVIOUS
+from cogs.i18n.language import Language
+from cogs.i18n.words import Words
+from cogs.kit.custom_ids import ActButton, ActSelect, Item
+from cogs.kit.discord_limits import clip
+
+MAX_OPTIONS = 25
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_BUTTON_LABEL = 80
+MAX_OPTION_TEXT = 100
+MAX_PLACEHOLDER = 150
+ROWS_PER_PAGE = MAX_ROWS - 1  # one row is kept for the page buttons
+PAGE = "pg"
+
+UNKNOWN_CONTROL = "That button is not part of this game."
+NOT_AVAILABLE = "That choice is not available now."
+CHOOSE_ONE = "Choose one option from the list."
+
+_DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def number(raw: str) -> int | None:
+    """``raw`` as a number when it is ASCII digits only ('١' is not a digit here)."""
+    return int(raw) if _DIGITS.fullmatch(raw) else None
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one entry is shown: a button (``group`` None) or an option of a group's select."""
+
+    label: str
+    group: str | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    description: str | None = None
+
+
+Placeholder = Callable[[Sequence[discord.SelectOption], int, int], str]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A select group: ``placeholder`` is a text (numbered "(1/2)" when chunked) or a
+    function of (options, chunk number, chunks); ``max_selects`` drops chunks beyond it."""
+
+    key: str
+    placeholder: str | Placeholder
+    max_selects: int | None = None
+
+    def placeholder_for(self, options: Sequence[discord.SelectOption], chunk: int,
+                        chunks: int) -> str:
+        if callable(self.placeholder):
+            return clip(self.placeholder(options, chunk, chunks), MAX_PLACEHOLDER)
+        text = self.placeholder if chunks == 1 else f"{self.placeholder} ({chunk + 1}/{chunks})"
+        return clip(text, MAX_PLACEHOLDER)
+
+
+@dataclass
+class Controls:
+    buttons: list[Item] = field(default_factory=list)
+    selects: list[Item] = field(default_factory=list)
+
+    def rows(self) -> list[list[Item]]:
+        rows = [
+            list(self.buttons[i : i + MAX_BUTTONS_PER_ROW])
+            for i in range(0, len(self.buttons), MAX_BUTTONS_PER_ROW)
+        ]
+        rows.extend([select] for select in self.selects)
+        return rows
+
+    def items(self) -> list[Item]:
+        """Every control, with its row set (buttons first, then one row per select)."""
+        placed = []
+        for row, items in enumerate(self.rows()):
+            for item in items:
+                item.row = row
+                placed.append(item)
+        return placed
+
+
+@dataclass(frozen=True)
+class Menu:
+    """One list of choices and its payload prefixes (``button``, ``select``)."""
+
+    button: str = "a"
+    select: str = "s"
+
+    def controls(
+        self,
+        session: Session,
+        looks: Sequence[Look | None],
+        groups: Sequence[Group] = (),
+        order: Sequence[Any] | None = None,
+    ) -> Controls:
+        """Controls for every entry with a look (None: not offered), in list order or sorted
+        by ``order`` (one sort key per entry; ties keep list order); groups in the order given
+        (a look's group must be one of them). The payloads keep the list's indexes."""
+        controls = Controls()
+        grouped: dict[str, list[discord.SelectOption]] = {group.key: [] for group in groups}
+        indexes = list(range(len(looks)))
+        if order is not None:
+            indexes.sort(key=lambda index: order[index])
+        for index in indexes:
+            look = looks[index]
+            if look is None:
+                continue
+            if look.group is None:
+                controls.buttons.append(ActButton(
+                    session.id, session.version, f"{self.button}:{index}",
+                    label=clip(look.label, MAX_BUTTON_LABEL), style=look.style, emoji=look.emoji,
+                ))
+            else:
+                grouped[look.group].append(discord.SelectOption(
+                    label=clip(look.label, MAX_OPTION_TEXT), value=str(index),
+                    description=clip(look.description, MAX_OPTION_TEXT)
+                    if look.description else None,
+                ))
+        for group in groups:
+            options = grouped[group.key]
+            chunks = [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
+            shown = chunks[: group.max_selects] if group.max_selects is not None else chunks
+            for chunk_no, chunk in enumerate(shown):
+                controls.selects.append(ActSelect(
+                    session.id, session.version, f"{self.select}:{group.key}:{chunk_no}", chunk,
+                    placeholder=group.placeholder_for(chunk, chunk_no, len(chunks)),
+                ))
+        return controls
+
+    def owns(self, payload: str) -> bool:
+        head = payload.split(":", 1)[0]
+        return head in (self.button, self.select)
+
+    def choice(
+        self,
+        payload: str,
+        values: Sequence[str] | None,
+        groups: Sequence[str | None],
+        kinds: Collection[str] = (),
+    ) -> int:
+        """The index a click of this menu chose; Refusal when it names no entry offered now.
+        ``groups``: each entry's group as the controls were built (None: a button);
+        ``kinds``: every group the UI ever draws (a select of another is not a list)."""
+        head, _, rest = payload.partition(":")
+        group: str | None = None
+        if head == self.button and values is None:
+            raw = rest
+        elif head == self.select and values is not None:
+            group = rest.split(":", 1)[0]
+            if len(values) != 1:
+                raise Refusal(CHOOSE_ONE)
+            raw = values[0]
+        else:
+            raise Refusal(UNKNOWN_CONTROL)
+        if group is not None and kinds and group not in kinds:
+            raise Refusal(CHOOSE_ONE)
+        index = number(raw)
+        if index is None or index >= len(groups) or groups[index] != group:
+            raise Refusal(NOT_AVAILABLE)
+        return index
+
+
+LEGAL = Menu()  # a player's legal actions: buttons ``a:{i}``, selects ``s:{group}:{chunk}``
+
+
+def page_of(payload: str) -> int | None:
+    """The page a paging button asks for (``pg:{page}``), else None."""
+    head, _, raw = payload.partition(":")
+    if head != PAGE:
+        return None
+    page = number(raw)
+    if page is None:
+        raise Refusal(UNKNOWN_CONTROL)
+    return page
+
+
+def layout(session: Session, controls: Controls, page: int = 0,
+           words: Words | None = None) -> tuple[discord.ui.View, str]:
+    """A view with the control rows; more than five rows are split into pages of four plus a
+    row with Previous / More buttons (in ``words``, English by default). Returns the view and
+    the page note ("" when one page)."""
+    words = words or words_for(Language.EN)
+    rows = controls.rows()
+    view = discord.ui.View(timeout=None)
+    if len(rows) <= MAX_ROWS:
+        shown, note = rows, ""
+    else:
+        pages = (len(rows) + ROWS_PER_PAGE - 1) // ROWS_PER_PAGE
+        page = max(0, min(page, pages - 1))
+        shown = rows[page * ROWS_PER_PAGE : (page + 1) * ROWS_PER_PAGE]
+        note = words.gettext("Controls page {page} of {pages}.", page=page + 1, pages=pages)
+        shown = [*shown, [
+            ActButton(session.id, session.version, f"{PAGE}:{max(page - 1, 0)}",
+                      label=f"◀ {words.text(PREVIOUS)}", disabled=page == 0),
+            ActButton(session.id, session.version, f"{PAGE}:{min(page + 1, pages - 1)}",
+                      label=f"{words.text(MORE)} ▶", disabled=page >= pages - 1),
+        ]]
+    for row_number, items in enumerate(shown):
+        for item in items:
+            item.row = row_number
+            view.add_item(item)
+    return view, note

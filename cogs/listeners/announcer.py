@@ -1,0 +1,43 @@
+"""Posts what a game UI announces for a change (``cogs.game_ui.Announces``: SPLIT's round
+summaries and final result) as new public channel messages. A manager listener; public data
+only. Games whose UI announces nothing are not touched."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.process.client import TableBot
+from bot.sessions.manager import Change
+from cogs.client_services import game_uis
+from cogs.game_ui import Announces
+from cogs.i18n.interaction import server_words
+from cogs.i18n.words import Words
+
+log = logging.getLogger(__name__)
+
+
+class Announcer:
+    def __init__(self, client: TableBot) -> None:
+        self._client = client
+
+    def embeds_for(self, change: Change, words: Words) -> list[discord.Embed]:
+        """The public announcement embeds this change calls for (none for most changes), in
+        ``words`` (the server's)."""
+        ui = game_uis(self._client).ui(change.session.game)
+        return ui.announcement(change, words) if isinstance(ui, Announces) else []
+
+    async def on_change(self, change: Change) -> None:
+        session = change.session
+        ui = game_uis(self._client).ui(session.game)
+        if not isinstance(ui, Announces):
+            return
+        embeds = self.embeds_for(change, await server_words(self._client, session.guild_id))
+        if not embeds:
+            return
+        channel = self._client.get_partial_messageable(session.channel_id)
+        try:
+            await channel.send(embeds=embeds)
+        except discord.HTTPException:
+            log.warning("could not post the announcement of session %s", session.id)

@@ -1,0 +1,97 @@
+"""Every game ends at the bottom of its channel: a final post with the standings and a Rematch
+button, after the table's last edit, the last round summary and the ping's deletion (a
+manager listener subscribed after those).
+
+:func:`final_post` builds it, in one place; the game's final picture
+(``cogs.rendering.message_delivery.final_picture``: SPLIT's score progression, TEN's final
+collections) is its image when the server shows pictures. The standings are the game UI's
+(``cogs.game_ui.ShowsStandings``), else a list of ``engine.results``. Public: final results only,
+which hide nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.sessions.manager import Change, ChangeKind
+from bot.sessions.models import Session, Status
+from cogs.client_services import game_uis, release_view
+from cogs.game_ui import Attachment, Render, ShowsStandings
+from cogs.i18n.common_words import POINTS, REMATCH
+from cogs.i18n.interaction import server_words
+from cogs.i18n.words import Words
+from cogs.kit.custom_ids import RematchButton
+from cogs.kit.discord_limits import clip
+from cogs.rendering.message_delivery import final_picture
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION_LIMIT = 4096
+
+
+def standings_embed(client: Any, session: Session, words: Words) -> discord.Embed:
+    """Place, name and score of every seat, from the engine's results."""
+    engine = client.manager.engine(session.game)
+    names = session.names
+    lines = [
+        words.gettext("{place}. {name}: {points}", place=result.placement,
+                      name=names.get(result.player, result.player),
+                      points=words.plural(POINTS, result.score))
+        for result in engine.results(session.state)
+    ]
+    return discord.Embed(
+        title=words.gettext("{game}: final standings", game=engine.title),
+        description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+    )
+
+
+def final_post(client: Any, session: Session, words: Words) -> Render:
+    """The final post of finished ``session``: standings and the Rematch button."""
+    ui = game_uis(client).ui(session.game)
+    embeds = (
+        ui.final_embeds(session, words) if isinstance(ui, ShowsStandings)
+        else [standings_embed(client, session, words)]
+    )
+    if embeds:
+        embeds[-1].set_footer(text=words.gettext(
+            "Rematch opens a new lobby with the same seats and options: each player takes "
+            "their seat with it, then the host starts."
+        ))
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(session.id, label=words.text(REMATCH)))
+    return Render(embeds=embeds, view=view)
+
+
+def with_final_picture(render: Render, picture: Attachment | None) -> Render:
+    """The final post with ``picture`` as the image of its last embed."""
+    if picture is None or not render.embeds:
+        return render
+    embeds = list(render.embeds)
+    embeds[-1] = embeds[-1].copy().set_image(url=picture.url)
+    return replace(render, embeds=embeds, files=[picture])
+
+
+class FinalPost:
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    async def on_change(self, change: Change) -> None:
+        session = change.session
+        if change.kind != ChangeKind.FINISHED or session.status is not Status.FINISHED:
+            return
+        words = await server_words(self._client, session.guild_id)
+        render = with_final_picture(
+            final_post(self._client, session, words),
+            await final_picture(self._client, session),
+        )
+        channel = self._client.get_partial_messageable(session.channel_id)
+        try:
+            await channel.send(**render.send_kwargs())
+        except discord.HTTPException:
+            log.warning("could not post the end of session %s", session.id)
+        finally:
+            release_view(render.view)

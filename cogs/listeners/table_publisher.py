@@ -1,0 +1,238 @@
+"""Keeps each session's public table message current (a manager listener), and is the
+``bot.automation.notices.Notifier`` through which the machine players and the turn clock talk (their
+notices are worded by ``cogs.rendering.notice_text``).
+
+Edits the stored table message through a PartialMessage, so it works after a restart without
+any cache. Skips a change whose ``origin`` is that very message (the click handler already
+re-rendered it), a change that a newer one has overtaken, and a machine's move
+(``origin=AUTOMATIC``): ``bot.automation.autoplay`` and ``bot.automation.turn_clock`` call
+:meth:`refresh` once their run of moves is over, so the table is edited once per bot turn rather
+than once per card.
+
+A person's run of moves from their private view is coalesced the same way: a move after which
+the game still waits for that same player (the next step of one turn) is held for up to
+``settings.table_run_debounce`` seconds (0.4 by default: the other players see the table at
+most that much later), and dropped as soon as a newer change of the session is stored, so a
+quick run of steps costs one table edit. The move that ends the run (the turn passes, a round
+or the game ends) is never held and always goes out. The hold happens in the session's publish
+worker, so pings and round summaries keep their order behind it.
+
+The table stays at hand: when more than five messages are below it (``cogs.listeners.table_watch``),
+the next update posts it anew at the bottom and deletes the old message (:meth:`move`); its controls
+carry the session and version, so nothing else changes. ``on_moved`` (the turn ping's relink) runs
+after a move. A finished game's watch is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.automation.notices import AUTOMATIC, Notice, Reminder, TimedOut
+from bot.errors import TableError
+from bot.process.client import TableBot
+from bot.sessions.manager import Change, ChangeKind
+from bot.sessions.models import Session, Status
+from cogs.client_services import game_uis, release_view
+from cogs.i18n.interaction import server_words
+from cogs.kit import channel_health
+from cogs.listeners.table_watch import TableWatch
+from cogs.rendering.message_delivery import message_turn, public_table
+from cogs.rendering.notice_text import reminder_text, timed_out_text
+from game.base import PlayerId
+
+log = logging.getLogger(__name__)
+
+RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
+
+
+Moved = Callable[[Session], Awaitable[object]]
+
+
+class TablePublisher:
+    def __init__(
+        self, client: TableBot, *, run_debounce: float = 0.0, watch: TableWatch | None = None
+    ) -> None:
+        self._client = client
+        self._run_debounce = run_debounce  # seconds; cogs.table_extension passes the setting
+        self.watch = watch  # counts the messages below each table (None: tables never move)
+        self.on_moved: Moved | None = None
+
+    async def on_change(self, change: Change) -> None:
+        session = change.session
+        if not session.is_live and self.watch is not None:
+            self.watch.forget(session.channel_id)
+        if change.origin is AUTOMATIC:
+            return
+        if session.table_message_id is None:
+            return
+        if change.origin == session.table_message_id and not self._buried(session):
+            return
+        if self._overtaken(session):
+            return
+        if self._mid_run(change) and await self._overtaken_within(
+            session, self._run_debounce
+        ):
+            return
+        await self._edit(session)
+
+    async def _overtaken_within(self, session: Session, seconds: float) -> bool:
+        """Wait up to ``seconds`` for a newer change of the session (the player's next step);
+        True as soon as one is stored."""
+        waited = 0.0
+        while waited < seconds:
+            await asyncio.sleep(RUN_POLL)
+            waited += RUN_POLL
+            if self._overtaken(session):
+                return True
+        return False
+
+    def _overtaken(self, session: Session) -> bool:
+        current = self._client.manager.get(session.id)
+        return current is not None and current.version > session.version
+
+    def _mid_run(self, change: Change) -> bool:
+        """Whether ``change`` is one step of a person's run: a move made from a private view
+        (not the table message) after which the game waits for that same player again."""
+        session = change.session
+        if (
+            change.kind is not ChangeKind.ACTION
+            or change.actor is None
+            or change.origin is None
+            or session.state is None
+            or not session.is_live
+        ):
+            return False
+        engine = self._client.manager.engine(session.game)
+        return change.actor in engine.awaiting(session.state)
+
+    async def catch_up(
+        self,
+        sessions: Iterable[Session],
+        *,
+        pause: float = 0.2,
+        then: Callable[[Session], Awaitable[object]] | None = None,
+    ) -> int:
+        """Redraw the table of every running session once, ``pause`` seconds apart, and
+        ``await then(session)`` after each redraw (the turn ping after an unexpected stop).
+
+        Run after a restart: a crash can lose channel posts that were queued behind a stored
+        move (see ``SessionManager.settle``), which would leave a table showing an old turn.
+        The pause keeps a large restore well under Discord's global rate limit.
+        """
+        redrawn = 0
+        for session in sessions:
+            if session.status is not Status.ACTIVE or session.table_message_id is None:
+                continue
+            if redrawn:
+                await asyncio.sleep(pause)
+            try:
+                await self.refresh(session)
+            except discord.HTTPException:
+                log.warning("could not redraw the table of session %s", session.id)
+                continue
+            redrawn += 1
+            if then is not None:
+                await then(session)
+        return redrawn
+
+    # --- the Notifier ---------------------------------------------------------------------------
+
+    async def refresh(self, session: Session) -> None:
+        current = self._client.manager.get(session.id)
+        if current is not None and current.version >= session.version:
+            session = current
+        await self._edit(session)
+
+    async def notify(self, notice: Notice) -> None:
+        words = await server_words(self._client, notice.session.guild_id)  # public messages
+        if isinstance(notice, Reminder):
+            await self.remind(notice.session, notice.player_id, reminder_text(notice, words))
+        elif isinstance(notice, TimedOut):
+            ui = game_uis(self._client).ui(notice.session.game)
+            await self.announce(notice.session, timed_out_text(notice, ui, words))
+
+    async def announce(self, session: Session, text: str) -> None:
+        channel = self._channel(session)
+        try:
+            await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post in the channel of session %s", session.id)
+
+    async def remind(self, session: Session, player_id: PlayerId, text: str) -> None:
+        channel = self._channel(session)
+        users = [discord.Object(id=int(player_id))] if player_id.isdecimal() else False
+        try:
+            await channel.send(
+                content=text,
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
+            )
+        except discord.HTTPException:
+            log.warning("could not remind a player of session %s", session.id)
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _channel(self, session: Session) -> Any:
+        # Sends and edits need only the channel id: no cache lookup, no fetch.
+        return self._client.get_partial_messageable(session.channel_id)
+
+    def _buried(self, session: Session) -> bool:
+        current = self._client.manager.get(session.id) or session
+        return self.watch is not None and session.is_live and self.watch.buried(current)
+
+    async def _edit(self, session: Session) -> None:
+        current = self._client.manager.get(session.id)
+        table_id = current.table_message_id if current is not None else session.table_message_id
+        if table_id is None:
+            return
+        if current is not None and self.watch is not None and self.watch.buried(current):
+            await self.move(session, table_id)
+            return
+        render = await public_table(self._client, session)
+        message = self._channel(session).get_partial_message(table_id)
+        try:
+            async with message_turn(table_id):
+                if self._overtaken(session):
+                    return  # a newer change is drawn by its own publish or click answer
+                await message.edit(**render.edit_kwargs())
+            channel_health.report_ok(self._client, session)
+        except discord.NotFound:
+            log.warning("table message of session %s is gone", session.id)
+        except discord.Forbidden as error:
+            channel_health.report(self._client, session, error, "edit the table")
+        finally:
+            release_view(render.view)
+
+    async def move(self, session: Session, old_id: int) -> None:
+        """Post ``session``'s table at the bottom of its channel and delete the old one."""
+        render = await public_table(self._client, session)
+        channel = self._channel(session)
+        try:
+            message = await channel.send(**render.send_kwargs())
+        except discord.Forbidden as error:
+            channel_health.report(self._client, session, error, "move the table")
+            return
+        finally:
+            release_view(render.view)
+        try:
+            moved = await self._client.manager.set_table_message(session.id, message.id)
+        except TableError:  # the game ended meanwhile: the copy just posted is its table
+            moved = replace(session, table_message_id=message.id)
+        await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+        if self.on_moved is not None:
+            await self.on_moved(moved)
+
+
+async def delete_quietly(channel: Any, message_id: int, what: str) -> None:
+    """Delete one channel message; one already gone is fine, another failure is logged."""
+    try:
+        await channel.get_partial_message(message_id).delete()
+    except discord.NotFound:
+        return
+    except discord.HTTPException:
+        log.warning("could not delete %s", what)

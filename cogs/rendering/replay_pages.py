@@ -1,0 +1,380 @@
+"""The Replay button: a private, paged step-through of a finished or abandoned game.
+
+A replay is built by replaying the stored log through the engine (``bot.sessions.export``:
+``replay_export(export_session(...))``), never from stored renders; built replays are kept in a
+small bounded cache (:class:`ReplayCache`, on the table cog) so paging does not rebuild them.
+Each step is drawn with the game's own UI: its public table for the step's state and, since the
+game is over, every seat's private view (or the UI's own :class:`cogs.game_ui.DrawsReplay`
+hands), with the step's events in words. Everything fits Discord's limits (10 embeds, 6,000
+characters over all embeds, 2,000 in the content, 25 options a select).
+
+Who may open one: anyone in the game's server, or only its own players when the server's
+``replays`` setting (``/config``) is ``players`` (Manage Server may always).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+
+import discord
+
+from bot.errors import Refusal
+from bot.sessions.export import (
+    NO_SUCH_GAME,
+    ExportRefused,
+    GameExport,
+    export_file,
+    export_session,
+    replay_export,
+)
+from bot.sessions.models import LOG_KEEP, Session, Status, public_event
+from cogs.client_services import Interaction, game_uis, player_id, refuse
+from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
+from cogs.i18n.interaction import user_words
+from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
+from cogs.kit.custom_ids import TABLE_COG, ReplayButton, ReplayJump, ReplayTag
+from game.base import Event
+from game.replay import Replay, ReplayRefused, ReplayStep
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 16
+MAX_EMBEDS = 10
+MAX_EMBED_TOTAL = 6000
+MAX_CONTENT = 2000
+MAX_OPTIONS = 25
+REPLAYS_KEY = "replays"  # the server setting: "everyone" (default) or "players"
+REPLAYS_EVERYONE = "everyone"
+REPLAYS_PLAYERS = "players"
+
+# Refusals, raised as ``Refusal(TEXT)`` and said in the clicker's words
+# (``cogs.kit.refusal_texts``).
+OTHER_SERVER = N_("That game was played in another server.").text
+PLAYERS_ONLY = N_("On this server only the game's own players may replay or export it.").text
+NOT_REPLAYABLE = N_("That game's log does not replay with this version of the bot.").text
+OUT_OF_RANGE = N_("That step is not part of this game's replay.").text
+
+
+@dataclass(frozen=True)
+class BuiltReplay:
+    """One game's replay with the stored session it came from and its export."""
+
+    session: Session
+    export: GameExport
+    replay: Replay
+
+
+class ReplayCache:
+    """The last :data:`CACHE_SIZE` replays built, by session id (least recently used out)."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._built: OrderedDict[int, BuiltReplay] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._built)
+
+    def get(self, session_id: int) -> BuiltReplay | None:
+        built = self._built.get(session_id)
+        if built is not None:
+            self._built.move_to_end(session_id)
+        return built
+
+    def put(self, session_id: int, built: BuiltReplay) -> None:
+        self._built[session_id] = built
+        self._built.move_to_end(session_id)
+        while len(self._built) > self.size:
+            self._built.popitem(last=False)
+
+
+def replay_cache(interaction: Interaction) -> ReplayCache:
+    cache = getattr(interaction.client.get_cog(TABLE_COG), "replays", None)
+    if not isinstance(cache, ReplayCache):
+        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
+    return cache
+
+
+async def may_see(interaction: Interaction, session: Session) -> None:
+    """Refuse (Refusal) a clicker who may not replay or export ``session``."""
+    if session.guild_id != (interaction.guild_id or 0):
+        raise Refusal(OTHER_SERVER)
+    if session.seat_of(player_id(interaction.user)) is not None:
+        return
+    if interaction.permissions.manage_guild:
+        return
+    settings = await interaction.client.manager.store.guild_settings(session.guild_id)
+    if settings.get(REPLAYS_KEY, REPLAYS_EVERYONE) == REPLAYS_PLAYERS:
+        raise Refusal(PLAYERS_ONLY)
+
+
+async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
+    """The (cached) replay of stored session ``session_id``, after the access checks."""
+    cache = replay_cache(interaction)
+    built = cache.get(session_id)
+    if built is None:
+        manager = interaction.client.manager
+        export = await export_session(manager.store, session_id)
+        session = await manager.store.load_session(session_id)
+        if session is None:  # deleted meanwhile
+            raise ExportRefused(NO_SUCH_GAME)
+        try:
+            replay = replay_export(export, manager.engine(export.game))
+        except ReplayRefused as err:
+            log.warning("session %s does not replay: step %s", session_id, err.step)
+            raise Refusal(NOT_REPLAYABLE) from None
+        built = BuiltReplay(session, export, replay)
+        cache.put(session_id, built)
+    await may_see(interaction, built.session)
+    return built
+
+
+def public_log(replay: Replay, index: int) -> tuple[Event, ...]:
+    """The table's public log as it stood after step ``index``: the last :data:`LOG_KEEP`
+    events without their private parts (as ``bot.sessions.transitions.extend_log`` keeps them)."""
+    events: list[Event] = []
+    for at in range(index, -1, -1):
+        events[:0] = (public_event(event) for event in replay.events(at))
+        if len(events) >= LOG_KEEP:
+            break
+    return tuple(events[-LOG_KEEP:])
+
+
+def step_session(built: BuiltReplay, step: ReplayStep) -> Session:
+    """The stored session as it stood at ``step``: finished at the last step of a game that
+    reached its end, running before (no clock)."""
+    over = step.index == built.replay.last_index and built.replay.is_over
+    return replace(built.session, state=step.state,
+                   status=Status.FINISHED if over else Status.ACTIVE, deadlines=(),
+                   log=public_log(built.replay, step.index),
+                   version=step.version or built.session.version)
+
+
+def _marker_words(step: ReplayStep, words: Words) -> str:
+    parts = []
+    if step.marker.round is not None:
+        parts.append(words.gettext("round {round}", round=step.marker.round))
+    if step.marker.turn is not None:
+        parts.append(words.gettext("turn {turn}", turn=step.marker.turn))
+    return ", ".join(parts)
+
+
+def step_lines(ui: GameUI, built: BuiltReplay, step: ReplayStep, words: Words) -> list[str]:
+    """The step's events in ``words``, each with its private details as the player it was
+    private to saw them (the game is over: a replay shows every hand)."""
+    names = built.session.names
+    return [event_line(ui, event, event.private_to, names, words) for event in step.events]
+
+
+def step_content(ui: GameUI, built: BuiltReplay, step: ReplayStep, words: Words) -> str:
+    replay, title = built.replay, ui.title
+    where = _marker_words(step, words)
+    head = words.gettext("**Replay · {game}** · step {step} of {last}", game=title,
+                         step=step.index, last=replay.last_index)
+    if where:
+        head += f" · {where}"
+    if step.actor is None:
+        what = words.gettext("The deal.")
+    else:
+        what = words.gettext("{name} moved.",
+                             name=built.session.names.get(step.actor, step.actor))
+    lines = [head, what, *(f"• {line}" for line in step_lines(ui, built, step, words))]
+    if step.index == replay.last_index and not replay.is_over:
+        lines.append(words.gettext("The game stopped here."))
+    text = "\n".join(lines)
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def _size(embed: discord.Embed) -> int:
+    return len(embed)
+
+
+def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed],
+               words: Words) -> list[discord.Embed]:
+    """The table's embeds, then as many hands as fit Discord's limits (10 embeds, 6,000
+    characters); the hands left out are named in a last small embed."""
+    kept: list[discord.Embed] = []
+    total = 0
+    for embed in table:
+        if len(kept) < MAX_EMBEDS and total + _size(embed) <= MAX_EMBED_TOTAL:
+            kept.append(embed)
+            total += _size(embed)
+    left_out = 0
+    note_room = 120
+    for index, embed in enumerate(hands):
+        room_for_note = 0 if index == len(hands) - 1 else note_room
+        slots = MAX_EMBEDS - (0 if index == len(hands) - 1 else 1)
+        if len(kept) < slots and total + _size(embed) + room_for_note <= MAX_EMBED_TOTAL:
+            kept.append(embed)
+            total += _size(embed)
+        else:
+            left_out = len(hands) - index
+            break
+    if left_out:
+        kept.append(discord.Embed(description=words.ngettext(
+            "{count} more hand does not fit here.", "{count} more hands do not fit here.",
+            left_out)))
+    return kept
+
+
+def _hands(ui: GameUI, session: Session, words: Words) -> list[discord.Embed]:
+    if isinstance(ui, DrawsReplay):
+        return ui.replay_hands(session, words)
+    hands: list[discord.Embed] = []
+    for seat in session.seats:
+        for embed in private_in(ui, session, seat.player_id, words).embeds:
+            copy = embed.copy()
+            copy.title = f"{seat.display_name} — {embed.title}" if embed.title else \
+                seat.display_name
+            copy.set_image(url=None)
+            copy.set_thumbnail(url=None)
+            hands.append(copy)
+    return hands
+
+
+def _nav(session_id: int, index: int, last: int) -> list[ReplayButton]:
+    return [
+        ReplayButton(session_id, 0, ReplayTag.FIRST, label="⏮", disabled=index == 0, row=0),
+        ReplayButton(session_id, max(0, index - 1), ReplayTag.PREVIOUS, label="◀",
+                     disabled=index == 0, row=0),
+        ReplayButton(session_id, min(last, index + 1), ReplayTag.NEXT, label="▶",
+                     disabled=index == last, row=0),
+        ReplayButton(session_id, last, ReplayTag.LAST, label="⏭", disabled=index == last,
+                     row=0),
+    ]
+
+
+def window(values: list[int], current: int | None) -> list[int]:
+    """At most :data:`MAX_OPTIONS` of ``values`` (sorted), around ``current``."""
+    if len(values) <= MAX_OPTIONS:
+        return values
+    at = values.index(current) if current in values else 0
+    start = max(0, min(len(values) - MAX_OPTIONS, at - MAX_OPTIONS // 2))
+    return values[start: start + MAX_OPTIONS]
+
+
+def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[ReplayJump]:
+    replay, session_id = built.replay, built.session.id
+    jumps: list[ReplayJump] = []
+    rounds = replay.rounds()
+    if len(rounds) > 1:
+        options = []
+        for number in window(rounds, step.marker.round):
+            first = replay.first_step_of(round=number)
+            if first is not None:
+                options.append(discord.SelectOption(
+                    label=words.gettext("Round {round}", round=number), value=str(first),
+                    default=number == step.marker.round))
+        jumps.append(ReplayJump(session_id, "r", options,
+                                placeholder=words.gettext("Jump to a round"), row=1))
+    turn_round = step.marker.round if rounds else None
+    turns = replay.turns(turn_round)
+    if len(turns) > 1:
+        options = []
+        for number in window(turns, step.marker.turn):
+            first = replay.first_step_of(round=turn_round, turn=number)
+            if first is not None:
+                label = (words.gettext("Turn {turn}", turn=number) if turn_round is None
+                         else words.gettext("Round {round}, turn {turn}", round=turn_round,
+                                            turn=number))
+                options.append(discord.SelectOption(
+                    label=label, value=str(first), default=number == step.marker.turn))
+        jumps.append(ReplayJump(session_id, "t", options,
+                                placeholder=words.gettext("Jump to a turn"), row=2))
+    return jumps
+
+
+def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> Render:
+    """Step ``index`` of ``built`` (0 .. last_index): the table, every hand, the event, in
+    ``words`` (the clicker's: a replay is private)."""
+    step = built.replay.step(index)
+    session = step_session(built, step)
+    table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    embeds = fit_embeds(list(table.embeds), _hands(ui, session, words), words)
+    content = step_content(ui, built, step, words)
+    if table.content:
+        extra = "\n" + table.content
+        if len(content) + len(extra) <= MAX_CONTENT:
+            content += extra
+    view = discord.ui.View(timeout=None)
+    for item in [*_nav(built.session.id, index, built.replay.last_index),
+                 *_jumps(built, step, words)]:
+        view.add_item(item)
+    return Render(content=content, embeds=embeds, view=view)
+
+
+def replay_button(session: Session, words: Words) -> ReplayButton | None:
+    """The Replay button of a stored game that can be replayed (over, or stopped mid-game)."""
+    if session.status in (Status.FINISHED, Status.ABANDONED) and session.state is not None:
+        return ReplayButton(session.id, 0, ReplayTag.OPEN,
+                            label=words.pgettext("button", "Replay"))
+    return None
+
+
+async def replay_click(interaction: Interaction, session_id: int, step: int,
+                       fresh: bool) -> None:
+    """Open (``fresh``: a new private message) or page the replay of ``session_id``."""
+    try:
+        built = await load_replay(interaction, session_id)
+    except Refusal as err:
+        await refuse(interaction, err)
+        return
+    if not 0 <= step <= built.replay.last_index:
+        await refuse(interaction, Refusal(OUT_OF_RANGE))
+        return
+    render = replay_render(game_uis(interaction.client).ui(built.session.game), built, step,
+                           await user_words(interaction))
+    if fresh:
+        await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
+    else:
+        await interaction.response.edit_message(**render.edit_kwargs())
+
+
+# --- /game export ---------------------------------------------------------------------------
+
+# /game export's session range: Discord's integers lie within ±(2^53 − 1) (2^53 is refused).
+MAX_SESSION_ID = 2**53 - 1
+NO_FINISHED_GAME = N_("There is no finished game in this channel.").text
+EXPORT_PLAYERS_ONLY = N_("Only the game's players (or Manage Server) may export it.").text
+
+
+async def last_finished(interaction: Interaction) -> int | None:
+    """The id of the channel's last finished game, or None."""
+    rows = await interaction.client.manager.store.query(
+        "SELECT id FROM sessions WHERE channel_id = ? AND status = ? ORDER BY id DESC LIMIT 1",
+        [interaction.channel_id or 0, Status.FINISHED.value],
+    )
+    return int(rows[0][0]) if rows else None
+
+
+async def export_command(interaction: Interaction, session_id: int | None) -> None:
+    """Attach the game as JSON, privately: a player of that game or Manage Server."""
+    store = interaction.client.manager.store
+    try:
+        if session_id is None:
+            session_id = await last_finished(interaction)
+            if session_id is None:
+                raise Refusal(NO_FINISHED_GAME)
+        export = await export_session(store, session_id)
+        stored = await store.load_session(export.session_id)
+        if stored is None or stored.guild_id != (interaction.guild_id or 0):
+            raise Refusal(OTHER_SERVER)
+        if (player_id(interaction.user) not in export.players
+                and not interaction.permissions.manage_guild):
+            raise Refusal(EXPORT_PLAYERS_ONLY)
+    except Refusal as err:
+        await refuse(interaction, err)
+        return
+    name, data = export_file(export)
+    log.info("session %s exported by %s", export.session_id, interaction.user.id)
+    words = await user_words(interaction)
+    await interaction.response.send_message(
+        words.ngettext("Game {game_id} ({game}, {status}, {count} move).",
+                       "Game {game_id} ({game}, {status}, {count} moves).",
+                       len(export.actions), game_id=export.session_id, game=export.game,
+                       status=export.status),
+        file=discord.File(io.BytesIO(data), filename=name), ephemeral=True,
+    )

@@ -1,0 +1,254 @@
+"""The lobby message and the dispatch between lobby, closed and in-game table renders."""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+
+from bot.errors import clip
+from bot.process.client import TableBot
+from bot.sessions.manager import BOT_LEVELS
+from bot.sessions.models import Seat, Session, Status
+from cogs.client_services import game_uis, offered_bot_levels
+from cogs.game_ui import GameUI, Render, ShowsScores, WordsTables
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import (
+    ADD_BOT_EASY,
+    ADD_BOT_EXPERT,
+    ADD_BOT_NORMAL,
+    CANCEL,
+    HOST,
+    IM_BACK,
+    JOIN,
+    LEAVE,
+    PLAYERS_HEADING,
+    REMOVE_BOT,
+    RULES,
+    SCORES,
+    START,
+)
+from cogs.i18n.interaction import server_words_now
+from cogs.i18n.language import DEFAULT_LANGUAGE
+from cogs.i18n.messages import NP_, Message
+from cogs.i18n.words import Words
+from cogs.kit.custom_ids import (
+    BackButton,
+    HostSelect,
+    HostTool,
+    InfoButton,
+    InfoKind,
+    LobbyAction,
+    LobbyButton,
+)
+from cogs.rendering.notice_text import away_line
+from cogs.rendering.replay_pages import replay_button
+
+ENGLISH = words_for(DEFAULT_LANGUAGE)
+
+# Every lobby button: (label, style, row); the host's bot seat buttons on the second row.
+LOBBY_BUTTONS: dict[LobbyAction, tuple[Message, discord.ButtonStyle, int]] = {
+    LobbyAction.JOIN: (JOIN, discord.ButtonStyle.primary, 0),
+    LobbyAction.LEAVE: (LEAVE, discord.ButtonStyle.secondary, 0),
+    LobbyAction.START: (START, discord.ButtonStyle.success, 0),
+    LobbyAction.CANCEL: (CANCEL, discord.ButtonStyle.danger, 0),
+    LobbyAction.BOT_EASY: (ADD_BOT_EASY, discord.ButtonStyle.secondary, 1),
+    LobbyAction.BOT_NORMAL: (ADD_BOT_NORMAL, discord.ButtonStyle.secondary, 1),
+    LobbyAction.BOT_EXPERT: (ADD_BOT_EXPERT, discord.ButtonStyle.secondary, 1),
+    LobbyAction.UNBOT: (REMOVE_BOT, discord.ButtonStyle.secondary, 1),
+}
+BOT_LEVEL_NAMES: dict[str, Message] = {
+    "easy": NP_("bot-level", "easy"),
+    "normal": NP_("bot-level", "normal"),
+    "expert": NP_("bot-level", "expert"),
+}
+REMOVE_ROW, PASS_ROW = 2, 3
+MAX_OPTION = 100  # characters of a select option's label
+MAX_OPTIONS = 25  # options in one select
+
+
+def bot_level_name(words: Words, level: str | None) -> str:
+    name = BOT_LEVEL_NAMES.get(level or "")
+    return words.text(name) if name is not None else str(level)
+
+
+def _seat_option(words: Words, seat: Seat) -> discord.SelectOption:
+    label = seat.display_name
+    if seat.is_bot:
+        label = words.gettext("{name} (bot)", name=label)
+    return discord.SelectOption(label=clip(label, MAX_OPTION), value=seat.player_id)
+
+
+def host_tools(session: Session, words: Words) -> list[HostSelect]:
+    """The host's selects: remove a seated player (anyone but the host), pass the host role
+    (to a seated person). A select with nobody to choose is left out."""
+    others = [seat for seat in session.seats if seat.player_id != session.host_id][:MAX_OPTIONS]
+    people = [seat for seat in others if not seat.is_bot]
+    tools = []
+    if others:
+        tools.append(HostSelect(
+            HostTool.REMOVE, session.id, [_seat_option(words, seat) for seat in others],
+            placeholder=words.gettext("Host: remove a player…"), row=REMOVE_ROW,
+        ))
+    if people:
+        tools.append(HostSelect(
+            HostTool.PASS, session.id, [_seat_option(words, seat) for seat in people],
+            placeholder=words.gettext("Host: pass the host role to…"), row=PASS_ROW,
+        ))
+    return tools
+
+
+# The bot level each "Add bot" button seats; a level the server does not offer (BOT_LEVELS)
+# has no button.
+BOT_BUTTON_LEVELS: dict[LobbyAction, str] = {
+    LobbyAction.BOT_EASY: "easy",
+    LobbyAction.BOT_NORMAL: "normal",
+    LobbyAction.BOT_EXPERT: "expert",
+}
+
+
+def lobby_view(
+    session: Session, words: Words, bot_levels: tuple[str, ...] = BOT_LEVELS
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    has_bots = session.has_bots
+    for action, (label, style, row) in LOBBY_BUTTONS.items():
+        if BOT_BUTTON_LEVELS.get(action, bot_levels[0]) not in bot_levels:
+            continue
+        view.add_item(LobbyButton(
+            action, session.id, label=words.text(label), style=style, row=row if row else None,
+            disabled=action is LobbyAction.UNBOT and not has_bots,
+        ))
+    for tool in host_tools(session, words):
+        view.add_item(tool)
+    return view
+
+
+def seat_line(words: Words, index: int, seat: Seat, host: bool) -> str:
+    if seat.is_bot:
+        line = words.gettext("{index}. {name} (bot, {level})", index=index,
+                             name=seat.display_name, level=bot_level_name(words, seat.bot_level))
+    else:
+        line = words.gettext("{index}. {name}", index=index, name=seat.display_name)
+    return words.gettext("{seat} — host", seat=line) if host else line
+
+
+def lobby_render(session: Session, title: str, min_players: int, max_players: int,
+                 words: Words = ENGLISH, bot_levels: tuple[str, ...] = BOT_LEVELS) -> Render:
+    seats = "\n".join(
+        seat_line(words, index, seat, seat.player_id == session.host_id)
+        for index, seat in enumerate(session.seats, start=1)
+    )
+    embed = discord.Embed(title=words.gettext("{title} — lobby", title=title),
+                          colour=discord.Colour.blurple())
+    embed.add_field(
+        name=words.gettext("Seats ({seated}/{most})", seated=words.number(len(session.seats)),
+                           most=words.number(max_players)),
+        value=seats or "—", inline=False,
+    )
+    embed.add_field(name=words.text(PLAYERS_HEADING), value=f"{min_players}–{max_players}")
+    host = session.seat_of(session.host_id)
+    embed.add_field(name=words.text(HOST),
+                    value=host.display_name if host else session.host_id)
+    embed.add_field(name=words.gettext("Turn limit"),
+                    value=turn_limit(session.turn_minutes, words))
+    footer = words.gettext("Join, then the host starts the game. The host may add bot seats.")
+    if min_players == 1:
+        footer += " " + words.gettext("Alone, you play solo against a bot.")
+    embed.set_footer(text=footer)
+    return Render(embeds=[embed], view=lobby_view(session, words, bot_levels))
+
+
+def turn_limit(minutes: int, words: Words = ENGLISH) -> str:
+    if not minutes:
+        return words.pgettext("turn-limit", "off")
+    return words.ngettext("{count} min per move", "{count} min per move", minutes)
+
+
+def clock_lines(session: Session, words: Words = ENGLISH) -> list[str]:
+    """Deadlines as Discord timestamps, and who a bot plays for (a running game only)."""
+    if session.status is not Status.ACTIVE:
+        return []
+    names = session.names
+    lines = [
+        words.gettext("⏳ {name}: time runs out {when}", name=names.get(d.player_id, d.player_id),
+                      when=discord.utils.format_dt(d.due_at, "R"))
+        for d in session.deadlines
+    ]
+    for seat in session.seats:
+        if seat.left:
+            lines.append(words.gettext("🚪 {name} left the game — a bot plays their seat.",
+                                       name=seat.display_name))
+        elif seat.away:
+            lines.append(away_line(seat.display_name, words))
+    return lines
+
+
+def with_clock(session: Session, render: Render, words: Words = ENGLISH) -> Render:
+    """The game's table plus the turn clock, away notes and the I'm back button."""
+    lines = clock_lines(session, words)
+    if not lines:
+        return render
+    content = "\n".join([render.content, *lines] if render.content else lines)
+    view = render.view
+    if any(seat.away and not seat.left for seat in session.seats):
+        view = view if view is not None else discord.ui.View(timeout=None)
+        with contextlib.suppress(ValueError):  # a full view keeps the game's own components
+            view.add_item(BackButton(session.id, label=words.text(IM_BACK)))
+    return Render(content=content, embeds=render.embeds, view=view)
+
+
+def closed_render(session: Session, title: str, words: Words = ENGLISH) -> Render:
+    embed = discord.Embed(
+        title=words.gettext("{title} — closed", title=title),
+        description=words.gettext("This table was closed without a result."),
+    )
+    return Render(embeds=[embed], view=None)
+
+
+def table_render(client: TableBot, session: Session, words: Words | None = None) -> Render:
+    """The public message for ``session`` in whatever status it is (``client``: the bot;
+    ``words``: the server's, by default the cached ``/config`` choice, see
+    ``cogs.i18n.interaction.server_words``)."""
+    if words is None:
+        words = server_words_now(client, session.guild_id)
+    engine = client.manager.engine(session.game)
+    if session.status is Status.LOBBY:
+        return lobby_render(session, engine.title, engine.min_players, engine.max_players,
+                            words, offered_bot_levels(client))
+    if session.status is Status.ABANDONED:
+        return with_replay(session, closed_render(session, engine.title, words), words)
+    ui = game_uis(client).ui(session.game)
+    drawn = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    render = with_clock(session, drawn, words)
+    if session.status is not Status.FINISHED:
+        return render
+    return with_replay(session, with_info(session, render, ui, words), words)
+
+
+def with_info(session: Session, render: Render, ui: GameUI, words: Words) -> Render:
+    """A finished table keeps its Rules and Scores buttons (answered from the stored game)."""
+    wanted = []
+    if ui.rules:
+        wanted.append(InfoButton(session.id, InfoKind.RULES, label=words.text(RULES)))
+    if isinstance(ui, ShowsScores):
+        wanted.append(InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)))
+    view = render.view if render.view is not None else discord.ui.View(timeout=None)
+    shown = {getattr(item, "custom_id", None) for item in view.children}
+    for button in wanted:
+        if button.custom_id not in shown:
+            with contextlib.suppress(ValueError):  # a full view keeps the game's own components
+                view.add_item(button)
+    return Render(content=render.content, embeds=render.embeds, view=view)
+
+
+def with_replay(session: Session, render: Render, words: Words) -> Render:
+    """A finished (or stopped mid-game) table with its Replay button
+    (``cogs.rendering.replay_pages``)."""
+    button = replay_button(session, words)
+    if button is None:
+        return render
+    view = render.view if render.view is not None else discord.ui.View(timeout=None)
+    with contextlib.suppress(ValueError):  # a full view keeps the game's own components
+        view.add_item(button)
+    return Render(content=render.content, embeds=render.embeds, view=view)

@@ -1,0 +1,13 @@
+"""The settings extension (``bot.load_extension("cogs.settings_extension")``): /config (a server's
+settings) and /language (a person's own language)."""
+
+from __future__ import annotations
+
+from bot.process.client import TableBot
+from cogs.commands.config_command import ConfigCog
+from cogs.commands.language_command import LanguageCog
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(ConfigCog())
+    await bot.add_cog(LanguageCog())
