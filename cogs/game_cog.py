@@ -1,7 +1,7 @@
 """/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table``).
 
-:class:`GameCog` also holds the game UI registry (:class:`cogs.game_ui.GameUIs`) that the
-click handlers reach through ``cogs.context.game_uis``.
+The cog takes the bot's services (``cogs.services.TableServices``): the game UIs, the
+pictures, the bot levels offered, the publisher.
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ from discord.ext import commands
 from bot import errors
 from bot.deadlines import MAX_TURN_MINUTES
 from bot.errors import TableError
-from bot.manager import BOT_LEVELS
 from bot.models import Session, Status
 from cogs import handlers
 from cogs.channel_health import (
-    ChannelHealth,
     missing_permissions,
     missing_thread_permissions,
     refusal_text,
@@ -29,19 +27,16 @@ from cogs.context import Interaction, is_moderator, player_id, refuse, send_priv
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.words import Words
-from cogs.ids import TableClicks
 from cogs.lobby_open import open_lobby, post_lobby
-from cogs.pictures import Pictures
-from cogs.publisher import TablePublisher, delete_quietly
-from cogs.registry import GameUIs
+from cogs.publisher import delete_quietly
 from cogs.rendering import table_render
-from cogs.replay import MAX_SESSION_ID, ReplayCache, export_command
+from cogs.replay import MAX_SESSION_ID, export_command
 from cogs.reply_words import reply_words
 from cogs.rules import rules_page
 from cogs.server_settings import server_settings
+from cogs.services import TableServices
 from cogs.shown import public_table
 from cogs.threads import open_in_thread, wants_thread
-from cogs.view_follow import FollowedViews
 
 
 def games_only_in(words: Words, channels: tuple[int, ...]) -> str:
@@ -64,7 +59,7 @@ def channel_game(interaction: Interaction) -> Session:
 
 class GameCog(commands.Cog):
     """Lobby and table commands. Game choices come from the engines the manager was given;
-    ``uis`` is the game UI registry (``cogs.context.game_uis``)."""
+    the rest from the bot's ``services``."""
 
     game = app_commands.Group(
         name=L_("command-name", "game"),
@@ -72,20 +67,11 @@ class GameCog(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, uis: GameUIs, pictures: Pictures | None = None,
-                 bot_levels: tuple[str, ...] = BOT_LEVELS) -> None:
-        self.uis = uis
-        # Pictures of tables and hands (cogs.pictures); without one, off unless set per server.
-        self.pictures = pictures if pictures is not None else Pictures(default_on=False)
-        self.bot_levels = bot_levels  # the levels the lobby offers (``BOT_LEVELS``)
-        self.clicks: TableClicks = handlers  # what the table controls call (cogs.ids)
-        self.replays = ReplayCache()  # built replays, so paging does not rebuild (cogs.replay)
-        self.publisher: TablePublisher | None = None  # set by cogs.table: a moved table relinks
-        self.health = ChannelHealth()  # channels that refuse the bot's posts (cogs.channel_health)
-        self.views = FollowedViews()  # each player's latest private view (cogs.view_follow)
+    def __init__(self, services: TableServices) -> None:
+        self.services = services
 
     async def cog_unload(self) -> None:
-        self.pictures.close()
+        self.services.pictures.close()
 
     @game.command(name=L_("command-name", "new"),
                   description=L_("command-description", "Open a lobby for a game in this channel"))
@@ -133,8 +119,9 @@ class GameCog(commands.Cog):
             return
         minutes = server.turn_minutes if turn_minutes is None else turn_minutes
         bot_level = level.value if level is not None else None
-        if bot_level is not None and bot_level not in self.bot_levels:
-            await refuse(interaction, errors.bad_bot_level(self.bot_levels))
+        levels = self.services.bot_levels
+        if bot_level is not None and bot_level not in levels:
+            await refuse(interaction, errors.bad_bot_level(levels))
             return
         if in_thread:
             await open_in_thread(interaction, game, minutes, bot_level)
@@ -181,8 +168,9 @@ class GameCog(commands.Cog):
         if old_id is not None and old_id != message.id:
             channel = interaction.client.get_partial_messageable(session.channel_id)
             await delete_quietly(channel, old_id, f"the old table of session {session.id}")
-        if self.publisher is not None and self.publisher.on_moved is not None:
-            await self.publisher.on_moved(moved)
+        publisher = self.services.publisher
+        if publisher is not None and publisher.on_moved is not None:
+            await publisher.on_moved(moved)
 
     @game.command(
         name=L_("command-name", "hand"),
@@ -240,7 +228,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(game=L_("parameter-description", "Which game"))
     @app_commands.rename(game=L_("parameter-name", "game"))
     async def rules(self, interaction: Interaction, game: GameOption) -> None:
-        ui = self.uis.with_rules().get(game)
+        ui = self.services.uis.with_rules().get(game)
         if ui is None:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
@@ -250,8 +238,8 @@ class GameCog(commands.Cog):
     async def _rules_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return game_choices({key: ui.title for key, ui in self.uis.with_rules().items()},
-                            current)
+        with_rules = self.services.uis.with_rules()
+        return game_choices({key: ui.title for key, ui in with_rules.items()}, current)
 
     @game.command(
         name=L_("command-name", "export"),

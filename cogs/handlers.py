@@ -19,7 +19,6 @@ from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.models import Session, Status
 from cogs.awaited import humans_awaited
-from cogs.channel_health import tell_if_blocked
 from cogs.context import (
     Interaction,
     game_uis,
@@ -29,8 +28,10 @@ from cogs.context import (
     player_id,
     refuse,
     release_view,
+    remember_view,
     seat_for,
     send_private,
+    tell_if_blocked,
 )
 from cogs.controls import CHOOSE_ONE
 from cogs.game_ui import (
@@ -57,7 +58,6 @@ from cogs.rules import rules_page
 from cogs.shown import Shown, answer, private_shown, table_copy_shown, table_shown
 from cogs.turn_ping import DISCORD_WEB, ping_view
 from cogs.unexpected import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
-from cogs.view_follow import remember_view
 
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 

@@ -37,10 +37,10 @@ from bot.errors import TableError
 from bot.manager import Change, ChangeKind
 from bot.models import Session, Status
 from bot.notify import AUTOMATIC, Notice, Reminder, TimedOut
-from cogs import channel_health
 from cogs.context import game_uis, release_view
 from cogs.i18n.interaction import server_words
 from cogs.notices import reminder_text, timed_out_text
+from cogs.services import services_of
 from cogs.shown import message_turn, public_table
 from cogs.table_watch import TableWatch
 from game.base import PlayerId
@@ -199,11 +199,11 @@ class TablePublisher:
                 if self._overtaken(session):
                     return  # a newer change is drawn by its own publish or click answer
                 await message.edit(**render.edit_kwargs())
-            channel_health.report_ok(self._client, session)
+            services_of(self._client).health.ok(session.id)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
         except discord.Forbidden as error:
-            channel_health.report(self._client, session, error, "edit the table")
+            services_of(self._client).health.report(session, error, "edit the table")
         finally:
             release_view(render.view)
 
@@ -214,7 +214,7 @@ class TablePublisher:
         try:
             message = await channel.send(**render.send_kwargs())
         except discord.Forbidden as error:
-            channel_health.report(self._client, session, error, "move the table")
+            services_of(self._client).health.report(session, error, "move the table")
             return
         finally:
             release_view(render.view)

@@ -17,6 +17,7 @@ from bot.errors import Refusal, TableError
 from bot.models import Session, Status
 from cogs.context import Interaction, player_id, refuse, seat_for
 from cogs.i18n.interaction import user_words
+from cogs.ids import REMATCH_GONE
 from cogs.rendering import table_render
 from cogs.threads import reopen
 
@@ -32,8 +33,7 @@ async def rematch_click(interaction: Interaction, session_id: int) -> None:
             or old.status is not Status.FINISHED
             or old.channel_id != (interaction.channel_id or 0)
         ):
-            raise Refusal(words.gettext("That button belongs to no finished game of this "
-                                        "channel."))
+            raise Refusal(words.text(REMATCH_GONE))
         seat = old.seat_of(me)
         if seat is None or seat.is_bot:
             raise Refusal(words.gettext("Only the players of that game can join its rematch."))

@@ -1,14 +1,15 @@
 """The table extension (``bot.load_extension("cogs.table")``): commands, components and the
 listeners that keep the channel current.
 
-``setup(bot)`` adds :class:`cogs.game_cog.GameCog` (which holds the game UI registry),
-registers the table controls (``cogs.ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer, the turn ping, the final post, the view
-follower (``cogs.view_follow``) and the channel health (``cogs.channel_health``) to the manager,
-counts the messages below each table (``cogs.table_watch``), makes the
-publisher the notifier of the machine players and the turn clock, and installs the catch-up
-after a restart. Then it loads each game's UI package (``cogs.<game key>``, when there is
-one), whose own ``setup`` registers its GameUI.
+``setup(bot)`` makes the bot's services (``cogs.services.TableServices``: the game UI registry,
+the pictures, the click handlers, the table publisher...) and sets them on the client, adds
+:class:`cogs.game_cog.GameCog`, registers the table controls (``cogs.ids``), installs the
+command tree's error hook, subscribes the table publisher, the announcer, the turn ping, the
+final post, the view follower (``cogs.view_follow``) and the channel health
+(``cogs.channel_health``) to the manager, counts the messages below each table
+(``cogs.table_watch``), makes the publisher the notifier of the machine players and the turn
+clock, and installs the catch-up after a restart. Then it loads each game's UI package
+(``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
 
 Extension modules only wire: discord.py executes an extension module afresh when it loads it,
 so the classes live in the modules they import.
@@ -20,6 +21,7 @@ import functools
 import importlib.util
 
 from bot.client import TableBot
+from cogs import handlers
 from cogs.announcer import Announcer
 from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
@@ -29,6 +31,7 @@ from cogs.images_cog import ImagesCog
 from cogs.pictures import Pictures, latest_version
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
+from cogs.services import TableServices
 from cogs.stored_settings import stored_settings
 from cogs.table_watch import TableWatch
 from cogs.threads import ThreadArchiver
@@ -45,19 +48,20 @@ async def setup(bot: TableBot) -> None:
     pictures.current = functools.partial(latest_version, manager)
     if pictures.default_on:
         pictures.start()  # else the workers start with the first picture a server asks for
-    cog = GameCog(GameUIs(manager.engines), pictures, bot.settings.offered_bot_levels)
-    await bot.add_cog(cog)
+    watch = TableWatch(manager)
+    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
+    services = TableServices(GameUIs(manager.engines), handlers, pictures=pictures,
+                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher)
+    bot.services = services
+    await bot.add_cog(GameCog(services))
     await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
-    watch = TableWatch(manager)
     bot.add_listener(watch.on_message, "on_message")
     bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
-    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
     turn_ping = TurnPing(bot)
     publisher.on_moved = turn_ping.relink
-    cog.publisher = publisher
     # In this order: the table, the round summaries, the ping, at the end the final post, then
     # a game's thread is archived.
     manager.subscribe(publisher.on_change)
@@ -66,7 +70,7 @@ async def setup(bot: TableBot) -> None:
     manager.subscribe(FinalPost(bot).on_change)
     manager.subscribe(ThreadArchiver(bot).on_change)
     manager.subscribe(ViewFollower(bot).on_change)
-    manager.subscribe(cog.health.on_change)
+    manager.subscribe(services.health.on_change)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

@@ -36,7 +36,6 @@ from bot.client import TableBot
 from bot.errors import TableError
 from bot.manager import Change
 from bot.models import Session
-from cogs import channel_health
 from cogs.awaited import AwaitedHumans, humans_awaited
 from cogs.context import game_uis, release_view
 from cogs.game_ui import PingsControls, Render
@@ -46,6 +45,7 @@ from cogs.i18n.words import Words
 from cogs.ids import HandButton
 from cogs.notices import mention
 from cogs.publisher import delete_quietly
+from cogs.services import services_of
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -215,7 +215,8 @@ class TurnPing:
                 **render.send_kwargs(), allowed_mentions=only(players)
             )
         except discord.HTTPException as error:
-            if not channel_health.report(self._client, session, error, "post a turn ping"):
+            health = services_of(self._client).health
+            if not health.report(session, error, "post a turn ping"):
                 log.warning("could not ping the next player of session %s", session.id)
             return
         finally:

@@ -25,12 +25,13 @@ import discord
 from pydantic import SecretStr
 
 from bot.settings import Settings
-from cogs.context import TABLE_COG
+from cogs import handlers
 from cogs.game_cog import GameCog
 from cogs.game_ui import GameUI
 from cogs.ids import TABLE_CONTROLS
 from cogs.leaderboard_cog import LEADERBOARD_ITEMS
 from cogs.registry import GameUIs
+from cogs.services import TableServices
 
 DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS)
 
@@ -159,14 +160,15 @@ class FakeChannel:
 
 
 class FakeClient:
-    """Stands in for the bot (``bot.client.TableBot``): ``manager``, the table cog with the
-    game UIs (``get_cog``), and channel lookups."""
+    """Stands in for the bot (``bot.client.TableBot``): ``manager``, the ``services`` with the
+    game UIs (``uis``), the table cog (``cog``), and channel lookups."""
 
     def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None, *,
                  settings: Settings | None = None) -> None:
         self.manager = manager
         self.uis = GameUIs(manager.engines, uis)
-        self.cog = GameCog(self.uis)
+        self.services = TableServices(self.uis, handlers)
+        self.cog = GameCog(self.services)
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
         # The environment's server defaults (cogs.server_settings): the manager's turn clock.
@@ -177,9 +179,6 @@ class FakeClient:
 
     def get_guild(self, guild_id: int) -> FakeGuild | None:
         return self.guilds.get(guild_id)
-
-    def get_cog(self, name: str) -> Any:
-        return self.cog if name == TABLE_COG else None
 
     def channel(self, channel_id: int) -> FakeChannel:
         return self.channels.setdefault(channel_id, FakeChannel(channel_id))
