@@ -66,16 +66,11 @@ from cogs.clicks import (
     Interaction,
     LobbyAction,
     ReplayTag,
-    TableClicks,
     clicks_of,
 )
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
 from cogs.unexpected import answer_unexpected
-
-__all__ = [  # the kinds' vocabularies are cogs.clicks'; the controls' users find them here
-    "HostTool", "InfoKind", "LobbyAction", "ReplayTag", "TableClicks",
-]
 
 Item = discord.ui.Item[Any]
 Parts = TypeVarTuple("Parts")
@@ -219,7 +214,7 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
         control.parts = cls.kind.parse(match)
         return control
 
-    def values(self, interaction: Interaction) -> list[str] | None:
+    def chosen(self, interaction: Interaction) -> list[str] | None:
         """A select's chosen values; None for a button."""
         return None
 
@@ -228,7 +223,7 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
             if self.parts is None:
                 await answer_refusal(interaction, self.kind.refusal)
                 return
-            await self.kind.click(interaction, self.parts, self.values(interaction))
+            await self.kind.click(interaction, self.parts, self.chosen(interaction))
         except Exception as error:
             await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
@@ -274,7 +269,7 @@ class SelectControl(Control[*Parts], template=r"(?!)"):
         ), row=row)
         self.parts = parts
 
-    def values(self, interaction: Interaction) -> list[str]:
+    def chosen(self, interaction: Interaction) -> list[str]:
         data: Any = interaction.data or {}
         return [str(value) for value in data.get("values", [])]
 
