@@ -84,12 +84,12 @@ MAX_SNOWFLAKE = 2**64 - 1
 MAX_INDEX = 9_999_999
 
 # The refusals of an id with a number out of range: what the handlers say of a control whose
-# game is gone (the texts are marked for the catalogs where they are raised).
-GAME_GONE = Message(NO_GAME)  # cogs.refusals
-REPLAY_GONE = Message(NO_SUCH_GAME)  # cogs.refusals
-REMATCH_GONE = N_("That button belongs to no finished game of this channel.")
+# game is gone (``Message(...)``: a text marked for the catalogs in ``cogs.refusals``).
+GAME_GONE = Message(NO_GAME)
+REPLAY_GONE = Message(NO_SUCH_GAME)
+REMATCH_GONE = N_("That button belongs to no finished game of this channel.")  # cogs.rematch's
 NOT_AVAILABLE = "That choice is not available now."  # cogs.controls' refusal of a stale choice
-CHOICE_GONE = Message(NOT_AVAILABLE)  # marked in cogs.refusals
+CHOICE_GONE = Message(NOT_AVAILABLE)
 
 
 def checked_id(custom_id: str) -> str:
@@ -117,8 +117,10 @@ def number(name: str, most: int, least: int = 0) -> Part:
     """A number from ``least`` to ``most``: any run of ASCII digits matches, so an id with a
     larger number is still this kind's, and refused (never a traceback further on)."""
 
+    digits = len(str(most))
+
     def parse(text: str) -> int:
-        value = int(text)
+        value = int(text) if len(text.lstrip("0")) <= digits else most + 1  # no long parse
         if not least <= value <= most:
             raise OutOfRange(f"{name} {text} is outside {least}..{most}")
         return value

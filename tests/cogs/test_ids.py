@@ -12,6 +12,8 @@ import pytest
 from bot.errors import NO_GAME
 from bot.export import NO_SUCH_GAME
 from cogs.ids import (
+    MAX_INDEX,
+    MAX_SNOWFLAKE,
     MAX_STORED,
     NOT_AVAILABLE,
     REMATCH_GONE,
@@ -29,8 +31,11 @@ from cogs.ids import (
     ReplayButton,
     ReplayJump,
     ReplayTag,
+    OutOfRange,
     RulesPageButton,
+    number,
     session_of_id,
+    snowflake,
 )
 from cogs.leaderboard_cog import LeaderboardPageButton
 from tests.cogs.conftest import ANA, Table
@@ -91,6 +96,17 @@ def test_the_components_keep_their_looks() -> None:
     assert select.custom_id == "tb:sel:7:2:move" and select.placeholder == "Pick"
     assert [option.value for option in select.options] == ["a"] and select.item.row == 2
     assert session_of_id("tb:lobby:start:7") == 7 and session_of_id("tb:rematch:7") is None
+
+
+def test_each_number_is_bounded_to_its_range() -> None:
+    session, guild, page = number("sid", MAX_STORED), snowflake("guild"), number("p", MAX_INDEX)
+    assert session.parse("0") == 0 and session.parse("007") == 7
+    assert session.parse(str(MAX_STORED)) == MAX_STORED
+    assert guild.parse(str(MAX_SNOWFLAKE)) == MAX_SNOWFLAKE and page.parse("9999999") == MAX_INDEX
+    for part, text in ((session, str(MAX_STORED + 1)), (session, "9" * 90), (guild, "0"),
+                       (guild, str(MAX_SNOWFLAKE + 1)), (page, "10000000")):
+        with pytest.raises(OutOfRange):
+            part.parse(text)
 
 
 TOO_BIG = MAX_STORED + 1  # 9223372036854775808: no SQLite or PostgreSQL BIGINT holds it
