@@ -1,9 +1,11 @@
 """What every cog and click handler reaches through the typed client.
 
 ``interaction.client`` is the :class:`bot.process.client.TableBot`: ``client.manager`` is the
-session manager; the game UIs are the registry the table extension (``cogs.table_extension``) keeps
-on its cog (:func:`game_uis`). Tests put a fake client with the same two on their fake interactions
-(``tests/fakes.py``).
+session
+manager; what the cogs share is ``client.services`` (``cogs.table_services.services_of``): the
+game UIs (:func:`game_uis`), the bot levels offered, each player's followed view
+(:func:`remember_view`), the channels that refuse the bot's posts (:func:`tell_if_blocked`).
+Tests put a fake client with the same on their fake interactions (``tests/fakes.py``).
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from bot.sessions.models import Seat
 from cogs.game_ui import Render
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import Message
-from cogs.kit.custom_ids import TABLE_COG
+from cogs.i18n.words import Words
 from cogs.kit.refusal_texts import refusal_text
+from cogs.table_services import services_of
 from cogs.ui_registry import GameUIs
+from game.base import PlayerId
 
 Interaction = discord.Interaction[TableBot]
 
@@ -30,18 +34,27 @@ def manager_of(interaction: Interaction) -> SessionManager:
 
 
 def game_uis(client: TableBot) -> GameUIs:
-    """The game UI registry of the table extension (loaded first by the client)."""
-    cog = client.get_cog(TABLE_COG)
-    uis = getattr(cog, "uis", None)
-    if not isinstance(uis, GameUIs):
-        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
-    return uis
+    """The game UI registry (the services')."""
+    return services_of(client).uis
 
 
 def offered_bot_levels(client: TableBot) -> tuple[str, ...]:
-    """The bot levels the lobby offers (``BOT_LEVELS``; the table cog keeps them)."""
-    levels = getattr(client.get_cog(TABLE_COG), "bot_levels", None)
-    return levels if isinstance(levels, tuple) and levels else BOT_LEVELS
+    """The bot levels the lobby offers (the services'; ``BOT_LEVELS`` when none is)."""
+    return services_of(client).bot_levels or BOT_LEVELS
+
+
+def remember_view(interaction: Interaction, session_id: int, player: PlayerId) -> None:
+    """The click handlers' one line: ``interaction`` just answered with ``player``'s private
+    view, which follows the game from now on (``cogs.listeners.view_follow``)."""
+    services_of(interaction.client).views.remember(session_id, player, interaction)
+
+
+async def tell_if_blocked(interaction: Interaction, session_id: int, player: PlayerId,
+                          words: Words) -> None:
+    """After a click was answered: tell the clicker privately, once, that the channel
+    refuses the bot's posts (``cogs.kit.channel_health``)."""
+    await services_of(interaction.client).health.tell_if_blocked(interaction, session_id,
+                                                                 player, words)
 
 
 def player_id(user: discord.abc.User) -> str:

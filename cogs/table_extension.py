@@ -1,14 +1,18 @@
 """The table extension (``bot.load_extension("cogs.table_extension")``): commands, components and
 the listeners that keep the channel current.
 
-``setup(bot)`` adds :class:`cogs.commands.game_commands.GameCog` (which holds the game UI registry),
-registers the table controls (``cogs.kit.custom_ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer, the turn ping, the final post, the view
-follower (``cogs.listeners.view_follow``) and the channel health (``cogs.kit.channel_health``) to
-the manager, counts the messages below each table (``cogs.listeners.table_watch``), makes the
-publisher the notifier of the machine players and the turn clock, and installs the catch-up after a
-restart. Then it loads each game's UI package (``cogs.<game key>``, when there is one), whose own
-``setup`` registers its GameUI.
+``setup(bot)`` makes the bot's services (``cogs.table_services.TableServices``: the game UI
+registry,
+the pictures, the click handlers, the table publisher...) and sets them on the client, adds
+:class:`cogs.commands.game_commands.GameCog`, registers the table controls
+(``cogs.kit.custom_ids``), installs the
+command tree's error hook, subscribes the table publisher, the announcer, the turn ping, the
+final post, the view follower (``cogs.listeners.view_follow``) and the channel health
+(``cogs.kit.channel_health``) to the manager, counts the messages below each table
+(``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players and the
+turn
+clock, and installs the catch-up after a restart. Then it loads each game's UI package
+(``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
 
 Extension modules only wire: discord.py executes an extension module afresh when it loads it,
 so the classes live in the modules they import.
@@ -20,6 +24,7 @@ import functools
 import importlib.util
 
 from bot.process.client import TableBot
+from cogs.clicks import table_clicks
 from cogs.commands.game_commands import GameCog
 from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
@@ -34,6 +39,7 @@ from cogs.listeners.turn_ping import TurnPing
 from cogs.listeners.view_follow import ViewFollower
 from cogs.rendering.pictures import Pictures, latest_version
 from cogs.settings.settings_cache import stored_settings
+from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
 
 
@@ -45,19 +51,20 @@ async def setup(bot: TableBot) -> None:
     pictures.current = functools.partial(latest_version, manager)
     if pictures.default_on:
         pictures.start()  # else the workers start with the first picture a server asks for
-    cog = GameCog(GameUIs(manager.engines), pictures, bot.settings.offered_bot_levels)
-    await bot.add_cog(cog)
+    watch = TableWatch(manager)
+    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
+    services = TableServices(GameUIs(manager.engines), table_clicks, pictures=pictures,
+                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher)
+    bot.services = services
+    await bot.add_cog(GameCog(services))
     await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
-    watch = TableWatch(manager)
     bot.add_listener(watch.on_message, "on_message")
     bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
-    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
     turn_ping = TurnPing(bot)
     publisher.on_moved = turn_ping.relink
-    cog.publisher = publisher
     # In this order: the table, the round summaries, the ping, at the end the final post, then
     # a game's thread is archived.
     manager.subscribe(publisher.on_change)
@@ -66,7 +73,7 @@ async def setup(bot: TableBot) -> None:
     manager.subscribe(FinalPost(bot).on_change)
     manager.subscribe(ThreadArchiver(bot).on_change)
     manager.subscribe(ViewFollower(bot).on_change)
-    manager.subscribe(cog.health.on_change)
+    manager.subscribe(services.health.on_change)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

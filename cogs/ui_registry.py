@@ -1,8 +1,8 @@
 """The game UI registry: game key -> its :class:`cogs.game_ui.GameUI`.
 
 Each game's UI package registers its UI here in its extension ``setup``; an engine without
-one is drawn by :class:`cogs.rendering.plain_ui.PlainUI`. The table cog holds the registry
-(``cogs.client_services.game_uis``).
+one is drawn by :class:`cogs.rendering.plain_ui.PlainUI`. The services hold the registry
+(``cogs.table_services``; ``cogs.client_services.game_uis``).
 """
 
 from __future__ import annotations

@@ -25,11 +25,12 @@ import discord
 from pydantic import SecretStr
 
 from bot.process.env_settings import Settings
-from cogs.client_services import TABLE_COG
+from cogs import handlers
 from cogs.commands.game_commands import GameCog
 from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
 from cogs.game_ui import GameUI
 from cogs.kit.custom_ids import TABLE_CONTROLS
+from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
 
 DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS)
@@ -159,14 +160,16 @@ class FakeChannel:
 
 
 class FakeClient:
-    """Stands in for the bot (``bot.process.client.TableBot``): ``manager``, the table cog with the
-    game UIs (``get_cog``), and channel lookups."""
+    """Stands in for the bot (``bot.process.client.TableBot``): ``manager``, the ``services`` with
+    the
+    game UIs (``uis``), the table cog (``cog``), and channel lookups."""
 
     def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None, *,
                  settings: Settings | None = None) -> None:
         self.manager = manager
         self.uis = GameUIs(manager.engines, uis)
-        self.cog = GameCog(self.uis)
+        self.services = TableServices(self.uis, handlers)
+        self.cog = GameCog(self.services)
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
         # The environment's server defaults (cogs.settings.server_settings): the manager's turn
@@ -178,9 +181,6 @@ class FakeClient:
 
     def get_guild(self, guild_id: int) -> FakeGuild | None:
         return self.guilds.get(guild_id)
-
-    def get_cog(self, name: str) -> Any:
-        return self.cog if name == TABLE_COG else None
 
     def channel(self, channel_id: int) -> FakeChannel:
         return self.channels.setdefault(channel_id, FakeChannel(channel_id))

@@ -6,7 +6,7 @@ them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
 listeners and, for the table, the notifier of the machine players and the turn clock and the
 catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the process through this
 typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
-``.turn_clock``.
+``.turn_clock``, and what the extensions share, ``.services`` (``cogs.table_services``).
 """
 
 from __future__ import annotations
@@ -94,6 +94,9 @@ class TableBot(commands.Bot):
         self.decisions: DecisionPool | None = None
         self._turn_clock: TurnClock | None = None
         self.catch_up: CatchUp | None = None
+        # What the extensions share (``cogs.table_services.TableServices``, set by the table
+        # extension): the bot never reads it, and this module imports nothing of cogs.
+        self.services: object | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[None] | None = None
         self._restart_pings = False  # the last stop was not clean: ping awaited players again

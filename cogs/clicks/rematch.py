@@ -19,6 +19,7 @@ from bot.sessions.models import Session, Status
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_threads import reopen
 from cogs.i18n.interaction import user_words
+from cogs.kit.custom_ids import REMATCH_GONE
 from cogs.rendering.table_renders import table_render
 
 
@@ -33,8 +34,7 @@ async def rematch_click(interaction: Interaction, session_id: int) -> None:
             or old.status is not Status.FINISHED
             or old.channel_id != (interaction.channel_id or 0)
         ):
-            raise Refusal(words.gettext("That button belongs to no finished game of this "
-                                        "channel."))
+            raise Refusal(words.text(REMATCH_GONE))
         seat = old.seat_of(me)
         if seat is None or seat.is_bot:
             raise Refusal(words.gettext("Only the players of that game can join its rematch."))

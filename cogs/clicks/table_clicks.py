@@ -28,8 +28,10 @@ from cogs.client_services import (
     player_id,
     refuse,
     release_view,
+    remember_view,
     seat_for,
     send_private,
+    tell_if_blocked,
 )
 from cogs.game_ui import (
     AnswersInfo,
@@ -44,14 +46,12 @@ from cogs.game_ui import (
 )
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.words import Words
-from cogs.kit.channel_health import tell_if_blocked
 from cogs.kit.control_menus import CHOOSE_ONE
 from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, session_of_id
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
 from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.listeners.awaited_players import humans_awaited
 from cogs.listeners.turn_ping import DISCORD_WEB, ping_view
-from cogs.listeners.view_follow import remember_view
 from cogs.rendering.event_log import log_render
 from cogs.rendering.message_delivery import (
     Shown,

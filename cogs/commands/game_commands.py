@@ -1,7 +1,7 @@
 """/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table_extension``).
 
-:class:`GameCog` also holds the game UI registry (:class:`cogs.game_ui.GameUIs`) that the
-click handlers reach through ``cogs.client_services.game_uis``.
+The cog takes the bot's services (``cogs.table_services.TableServices``): the game UIs, the
+pictures, the bot levels offered, the publisher.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from discord.ext import commands
 from bot import errors
 from bot.errors import TableError
 from bot.sessions.deadlines import MAX_TURN_MINUTES
-from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Session, Status
 from cogs.clicks import table_clicks
 from cogs.client_services import Interaction, is_moderator, player_id, refuse, send_private
@@ -26,22 +25,18 @@ from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.words import Words
 from cogs.kit.channel_health import (
-    ChannelHealth,
     missing_permissions,
     missing_thread_permissions,
     refusal_text,
 )
-from cogs.kit.custom_ids import TableClicks
-from cogs.listeners.table_publisher import TablePublisher, delete_quietly
-from cogs.listeners.view_follow import FollowedViews
+from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.message_delivery import public_table
-from cogs.rendering.pictures import Pictures
-from cogs.rendering.replay_pages import MAX_SESSION_ID, ReplayCache, export_command
+from cogs.rendering.replay_pages import MAX_SESSION_ID, export_command
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import table_render
 from cogs.settings.reader_words import reply_words
 from cogs.settings.server_settings import server_settings
-from cogs.ui_registry import GameUIs
+from cogs.table_services import TableServices
 
 
 def games_only_in(words: Words, channels: tuple[int, ...]) -> str:
@@ -64,7 +59,7 @@ def channel_game(interaction: Interaction) -> Session:
 
 class GameCog(commands.Cog):
     """Lobby and table commands. Game choices come from the engines the manager was given;
-    ``uis`` is the game UI registry (``cogs.client_services.game_uis``)."""
+    the rest from the bot's ``services``."""
 
     game = app_commands.Group(
         name=L_("command-name", "game"),
@@ -72,26 +67,11 @@ class GameCog(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, uis: GameUIs, pictures: Pictures | None = None,
-                 bot_levels: tuple[str, ...] = BOT_LEVELS) -> None:
-        self.uis = uis
-        # Pictures of tables and hands (cogs.rendering.pictures); without one, off unless set per
-        # server.
-        self.pictures = pictures if pictures is not None else Pictures(default_on=False)
-        self.bot_levels = bot_levels  # the levels the lobby offers (``BOT_LEVELS``)
-        # What the table controls call (cogs.kit.custom_ids).
-        self.clicks: TableClicks = table_clicks
-        # Built replays, so paging does not rebuild (cogs.rendering.replay_pages).
-        self.replays = ReplayCache()
-        # Set by cogs.table_extension: a moved table relinks.
-        self.publisher: TablePublisher | None = None
-        # Channels that refuse the bot's posts (cogs.kit.channel_health).
-        self.health = ChannelHealth()
-        # Each player's latest private view (cogs.listeners.view_follow).
-        self.views = FollowedViews()
+    def __init__(self, services: TableServices) -> None:
+        self.services = services
 
     async def cog_unload(self) -> None:
-        self.pictures.close()
+        self.services.pictures.close()
 
     @game.command(name=L_("command-name", "new"),
                   description=L_("command-description", "Open a lobby for a game in this channel"))
@@ -139,8 +119,9 @@ class GameCog(commands.Cog):
             return
         minutes = server.turn_minutes if turn_minutes is None else turn_minutes
         bot_level = level.value if level is not None else None
-        if bot_level is not None and bot_level not in self.bot_levels:
-            await refuse(interaction, errors.bad_bot_level(self.bot_levels))
+        levels = self.services.bot_levels
+        if bot_level is not None and bot_level not in levels:
+            await refuse(interaction, errors.bad_bot_level(levels))
             return
         if in_thread:
             await open_in_thread(interaction, game, minutes, bot_level)
@@ -187,8 +168,9 @@ class GameCog(commands.Cog):
         if old_id is not None and old_id != message.id:
             channel = interaction.client.get_partial_messageable(session.channel_id)
             await delete_quietly(channel, old_id, f"the old table of session {session.id}")
-        if self.publisher is not None and self.publisher.on_moved is not None:
-            await self.publisher.on_moved(moved)
+        publisher = self.services.publisher
+        if publisher is not None and publisher.on_moved is not None:
+            await publisher.on_moved(moved)
 
     @game.command(
         name=L_("command-name", "hand"),
@@ -246,7 +228,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(game=L_("parameter-description", "Which game"))
     @app_commands.rename(game=L_("parameter-name", "game"))
     async def rules(self, interaction: Interaction, game: GameOption) -> None:
-        ui = self.uis.with_rules().get(game)
+        ui = self.services.uis.with_rules().get(game)
         if ui is None:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
@@ -256,8 +238,8 @@ class GameCog(commands.Cog):
     async def _rules_choices(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return game_choices({key: ui.title for key, ui in self.uis.with_rules().items()},
-                            current)
+        with_rules = self.services.uis.with_rules()
+        return game_choices({key: ui.title for key, ui in with_rules.items()}, current)
 
     @game.command(
         name=L_("command-name", "export"),

@@ -9,9 +9,8 @@ click re-queries, so an old page shows current numbers.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
-from typing import Any, Self, cast
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -36,16 +35,22 @@ from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.messages import N_, NP_, Message
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import Control, Item, ReplayButton, ReplayTag, checked_id
+from cogs.kit.custom_ids import (
+    DIRECTION,
+    GAME,
+    PAGE,
+    ControlKind,
+    Part,
+    ReplayButton,
+    ReplayTag,
+    button_control,
+    snowflake,
+)
 from cogs.settings.server_settings import server_settings
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
 RECENT_GAMES = 5
-PAGE_TEMPLATE = (
-    r"tb:lb:(?P<guild>[0-9]+):(?P<game>[a-z0-9_]+):(?P<period>all|month|week)"
-    r":(?P<page>[0-9]+):(?P<dir>[pn])"
-)
 PERIOD_NAMES: dict[str, Message] = {
     "all": NP_("period", "all time"),
     "month": NP_("period", "this month"),
@@ -380,31 +385,11 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
         await interaction.response.edit_message(**render.edit_kwargs())
 
 
-class LeaderboardPageButton(Control, template=PAGE_TEMPLATE):
-    """``tb:lb:{guild}:{game}:{period}:{page}:{p|n}``: template, build, parse and click."""
-
-    def __init__(self, guild_id: int, game: str, period: Period, page: int, direction: str, *,
-                 label: str = "", disabled: bool = False, item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(guild_id, game, period, page, direction), label=label,
-            disabled=disabled,
-        ))
-        self.guild_id, self.game, self.period, self.page = guild_id, game, period, page
-
-    @staticmethod
-    def build(guild_id: int, game: str, period: Period, page: int, direction: str) -> str:
-        return checked_id(f"tb:lb:{guild_id}:{game}:{period}:{page}:{direction}")
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Item, match: re.Match[str], /
-    ) -> Self:
-        period = cast(Period, match["period"])  # the template admits only periods
-        return cls(int(match["guild"]), match["game"], period, int(match["page"]), match["dir"],
-                   item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await page_click(interaction, self.guild_id, self.game, self.period, self.page)
+# ``tb:lb:{guild}:{game}:{period}:{page}:{p|n}``.
+PAGE_BUTTON: ControlKind[int, str, Period, int, str] = ControlKind(
+    "lb", (snowflake("guild"), GAME, Part("period", "all|month|week"), PAGE, DIRECTION),
+    lambda ia, parts, _: page_click(ia, *parts[:4]), OTHER_SERVER, label="")
+LeaderboardPageButton = button_control("LeaderboardPageButton", PAGE_BUTTON)
 
 
 LEADERBOARD_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)

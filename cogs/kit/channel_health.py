@@ -2,10 +2,11 @@
 
 Interaction replies bypass a channel's permissions, so lobby and moves keep working where the
 bot may not post; only the table edits, pings and announcements fail (403). The table
-publisher and the turn ping call :func:`report` with one line when a post or edit fails: the
-first 403 of a game is logged once at WARNING, and the next click of each player in that game
-is told privately (:func:`tell_if_blocked`). A later successful post (:func:`report_ok`) ends
-the episode.
+publisher and the turn ping call :meth:`ChannelHealth.report` with one line when a post or
+edit fails: the first 403 of a game is logged once at WARNING, and the next click of each
+player in that game is told privately (:meth:`ChannelHealth.tell_if_blocked`). A later
+successful post (:meth:`ChannelHealth.ok`) ends the episode. One :class:`ChannelHealth` per
+bot, in the services (``cogs.table_services``).
 
 ``/game new`` checks the bot's own permissions in the channel first
 (:func:`missing_permissions`; a game played in a thread needs :func:`missing_thread_permissions`
@@ -21,9 +22,9 @@ from typing import Any
 
 import discord
 
+from bot.sessions.models import Session
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import TABLE_COG
 
 log = logging.getLogger(__name__)
 
@@ -118,37 +119,20 @@ class ChannelHealth:
         episode.told.add(player)
         return True
 
+    def report(self, session: Session, error: Exception, what: str) -> bool:
+        """A post or edit of ``session``'s channel failed with ``error`` (one line for
+        callers); True when it was a 403, which is logged (once per game)."""
+        self.failed(session.id, session.channel_id, error, what)
+        return getattr(error, "status", None) == 403
 
-def health_of(client: Any) -> ChannelHealth | None:
-    found = getattr(client.get_cog(TABLE_COG), "health", None)
-    return found if isinstance(found, ChannelHealth) else None
-
-
-def report(client: Any, session: Any, error: Exception, what: str) -> bool:
-    """A post or edit of ``session``'s channel failed with ``error`` (one line for callers);
-    True when it was a 403, which this module logs (once per game)."""
-    health = health_of(client)
-    if health is not None:
-        health.failed(session.id, session.channel_id, error, what)
-    return getattr(error, "status", None) == 403
-
-
-def report_ok(client: Any, session: Any) -> None:
-    """A post or edit of ``session``'s channel went through."""
-    health = health_of(client)
-    if health is not None:
-        health.ok(session.id)
-
-
-async def tell_if_blocked(interaction: Any, session_id: int, player: str,
-                          words: Words) -> None:
-    """After a click was answered: tell the clicker privately, once, that the channel refuses
-    the bot's posts."""
-    health = health_of(interaction.client)
-    if health is None or not health.to_tell(session_id, player):
-        return
-    text = words.text(BLOCKED_NOTE)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    async def tell_if_blocked(self, interaction: discord.Interaction[Any], session_id: int,
+                              player: str, words: Words) -> None:
+        """After a click was answered: tell the clicker privately, once, that the channel
+        refuses the bot's posts."""
+        if not self.to_tell(session_id, player):
+            return
+        text = words.text(BLOCKED_NOTE)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)

@@ -28,7 +28,7 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MORE, PREVIOUS
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import ActButton, ActSelect, Item
+from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
 from cogs.kit.discord_limits import clip
 
 MAX_OPTIONS = 25
@@ -41,7 +41,8 @@ ROWS_PER_PAGE = MAX_ROWS - 1  # one row is kept for the page buttons
 PAGE = "pg"
 
 UNKNOWN_CONTROL = "That button is not part of this game."
-NOT_AVAILABLE = "That choice is not available now."
+# NOT_AVAILABLE, a choice that is not available now, is cogs.kit.custom_ids' (its refusal of a rules
+# page out of range as well).
 CHOOSE_ONE = "Choose one option from the list."
 
 _DIGITS = re.compile(r"[0-9]{1,6}")
@@ -149,7 +150,8 @@ class Menu:
             shown = chunks[: group.max_selects] if group.max_selects is not None else chunks
             for chunk_no, chunk in enumerate(shown):
                 controls.selects.append(ActSelect(
-                    session.id, session.version, f"{self.select}:{group.key}:{chunk_no}", chunk,
+                    session.id, session.version, f"{self.select}:{group.key}:{chunk_no}",
+                    options=chunk,
                     placeholder=group.placeholder_for(chunk, chunk_no, len(chunks)),
                 ))
         return controls

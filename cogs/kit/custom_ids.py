@@ -1,38 +1,47 @@
-"""Every component the bot sends, one class per custom_id kind: template, build, parse, click.
+"""Every component the bot sends, from one table of control kinds: template, build, parse, click.
 
-As discord.py's ``examples/views/dynamic_counter.py``: each kind is a ``discord.ui.DynamicItem``
-whose ``template`` (a regular expression with named groups) is the only parser of its ids,
-whose constructor builds the component with its id, and whose ``run`` is the click (it calls
-the handlers that the table cog holds, :class:`TableClicks`). Numbers
-in ids are ASCII digits only (``[0-9]``, never ``\\d``, which admits '١'). All ids are at most
-100 characters.
+A :class:`ControlKind` declares one kind of custom_id: its prefix, its parts in order (each a
+:class:`Part`: the text it matches and what it parses to), the click it makes and the refusal
+for an id whose numbers are out of range. :func:`button_control` and :func:`select_control`
+make the ``discord.ui.DynamicItem`` class of a kind (as discord.py's
+``examples/views/dynamic_counter.py``): its ``template`` is the kind's, the only parser of its
+ids; its constructor takes the parts and the component's looks; its click calls the kind's.
+An id is ``tb:{prefix}:{part}:{part}...``. Numbers in ids are ASCII digits only (``[0-9]``,
+never ``\\d``, which admits '١'), each bounded (:func:`number`). All ids are at most 100
+characters.
 
-``tb:act:{session}:{version}:{payload}`` (:class:`ActButton`)
+``tb:act:{session}:{version}:{payload}`` (:data:`ActButton`)
     A game button; ``payload`` is the game UI's own (see ``cogs.kit.control_menus``).
-``tb:sel:{session}:{version}:{payload}`` (:class:`ActSelect`)
+``tb:sel:{session}:{version}:{payload}`` (:data:`ActSelect`)
     A game select menu; the chosen option values come with the click.
-``tb:hand:{session}`` (:class:`HandButton`)
+``tb:hand:{session}`` (:data:`HandButton`)
     "My hand": the clicker's private view, ephemeral.
-``tb:info:{session}:{table|rules|scores|log}`` (:class:`InfoButton`)
+``tb:info:{session}:{table|rules|scores|log}`` (:data:`InfoButton`)
     For anyone in the channel, answered ephemeral: a copy of the table, the rules, the scores,
     the last lines of the event log.
-``tb:back:{session}`` (:class:`BackButton`)
+``tb:back:{session}`` (:data:`BackButton`)
     "I'm back": an away player takes their seat back.
-``tb:lobby:{action}:{session}`` (:class:`LobbyButton`)
+``tb:lobby:{action}:{session}`` (:data:`LobbyButton`)
     Join, Leave, Start, Cancel and the host's bot seat buttons.
-``tb:host:{remove|pass}:{session}`` (:class:`HostSelect`)
+``tb:host:{remove|pass}:{session}`` (:data:`HostSelect`)
     The host's selects in a lobby: remove a seated player, pass the host role (the chosen
     option's value is the player's id).
-``tb:rules:{game}:{page}:{p|n}`` (:class:`RulesPageButton`)
+``tb:rules:{game}:{page}:{p|n}`` (:data:`RulesPageButton`)
     Rules paging.
-``tb:rp:{session}:{step}:{o|f|p|n|l}`` (:class:`ReplayButton`)
+``tb:rp:{session}:{step}:{o|f|p|n|l}`` (:data:`ReplayButton`)
     A finished game's replay, at step ``step``: open (a new private message), or first,
     previous, next, last (the private message edited). The tag keeps the ids of one message
     distinct.
-``tb:rpj:{session}:{r|t}`` (:class:`ReplayJump`)
+``tb:rpj:{session}:{r|t}`` (:data:`ReplayJump`)
     Jump to a round (``r``) or turn (``t``): the chosen option's value is a step index.
+``tb:rematch:{session}`` (:data:`RematchButton`)
+    On a finished game's final post: its rematch (``cogs.clicks.rematch``).
 
-The leaderboard's page buttons (``tb:lb:…``) are in ``cogs.commands.leaderboard_commands``.
+The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.commands.leaderboard_commands``.
+
+The table controls click the handlers the services hold (``cogs.kit.click_kinds``): the handlers
+draw
+with these classes, so this module does not import them.
 
 Views made of these items are never kept per message in discord.py's view store (a view of
 DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory
@@ -42,51 +51,48 @@ does not grow with the messages sent.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import types
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, Protocol, Self
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVarTuple, cast
 
 import discord
 
+from bot.errors import NO_GAME
+from bot.sessions.export import NO_SUCH_GAME
+from cogs.i18n.interaction import user_words
+from cogs.i18n.messages import N_, Message
+from cogs.kit.click_kinds import (
+    HostTool,
+    InfoKind,
+    Interaction,
+    LobbyAction,
+    ReplayTag,
+    clicks_of,
+)
 from cogs.kit.unexpected_errors import answer_unexpected
 
-Interaction = discord.Interaction[Any]
 Item = discord.ui.Item[Any]
+Parts = TypeVarTuple("Parts")
 
 MAX_CUSTOM_ID = 100
-SID = r"(?P<sid>[0-9]+)"
+# Session ids and versions are stored as SQLite INTEGER / PostgreSQL BIGINT: at most 2^63 - 1.
+MAX_STORED = 2**63 - 1
+# A Discord id (a snowflake) is a positive 64-bit number.
+MAX_SNOWFLAKE = 2**64 - 1
+# A page or a replay step indexes a list the bot drew: 7 digits, as replay steps always had.
+MAX_INDEX = 9_999_999
 
-class InfoKind(StrEnum):
-    """What an info button shows (``tb:info:{session}:{kind}``)."""
-
-    TABLE = "table"
-    RULES = "rules"
-    SCORES = "scores"
-    LOG = "log"
-
-
-class HostTool(StrEnum):
-    """What a lobby's host select does (``tb:host:{tool}:{session}``)."""
-
-    REMOVE = "remove"  # take a seated player's seat away
-    PASS = "pass"  # pass the host role
-
-
-class LobbyAction(StrEnum):
-    """What a lobby button does (``tb:lobby:{action}:{session}``)."""
-
-    JOIN = "join"
-    LEAVE = "leave"
-    START = "start"
-    CANCEL = "cancel"
-    BOT_EASY = "bot-easy"
-    BOT_NORMAL = "bot-normal"
-    BOT_EXPERT = "bot-expert"
-    UNBOT = "unbot"
-
-
-def _one_of(kinds: type[StrEnum]) -> str:
-    return "|".join(re.escape(kind.value) for kind in kinds)
+# The refusals of an id with a number out of range: what the handlers say of a control whose
+# game is gone (``Message(...)``: a text marked for the catalogs in ``cogs.kit.refusal_texts``).
+GAME_GONE = Message(NO_GAME)
+REPLAY_GONE = Message(NO_SUCH_GAME)
+# cogs.clicks.rematch's refusal:
+REMATCH_GONE = N_("That button belongs to no finished game of this channel.")
+# cogs.kit.control_menus' refusal of a stale choice:
+NOT_AVAILABLE = "That choice is not available now."
+CHOICE_GONE = Message(NOT_AVAILABLE)
 
 
 def checked_id(custom_id: str) -> str:
@@ -96,419 +102,296 @@ def checked_id(custom_id: str) -> str:
     return custom_id
 
 
+class OutOfRange(ValueError):
+    """A number of an id outside its part's range: the id names nothing the bot drew."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of an id: ``pattern`` (a regular expression without groups) is the text it
+    matches, ``parse`` turns that text into the value (OutOfRange: the id names nothing)."""
+
+    name: str
+    pattern: str
+    parse: Callable[[str], object] = str
+
+
+def number(name: str, most: int, least: int = 0) -> Part:
+    """A number from ``least`` to ``most``: any run of ASCII digits matches, so an id with a
+    larger number is still this kind's, and refused (never a traceback further on)."""
+
+    digits = len(str(most))
+
+    def parse(text: str) -> int:
+        value = int(text) if len(text.lstrip("0")) <= digits else most + 1  # no long parse
+        if not least <= value <= most:
+            raise OutOfRange(f"{name} {text} is outside {least}..{most}")
+        return value
+
+    return Part(name, "[0-9]+", parse)
+
+
+def snowflake(name: str) -> Part:
+    """A Discord id: a positive 64-bit number."""
+    return number(name, MAX_SNOWFLAKE, least=1)
+
+
+def one_of(name: str, kinds: type[StrEnum]) -> Part:
+    """One of the values of ``kinds``."""
+    return Part(name, "|".join(re.escape(kind.value) for kind in kinds), kinds)
+
+
+SESSION = number("sid", MAX_STORED)
+VERSION = number("version", MAX_STORED)
+PAYLOAD = Part("payload", ".*")
+GAME = Part("game", "[a-z0-9_]+")
+PAGE = number("page", MAX_INDEX)
+STEP = number("step", MAX_INDEX)
+DIRECTION = Part("dir", "[pn]")
+
+Click = Callable[[Interaction, tuple[*Parts], list[str] | None], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ControlKind(Generic[*Parts]):
+    """One kind of custom_id, ``tb:{prefix}:{part}:...``, and what a click on it does.
+
+    ``click`` gets the parsed parts and, for a select, the chosen values (None for a button);
+    ``refusal`` is said, ephemeral, when a number of the id is out of its range. ``label`` and
+    ``style`` are a button's default looks. Declare the parts' types with the kind
+    (``ControlKind[int, str](...)``): the parts' parsers produce them."""
+
+    prefix: str
+    parts: tuple[Part, ...]
+    click: Click[*Parts]
+    refusal: Message
+    label: str | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+
+    @property
+    def template(self) -> str:
+        fields = (f"(?P<{part.name}>{part.pattern})" for part in self.parts)
+        return ":".join(("tb", re.escape(self.prefix), *fields))
+
+    def build(self, *parts: *Parts) -> str:
+        return checked_id(":".join(("tb", self.prefix, *(str(part) for part in parts))))
+
+    def parse(self, match: re.Match[str]) -> tuple[*Parts] | None:
+        """The parts of a matched id; None when a number is out of its range."""
+        try:
+            values = tuple(part.parse(match[part.name]) for part in self.parts)
+        except OutOfRange:
+            return None
+        return cast(tuple[*Parts], values)
+
+
+AnyKind = ControlKind[*tuple[Any, ...]]
+
+
 _LOOKS = frozenset({"label", "style", "emoji", "disabled", "options", "placeholder",
                     "min_values", "max_values", "values"})
 
 
-TABLE_COG = "GameCog"  # the cog that holds the game UIs and the click handlers
-
-
-class TableClicks(Protocol):
-    """What a table control's click calls (``cogs.clicks.table_clicks``, held by the table cog as
-    ``clicks``): the handlers draw with these classes, so this module does not import them."""
-
-    async def act_click(self, interaction: Interaction, session_id: int, version: int,
-                        payload: str, values: Sequence[str] | None) -> None: ...
-
-    async def hand_click(self, interaction: Interaction, session_id: int) -> None: ...
-
-    async def info_click(self, interaction: Interaction, session_id: int,
-                         what: InfoKind) -> None: ...
-
-    async def back_click(self, interaction: Interaction, session_id: int) -> None: ...
-
-    async def lobby_click(self, interaction: Interaction, action: LobbyAction,
-                          session_id: int) -> None: ...
-
-    async def rules_click(self, interaction: Interaction, game: str, page: int) -> None: ...
-
-    async def host_select(self, interaction: Interaction, tool: HostTool, session_id: int,
-                          values: Sequence[str]) -> None: ...
-
-    async def replay_click(self, interaction: Interaction, session_id: int, step: int,
-                           fresh: bool) -> None: ...
-
-    async def rematch_click(self, interaction: Interaction, session_id: int) -> None: ...
-
-
-def _handlers(interaction: Interaction) -> TableClicks:
-    clicks = getattr(interaction.client.get_cog(TABLE_COG), "clicks", None)
-    if clicks is None:
-        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
-    found: TableClicks = clicks
-    return found
-
-
-class Control(discord.ui.DynamicItem[Item], template=r"(?!)"):
-    """The base of every control: a click that raises answers the user
-    (``cogs.kit.unexpected_errors``) instead of leaving them with "The application did not respond".
+class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
+    """A control of one kind (``kind``). ``parts`` are its id's parts, None for a clicked id
+    whose numbers are out of range (the click is refused). A click that raises answers the
+    user (``cogs.kit.unexpected_errors``) instead of leaving them with "The application did not
+    respond".
     The wrapped component's looks (``label``, ``options``, ``disabled``...) read through."""
+
+    kind: ClassVar[AnyKind]
+    parts: tuple[*Parts] | None
 
     def __getattr__(self, name: str) -> Any:
         if name not in _LOOKS:
             raise AttributeError(name)
         return getattr(self.__dict__["item"], name)
 
-    async def callback(self, interaction: Interaction) -> None:
-        try:
-            await self.run(interaction)
-        except Exception as error:
-            await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
-
-    async def run(self, interaction: Interaction) -> None:
-        raise NotImplementedError
-
-
-def session_of_id(custom_id: str) -> int | None:
-    """The session id a table control's custom_id carries (None: not a table control)."""
-    for kind in (ActButton, ActSelect, HandButton, InfoButton, BackButton, LobbyButton,
-                 HostSelect):
-        match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match is not None:
-            return int(match["sid"])
-    return None
-
-
-class ActButton(Control, template=rf"tb:act:{SID}:(?P<version>[0-9]+):(?P<payload>.*)"):
-    def __init__(
-        self,
-        session_id: int,
-        version: int,
-        payload: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-        item: Item | None = None,
-    ) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(session_id, version, payload), label=label, style=style,
-            emoji=emoji, disabled=disabled,
-        ), row=row)
-        self.session_id, self.version, self.payload = session_id, version, payload
-
-    @staticmethod
-    def build(session_id: int, version: int, payload: str) -> str:
-        return checked_id(f"tb:act:{session_id}:{version}:{payload}")
+    @classmethod
+    def build(cls, *parts: *Parts) -> str:
+        return cls.kind.build(*parts)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: Item, match: re.Match[str], /
     ) -> Self:
-        return cls(int(match["sid"]), int(match["version"]), match["payload"], item=item)
+        control = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(control, item)  # the clicked component, as it came
+        control.parts = cls.kind.parse(match)
+        return control
 
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).act_click(
-            interaction, self.session_id, self.version, self.payload, None
-        )
+    def chosen(self, interaction: Interaction) -> list[str] | None:
+        """A select's chosen values; None for a button."""
+        return None
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            if self.parts is None:
+                await answer_refusal(interaction, self.kind.refusal)
+                return
+            await self.kind.click(interaction, self.parts, self.chosen(interaction))
+        except Exception as error:
+            await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
 
-class ActSelect(Control, template=rf"tb:sel:{SID}:(?P<version>[0-9]+):(?P<payload>.*)"):
+AnyControl = Control[*tuple[Any, ...]]
+
+
+class ButtonControl(Control[*Parts], template=r"(?!)"):
+    """A button of a kind: ``ActButton(session_id, version, payload, label=...)``."""
+
     def __init__(
         self,
-        session_id: int,
-        version: int,
-        payload: str,
-        options: list[discord.SelectOption] | None = None,
-        *,
+        *parts: *Parts,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        kind = self.kind
+        super().__init__(discord.ui.Button(
+            custom_id=kind.build(*parts), label=kind.label if label is None else label,
+            style=kind.style if style is None else style, emoji=emoji, disabled=disabled,
+        ), row=row)
+        self.parts = parts
+
+
+class SelectControl(Control[*Parts], template=r"(?!)"):
+    """A select menu of a kind: ``ActSelect(session_id, version, payload, options=[...])``."""
+
+    def __init__(
+        self,
+        *parts: *Parts,
+        options: Sequence[discord.SelectOption] = (),
         placeholder: str | None = None,
         min_values: int = 1,
         max_values: int = 1,
         row: int | None = None,
-        item: Item | None = None,
     ) -> None:
-        super().__init__(item or discord.ui.Select(
-            custom_id=self.build(session_id, version, payload), options=list(options or []),
-            placeholder=placeholder, min_values=min_values, max_values=max_values,
+        super().__init__(discord.ui.Select(
+            custom_id=self.kind.build(*parts), options=list(options), placeholder=placeholder,
+            min_values=min_values, max_values=max_values,
         ), row=row)
-        self.session_id, self.version, self.payload = session_id, version, payload
+        self.parts = parts
 
-    @staticmethod
-    def build(session_id: int, version: int, payload: str) -> str:
-        return checked_id(f"tb:sel:{session_id}:{version}:{payload}")
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["sid"]), int(match["version"]), match["payload"], item=item)
-
-    async def run(self, interaction: Interaction) -> None:
+    def chosen(self, interaction: Interaction) -> list[str]:
         data: Any = interaction.data or {}
-        values = [str(value) for value in data.get("values", [])]
-        await _handlers(interaction).act_click(
-            interaction, self.session_id, self.version, self.payload, values
-        )
+        return [str(value) for value in data.get("values", [])]
 
 
-class HandButton(Control, template=rf"tb:hand:{SID}"):
-    def __init__(self, session_id: int, *, label: str = "My hand",
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(session_id), label=label, style=discord.ButtonStyle.primary
-        ))
-        self.session_id = session_id
+def _control_class(name: str, base: type[AnyControl], kind: AnyKind) -> type:
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update(kind=kind, __module__=__name__, __qualname__=name,
+                         __doc__=f"``{kind.template}`` ({base.__name__} of its kind).")
 
-    @staticmethod
-    def build(session_id: int) -> str:
-        return f"tb:hand:{session_id}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["sid"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).hand_click(interaction, self.session_id)
+    return types.new_class(name, (base,), {"template": kind.template}, body)
 
 
-class InfoButton(Control, template=rf"tb:info:{SID}:(?P<what>{_one_of(InfoKind)})"):
-    """For anyone in the channel, seated or not, answered ephemeral: ``table`` (a copy of the
-    table), ``rules`` (the game's rules) or ``scores`` (the GameUI's score sheet)."""
-
-    def __init__(self, session_id: int, what: InfoKind, *, label: str = "",
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(custom_id=self.build(session_id, what),
-                                                   label=label))
-        self.session_id, self.what = session_id, what
-
-    @staticmethod
-    def build(session_id: int, what: InfoKind) -> str:
-        return checked_id(f"tb:info:{session_id}:{what}")
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["sid"]), InfoKind(match["what"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).info_click(interaction, self.session_id, self.what)
+def button_control(name: str, kind: ControlKind[*Parts]) -> type[ButtonControl[*Parts]]:
+    """The DynamicItem class of ``kind``'s buttons (register it with ``add_dynamic_items``)."""
+    return cast(type[ButtonControl[*Parts]], _control_class(name, ButtonControl, kind))
 
 
-class BackButton(Control, template=rf"tb:back:{SID}"):
-    """The "I'm back" button: an away player takes their seat back from the bot."""
-
-    def __init__(self, session_id: int, *, label: str = "I'm back",
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(session_id), label=label,
-            style=discord.ButtonStyle.success,
-        ))
-        self.session_id = session_id
-
-    @staticmethod
-    def build(session_id: int) -> str:
-        return f"tb:back:{session_id}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["sid"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).back_click(interaction, self.session_id)
+def select_control(name: str, kind: ControlKind[*Parts]) -> type[SelectControl[*Parts]]:
+    """The DynamicItem class of ``kind``'s select menus."""
+    return cast(type[SelectControl[*Parts]], _control_class(name, SelectControl, kind))
 
 
-class LobbyButton(
-    Control,
-    template=rf"tb:lobby:(?P<action>{_one_of(LobbyAction)}):{SID}",
-):
-    def __init__(
-        self,
-        action: LobbyAction,
-        session_id: int,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-        item: Item | None = None,
-    ) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(action, session_id), label=label, style=style,
-            disabled=disabled,
-        ), row=row)
-        self.action, self.session_id = action, session_id
-
-    @staticmethod
-    def build(action: LobbyAction, session_id: int) -> str:
-        return f"tb:lobby:{action}:{session_id}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(LobbyAction(match["action"]), int(match["sid"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).lobby_click(interaction, self.action, self.session_id)
-
-
-class HostSelect(Control, template=rf"tb:host:(?P<tool>{_one_of(HostTool)}):{SID}"):
-    """A lobby host's select: each option's value is a seated player's id."""
-
-    def __init__(self, tool: HostTool, session_id: int,
-                 options: list[discord.SelectOption] | None = None, *,
-                 placeholder: str | None = None, row: int | None = None,
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Select(
-            custom_id=self.build(tool, session_id), options=list(options or []),
-            placeholder=placeholder,
-        ), row=row)
-        self.tool, self.session_id = tool, session_id
-
-    @staticmethod
-    def build(tool: HostTool, session_id: int) -> str:
-        return f"tb:host:{tool}:{session_id}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(HostTool(match["tool"]), int(match["sid"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = [str(value) for value in data.get("values", [])]
-        await _handlers(interaction).host_select(interaction, self.tool, self.session_id, values)
-
-
-class RulesPageButton(
-    Control, template=r"tb:rules:(?P<game>[a-z0-9_]+):(?P<page>[0-9]+):(?P<dir>[pn])"
-):
-    def __init__(self, game: str, page: int, direction: Literal["p", "n"], *, label: str = "",
-                 disabled: bool = False, item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(game, page, direction), label=label, disabled=disabled
-        ))
-        self.game, self.page = game, page
-
-    @staticmethod
-    def build(game: str, page: int, direction: Literal["p", "n"]) -> str:
-        return checked_id(f"tb:rules:{game}:{page}:{direction}")
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        direction: Literal["p", "n"] = "p" if match["dir"] == "p" else "n"
-        return cls(match["game"], int(match["page"]), direction, item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).rules_click(interaction, self.game, self.page)
-
-
-class ReplayTag(StrEnum):
-    """Which replay button (``tb:rp:{session}:{step}:{tag}``)."""
-
-    OPEN = "o"
-    FIRST = "f"
-    PREVIOUS = "p"
-    NEXT = "n"
-    LAST = "l"
-
-
-class ReplayButton(Control, template=rf"tb:rp:{SID}:(?P<step>[0-9]{{1,7}}):(?P<tag>[ofpnl])"):
-    """A replay's step: ``open`` sends a new private replay, the others edit the clicker's."""
-
-    def __init__(self, session_id: int, step: int, tag: ReplayTag, *, label: str = "Replay",
-                 disabled: bool = False, row: int | None = None,
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(session_id, step, tag), label=label, disabled=disabled,
-        ), row=row)
-        self.session_id, self.step, self.tag = session_id, step, tag
-
-    @staticmethod
-    def build(session_id: int, step: int, tag: ReplayTag) -> str:
-        return checked_id(f"tb:rp:{session_id}:{step}:{tag}")
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["sid"]), int(match["step"]), ReplayTag(match["tag"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).replay_click(
-            interaction, self.session_id, self.step, self.tag is ReplayTag.OPEN
-        )
-
-
-class RematchButton(Control, template=rf"tb:rematch:{SID}"):
-    """On a finished game's final post: a new lobby with the same seats and options; each
-    player of that game takes their seat by clicking it (``cogs.clicks.rematch``)."""
-
-    def __init__(self, session_id: int, *, label: str = "Rematch",
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Button(
-            custom_id=self.build(session_id), label=label, style=discord.ButtonStyle.success,
-        ))
-        self.session_id = session_id
-
-    @staticmethod
-    def build(session_id: int) -> str:
-        return f"tb:rematch:{session_id}"
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["sid"]), item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        await _handlers(interaction).rematch_click(interaction, self.session_id)
-
-
-STEP_VALUE = re.compile(r"[0-9]{1,7}")
-
-
-class ReplayJump(Control, template=rf"tb:rpj:{SID}:(?P<kind>[rt])"):
-    """Jump to a round (``r``) or a turn (``t``); each option's value is a step index. A
-    value that is not ASCII digits is refused; the handler refuses one out of range."""
-
-    def __init__(self, session_id: int, kind: Literal["r", "t"],
-                 options: list[discord.SelectOption] | None = None, *,
-                 placeholder: str | None = None, row: int | None = None,
-                 item: Item | None = None) -> None:
-        super().__init__(item or discord.ui.Select(
-            custom_id=checked_id(f"tb:rpj:{session_id}:{kind}"), options=list(options or []),
-            placeholder=placeholder,
-        ), row=row)
-        self.session_id, self.kind = session_id, kind
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: Item, match: re.Match[str], /
-    ) -> Self:
-        kind: Literal["r", "t"] = "r" if match["kind"] == "r" else "t"
-        return cls(int(match["sid"]), kind, item=item)
-
-    async def run(self, interaction: Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = [str(value) for value in data.get("values", [])]
-        if len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
-            await answer_refusal(interaction, "Choose one step from the list.")
-            return
-        await _handlers(interaction).replay_click(
-            interaction, self.session_id, int(values[0]), False
-        )
-
-
-async def answer_refusal(interaction: Interaction, message: str) -> None:
-    """An ephemeral sentence (this module cannot import ``cogs.client_services``)."""
+async def answer_refusal(interaction: Interaction, message: Message | str) -> None:
+    """An ephemeral sentence (this module cannot import ``cogs.client_services``): a marked
+    :class:`Message` in the user's words, a ``str`` as it is."""
+    if isinstance(message, Message):
+        message = (await user_words(interaction)).text(message)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
         await interaction.response.send_message(message, ephemeral=True)
 
 
-TABLE_CONTROLS: tuple[type[Control], ...] = (
+STEP_VALUE = re.compile(r"[0-9]{1,7}")
+
+
+async def _jump(interaction: Interaction, parts: tuple[int, Literal["r", "t"]],
+                values: list[str] | None) -> None:
+    """A replay's jump: each option's value is a step index. A value that is not ASCII
+    digits is refused; the handler refuses one out of range."""
+    if values is None or len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
+        await answer_refusal(interaction, "Choose one step from the list.")
+        return
+    await clicks_of(interaction.client).replay_click(interaction, parts[0], int(values[0]), False)
+
+
+# The table of control kinds: what each id holds, and what its click calls.
+ACT: ControlKind[int, int, str] = ControlKind(
+    "act", (SESSION, VERSION, PAYLOAD),
+    lambda ia, parts, values: clicks_of(ia.client).act_click(ia, *parts, values), GAME_GONE)
+SELECT: ControlKind[int, int, str] = ControlKind(
+    "sel", (SESSION, VERSION, PAYLOAD),
+    lambda ia, parts, values: clicks_of(ia.client).act_click(ia, *parts, values), GAME_GONE)
+HAND: ControlKind[int] = ControlKind(
+    "hand", (SESSION,),
+    lambda ia, parts, _: clicks_of(ia.client).hand_click(ia, *parts), GAME_GONE,
+    label="My hand", style=discord.ButtonStyle.primary)
+INFO: ControlKind[int, InfoKind] = ControlKind(
+    "info", (SESSION, one_of("what", InfoKind)),
+    lambda ia, parts, _: clicks_of(ia.client).info_click(ia, *parts), GAME_GONE, label="")
+BACK: ControlKind[int] = ControlKind(
+    "back", (SESSION,),
+    lambda ia, parts, _: clicks_of(ia.client).back_click(ia, *parts), GAME_GONE,
+    label="I'm back", style=discord.ButtonStyle.success)
+LOBBY: ControlKind[LobbyAction, int] = ControlKind(
+    "lobby", (one_of("action", LobbyAction), SESSION),
+    lambda ia, parts, _: clicks_of(ia.client).lobby_click(ia, *parts), GAME_GONE, label="")
+HOST: ControlKind[HostTool, int] = ControlKind(
+    "host", (one_of("tool", HostTool), SESSION),
+    lambda ia, parts, values: clicks_of(ia.client).host_select(ia, *parts, values or []),
+    GAME_GONE)
+RULES_PAGE: ControlKind[str, int, Literal["p", "n"]] = ControlKind(
+    "rules", (GAME, PAGE, DIRECTION),
+    lambda ia, parts, _: clicks_of(ia.client).rules_click(ia, parts[0], parts[1]),
+    CHOICE_GONE, label="")
+REPLAY: ControlKind[int, int, ReplayTag] = ControlKind(
+    "rp", (SESSION, STEP, one_of("tag", ReplayTag)),
+    lambda ia, parts, _: clicks_of(ia.client).replay_click(
+        ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
+    REPLAY_GONE, label="Replay")
+REPLAY_JUMP: ControlKind[int, Literal["r", "t"]] = ControlKind(
+    "rpj", (SESSION, Part("kind", "[rt]")), _jump, REPLAY_GONE)
+REMATCH: ControlKind[int] = ControlKind(
+    "rematch", (SESSION,),
+    lambda ia, parts, _: clicks_of(ia.client).rematch_click(ia, *parts), REMATCH_GONE,
+    label="Rematch", style=discord.ButtonStyle.success)
+
+ActButton = button_control("ActButton", ACT)
+ActSelect = select_control("ActSelect", SELECT)
+HandButton = button_control("HandButton", HAND)
+InfoButton = button_control("InfoButton", INFO)
+BackButton = button_control("BackButton", BACK)
+LobbyButton = button_control("LobbyButton", LOBBY)
+HostSelect = select_control("HostSelect", HOST)
+RulesPageButton = button_control("RulesPageButton", RULES_PAGE)
+ReplayButton = button_control("ReplayButton", REPLAY)
+ReplayJump = select_control("ReplayJump", REPLAY_JUMP)
+RematchButton = button_control("RematchButton", REMATCH)
+
+# The controls of a running table or lobby: each carries its session, and one on a message
+# with another session's controls is refused (``cogs.clicks.table_clicks.own_table``).
+_OF_A_TABLE: tuple[type[AnyControl], ...] = (
+    ActButton, ActSelect, HandButton, InfoButton, BackButton, LobbyButton, HostSelect,
+)
+
+
+def session_of_id(custom_id: str) -> int | None:
+    """The session id a table control's custom_id carries (None: not a table control)."""
+    for kind in _OF_A_TABLE:
+        match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            return int(match["sid"])
+    return None
+
+
+TABLE_CONTROLS: tuple[type[AnyControl], ...] = (
     LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
     ReplayButton, ReplayJump, RematchButton, HostSelect,
 )

@@ -40,10 +40,10 @@ from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
 from cogs.client_services import game_uis, release_view
 from cogs.i18n.interaction import server_words
-from cogs.kit import channel_health
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
+from cogs.table_services import services_of
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -200,11 +200,11 @@ class TablePublisher:
                 if self._overtaken(session):
                     return  # a newer change is drawn by its own publish or click answer
                 await message.edit(**render.edit_kwargs())
-            channel_health.report_ok(self._client, session)
+            services_of(self._client).health.ok(session.id)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
         except discord.Forbidden as error:
-            channel_health.report(self._client, session, error, "edit the table")
+            services_of(self._client).health.report(session, error, "edit the table")
         finally:
             release_view(render.view)
 
@@ -215,7 +215,7 @@ class TablePublisher:
         try:
             message = await channel.send(**render.send_kwargs())
         except discord.Forbidden as error:
-            channel_health.report(self._client, session, error, "move the table")
+            services_of(self._client).health.report(session, error, "move the table")
             return
         finally:
             release_view(render.view)

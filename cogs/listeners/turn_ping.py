@@ -41,11 +41,11 @@ from cogs.game_ui import PingsControls, Render
 from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
-from cogs.kit import channel_health
 from cogs.kit.custom_ids import HandButton
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
+from cogs.table_services import services_of
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -216,7 +216,8 @@ class TurnPing:
                 **render.send_kwargs(), allowed_mentions=only(players)
             )
         except discord.HTTPException as error:
-            if not channel_health.report(self._client, session, error, "post a turn ping"):
+            health = services_of(self._client).health
+            if not health.report(session, error, "post a turn ping"):
                 log.warning("could not ping the next player of session %s", session.id)
             return
         finally:

@@ -1,16 +1,19 @@
 """Private views that follow the game: when it becomes a player's turn, the ephemeral view they
 last opened or clicked is edited to show their current hand and controls.
 
-An ephemeral message can only be edited through the token of the interaction that answered
-with it (``PATCH /webhooks/{app}/{token}/messages/@original``), and Discord keeps that token
-valid for 15 minutes. :class:`FollowedViews` remembers, per game and player, the latest such
-interaction (the click handlers call :meth:`FollowedViews.remember` whenever they answer with a
-private view); :class:`ViewFollower`, a manager listener, edits it when the player becomes
-awaited. A token older than :data:`TOKEN_LIFETIME` (less a margin) is not used, and an edit
-that fails forgets the view: the ping's and table's buttons open a fresh one. The edit shows
-the player's hand picture when they have pictures on
-(``cogs.rendering.message_delivery.followed_view``; else it removes an older one); for a player
-without such a view, the picture is drawn ahead, so the hand they open comes with it at once.
+An ephemeral message can only be edited through the token of the interaction that answered with
+it (``PATCH /webhooks/{app}/{token}/messages/@original``), and Discord keeps that token valid
+for 15 minutes. :class:`cogs.listeners.followed_views.FollowedViews` (in the services) remembers,
+per
+game and player, the latest such interaction (the click handlers call
+``cogs.client_services.remember_view`` whenever they answer with a private view);
+:class:`ViewFollower`, a manager listener, edits it when the player becomes awaited. A token
+older than Discord's 15 minutes (less a margin) is not used, and an edit that fails forgets the
+view: the ping's and table's buttons open a fresh one. The edit shows the player's hand picture
+when they have pictures on (``cogs.rendering.message_delivery.followed_view``; else it removes an
+older one); for a
+player without such a view, the picture is drawn ahead, so the hand they open comes with it at
+once.
 
 Memory stays flat: one entry per seated human at most, dropped when the game ends, when the
 token ages out, or after a failed edit.
@@ -19,9 +22,6 @@ token ages out, or after a failed edit.
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -30,80 +30,13 @@ from bot.sessions.manager import Change, ChangeKind
 from cogs.client_services import game_uis, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
-from cogs.kit.custom_ids import TABLE_COG
 from cogs.listeners.awaited_players import AwaitedHumans
+from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.message_delivery import draw_hand_ahead, followed_view
+from cogs.table_services import services_of
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
-
-TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token for
-MARGIN = 30.0  # an edit is not started this close to the token's end
-
-
-@dataclass
-class Followed:
-    interaction: Any  # a discord.Interaction whose original response is the private view
-    at: float  # when it was answered (the token's start), on FollowedViews' clock
-
-
-class FollowedViews:
-    """Game (session id) -> player -> the interaction of their latest private view."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic,
-                 lifetime: float = TOKEN_LIFETIME) -> None:
-        self._clock = clock
-        self._lifetime = lifetime
-        self._views: dict[int, dict[PlayerId, Followed]] = {}
-
-    def remember(self, session_id: int, player: PlayerId, interaction: Any) -> None:
-        self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock())
-        self.prune()
-
-    def usable(self, session_id: int, player: PlayerId) -> Any | None:
-        """The interaction to edit ``player``'s view with, None when there is none or its
-        token is (about to be) too old; an aged entry is dropped."""
-        entry = self._views.get(session_id, {}).get(player)
-        if entry is None:
-            return None
-        if self._clock() - entry.at > self._lifetime - MARGIN:
-            self.forget(session_id, player)
-            return None
-        return entry.interaction
-
-    def forget(self, session_id: int, player: PlayerId) -> None:
-        views = self._views.get(session_id)
-        if views is not None:
-            views.pop(player, None)
-            if not views:
-                del self._views[session_id]
-
-    def ended(self, session_id: int) -> None:
-        self._views.pop(session_id, None)
-
-    def prune(self) -> None:
-        """Drop every entry whose token has aged out."""
-        now = self._clock()
-        for session_id in list(self._views):
-            for player, entry in list(self._views[session_id].items()):
-                if now - entry.at > self._lifetime - MARGIN:
-                    self.forget(session_id, player)
-
-    def __len__(self) -> int:
-        return sum(len(views) for views in self._views.values())
-
-
-def followed_views(client: Any) -> FollowedViews | None:
-    found = getattr(client.get_cog(TABLE_COG), "views", None)
-    return found if isinstance(found, FollowedViews) else None
-
-
-def remember_view(interaction: Any, session_id: int, player: PlayerId) -> None:
-    """The click handlers' one line: ``interaction`` just answered with ``player``'s view."""
-    views = followed_views(interaction.client)
-    if views is not None:
-        views.remember(session_id, player, interaction)
-
 
 class ViewFollower:
     """Edits an awaited player's latest private view when the turn comes to them."""
@@ -113,10 +46,8 @@ class ViewFollower:
         self._awaited = AwaitedHumans(client)
 
     async def on_change(self, change: Change) -> None:
-        views = followed_views(self._client)
+        views = services_of(self._client).views
         session = change.session
-        if views is None:
-            return
         if not session.is_live:
             views.ended(session.id)
             self._awaited.forget(session.id)

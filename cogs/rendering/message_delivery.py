@@ -34,7 +34,6 @@ from cogs.client_services import Interaction, game_uis, release_view
 from cogs.game_ui import Attachment, Render
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import TABLE_COG
 from cogs.rendering.pictures import (
     Pictures,
     final_attachment,
@@ -47,6 +46,7 @@ from cogs.rendering.pictures import (
     without_picture,
 )
 from cogs.rendering.table_renders import table_render
+from cogs.table_services import services_of
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -67,11 +67,8 @@ class Shown:
 
 
 def pictures_of(client: TableBot) -> Pictures:
-    """The table extension's pictures (``GameCog.pictures``)."""
-    pictures = getattr(client.get_cog(TABLE_COG), "pictures", None)
-    if not isinstance(pictures, Pictures):
-        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
-    return pictures
+    """The bot's pictures (the services')."""
+    return services_of(client).pictures
 
 
 async def public_picture_words(client: TableBot, session: Session) -> Words | None:
@@ -166,16 +163,9 @@ async def private_shown(
                  ready_picture(pictures, hand_job(ui, session, viewer, words), render))
 
 
-def _pictures_here(client: TableBot) -> Pictures | None:
-    pictures = getattr(client.get_cog(TABLE_COG), "pictures", None)
-    return pictures if isinstance(pictures, Pictures) else None
-
-
 async def _hand_pictures_on(client: TableBot, session: Session, player: PlayerId) -> bool:
-    pictures = _pictures_here(client)
     user_id = int(player) if player.isascii() and player.isdecimal() else None
-    return pictures is not None and await pictures.private_on(
-        client.manager.store, session.guild_id, user_id)
+    return await pictures_of(client).private_on(client.manager.store, session.guild_id, user_id)
 
 
 async def followed_view(

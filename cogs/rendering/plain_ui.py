@@ -91,7 +91,7 @@ class PlainUI:
                 options.append(discord.SelectOption(label=value, value=value))
         view = discord.ui.View(timeout=None)
         if options:
-            view.add_item(ActSelect(session.id, session.version, "move", options,
+            view.add_item(ActSelect(session.id, session.version, "move", options=options,
                                     placeholder=words.text(YOUR_MOVE)))
         return Render(embeds=[embed], view=view)
 

@@ -2,7 +2,9 @@
 
 A replay is built by replaying the stored log through the engine (``bot.sessions.export``:
 ``replay_export(export_session(...))``), never from stored renders; built replays are kept in a
-small bounded cache (:class:`ReplayCache`, on the table cog) so paging does not rebuild them.
+small bounded cache (:class:`cogs.rendering.replay_cache.ReplayCache`, in the services) so paging
+does
+not rebuild them.
 Each step is drawn with the game's own UI: its public table for the step's state and, since the
 game is over, every seat's private view (or the UI's own :class:`cogs.game_ui.DrawsReplay`
 hands), with the step's events in words. Everything fits Discord's limits (10 embeds, 6,000
@@ -16,8 +18,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import discord
 
@@ -25,7 +26,6 @@ from bot.errors import Refusal
 from bot.sessions.export import (
     NO_SUCH_GAME,
     ExportRefused,
-    GameExport,
     export_file,
     export_session,
     replay_export,
@@ -36,13 +36,14 @@ from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, p
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import TABLE_COG, ReplayButton, ReplayJump, ReplayTag
+from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag
+from cogs.rendering.replay_cache import BuiltReplay
+from cogs.table_services import services_of
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 
 log = logging.getLogger(__name__)
 
-CACHE_SIZE = 16
 MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_CONTENT = 2000
@@ -57,45 +58,6 @@ OTHER_SERVER = N_("That game was played in another server.").text
 PLAYERS_ONLY = N_("On this server only the game's own players may replay or export it.").text
 NOT_REPLAYABLE = N_("That game's log does not replay with this version of the bot.").text
 OUT_OF_RANGE = N_("That step is not part of this game's replay.").text
-
-
-@dataclass(frozen=True)
-class BuiltReplay:
-    """One game's replay with the stored session it came from and its export."""
-
-    session: Session
-    export: GameExport
-    replay: Replay
-
-
-class ReplayCache:
-    """The last :data:`CACHE_SIZE` replays built, by session id (least recently used out)."""
-
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._built: OrderedDict[int, BuiltReplay] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._built)
-
-    def get(self, session_id: int) -> BuiltReplay | None:
-        built = self._built.get(session_id)
-        if built is not None:
-            self._built.move_to_end(session_id)
-        return built
-
-    def put(self, session_id: int, built: BuiltReplay) -> None:
-        self._built[session_id] = built
-        self._built.move_to_end(session_id)
-        while len(self._built) > self.size:
-            self._built.popitem(last=False)
-
-
-def replay_cache(interaction: Interaction) -> ReplayCache:
-    cache = getattr(interaction.client.get_cog(TABLE_COG), "replays", None)
-    if not isinstance(cache, ReplayCache):
-        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
-    return cache
 
 
 async def may_see(interaction: Interaction, session: Session) -> None:
@@ -113,7 +75,7 @@ async def may_see(interaction: Interaction, session: Session) -> None:
 
 async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
     """The (cached) replay of stored session ``session_id``, after the access checks."""
-    cache = replay_cache(interaction)
+    cache = services_of(interaction.client).replays
     built = cache.get(session_id)
     if built is None:
         manager = interaction.client.manager
@@ -235,7 +197,7 @@ def _hands(ui: GameUI, session: Session, words: Words) -> list[discord.Embed]:
     return hands
 
 
-def _nav(session_id: int, index: int, last: int) -> list[ReplayButton]:
+def _nav(session_id: int, index: int, last: int) -> list[Item]:
     return [
         ReplayButton(session_id, 0, ReplayTag.FIRST, label="⏮", disabled=index == 0, row=0),
         ReplayButton(session_id, max(0, index - 1), ReplayTag.PREVIOUS, label="◀",
@@ -256,9 +218,9 @@ def window(values: list[int], current: int | None) -> list[int]:
     return values[start: start + MAX_OPTIONS]
 
 
-def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[ReplayJump]:
+def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[Item]:
     replay, session_id = built.replay, built.session.id
-    jumps: list[ReplayJump] = []
+    jumps: list[Item] = []
     rounds = replay.rounds()
     if len(rounds) > 1:
         options = []
@@ -268,7 +230,7 @@ def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[ReplayJum
                 options.append(discord.SelectOption(
                     label=words.gettext("Round {round}", round=number), value=str(first),
                     default=number == step.marker.round))
-        jumps.append(ReplayJump(session_id, "r", options,
+        jumps.append(ReplayJump(session_id, "r", options=options,
                                 placeholder=words.gettext("Jump to a round"), row=1))
     turn_round = step.marker.round if rounds else None
     turns = replay.turns(turn_round)
@@ -282,7 +244,7 @@ def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[ReplayJum
                                             turn=number))
                 options.append(discord.SelectOption(
                     label=label, value=str(first), default=number == step.marker.turn))
-        jumps.append(ReplayJump(session_id, "t", options,
+        jumps.append(ReplayJump(session_id, "t", options=options,
                                 placeholder=words.gettext("Jump to a turn"), row=2))
     return jumps
 
@@ -306,7 +268,7 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
     return Render(content=content, embeds=embeds, view=view)
 
 
-def replay_button(session: Session, words: Words) -> ReplayButton | None:
+def replay_button(session: Session, words: Words) -> Item | None:
     """The Replay button of a stored game that can be replayed (over, or stopped mid-game)."""
     if session.status in (Status.FINISHED, Status.ABANDONED) and session.state is not None:
         return ReplayButton(session.id, 0, ReplayTag.OPEN,

@@ -38,6 +38,7 @@ from cogs.kit.custom_ids import (
     HostTool,
     InfoButton,
     InfoKind,
+    Item,
     LobbyAction,
     LobbyButton,
 )
@@ -79,20 +80,20 @@ def _seat_option(words: Words, seat: Seat) -> discord.SelectOption:
     return discord.SelectOption(label=clip(label, MAX_OPTION), value=seat.player_id)
 
 
-def host_tools(session: Session, words: Words) -> list[HostSelect]:
+def host_tools(session: Session, words: Words) -> list[Item]:
     """The host's selects: remove a seated player (anyone but the host), pass the host role
     (to a seated person). A select with nobody to choose is left out."""
     others = [seat for seat in session.seats if seat.player_id != session.host_id][:MAX_OPTIONS]
     people = [seat for seat in others if not seat.is_bot]
-    tools = []
+    tools: list[Item] = []
     if others:
         tools.append(HostSelect(
-            HostTool.REMOVE, session.id, [_seat_option(words, seat) for seat in others],
+            HostTool.REMOVE, session.id, options=[_seat_option(words, seat) for seat in others],
             placeholder=words.gettext("Host: remove a player…"), row=REMOVE_ROW,
         ))
     if people:
         tools.append(HostSelect(
-            HostTool.PASS, session.id, [_seat_option(words, seat) for seat in people],
+            HostTool.PASS, session.id, options=[_seat_option(words, seat) for seat in people],
             placeholder=words.gettext("Host: pass the host role to…"), row=PASS_ROW,
         ))
     return tools

@@ -215,7 +215,7 @@ def card_picker(session: Session, collection: Sequence[str], option: Payment,
     ]
     count = len(option.cards)
     return ActSelect(
-        session.id, session.version, f"{CARDS}:{option.c}:{option.b}", options,
+        session.id, session.version, f"{CARDS}:{option.c}:{option.b}", options=options,
         min_values=count, max_values=count,
         placeholder=words.ngettext("Spend {count} collection card",
                                    "Spend {count} collection cards", count),

@@ -81,7 +81,9 @@ def test_no_privileged_intents() -> None:
 
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
+    from cogs import handlers
     from cogs.commands.game_commands import GameCog
+    from cogs.table_services import TableServices
     from cogs.ui_registry import GameUIs
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
@@ -96,7 +98,7 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
     bot.tree.sync = fake_sync  # type: ignore[method-assign]
     try:
-        await bot.add_cog(GameCog(GameUIs({})))
+        await bot.add_cog(GameCog(TableServices(GameUIs({}), handlers)))
         assert await bot.sync_commands() is True
         assert await bot.sync_commands() is False
         bot.tree.remove_command("rules")

@@ -67,7 +67,7 @@ async def test_expert_button_and_the_offered_levels(clocked: ClockedTable) -> No
     sid, message = await open_lobby(clocked)
     lobby = await press(clocked, ANA, message, f"tb:lobby:bot-expert:{sid}")
     assert "Bot 1 (bot, expert)" in lobby.text
-    clocked.cog.bot_levels = ("normal",)  # BOT_LEVELS=normal
+    clocked.cog.services.bot_levels = ("normal",)  # BOT_LEVELS=normal
     lobby = await press(clocked, ANA, message, f"tb:lobby:bot-normal:{sid}")
     bot_ids = [c for c in lobby.custom_ids if c.startswith("tb:lobby:bot-")]
     assert bot_ids == [f"tb:lobby:bot-normal:{sid}"]
@@ -89,7 +89,7 @@ async def test_new_game_level_seats_that_bot_at_once(clocked: ClockedTable) -> N
 
 
 async def test_new_game_level_not_offered_is_refused(clocked: ClockedTable) -> None:
-    clocked.cog.bot_levels = ("easy", "normal")
+    clocked.cog.services.bot_levels = ("easy", "normal")
     ia = clocked.interaction(ANA)
     await invoke(GameCog.new, clocked.cog, ia, game="count",
                  level=app_commands.Choice(name="expert", value="expert"))
@@ -98,7 +98,7 @@ async def test_new_game_level_not_offered_is_refused(clocked: ClockedTable) -> N
 
 
 async def test_new_game_bot_the_manager_refuses_leaves_no_lobby(clocked: ClockedTable) -> None:
-    clocked.cog.bot_levels = ("normal", "grand")  # offered by the cog, unknown to the manager
+    clocked.cog.services.bot_levels = ("normal", "grand")  # offered, unknown to the manager
     ia = clocked.interaction(ANA)
     await invoke(GameCog.new, clocked.cog, ia, game="count",
                  level=app_commands.Choice(name="grand", value="grand"))

@@ -59,7 +59,7 @@ class Flow:
         self.publisher = TablePublisher(self.client, watch=self.watch)  # type: ignore[arg-type]
         self.turn_ping = TurnPing(self.client)  # type: ignore[arg-type]
         self.publisher.on_moved = self.turn_ping.relink
-        self.client.cog.publisher = self.publisher
+        self.client.cog.services.publisher = self.publisher
         manager.subscribe(self.publisher.on_change)
         manager.subscribe(self.turn_ping.on_change)
         manager.subscribe(FinalPost(self.client).on_change)

@@ -49,9 +49,9 @@ async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
     store = await open_store(tmp_path / "pictures.sqlite3")
     manager = SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED)
     table = SplitTable(manager)
-    table.cog.pictures = Pictures(default_on=True)
+    table.cog.services.pictures = Pictures(default_on=True)
     yield table
-    table.cog.pictures.close()
+    table.cog.services.pictures.close()
     await store.close()
 
 
@@ -218,7 +218,7 @@ async def test_with_the_server_setting_off_the_table_is_exactly_the_text(
 
 
 async def test_the_env_default_applies_without_a_server_setting(split: SplitTable) -> None:
-    split.cog.pictures = Pictures(default_on=False)
+    split.cog.services.pictures = Pictures(default_on=False)
     table = await started(split)
     assert all(not edit.files for edit in table.edits)
     await stored_settings(split.manager.store).set_guild(1, "images", "on", by="0", at=AT)
@@ -486,7 +486,7 @@ async def test_a_hand_drawn_ahead_goes_with_the_first_callback(split: SplitTable
     from cogs.rendering.pictures import hand_job, prerender_hand
 
     await started(split)
-    pictures = split.cog.pictures
+    pictures = split.cog.services.pictures
     pictures.cache = RenderCache()
     session, me = split.session(), str(ANA.id)
     ui = split.client.uis.ui("split")

@@ -242,7 +242,7 @@ class Players:
     async def replays(self, table_message: FakeMessage) -> None:
         """Each player opens the replay and pages through a third of its steps (together
         every step): each step's events in their language."""
-        built = self.table.cog.replays
+        built = self.table.cog.services.replays
         for offset, user in enumerate(USERS.values()):
             opened = await self.press(user, table_message, f"tb:rp:{self.sid}:0:o")
             replay = built.get(self.sid)

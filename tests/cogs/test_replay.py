@@ -16,12 +16,12 @@ from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.commands.config_command import NEEDS_MANAGE_SERVER, ConfigCog
 from cogs.commands.game_commands import GameCog
+from cogs.rendering.replay_cache import ReplayCache
 from cogs.rendering.replay_pages import (
     MAX_EMBED_TOTAL,
     MAX_EMBEDS,
     OUT_OF_RANGE,
     PLAYERS_ONLY,
-    ReplayCache,
     window,
 )
 from game.split import SplitEngine
@@ -92,7 +92,7 @@ async def test_replay_pages_from_the_deal_to_the_final_table(split: SplitTable) 
     assert stepped.kind == "edit_message" and "step 1 of" in stepped.text
     assert "moved." in stepped.text
     last = await split.press(CY, opened.message, nav(stepped, "l"))
-    cache = split.cog.replays
+    cache = split.cog.services.replays
     assert isinstance(cache, ReplayCache) and len(cache) == 1
     built = cache.get(sid)
     assert built is not None
@@ -194,7 +194,7 @@ async def test_every_step_of_a_five_player_ten_replay_fits_discord(tmp_path: Pat
         await table.manager.settle()
         final = table.table
         opened = await table.press(CY, table.table_message, f"tb:rp:{table.sid}:0:o")
-        built = table.cog.replays.get(table.sid)
+        built = table.cog.services.replays.get(table.sid)
         assert built is not None and built.replay.is_over
         shown = opened
         for index in range(1, built.replay.last_index + 1):

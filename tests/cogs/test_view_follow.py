@@ -18,7 +18,8 @@ from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.listeners.view_follow import TOKEN_LIFETIME, FollowedViews, ViewFollower
+from cogs.listeners.followed_views import TOKEN_LIFETIME, FollowedViews
+from cogs.listeners.view_follow import ViewFollower
 from cogs.rendering.pictures import hand_job
 from cogs.settings.settings_cache import stored_settings
 from game.split import SplitEngine
@@ -43,7 +44,7 @@ async def split(tmp_path: Path) -> AsyncIterator[tuple[SplitTable, Clock]]:
     store = await open_store(tmp_path / "follow.sqlite3")
     table = SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     clock = Clock()
-    table.cog.views = FollowedViews(clock=clock)
+    table.cog.services.views = FollowedViews(clock=clock)
     table.manager.subscribe(ViewFollower(table.client).on_change)
     yield table, clock
     await store.close()
@@ -95,7 +96,7 @@ async def test_the_idle_view_shows_the_controls_when_the_turn_comes(
     assert edit.custom_ids and all(f":{session.id}:{session.version}:" in cid
                                    for cid in edit.custom_ids)
     # The player who just finished their turn had a view too: it is not edited (not awaited).
-    assert len(table.cog.views) == 2
+    assert len(table.cog.services.views) == 2
 
 
 async def test_an_aged_token_is_not_used_and_is_dropped(split: tuple[SplitTable, Clock]) -> None:
@@ -106,7 +107,7 @@ async def test_an_aged_token_is_not_used_and_is_dropped(split: tuple[SplitTable,
     clock.now += TOKEN_LIFETIME  # 15 minutes later: Discord no longer accepts the token
     await play_turn(table, on_turn)
     assert follow_edits(idle) == []
-    views = table.cog.views
+    views = table.cog.services.views
     assert views.usable(table.session().id, str(other.id)) is None
     # The turn's own clicks renewed the other player's entry; nothing else is kept.
     assert len(views) == 1
@@ -126,7 +127,7 @@ async def test_a_failed_edit_forgets_the_view(split: tuple[SplitTable, Clock]) -
     idle.edit_original_response = gone  # type: ignore[method-assign]
     await play_turn(table, on_turn)
     assert len(calls) == 1
-    assert table.cog.views.usable(table.session().id, str(other.id)) is None
+    assert table.cog.services.views.usable(table.session().id, str(other.id)) is None
 
 
 async def test_the_game_end_drops_every_entry(split: tuple[SplitTable, Clock]) -> None:
@@ -134,9 +135,9 @@ async def test_the_game_end_drops_every_entry(split: tuple[SplitTable, Clock]) -
     await start_game(table, (ANA, BEN))
     await open_hand(table, ANA)
     await open_hand(table, BEN)
-    assert len(table.cog.views) == 2
+    assert len(table.cog.services.views) == 2
     await table.command(GameCog.cancel, ANA)
-    assert len(table.cog.views) == 0
+    assert len(table.cog.services.views) == 0
 
 
 class FakeResponse:
@@ -173,7 +174,7 @@ async def test_a_followed_view_shows_the_hand_picture_of_its_version(
         assert [f.filename for f in edit.files] == ["hand.png"] and edit.attachments_set
         assert edit.embeds[0].image.url == "attachment://hand.png"
     finally:
-        table.cog.pictures.close()
+        table.cog.services.pictures.close()
 
 
 async def test_with_pictures_off_a_followed_view_keeps_no_older_picture(
@@ -192,7 +193,7 @@ async def test_the_hand_of_a_player_without_a_followed_view_is_drawn_ahead(
     split: tuple[SplitTable, Clock],
 ) -> None:
     table, _ = split
-    pictures = table.cog.pictures
+    pictures = table.cog.services.pictures
     try:
         await start_game(table, (ANA, BEN))
         on_turn, other = players(table)

@@ -1,0 +1,70 @@
+"""Each player's latest private view, per game: the interaction that answered with it, whose
+token can still edit it (``cogs.listeners.view_follow`` makes the view follow the game). One per
+bot, in
+the services (``cogs.table_services``); the click handlers remember a view with
+``cogs.client_services.remember_view``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from game.base import PlayerId
+
+TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token for
+MARGIN = 30.0  # an edit is not started this close to the token's end
+
+
+@dataclass
+class Followed:
+    interaction: Any  # a discord.Interaction whose original response is the private view
+    at: float  # when it was answered (the token's start), on FollowedViews' clock
+
+
+class FollowedViews:
+    """Game (session id) -> player -> the interaction of their latest private view."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 lifetime: float = TOKEN_LIFETIME) -> None:
+        self._clock = clock
+        self._lifetime = lifetime
+        self._views: dict[int, dict[PlayerId, Followed]] = {}
+
+    def remember(self, session_id: int, player: PlayerId, interaction: Any) -> None:
+        self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock())
+        self.prune()
+
+    def usable(self, session_id: int, player: PlayerId) -> Any | None:
+        """The interaction to edit ``player``'s view with, None when there is none or its
+        token is (about to be) too old; an aged entry is dropped."""
+        entry = self._views.get(session_id, {}).get(player)
+        if entry is None:
+            return None
+        if self._clock() - entry.at > self._lifetime - MARGIN:
+            self.forget(session_id, player)
+            return None
+        return entry.interaction
+
+    def forget(self, session_id: int, player: PlayerId) -> None:
+        views = self._views.get(session_id)
+        if views is not None:
+            views.pop(player, None)
+            if not views:
+                del self._views[session_id]
+
+    def ended(self, session_id: int) -> None:
+        self._views.pop(session_id, None)
+
+    def prune(self) -> None:
+        """Drop every entry whose token has aged out."""
+        now = self._clock()
+        for session_id in list(self._views):
+            for player, entry in list(self._views[session_id].items()):
+                if now - entry.at > self._lifetime - MARGIN:
+                    self.forget(session_id, player)
+
+    def __len__(self) -> int:
+        return sum(len(views) for views in self._views.values())
