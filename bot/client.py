@@ -24,9 +24,11 @@ import discord
 from discord.ext import commands
 
 from bot.autoplay import Autoplay
+from bot.client_ops import TrackedTree
 from bot.decisions import DecisionPool
 from bot.leaderboard import Leaderboards
 from bot.manager import SessionManager
+from bot.ops.rest_trace import rest_trace
 from bot.ownership import Ownership
 from bot.settings import Settings
 from bot.store import Store
@@ -39,7 +41,7 @@ log = logging.getLogger(__name__)
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
 # Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
-EXTENSIONS = ("cogs.table", "cogs.leaderboard", "cogs.config")
+EXTENSIONS = ("cogs.table", "cogs.leaderboard", "cogs.config", "cogs.admin")
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.
 CatchUp = Callable[[bool], Awaitable[object]]
@@ -80,6 +82,8 @@ class TableBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             # Channel messages are counted by id, never kept: no message cache.
             max_messages=None,
+            # Operations (bot.ops): each command's outcome, each REST call and 429 counted.
+            tree_cls=TrackedTree, http_trace=rest_trace(),
         )
         self.settings = settings
         self._engines = engines

@@ -45,6 +45,8 @@ from bot import errors, transitions
 from bot.deadlines import MAX_TURN_MINUTES, plan
 from bot.errors import Refusal, SaveFailed, StaleWrite
 from bot.models import LIVE_STATUSES, Seat, Session, Status, utcnow
+from bot.ops import log_context
+from bot.ops.metrics import METRICS
 from bot.sharding import ShardSet
 from bot.store import Store
 from bot.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
@@ -169,6 +171,10 @@ class SessionManager:
 
     def live_sessions(self) -> list[Session]:
         return list(self._sessions.values())
+
+    def pending_changes(self) -> int:
+        """Stored changes whose listeners (channel posts) have not run yet."""
+        return sum(len(queue) for queue in self._outbox.values())
 
     def engine(self, game: str) -> Engine[Any, Any]:
         try:
@@ -570,6 +576,8 @@ class SessionManager:
         """The one path of a change: lock the session, compute the pure ``transition`` of its
         live version (a refusal raises and changes nothing), then :meth:`_step`."""
         async with self._locked(session_id) as session:
+            log_context.bind(guild=session.guild_id, channel=session.channel_id,
+                             session=session_id)
             return await self._step(session, transition(session), actor, origin)
 
     async def _step(
@@ -593,6 +601,10 @@ class SessionManager:
                 log.info("session %s: %s finished: %s", new.id, new.game,
                          ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
         await self._store_then_swap(write, new)
+        if step.action is not None:
+            METRICS.actions_stored.labels(game=new.game).inc()
+            if new.status is Status.FINISHED:
+                METRICS.games_finished.labels(game=new.game).inc()
         change = Change(step.kind, new, step.events, actor, origin)
         self._publish(change)
         return change
@@ -660,7 +672,8 @@ class SessionManager:
 
     async def _save(self, write: Awaitable[Result]) -> Result:
         try:
-            return await write
+            with METRICS.timed(METRICS.store_write):
+                return await write
         except StaleWrite:
             log.warning("a session write was refused as stale: reloading the stored version")
             raise

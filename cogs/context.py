@@ -14,6 +14,7 @@ from bot.client import TableBot
 from bot.errors import TableError
 from bot.manager import BOT_LEVELS, SessionManager
 from bot.models import Seat
+from bot.ops import outcomes
 from cogs.game_ui import Render
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import Message
@@ -68,6 +69,7 @@ async def refuse(interaction: Interaction, message: Refusable) -> None:
     """Answer with an ephemeral sentence (the refusal path: nothing changed), in the user's
     language: a :class:`TableError` through ``cogs.refusals``, a marked :class:`Message`
     through the catalogs; a ``str`` is sent as it is (already in the user's words)."""
+    outcomes.mark(interaction.extras, outcomes.REFUSED)  # counted when its handler ends
     if not isinstance(message, str):
         words = await user_words(interaction)
         if isinstance(message, TableError):

@@ -48,6 +48,7 @@ from typing import Any, Literal, Protocol, Self
 
 import discord
 
+from bot.client_ops import handling
 from cogs.unexpected import answer_unexpected
 
 Interaction = discord.Interaction[Any]
@@ -150,10 +151,11 @@ class Control(discord.ui.DynamicItem[Item], template=r"(?!)"):
         return getattr(self.__dict__["item"], name)
 
     async def callback(self, interaction: Interaction) -> None:
-        try:
-            await self.run(interaction)
-        except Exception as error:
-            await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
+        with handling(interaction):  # log context; the outcome counted (bot.ops)
+            try:
+                await self.run(interaction)
+            except Exception as error:
+                await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
     async def run(self, interaction: Interaction) -> None:
         raise NotImplementedError

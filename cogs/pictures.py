@@ -32,11 +32,13 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.models import Session, Status
+from bot.ops.metrics import METRICS
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, GameUI, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -159,8 +161,11 @@ class Pictures:
         future: asyncio.Future[bytes | None] = loop.create_future()
         self._pending[key] = future
         try:
-            data = await self._draw(key, draw, droppable)
+            started = time.perf_counter()
+            with METRICS.pictures_in_progress.track_inprogress():
+                data = await self._draw(key, draw, droppable)
             if data is not None:
+                METRICS.picture_render.observe(time.perf_counter() - started)
                 self.cache.put(key, data)
             future.set_result(data)
             return data
