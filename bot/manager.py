@@ -311,6 +311,7 @@ class SessionManager:
             )
             session = await self._save(self.store.create_session(draft))
             self._register(session)
+            log_context.bind(guild=guild_id, channel=channel_id, session=session.id)
             self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id, origin=origin))
         log.info("session %s: %s lobby opened in channel %s", session.id, game, channel_id)
         return session

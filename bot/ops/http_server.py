@@ -40,5 +40,8 @@ async def serve(health: Health, metrics: Metrics, host: str, port: int) -> web.A
     except BaseException:
         await runner.cleanup()
         raise
-    log.info("operations endpoint on http://%s:%d (/healthz, /metrics)", host, port)
+    for address in runner.addresses:  # the port really bound (HTTP_PORT=0: a free one)
+        if isinstance(address, tuple) and len(address) >= 2:
+            log.info("operations endpoint on http://%s:%d (/healthz, /metrics)",
+                     address[0], address[1])
     return runner

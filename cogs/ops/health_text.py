@@ -17,6 +17,11 @@ OWNER_ONLY = N_("Only the bot's owner may see its health.")
 LOBBIES = NN_("{count} lobby", "{count} lobbies")
 RUNNING = NN_("{count} game running", "{count} games running")
 MORE_SHARDS = NN_("• and {count} more shard", "• and {count} more shards")
+CHANGES = NN_("{count} change waiting for its posts", "{count} changes waiting for their posts")
+PICTURES = NN_("{count} picture being drawn", "{count} pictures being drawn")
+MOVES = NN_("{count} expert move being decided", "{count} expert moves being decided")
+LIMITED = NN_("{count} answer 429", "{count} answers 429")
+CALLS = NN_("{count} REST call", "{count} REST calls")
 
 
 def _milliseconds(words: Words, seconds: float) -> str:
@@ -88,15 +93,14 @@ def health_text(words: Words, facts: Facts) -> str:
         words.gettext("**Up for** {duration}", duration=words.duration(facts.uptime)),
         *_shard_lines(words, facts),
         *_game_lines(words, facts),
-        words.gettext(
-            "**Queues:** {changes} changes waiting for their posts, {pictures} pictures being"
-            " drawn, {moves} expert moves being decided",
-            changes=words.number(facts.publish_queue), pictures=words.number(facts.pictures),
-            moves=words.number(facts.expert)),
+        words.gettext("**Queues:** {changes}, {pictures}, {moves}",
+                      changes=words.plural(CHANGES, facts.publish_queue),
+                      pictures=words.plural(PICTURES, facts.pictures),
+                      moves=words.plural(MOVES, facts.expert)),
         *_error_lines(words, facts),
-        words.gettext("**Rate limits:** {limited} answers 429 in {calls} REST calls",
-                      limited=words.number(facts.rate_limited),
-                      calls=words.number(facts.rest_calls)),
+        words.gettext("**Rate limits:** {limited} in {calls}",
+                      limited=words.plural(LIMITED, facts.rate_limited),
+                      calls=words.plural(CALLS, facts.rest_calls)),
         words.gettext("**Memory:** {megabytes} MB resident",
                       megabytes=words.decimal(facts.memory / 1_048_576, 1)),
         _database_line(words, facts),

@@ -12,6 +12,7 @@ from bot.autoplay import Autoplay
 from bot.decisions import Deadline, DecisionPool, decide
 from bot.errors import ConfigError
 from bot.manager import SessionManager
+from bot.ops.metrics import METRICS
 from bot.settings import load_settings, parse_bot_levels
 from bot.store import Store
 from game.base import rng_for
@@ -56,6 +57,7 @@ async def test_expert_seats_move_through_the_pool_as_the_engine_would(
 ) -> None:
     store = await Store.open(tmp_path / "pool.sqlite3")
     pool = DecisionPool(workers=1, deadline=60.0)  # no cut: the moves are reproducible
+    timed = METRICS.value("tablebot_expert_decision_seconds_count", {"game": "ten"})
     try:
         manager = SessionManager(store, engines(), clock=clock, seed_source=lambda: 11)
         runner = Autoplay(manager, sleep=no_sleep, decisions=pool)
@@ -88,6 +90,10 @@ async def test_expert_seats_move_through_the_pool_as_the_engine_would(
                 checked += 1
             engine.apply(replayed, action.user_id, parsed)
         assert checked > 3
+        # Each pooled move is timed (tablebot_expert_decision_seconds, bot.ops.metrics).
+        assert METRICS.value("tablebot_expert_decision_seconds_count", {"game": "ten"}) \
+            - timed == checked
+        assert METRICS.value("tablebot_expert_decisions_in_progress") == 0
     finally:
         await pool.close()
         await store.close()

@@ -19,6 +19,7 @@ from PIL import Image
 
 from bot.manager import SessionManager
 from bot.models import Session, Status
+from bot.ops.metrics import METRICS
 from bot.store import Store
 from cogs import shown
 from cogs.final_post import with_final_picture
@@ -372,6 +373,7 @@ async def test_renders_run_off_the_event_loop_once_per_key() -> None:
         threads.append(threading.current_thread().name)
         return b"png"
 
+    timed = METRICS.value("tablebot_picture_render_seconds_count")
     try:
         results = await asyncio.gather(*(pictures.render((1, 1, None), draw) for _ in range(5)))
         assert results == [b"png"] * 5
@@ -380,6 +382,8 @@ async def test_renders_run_off_the_event_loop_once_per_key() -> None:
         for version in range(2, 10):
             await pictures.render((1, version, None), draw)
         assert len(pictures.cache) == 2  # bounded: finished games fall out like any other
+        # Each drawing is timed once (tablebot_picture_render_seconds, bot.ops.metrics).
+        assert METRICS.value("tablebot_picture_render_seconds_count") - timed == len(threads) == 9
     finally:
         pictures.close()
 
