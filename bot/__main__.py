@@ -1,9 +1,15 @@
 """``python -m bot``: check the settings, wait for Discord, then run the bot until SIGTERM/SIGINT.
 
 Exit codes: 0 after a clean shutdown (also when stopped while waiting for Discord or standing
-by); 2 when a setting or the database path is unusable, or Discord refuses the token (one line
-on stderr, no traceback); 3 when the process lost the lease of its shard set (another process
-owns them now; a supervisor restarting it makes it a standby).
+by); 1 when Discord went away while the bot was starting; 2 when a setting or the database path
+is unusable, a restore holds the SQLite file (``bot.ops.file_lock``), ``HTTP_PORT`` cannot be
+listened on, or Discord refuses the token (one line on stderr, no traceback); 3 when the process
+lost the lease of its shard set (another process owns them now; a supervisor restarting it
+makes it a standby). ``docs/tablebot.service`` restarts on every code but 0 and 2.
+
+Operations (``bot.ops``, ``docs/operations.md``): ``LOG_FORMAT=json`` logs one JSON object per
+line; with ``HTTP_PORT`` set, ``/healthz`` and ``/metrics`` answer from the start (a standby
+included); a SQLite file is held (shared lock) for ``python -m bot.restore`` to see.
 
 Ownership (``bot.ownership``): on PostgreSQL the process takes the lease of its shard set
 (``SHARD_COUNT``/``SHARD_IDS``) before it connects to the gateway; while another process holds

@@ -328,3 +328,55 @@ def test_postgres_commands_leave_the_password_out() -> None:
     assert hidden and "password" not in line and "host=%2Frun%2Fpg" in line
     line, hidden = pg_dump_command("postgresql://bot@localhost/tablebot", "b.dump")
     assert not hidden
+
+
+# --- the service's exit codes ---------------------------------------------------------------
+
+
+def test_the_systemd_unit_restarts_on_every_failure_but_a_configuration_error() -> None:
+    from bot.__main__ import LEASE_LOST_EXIT
+
+    unit = (Path(__file__).parents[2] / "docs" / "tablebot.service").read_text()
+    settings = dict(line.split("=", 1) for line in unit.splitlines()
+                    if "=" in line and not line.startswith("#"))
+    assert settings["Restart"] == "on-failure"  # any code but 0, and a death by signal
+    assert settings["RestartPreventExitStatus"].split() == ["2"]
+    assert LEASE_LOST_EXIT == 3 and settings["ExecStart"].endswith("python -m bot")
+
+
+def test_the_bot_exits_2_while_a_restore_holds_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    database = tmp_path / "db.sqlite3"
+    monkeypatch.chdir(tmp_path)  # no .env of the checkout
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    restore = FileLock.hold(database, shared=False)
+    try:
+        assert main() == 2
+    finally:
+        restore.release()
+    assert "is being restored" in capsys.readouterr().err
+
+
+async def test_a_port_in_use_is_a_configuration_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    from bot.__main__ import run
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "db.sqlite3"))
+    monkeypatch.setenv("HTTP_PORT", str(taken.getsockname()[1]))
+    try:
+        with pytest.raises(ConfigError, match=r"HTTP_PORT: cannot listen on 127\.0\.0\.1"):
+            await run(load_settings(env_file=None))
+    finally:
+        taken.close()
