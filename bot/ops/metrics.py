@@ -13,7 +13,14 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -133,6 +140,8 @@ class Metrics:
             "tablebot_lease_losses", "Leases of this process's shard set lost", registry=r,
         )
         self.registry.register(_StateCollector(self._sources))
+        # process_resident_memory_bytes, process_cpu_seconds_total, open fds, start time.
+        ProcessCollector(registry=r)
 
     def watch(self, *, live: LiveCounts | None = None, latencies: ShardLatencies | None = None,
               publish_queue: Depth | None = None) -> None:
