@@ -37,10 +37,10 @@ def handling(interaction: discord.Interaction[Any]) -> Iterator[None]:
     """Around an interaction's handler: its guild, channel and shard go into the log context;
     at the end its outcome is counted (an exception that escapes counts as failed)."""
     guild = interaction.guild
-    log_context.bind(guild=interaction.guild_id, channel=interaction.channel_id,
-                     shard=guild.shard_id if guild is not None else None)
     try:
-        yield
+        with log_context.bound(guild=interaction.guild_id, channel=interaction.channel_id,
+                               shard=guild.shard_id if guild is not None else None):
+            yield
     except BaseException:
         outcomes.mark(interaction.extras, outcomes.FAILED)
         raise

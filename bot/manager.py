@@ -311,9 +311,11 @@ class SessionManager:
             )
             session = await self._save(self.store.create_session(draft))
             self._register(session)
-            log_context.bind(guild=guild_id, channel=channel_id, session=session.id)
-            self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id, origin=origin))
-        log.info("session %s: %s lobby opened in channel %s", session.id, game, channel_id)
+            with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+                self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id,
+                                     origin=origin))
+                log.info("session %s: %s lobby opened in channel %s", session.id, game,
+                         channel_id)
         return session
 
     @in_flight
@@ -577,9 +579,9 @@ class SessionManager:
         """The one path of a change: lock the session, compute the pure ``transition`` of its
         live version (a refusal raises and changes nothing), then :meth:`_step`."""
         async with self._locked(session_id) as session:
-            log_context.bind(guild=session.guild_id, channel=session.channel_id,
-                             session=session_id)
-            return await self._step(session, transition(session), actor, origin)
+            with log_context.bound(guild=session.guild_id, channel=session.channel_id,
+                                   session=session_id):
+                return await self._step(session, transition(session), actor, origin)
 
     async def _step(
         self, session: Session, step: Step, actor: PlayerId | None, origin: object

@@ -196,22 +196,28 @@ def test_json_lines_carry_the_context_and_the_traceback() -> None:
     logger.propagate = False
     try:
         async def in_a_task() -> None:
-            log_context.bind(guild=1, channel=2, session=3, shard=0)
-            logger.warning("session %s: plain words", 3)
+            with log_context.bound(guild=1, channel=2, session=3, shard=0):
+                started = asyncio.create_task(inherits())
+                logger.warning("session %s: plain words", 3)
+            logger.warning("after the block: no context")
+            await started
+
+        async def inherits() -> None:
+            logger.warning("a task started in the block")
 
         asyncio.run(in_a_task())
-        logger.warning("outside: no context")
         try:
             raise ValueError("boom")
         except ValueError:
             logger.exception("with a traceback")
     finally:
         logger.removeHandler(handler)
-    first, second, third = (json.loads(line) for line in stream.getvalue().splitlines())
+    first, after, child, third = (json.loads(line) for line in stream.getvalue().splitlines())
     assert first["message"] == "session 3: plain words" and first["level"] == "WARNING"
     assert (first["guild"], first["channel"], first["session"], first["shard"]) == (1, 2, 3, 0)
     assert first["logger"] == "tests.ops.json" and first["time"].endswith("Z")
-    assert "guild" not in second and "session" not in second  # the task's context ended
+    assert "guild" not in after and "session" not in after  # the block ended
+    assert (child["session"], child["guild"]) == (3, 1)  # a task inherits what was bound
     assert third["exc"].startswith("Traceback") and "ValueError: boom" in third["exc"]
 
 
