@@ -1,9 +1,15 @@
 """``python -m bot``: check the settings, wait for Discord, then run the bot until SIGTERM/SIGINT.
 
 Exit codes: 0 after a clean shutdown (also when stopped while waiting for Discord or standing
-by); 2 when a setting or the database path is unusable, or Discord refuses the token (one line
-on stderr, no traceback); 3 when the process lost the lease of its shard set (another process
-owns them now; a supervisor restarting it makes it a standby).
+by); 1 when Discord went away while the bot was starting; 2 when a setting or the database path
+is unusable, a restore holds the SQLite file (``bot.ops.file_lock``), ``HTTP_PORT`` cannot be
+listened on, or Discord refuses the token (one line on stderr, no traceback); 3 when the process
+lost the lease of its shard set (another process owns them now; a supervisor restarting it
+makes it a standby). ``docs/tablebot.service`` restarts on every code but 0 and 2.
+
+Operations (``bot.ops``, ``docs/operations.md``): ``LOG_FORMAT=json`` logs one JSON object per
+line; with ``HTTP_PORT`` set, ``/healthz`` and ``/metrics`` answer from the start (a standby
+included); a SQLite file is held (shared lock) for ``python -m bot.restore`` to see.
 
 Ownership (``bot.process.ownership``): on PostgreSQL the process takes the lease of its shard set
 (``SHARD_COUNT``/``SHARD_IDS``) before it connects to the gateway; while another process holds
@@ -38,6 +44,11 @@ import discord
 import discord.http
 
 from bot.errors import ConfigError
+from bot.ops import error_log, json_logs
+from bot.ops.file_lock import FileLock, hold_for_bot
+from bot.ops.health import OWNER, STANDBY, STOPPING, Health
+from bot.ops.http_server import serve
+from bot.ops.metrics import METRICS
 from bot.process.api_base import apply_api_base
 from bot.process.env_settings import Settings, load_settings
 from bot.process.ownership import claim
@@ -139,7 +150,29 @@ def write_stats(path: Path) -> None:
 
 
 async def run(settings: Settings) -> int:
-    """Run the bot until a signal (0) or the loss of its lease (:data:`LEASE_LOST_EXIT`)."""
+    """Run the bot until a signal (0) or the loss of its lease (:data:`LEASE_LOST_EXIT`);
+    with ``HTTP_PORT`` set, the operations endpoint answers meanwhile (``bot.ops``)."""
+    shards = settings.shards
+    health = Health(expected_shards=tuple(sorted(shards.ids)) if shards.sharded else (0,))
+    database = settings.database
+    health.sqlite_path = database.path if database.backend == "sqlite" else None
+    endpoint = None
+    if settings.http_port is not None:
+        try:
+            endpoint = await serve(health, METRICS, settings.http_host, settings.http_port)
+        except OSError as err:
+            raise ConfigError(f"HTTP_HOST/HTTP_PORT: cannot listen on {settings.http_host}:"
+                              f"{settings.http_port}: {err.strerror or err}") from None
+    try:
+        return await _run(settings, health)
+    finally:
+        health.role = STOPPING
+        if endpoint is not None:
+            await endpoint.cleanup()
+
+
+async def _run(settings: Settings, health: Health) -> int:
+    from bot.process.client_ops import attach
     from bot.process.sharded_client import make_bot
 
     stop = asyncio.Event()
@@ -153,14 +186,17 @@ async def run(settings: Settings) -> int:
     if not await wait_for_discord(token, stop):
         log.info("signal received while waiting for Discord; not started")
         return 0
-    ownership = await claim(settings.database, settings.shards, stop)
+    ownership = await claim(settings.database, settings.shards, stop,
+                            on_standby=lambda: setattr(health, "role", STANDBY))
     if ownership is None:
         log.info("signal received while standing by; not started")
         return 0
     lost = ownership.lost or asyncio.Event()
+    health.role, health.lease_lost = OWNER, ownership.lost
     code = 0
     try:
         bot = make_bot(settings, ownership)
+        attach(health, bot)
         async with bot:  # a write refused by the fence raises LeaseLost (below)
             runner = asyncio.create_task(bot.start(token))
             stopper = asyncio.create_task(stop.wait())
@@ -197,18 +233,23 @@ async def _close_fenced(bot: discord.Client) -> None:
 
 
 def main() -> int:
+    lock: FileLock | None = None
     try:
         settings = load_settings()
         check_database(settings.database)
+        if settings.database.path is not None:  # SQLite: a restore waits for this process
+            lock = hold_for_bot(settings.database.path)
     except ConfigError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    json_logs.configure(settings.log_level, settings.log_format)
+    error_log.install()
     apply_api_base(settings.discord_api_base_url)
     try:
         return asyncio.run(run(settings))
+    except ConfigError as err:
+        print(f"tablebot: {err}", file=sys.stderr)
+        return 2
     except (discord.LoginFailure, TokenRefused):
         print("tablebot: DISCORD_TOKEN was refused by Discord", file=sys.stderr)
         return 2
@@ -221,6 +262,9 @@ def main() -> int:
             f"tablebot: Discord became unreachable while starting ({err}); exiting", file=sys.stderr
         )
         return 1
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 if __name__ == "__main__":

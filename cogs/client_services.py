@@ -13,6 +13,7 @@ from __future__ import annotations
 import discord
 
 from bot.errors import TableError
+from bot.ops import outcomes
 from bot.process.client import TableBot
 from bot.sessions.manager import BOT_LEVELS, SessionManager
 from bot.sessions.models import Seat
@@ -81,6 +82,7 @@ async def refuse(interaction: Interaction, message: Refusable) -> None:
     """Answer with an ephemeral sentence (the refusal path: nothing changed), in the user's
     language: a :class:`TableError` through ``cogs.kit.refusal_texts``, a marked :class:`Message`
     through the catalogs; a ``str`` is sent as it is (already in the user's words)."""
+    outcomes.mark(interaction.extras, outcomes.REFUSED)  # counted when its handler ends
     if not isinstance(message, str):
         words = await user_words(interaction)
         if isinstance(message, TableError):

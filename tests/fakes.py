@@ -56,6 +56,7 @@ class FakeUser:
 class FakeGuild:
     id: int = 1
     preferred_locale: discord.Locale = discord.Locale.american_english
+    shard_id: int = 0
 
 
 @dataclass
@@ -290,6 +291,10 @@ class FakeInteraction:
         self.followup = FakeFollowup(self)
         self.sent: list[Sent] = []
         self.original: FakeMessage | None = None
+        # discord.py's per-interaction dict (bot.ops.outcomes keeps the outcome there).
+        self.extras: dict[Any, Any] = {}
+        self.type = (discord.InteractionType.component if message is not None
+                     else discord.InteractionType.application_command)
 
     @property
     def channel_id(self) -> int:

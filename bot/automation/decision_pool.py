@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ops.metrics import METRICS
 from game.base import PlayerId
 from game.registry import engines
 
@@ -112,9 +113,11 @@ class DecisionPool:
         pool = self._executor()
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(
-                pool, decide, game, state, player, level, rng, self.deadline
-            )
+            with (METRICS.expert_in_progress.track_inprogress(),
+                  METRICS.timed(METRICS.expert_decision, game=game)):
+                return await loop.run_in_executor(
+                    pool, decide, game, state, player, level, rng, self.deadline
+                )
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next move gets a fresh pool.
             log.warning("a decision worker died; the pool is started again")

@@ -27,6 +27,8 @@ from discord.ext import commands
 from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import DecisionPool
 from bot.automation.turn_clock import TurnClock
+from bot.ops.rest_trace import rest_trace
+from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
@@ -41,7 +43,10 @@ log = logging.getLogger(__name__)
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
 # Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
-EXTENSIONS = ("cogs.table_extension", "cogs.leaderboard_extension", "cogs.settings_extension")
+EXTENSIONS = (
+    "cogs.table_extension", "cogs.leaderboard_extension", "cogs.settings_extension",
+    "cogs.admin_extension",
+)
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.
 CatchUp = Callable[[bool], Awaitable[object]]
@@ -83,6 +88,8 @@ class TableBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             # Channel messages are counted by id, never kept: no message cache.
             max_messages=None,
+            # Operations (bot.ops): each command's outcome, each REST call and 429 counted.
+            tree_cls=TrackedTree, http_trace=rest_trace(),
         )
         self.settings = settings
         self._engines = engines

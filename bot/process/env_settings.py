@@ -10,6 +10,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import ConfigError
+from bot.ops.json_logs import LOG_FORMATS
 from bot.sessions.transitions import BOT_LEVELS
 from bot.sharding import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
 from bot.store.database_url import SQLITE_PREFIX, DatabaseUrl, parse_database_url
@@ -57,6 +58,11 @@ class Settings(DatabaseSettings):
     discord_token: SecretStr
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: str = "text"  # or "json": one object per line (bot.ops.json_logs)
+    # The operations endpoint, /healthz and /metrics (bot.ops.http_server): off unless a port
+    # is set (0: any free port, logged).
+    http_port: int | None = Field(default=None, ge=0, le=65535)
+    http_host: str = "127.0.0.1"
     discord_api_base_url: str | None = None
     session_idle_days: float = Field(default=7.0, gt=0)
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
@@ -129,6 +135,14 @@ class Settings(DatabaseSettings):
         if not _TOKEN.fullmatch(value.get_secret_value().strip()):
             raise ValueError("not three dot-separated base64url parts")
         return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        shape = value.strip().lower()
+        if shape not in LOG_FORMATS:
+            raise ValueError(f"use {' or '.join(LOG_FORMATS)}")
+        return shape
 
     @field_validator("log_level")
     @classmethod

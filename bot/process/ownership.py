@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.ops.metrics import METRICS
 from bot.sharding import ShardSet
 from bot.store.database_url import DatabaseUrl
 from bot.store.lease import Fence, Lease
@@ -45,15 +47,24 @@ class Ownership:
             await self.lease.release()
 
 
-async def claim(database: DatabaseUrl, shards: ShardSet, stop: asyncio.Event) -> Ownership | None:
-    """Take ownership of ``shards``; waits as a standby while another process holds them.
-    None when ``stop`` was set first."""
+async def claim(
+    database: DatabaseUrl, shards: ShardSet, stop: asyncio.Event,
+    on_standby: Callable[[], object] | None = None,
+) -> Ownership | None:
+    """Take ownership of ``shards``; waits as a standby (``on_standby`` is called then) while
+    another process holds them. None when ``stop`` was set first."""
     if database.backend != "postgresql":
         return Ownership(shards)
     assert database.dsn is not None
 
+    waited = False
+
     def standby() -> None:
+        nonlocal waited
+        waited = True
         log.info("shards %s are held by another process: standing by", shards.label)
+        if on_standby is not None:
+            on_standby()
 
     acquiring = asyncio.create_task(Lease.acquire(database.dsn, shards, on_wait=standby))
     stopping = asyncio.create_task(stop.wait())
@@ -66,4 +77,7 @@ async def claim(database: DatabaseUrl, shards: ShardSet, stop: asyncio.Event) ->
         with contextlib.suppress(asyncio.CancelledError):
             await acquiring
         return None
-    return Ownership(shards, acquiring.result())
+    lease = acquiring.result()
+    if waited:
+        METRICS.failovers.inc()
+    return Ownership(shards, lease)

@@ -43,6 +43,8 @@ from pydantic import BaseModel, ValidationError
 
 from bot import errors
 from bot.errors import Refusal, SaveFailed, StaleWrite
+from bot.ops import log_context
+from bot.ops.metrics import METRICS
 from bot.sessions import transitions
 from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
 from bot.sessions.models import LIVE_STATUSES, Seat, Session, Status, utcnow
@@ -169,6 +171,10 @@ class SessionManager:
 
     def live_sessions(self) -> list[Session]:
         return list(self._sessions.values())
+
+    def pending_changes(self) -> int:
+        """Stored changes whose listeners (channel posts) have not run yet."""
+        return sum(len(queue) for queue in self._outbox.values())
 
     def engine(self, game: str) -> Engine[Any, Any]:
         try:
@@ -305,8 +311,11 @@ class SessionManager:
             )
             session = await self._save(self.store.create_session(draft))
             self._register(session)
-            self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id, origin=origin))
-        log.info("session %s: %s lobby opened in channel %s", session.id, game, channel_id)
+            with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+                self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id,
+                                     origin=origin))
+                log.info("session %s: %s lobby opened in channel %s", session.id, game,
+                         channel_id)
         return session
 
     @in_flight
@@ -571,7 +580,9 @@ class SessionManager:
         """The one path of a change: lock the session, compute the pure ``transition`` of its
         live version (a refusal raises and changes nothing), then :meth:`_step`."""
         async with self._locked(session_id) as session:
-            return await self._step(session, transition(session), actor, origin)
+            with log_context.bound(guild=session.guild_id, channel=session.channel_id,
+                                   session=session_id):
+                return await self._step(session, transition(session), actor, origin)
 
     async def _step(
         self, session: Session, step: Step, actor: PlayerId | None, origin: object
@@ -594,6 +605,10 @@ class SessionManager:
                 log.info("session %s: %s finished: %s", new.id, new.game,
                          ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
         await self._store_then_swap(write, new)
+        if step.action is not None:
+            METRICS.actions_stored.labels(game=new.game).inc()
+            if new.status is Status.FINISHED:
+                METRICS.games_finished.labels(game=new.game).inc()
         change = Change(step.kind, new, step.events, actor, origin)
         self._publish(change)
         return change
@@ -661,7 +676,8 @@ class SessionManager:
 
     async def _save(self, write: Awaitable[Result]) -> Result:
         try:
-            return await write
+            with METRICS.timed(METRICS.store_write):
+                return await write
         except StaleWrite:
             log.warning("a session write was refused as stale: reloading the stored version")
             raise

@@ -32,6 +32,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.ops.metrics import METRICS
 from bot.sharding import ShardSet
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ class Fence:
         if not self.lost.is_set():
             log.error("a write was refused: another process took over shards %s",
                       self.shards.label)
+            METRICS.lease_losses.inc()
         self.lost.set()
         return LeaseLost(self.shards.label)
 
@@ -183,6 +185,7 @@ class Lease:
     def _lose(self, why: str) -> None:
         if not self.fence.lost.is_set():
             log.error("lease of shards %s lost: %s", self.shards.label, why)
+            METRICS.lease_losses.inc()
         self.fence.lost.set()
 
     async def _watch(self) -> None:

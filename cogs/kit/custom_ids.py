@@ -60,6 +60,8 @@ from typing import Any, ClassVar, Generic, Literal, Self, TypeVarTuple, cast
 import discord
 
 from bot.errors import NO_GAME
+from bot.ops import outcomes
+from bot.process.client_ops import handling
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
@@ -225,13 +227,14 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
         return None
 
     async def callback(self, interaction: Interaction) -> None:
-        try:
-            if self.parts is None:
-                await answer_refusal(interaction, self.kind.refusal)
-                return
-            await self.kind.click(interaction, self.parts, self.chosen(interaction))
-        except Exception as error:
-            await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
+        with handling(interaction):  # log context; the outcome counted (bot.ops)
+            try:
+                if self.parts is None:
+                    await answer_refusal(interaction, self.kind.refusal)
+                    return
+                await self.kind.click(interaction, self.parts, self.chosen(interaction))
+            except Exception as error:
+                await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
 
 AnyControl = Control[*tuple[Any, ...]]
@@ -301,6 +304,7 @@ def select_control(name: str, kind: ControlKind[*Parts]) -> type[SelectControl[*
 async def answer_refusal(interaction: Interaction, message: Message | str) -> None:
     """An ephemeral sentence (this module cannot import ``cogs.client_services``): a marked
     :class:`Message` in the user's words, a ``str`` as it is."""
+    outcomes.mark(interaction.extras, outcomes.REFUSED)  # counted when its handler ends
     if isinstance(message, Message):
         message = (await user_words(interaction)).text(message)
     if interaction.response.is_done():

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.ops import outcomes
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
 
@@ -66,6 +67,7 @@ async def answer_unexpected(
 ) -> None:
     """Log ``error`` (``where`` names the command or component) and tell the user, ephemeral:
     nothing was changed, unless the error is a :class:`ChangeNotShown`."""
+    outcomes.mark(interaction.extras, outcomes.FAILED)  # counted when its handler ends
     text = UNEXPECTED
     if isinstance(error, ChangeNotShown):
         text = error.text

@@ -32,10 +32,12 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.ops.metrics import METRICS
 from bot.sessions.models import Session, Status
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, GameUI, Render
 from cogs.i18n.catalogs import words_for
@@ -159,8 +161,11 @@ class Pictures:
         future: asyncio.Future[bytes | None] = loop.create_future()
         self._pending[key] = future
         try:
-            data = await self._draw(key, draw, droppable)
+            started = time.perf_counter()
+            with METRICS.pictures_in_progress.track_inprogress():
+                data = await self._draw(key, draw, droppable)
             if data is not None:
+                METRICS.picture_render.observe(time.perf_counter() - started)
                 self.cache.put(key, data)
             future.set_result(data)
             return data

@@ -12,6 +12,7 @@ import pytest
 from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import Deadline, DecisionPool, decide
 from bot.errors import ConfigError
+from bot.ops.metrics import METRICS
 from bot.process.env_settings import load_settings, parse_bot_levels
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
@@ -57,6 +58,7 @@ async def test_expert_seats_move_through_the_pool_as_the_engine_would(
 ) -> None:
     store = await open_store(tmp_path / "pool.sqlite3")
     pool = DecisionPool(workers=1, deadline=60.0)  # no cut: the moves are reproducible
+    timed = METRICS.value("tablebot_expert_decision_seconds_count", {"game": "ten"})
     try:
         manager = SessionManager(store, engines(), clock=clock, seed_source=lambda: 11)
         runner = Autoplay(manager, sleep=no_sleep, decisions=pool)
@@ -89,6 +91,10 @@ async def test_expert_seats_move_through_the_pool_as_the_engine_would(
                 checked += 1
             engine.apply(replayed, action.user_id, parsed)
         assert checked > 3
+        # Each pooled move is timed (tablebot_expert_decision_seconds, bot.ops.metrics).
+        assert METRICS.value("tablebot_expert_decision_seconds_count", {"game": "ten"}) \
+            - timed == checked
+        assert METRICS.value("tablebot_expert_decisions_in_progress") == 0
     finally:
         await pool.close()
         await store.close()

@@ -1,4 +1,5 @@
-"""INFO logs of whole games name no hidden information: no card and no game seed.
+"""INFO logs of whole games name no hidden information: no card and no game seed, in the text
+format and in the JSON one (``LOG_FORMAT=json``).
 
 The games run with every logger at DEBUG, so each log call of the code paths taken is made
 and formatted; only records at INFO or above are checked (DEBUG may name more). SPLIT cards
@@ -15,6 +16,7 @@ import re
 import pytest
 
 from bot.automation.autoplay import Autoplay
+from bot.ops.json_logs import JsonFormatter
 from bot.sessions.manager import SessionManager
 from bot.store import Store
 from game.registry import engines as real_engines
@@ -35,7 +37,11 @@ def seeded_manager(store: Store, clock: FakeClock, handed_out: list[int]) -> Ses
 
 
 def info_messages(caplog: pytest.LogCaptureFixture) -> list[str]:
-    messages = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    """The messages at INFO and above, and the same records as ``LOG_FORMAT=json`` writes
+    them (with their guild/channel/session context and any traceback)."""
+    records = [r for r in caplog.records if r.levelno >= logging.INFO]
+    as_json = JsonFormatter()
+    messages = [r.getMessage() for r in records] + [as_json.format(r) for r in records]
     # The checks below only mean something if the game's INFO records were captured.
     assert any("started with" in m for m in messages), messages
     assert any("finished" in m for m in messages), messages

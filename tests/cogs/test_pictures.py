@@ -17,6 +17,7 @@ import discord
 import pytest
 from PIL import Image
 
+from bot.ops.metrics import METRICS
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import Session, Status
 from bot.store import open_store
@@ -27,8 +28,8 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.discord_limits import FILE_BYTES, FILES
 from cogs.listeners.final_post import with_final_picture
-from cogs.rendering import message_delivery as delivery
 from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
+from cogs.rendering.table_renders import message_delivery as delivery
 from cogs.rendering.table_renders import table_render
 from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
@@ -372,6 +373,7 @@ async def test_renders_run_off_the_event_loop_once_per_key() -> None:
         threads.append(threading.current_thread().name)
         return b"png"
 
+    timed = METRICS.value("tablebot_picture_render_seconds_count")
     try:
         results = await asyncio.gather(*(pictures.render((1, 1, None), draw) for _ in range(5)))
         assert results == [b"png"] * 5
@@ -380,6 +382,8 @@ async def test_renders_run_off_the_event_loop_once_per_key() -> None:
         for version in range(2, 10):
             await pictures.render((1, version, None), draw)
         assert len(pictures.cache) == 2  # bounded: finished games fall out like any other
+        # Each drawing is timed once (tablebot_picture_render_seconds, bot.ops.metrics).
+        assert METRICS.value("tablebot_picture_render_seconds_count") - timed == len(threads) == 9
     finally:
         pictures.close()
 

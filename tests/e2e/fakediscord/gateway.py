@@ -59,6 +59,9 @@ class Gateway:
         # The session whose socket ``drop`` cut; dispatches wait in it for a RESUME.
         self.dropped: Session | None = None
         self.drops = 0
+        # While True, new gateway connections are refused (503): with ``drop`` a shard stays
+        # disconnected until it is set back to False.
+        self.refusing = False
 
     @property
     def connected(self) -> bool:
@@ -76,7 +79,9 @@ class Gateway:
         count = next(iter(self.by_shard.values())).shard[1]  # type: ignore[index]
         return self.by_shard.get((guild_id >> 22) % count)
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.refusing:  # the gateway is down: the handshake fails, the client backs off
+            return web.Response(status=503, text="gateway unavailable")
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         self._requests[ws] = request

@@ -1,0 +1,96 @@
+"""Counting the bot's REST traffic: an aiohttp trace on discord.py's HTTP session.
+
+discord.py takes it as ``http_trace`` (``bot.process.client``) and sees every attempt it makes,
+retries after a 429 included, which is what Discord counts. Each request to the API is
+counted under its route template (``POST /channels/{id}/messages``: ids and tokens replaced,
+so the label set stays small) and whether Discord's global limit counts it (interaction
+endpoints, the callback and the interaction webhooks, are outside it); each 429 under its
+scope. A successful interaction callback is the interaction's acknowledgement: its latency
+is measured from the interaction's creation, the time in its id (Discord's clock; the
+deadline Discord gives is measured from the same moment).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+
+from bot.ops.metrics import METRICS, Metrics
+
+DISCORD_EPOCH = 1_420_070_400  # seconds, the time of snowflake 0
+_API = re.compile(r"/api/v\d+(/.*)$")
+_SNOWFLAKE = re.compile(r"[0-9]{5,20}")
+# Endpoints Discord keeps out of the global rate limit.
+_NOT_GLOBAL = ("/interactions/", "/webhooks/")
+_CALLBACK = re.compile(r"/interactions/([0-9]+)/[^/]+/callback$")
+
+
+def snowflake_time(snowflake: int) -> float:
+    """The creation time (``time.time()`` scale) in a Discord id."""
+    return (snowflake >> 22) / 1000 + DISCORD_EPOCH
+
+
+def route_of(path: str) -> str | None:
+    """``/api/v10/channels/123/messages/456`` -> ``/channels/{id}/messages/{id}``; None for a
+    path outside the API (the gateway, attachments)."""
+    found = _API.search(path)
+    if found is None:
+        return None
+    parts = found.group(1).split("/")
+    shaped = []
+    for index, part in enumerate(parts):
+        before = parts[index - 2] if index >= 2 else ""
+        if index == 3 and before in ("interactions", "webhooks"):
+            shaped.append("{token}")
+        elif _SNOWFLAKE.fullmatch(part):
+            shaped.append("{id}")
+        else:
+            shaped.append(part)
+    return "/".join(shaped)
+
+
+def counts_globally(route: str) -> bool:
+    return not route.startswith(_NOT_GLOBAL)
+
+
+def record(metrics: Metrics, method: str, path: str, status: int | None,
+           headers: Any = None, now: float | None = None) -> None:
+    """Count one answered (``status``) or failed (None) request."""
+    route = route_of(path)
+    if route is None:
+        return
+    metrics.rest_calls.labels(
+        route=f"{method.upper()} {route}", global_limit=str(counts_globally(route)).lower()
+    ).inc()
+    if status == 429:
+        scope = headers.get("X-RateLimit-Scope") if headers is not None else None
+        if not scope:
+            is_global = headers is not None and headers.get("X-RateLimit-Global") == "true"
+            scope = "global" if is_global else "unknown"
+        metrics.rate_limited.labels(scope=scope).inc()
+    if status is not None and status < 300 and method.upper() == "POST":
+        callback = _CALLBACK.search(path)
+        if callback is not None:
+            now = time.time() if now is None else now
+            metrics.ack_latency.observe(max(0.0, now - snowflake_time(int(callback[1]))))
+
+
+def rest_trace(metrics: Metrics = METRICS) -> aiohttp.TraceConfig:
+    trace = aiohttp.TraceConfig()
+
+    async def on_end(_session: aiohttp.ClientSession, _context: SimpleNamespace,
+                     params: aiohttp.TraceRequestEndParams) -> None:
+        record(metrics, params.method, params.url.path, params.response.status,
+               params.response.headers)
+
+    async def on_exception(_session: aiohttp.ClientSession, _context: SimpleNamespace,
+                           params: aiohttp.TraceRequestExceptionParams) -> None:
+        record(metrics, params.method, params.url.path, None)
+
+    trace.on_request_end.append(on_end)
+    trace.on_request_exception.append(on_exception)
+    return trace
