@@ -25,7 +25,7 @@ import discord
 from pydantic import SecretStr
 
 from bot.process.env_settings import Settings
-from cogs import handlers
+from cogs.clicks import table_clicks as handlers
 from cogs.commands.game_commands import GameCog
 from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
 from cogs.game_ui import GameUI

@@ -81,7 +81,7 @@ def test_no_privileged_intents() -> None:
 
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
-    from cogs import handlers
+    from cogs.clicks import table_clicks as handlers
     from cogs.commands.game_commands import GameCog
     from cogs.table_services import TableServices
     from cogs.ui_registry import GameUIs
