@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from game.search.interrupt import STOP_EVERY_MOVES, Interrupted, Stop
 from game.ten import cards, data, rules
-from game.ten.bots import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
+from game.ten.greedy import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
 from game.ten.odds import running_total, tableau_currency
 from game.ten.payments import legal_payments, wealth
 from game.ten.scoring import plain_best
@@ -209,7 +209,7 @@ def _gain(collection: list[int], extra: list[int]) -> int:
 
 
 def greedy_move(state: TenState, seat: int) -> TenAction:
-    """The normal bot's policy (``bots.greedy_action``), its points scored from card ids
+    """The normal bot's policy (``greedy.greedy_action``), its points scored from card ids
     (``collection_score``, exact) and the bust chance read from the pile's contents (in a
     sampled world exactly the unseen cards): the same move, far cheaper."""
     fields = state.__dict__
