@@ -11,9 +11,9 @@ import random
 
 from game.base import IllegalAction
 from game.search import Budget, capped
+from game.split import expert
 from game.split.actions import Discard, Done, Draw, MakeMatch, Skip, SplitAction, Target, Upgrade
 from game.split.cards import CARD_NAMES
-from game.split.expert import EXPERT_SIMULATIONS, expert_action
 from game.split.greedy import greedy_action, least_useful_card
 from game.split.rules import legal_actions
 from game.split.state import SplitState
@@ -58,5 +58,6 @@ def bot_action(
     if level == "easy":
         return random_action(state, seat, rng)
     if level == "expert":
-        return expert_action(state, seat, rng, capped(EXPERT_SIMULATIONS, limit))
+        # The module's value at the time of the call: bench.bots sets another one.
+        return expert.expert_action(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))
     return greedy_action(state, seat)

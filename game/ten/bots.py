@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from game.search import Budget, capped
-from game.ten.expert import EXPERT_SIMULATIONS, expert_action
+from game.ten import expert
 from game.ten.greedy import greedy_action, preferred_reward
 from game.ten.payments import payment_options
 from game.ten.rules import can_stop, legal, waiting_seat
@@ -45,5 +45,6 @@ def bot_action(
     if level == "easy":
         return random_action(state, seat, rng)
     if level == "expert":
-        return expert_action(state, seat, rng, capped(EXPERT_SIMULATIONS, limit))
+        # The module's value at the time of the call: bench.bots sets another one.
+        return expert.expert_action(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))
     return greedy_action(state, seat)
