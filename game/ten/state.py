@@ -51,7 +51,6 @@ class TenState(PlainAssignment):
     stats_auctions: int = 0
 
 
-
 def copy_state(state: TenState) -> TenState:
     """A deep copy: the model copied, then each list field."""
     new = state.model_copy()
@@ -67,6 +66,7 @@ def copy_state(state: TenState) -> TenState:
     new.bidders = list(state.bidders)
     new.after_buy = list(state.after_buy)
     return new
+
 
 class _Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
