@@ -49,7 +49,7 @@ EXTENSIONS = (
 )
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.
-CatchUp = Callable[[bool], Awaitable[object]]
+CatchUp = Callable[[bool], Awaitable[int]]  # ping again? -> the tables redrawn
 
 # Gateway events the bot has no use for: it answers interactions and edits its own messages
 # over REST, and counts the messages posted below a table (guild MESSAGE_CREATE / DELETE,
@@ -167,7 +167,8 @@ class TableBot(commands.Bot):
 
     async def _catch_up(self) -> None:
         if self.catch_up is not None:
-            await self.catch_up(self._restart_pings)
+            redrawn = await self.catch_up(self._restart_pings)
+            log.info("catch-up after the start done: %d table(s) redrawn", redrawn)
         self._restart_pings = False  # done: a clean stop from now on needs no second round
 
     def command_tree_hash(self) -> str:

@@ -6,8 +6,10 @@ are the JSON strings).
 
 Modules: ``cards`` (card ids and notation), ``state``, ``actions``, ``rules`` (dealing, legal
 actions, applying them, scoring a round), ``view`` (what a player sees, words for events),
-``bots``, ``scoring`` (the score pad), ``invariants`` and ``simulate`` (self-play checks),
-``vocabulary``; ``engine`` puts them behind ``game.base.Engine``.
+``bots`` (the machine players by level: ``greedy``, and ``expert`` searching sampled
+``hidden`` worlds with ``rollout`` playouts), ``scoring`` (the score pad), ``invariants`` and
+``simulate`` (self-play checks), ``vocabulary``; ``engine`` puts them behind
+``game.base.Engine``.
 """
 
 from game.split.actions import (

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from game.search import Budget, Iterations, Stop, choose
 from game.split.actions import SplitAction
-from game.split.bots import greedy_action
+from game.split.greedy import greedy_action
 from game.split.hidden import sample_hidden
 from game.split.rollout import margin, play_out_round, sheet_scores, step
 from game.split.rules import legal_actions

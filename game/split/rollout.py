@@ -12,8 +12,8 @@ from __future__ import annotations
 from game.search.interrupt import STOP_EVERY_MOVES, Interrupted, Stop
 from game.split import rules
 from game.split.actions import Discard, Draw, SplitAction
-from game.split.bots import greedy_action
 from game.split.cards import FACE_OF, parse_face
+from game.split.greedy import greedy_action
 from game.split.scoring import sheet_score
 from game.split.state import SplitState
 from game.split.vocabulary import Step

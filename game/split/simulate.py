@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from game.split import bots, rules
+from game.split import greedy, rules
 from game.split.invariants import check_invariants
 from game.split.scoring import sheet_score
 from game.split.state import SplitState
@@ -33,7 +33,7 @@ def play_game(players: int, seed: int, bot: str, check: bool = True) -> tuple[Sp
     while state.step != Step.GAME_OVER:
         seat = rules.awaiting(state)[0]
         legal = rules.legal_actions(state, seat)
-        action = rng.choice(legal) if bot == "random" else bots.greedy_action(state, seat)
+        action = rng.choice(legal) if bot == "random" else greedy.greedy_action(state, seat)
         rules.apply(state, seat, action)
         actions += 1
         if check:

@@ -7,8 +7,9 @@ the JSON strings).
 Modules: ``data`` (every fixed number), ``cards`` (card ids and notation), ``state`` (state and
 actions), ``rules`` (the transitions), ``payments`` and ``spending`` (what may pay a price),
 ``scoring`` and ``results`` (spec section 5), ``odds`` (the public bust chance), ``view``,
-``describe`` (words for events), ``bots``, ``invariants`` and ``simulate``, ``vocabulary``;
-``engine`` puts them behind ``game.base.Engine``.
+``describe`` (words for events), ``bots`` (the machine players by level: ``greedy``, and
+``expert`` searching sampled ``hidden`` worlds with ``rollout`` playouts), ``invariants`` and
+``simulate``, ``vocabulary``; ``engine`` puts them behind ``game.base.Engine``.
 """
 
 from game.ten import data

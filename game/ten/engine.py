@@ -13,7 +13,7 @@ from game.search import Budget
 from game.ten import bots, rules
 from game.ten.describe import describe_event
 from game.ten.results import final_results
-from game.ten.state import TenAction, TenOptions, TenState
+from game.ten.state import TenAction, TenOptions, TenState, copy_state
 from game.ten.view import TenView, build_view
 
 _ACTION_ADAPTER: TypeAdapter[TenAction] = TypeAdapter(TenAction)
@@ -63,20 +63,7 @@ class TenEngine:
     is_over = staticmethod(rules.is_over)
 
     def copy_state(self, state: TenState) -> TenState:
-        """A deep copy: the model copied, then each list field."""
-        new = state.model_copy()
-        new.players = list(state.players)
-        new.pile = list(state.pile)
-        new.tableau = list(state.tableau)
-        new.market = list(state.market)
-        new.discard = list(state.discard)
-        new.removed = list(state.removed)
-        new.collections = [list(c) for c in state.collections]
-        new.currency = list(state.currency)
-        new.bust = list(state.bust)
-        new.bidders = list(state.bidders)
-        new.after_buy = list(state.after_buy)
-        return new
+        return copy_state(state)
 
     def view(self, state: TenState, player: PlayerId | None) -> TenView:
         return build_view(state, player, rules.waiting_seat(state))

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 
 from game.search import Budget, Iterations, Stop, choose
 from game.ten import cards
-from game.ten.bots import GREEDY_TOKENS_PER_POINT
-from game.ten.hidden import copy_world, sample_hidden
+from game.ten.greedy import GREEDY_TOKENS_PER_POINT
+from game.ten.hidden import sample_hidden
 from game.ten.payments import wealth
 from game.ten.rollout import (
     collection_score,
@@ -42,7 +42,7 @@ from game.ten.rollout import (
     step,
 )
 from game.ten.rules import legal
-from game.ten.state import Bid, Buy, Pay, TenAction, TenState
+from game.ten.state import Bid, Buy, Pay, TenAction, TenState, copy_state
 from game.ten.vocabulary import Phase
 
 # Simulations per decision at level "expert" when the caller gives no budget (bench/bots.py
@@ -97,14 +97,14 @@ def outbid_amount(state: TenState) -> int | None:
     """One more than the most any later bidder would bid for the wild, as the rollout players
     (the normal bot's policy) value it from the public collections and wealth; None when
     nobody bids after this seat."""
-    fields = state.__dict__
-    later = fields["bidders"][fields["bid_index"] + 1 :]
+    later = state.bidders[state.bid_index + 1 :]
     if not later:
         return None
-    card = fields["auction_card"]
+    card = state.auction_card
+    assert card is not None, "outbid_amount is asked in an auction only"
     most = 0
     for seat in later:
-        collection = fields["collections"][seat]
+        collection = state.collections[seat]
         value = collection_score([*collection, card]) - collection_score(collection)
         most = max(most, min(wealth(state, seat), value * GREEDY_TOKENS_PER_POINT))
     return most + 1
@@ -164,7 +164,7 @@ class TenSearch:
         return greedy_move(world, self._seat)
 
     def copy(self, world: TenState) -> TenState:
-        return copy_world(world)
+        return copy_state(world)
 
 
 def expert_action(

@@ -14,19 +14,12 @@ from collections import Counter
 
 from game.ten import cards
 from game.ten.odds import seen_cards, unseen_counts
-from game.ten.state import TenState
+from game.ten.state import TenState, copy_state
 
 
 def unseen_by_kind(state: TenState) -> Counter[str]:
     """Notation -> copies still in the draw pile (public: every card that left it was seen)."""
     return unseen_counts(state)
-
-
-def copy_world(state: TenState) -> TenState:
-    """A deep enough copy for play: every list the rules change is copied."""
-    from game.ten.engine import TenEngine  # the engine's copy is the one the process uses
-
-    return TenEngine().copy_state(state)
 
 
 def sample_hidden(state: TenState, seat: int, rng: random.Random) -> TenState:
@@ -36,7 +29,7 @@ def sample_hidden(state: TenState, seat: int, rng: random.Random) -> TenState:
     seen = set(seen_cards(state))
     unseen = [card for card in cards.deck_for(len(state.players)) if card not in seen]
     rng.shuffle(unseen)
-    world = copy_world(state)
-    world.__dict__["pile"] = unseen
-    world.__dict__["seed"] = rng.getrandbits(63)
+    world = copy_state(state)
+    world.pile = unseen
+    world.seed = rng.getrandbits(63)
     return world

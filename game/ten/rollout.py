@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from game.bits import bit_of
 from game.search.interrupt import STOP_EVERY_MOVES, Interrupted, Stop
 from game.ten import cards, data, rules
-from game.ten.bots import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
+from game.ten.greedy import GREEDY_STOP_RISK, GREEDY_TOKENS_PER_POINT, greedy_action
 from game.ten.odds import running_total, tableau_currency
 from game.ten.payments import legal_payments, wealth
 from game.ten.scoring import plain_best
@@ -97,7 +98,7 @@ _COLOUR_INDEX = {colour: index for index, colour in enumerate(data.COLOURS)}
 _PARTS: tuple[tuple[int, int, int, int], ...] = tuple(
     (
         _COLOUR_INDEX.get(cards.COLOUR[card], -1),
-        1 << _NUMBER[card] if cards.KIND[card] in (cards.Kind.NUMBER, cards.Kind.NUMBER_WILD)
+        bit_of(_NUMBER[card]) if cards.KIND[card] in (cards.Kind.NUMBER, cards.Kind.NUMBER_WILD)
         else 0,
         int(cards.KIND[card] == cards.Kind.COLOUR_WILD),
         int(cards.KIND[card] in (cards.Kind.NUMBER_WILD, cards.Kind.FULL_WILD)),
@@ -146,14 +147,16 @@ def _assigned_total(
     """The best total over every assignment of the shared wilds to colours (or to none): a
     colour's points with a set of them are its plain best with their numbers held and one
     more colour wild per full wild. A programme over the colours and the sets used."""
+    # The expert's playouts spend most of their time here (a miss of the cache), so the
+    # ``game.bits`` helpers are inlined: each expression names the one it stands for.
     count = len(shared)
-    subsets = 1 << count
+    subsets = 1 << count  # bit_of(count): the sets of shared wilds are 0 .. subsets - 1
     extra_bits = [0] * subsets
     extra_fulls = [0] * subsets
     for subset in range(1, subsets):
-        low = subset & -subset
-        index = low.bit_length() - 1
-        rest = subset ^ low
+        low = subset & -subset  # lowest_bit(subset)
+        index = low.bit_length() - 1  # index_of(low)
+        rest = subset ^ low  # without(subset, low)
         extra_bits[subset] = extra_bits[rest] | shared[index]
         extra_fulls[subset] = extra_fulls[rest] + (shared[index] == 0)
     best = [0] + [-1] * (subsets - 1)  # best[used]: the most points with exactly ``used``
@@ -165,8 +168,8 @@ def _assigned_total(
             base = best[used]
             if base < 0:
                 continue
-            free = (subsets - 1) ^ used
-            sub = free
+            free = (subsets - 1) ^ used  # without(every shared wild, used)
+            sub = free  # then each of subsets_of(free), free first and 0 last
             while True:
                 total = base + value[sub]
                 if total > after[used | sub]:
@@ -209,7 +212,7 @@ def _gain(collection: list[int], extra: list[int]) -> int:
 
 
 def greedy_move(state: TenState, seat: int) -> TenAction:
-    """The normal bot's policy (``bots.greedy_action``), its points scored from card ids
+    """The normal bot's policy (``greedy.greedy_action``), its points scored from card ids
     (``collection_score``, exact) and the bust chance read from the pile's contents (in a
     sampled world exactly the unseen cards): the same move, far cheaper."""
     fields = state.__dict__

@@ -14,6 +14,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from game.bits import at_most_one, bit_of, has, is_subset, mask_of, without
 from game.ten import data
 
 
@@ -47,14 +48,19 @@ _Choice = tuple[int, int, int, int, int]
 _Chosen = tuple[_Choice, ...]
 
 
-_ALL_NUMBERS = sum(1 << n for n in data.NUMBERS)
+_ALL_NUMBERS = mask_of(data.NUMBERS)
 _RUN_POINTS: tuple[int, ...] = tuple(run_points(length) for length in range(len(data.NUMBERS) + 1))
 
 
 def _options_for(held: int, allowance: int, wild_mask: int, fulls: int) -> _Options:
     """The colour's options; the shared wilds of numbers the colour holds never matter, so
     they are left out of the cache key (many more collections then share an entry)."""
-    return _colour_options(held, allowance, wild_mask & ~held & _ALL_NUMBERS, fulls)
+    return _colour_options(held, allowance, _fillers(wild_mask, held), fulls)
+
+
+def _fillers(wild_mask: int, held: int) -> int:
+    """The shared number wilds that could fill a gap of a colour holding ``held``."""
+    return without(wild_mask, held) & _ALL_NUMBERS
 
 
 @lru_cache(maxsize=4096)
@@ -66,7 +72,7 @@ def plain_best(held: int, allowance: int) -> tuple[int, int, int]:
     for start in data.NUMBERS:
         gaps = 0
         for end in range(start, last + 1):
-            if not held >> end & 1:
+            if not has(held, end):
                 gaps += 1
                 if gaps > allowance:
                     break
@@ -89,11 +95,10 @@ def _colour_options(held: int, allowance: int, wild_mask: int, fulls: int) -> _O
         missing = 0
         coverable: list[int] = []  # the gaps a shared number wild fills, as bits
         for end in range(start, last + 1):
-            bit = 1 << end
-            if not held & bit:
+            if not has(held, end):
                 missing += 1
-                if wild_mask & bit:
-                    coverable.append(bit)
+                if has(wild_mask, end):
+                    coverable.append(bit_of(end))
             points = _RUN_POINTS[end - start + 1]
             if missing <= allowance:
                 if options[(0, 0)][0] < points:
@@ -122,7 +127,7 @@ def _colour_options(held: int, allowance: int, wild_mask: int, fulls: int) -> _O
     for key, value in sorted(options.items(), key=_minus_points):
         mask, full = key
         for k_mask, k_full in kept:
-            if k_mask & mask == k_mask and k_full <= full:
+            if is_subset(k_mask, mask) and k_full <= full:
                 break
         else:
             kept[key] = value
@@ -183,7 +188,7 @@ def _tally_any(notes: tuple[str, ...]) -> _Tally:
             if tail == "#":
                 fulls += 1
             else:
-                wild_mask |= 1 << int(tail)
+                wild_mask |= bit_of(int(tail))
         else:
             index = _COLOUR_INDEX.get(head)
             if index is None:
@@ -191,7 +196,7 @@ def _tally_any(notes: tuple[str, ...]) -> _Tally:
             if tail == "#":
                 allowance[index] += 1
             else:
-                held[index] |= 1 << int(tail)
+                held[index] |= bit_of(int(tail))
     return tuple(held), tuple(allowance), wild_mask, fulls
 
 
@@ -202,11 +207,11 @@ def _note_part(note: str) -> tuple[int, int, int]:
     """What one card adds to the tally: (which part, colour index, bit)."""
     head, tail = note[0], note[1]
     if head == "W":
-        return (_FULL_WILD, 0, 0) if tail == "#" else (_NUMBER_WILD, 0, 1 << int(tail))
+        return (_FULL_WILD, 0, 0) if tail == "#" else (_NUMBER_WILD, 0, bit_of(int(tail)))
     index = _COLOUR_INDEX.get(head)
     if index is None:
         return (_IGNORED, 0, 0)
-    return (_COLOUR_WILD, index, 0) if tail == "#" else (_HELD, index, 1 << int(tail))
+    return (_COLOUR_WILD, index, 0) if tail == "#" else (_HELD, index, bit_of(int(tail)))
 
 
 _NOTE_PARTS: dict[str, tuple[int, int, int]] = {
@@ -238,7 +243,6 @@ def _total(notes: tuple[str, ...]) -> int:
 # A programme state's value packs (total, sum of squared run points) into one int, compared
 # like the pair: the squares stay below _SQUARES_BASE (at most 4 runs of 10 points).
 _SQUARES_BASE = 1024
-_FULL_SHIFT = 16  # programme state key: number-wild mask | full wilds used << _FULL_SHIFT
 # per option: (mask, full, value added, the colour's choice)
 _Encoded = tuple[tuple[int, int, int, tuple[int, int, int, int, int]], ...]
 
@@ -276,7 +280,7 @@ def best_choices_for_tally(tally: _Tally) -> _Best:
             (0, 0, *plain_best(h, a)) for h, a in zip(held, allowance, strict=True)
         )
         return sum(choice[2] for choice in chosen), chosen, tally
-    if not wild_mask & (wild_mask - 1) and fulls + (wild_mask > 0) == 1:
+    if at_most_one(wild_mask) and fulls + (wild_mask > 0) == 1:
         return _one_shared_wild(tally)
     return _programme(tally)
 
@@ -294,7 +298,7 @@ def _programme(tally: _Tally) -> _Best:
     fixed_total = 0
     for index in range(len(data.COLOURS)):
         h = held[index]
-        encoded = _encoded(h, allowance[index], wild_mask & ~h & _ALL_NUMBERS, fulls)
+        encoded = _encoded(h, allowance[index], _fillers(wild_mask, h), fulls)
         if len(encoded) == 1:  # only (0, 0): no wilds used
             choice = encoded[0][3]
             chosen_list.append(choice)
@@ -348,16 +352,15 @@ def _programme_one_full(searched: list[_Encoded]) -> tuple[int, list[_Choice]]:
 
 def _programme_any_fulls(searched: list[_Encoded], fulls: int) -> tuple[int, list[_Choice]]:
     """The programme for any number of full wilds (collections the real deck cannot make)."""
-    states: dict[int, tuple[int, tuple[_Choice, ...]]] = {0: (0, ())}
+    # state (number wilds used, full wilds used) -> (value, choices so far)
+    states: dict[tuple[int, int], tuple[int, tuple[_Choice, ...]]] = {(0, 0): (0, ())}
     for encoded in searched:
-        next_states: dict[int, tuple[int, tuple[_Choice, ...]]] = {}
-        for key, (value, so_far) in states.items():
-            used_mask = key & _ALL_NUMBERS
-            used_full = key >> _FULL_SHIFT
+        next_states: dict[tuple[int, int], tuple[int, tuple[_Choice, ...]]] = {}
+        for (used_mask, used_full), (value, so_far) in states.items():
             for mask, full, gain, choice in encoded:
                 if mask & used_mask or used_full + full > fulls:
                     continue
-                new_key = key + mask + (full << _FULL_SHIFT)
+                new_key = (used_mask | mask, used_full + full)
                 candidate = value + gain
                 old = next_states.get(new_key)
                 if old is None or old[0] < candidate:
@@ -424,9 +427,9 @@ def _colour_piece(
     assignment: list[tuple[str, str]] = []
     if points:
         for n in range(start, end + 1):
-            if held >> n & 1:
+            if has(held, n):
                 cards.append(f"{colour}{n}")
-            elif mask >> n & 1:
+            elif has(mask, n):
                 cards.append(f"W{n}")
                 assignment.append((f"W{n}", f"{colour}{n}"))
             elif full_left:
@@ -457,7 +460,7 @@ def _explain(total: int, chosen: _Chosen, tally: _Tally) -> Score:
         fulls_used += full
     if wild_mask:
         unused.extend(
-            f"W{n}" for n in data.NUMBERS if wild_mask >> n & 1 and not used_numbers_wilds >> n & 1
+            f"W{n}" for n in data.NUMBERS if has(wild_mask, n) and not has(used_numbers_wilds, n)
         )
     unused.extend(["W#"] * (fulls - fulls_used))
     return Score(total, tuple(runs), tuple(assignment), tuple(unused))

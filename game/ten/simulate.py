@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from game.base import rng_for
-from game.ten import bots, rules
+from game.ten import greedy, rules
 from game.ten.invariants import check_invariants
 from game.ten.results import final_results
 from game.ten.state import TenState
@@ -35,7 +35,7 @@ def play_game(
         check_invariants(state)
     while (seat := rules.waiting_seat(state)) is not None:
         actions = rules.legal(state, seat)  # enumerated every step, as the buttons need
-        action = rng.choice(actions) if bot == "random" else bots.greedy_action(state, seat)
+        action = rng.choice(actions) if bot == "random" else greedy.greedy_action(state, seat)
         rules.apply_action(state, seat, action)
         stats.actions += 1
         if check:

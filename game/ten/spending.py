@@ -11,6 +11,7 @@ works on card ids and plain ints and caches per collection as held.
 
 from __future__ import annotations
 
+from game.bits import bit_of, each_bit, popcount, span, without
 from game.ten import cards, data
 from game.ten.cards import Kind
 from game.ten.scoring import best_choices_for_tally, plain_best
@@ -24,11 +25,11 @@ def _part(card: int) -> tuple[int, int, int]:
     """(what the card is, its colour index, its number's bit) for the tally."""
     kind = cards.KIND[card]
     if kind == Kind.NUMBER:
-        return _NUMBER, _COLOUR_INDEX[cards.COLOUR[card]], 1 << cards.NUMBER[card]
+        return _NUMBER, _COLOUR_INDEX[cards.COLOUR[card]], bit_of(cards.NUMBER[card])
     if kind == Kind.COLOUR_WILD:
         return _COLOUR_WILD, _COLOUR_INDEX[cards.COLOUR[card]], 0
     if kind == Kind.NUMBER_WILD:
-        return _NUMBER_WILD, 0, 1 << cards.NUMBER[card]
+        return _NUMBER_WILD, 0, bit_of(cards.NUMBER[card])
     if kind == Kind.FULL_WILD:
         return _FULL_WILD, 0, 0
     return _NOT_COLLECTABLE, 0, 0  # currency cards
@@ -113,9 +114,9 @@ def _rank(owned: tuple[int, ...]) -> str:
             if h or allowance[colour]:
                 points, start, end = plain_best(h, allowance[colour])
                 if points:
-                    span = (2 << end) - (1 << start)
-                    in_run[colour] = h & span
-                    colour_wilds[colour] = (span & ~h).bit_count()
+                    run = span(start, end)
+                    in_run[colour] = h & run
+                    colour_wilds[colour] = popcount(without(run, h))
                     bonus[colour] = points * _STEP
     else:
         tally = (tuple(held), tuple(allowance), wild_mask, fulls)
@@ -123,15 +124,13 @@ def _rank(owned: tuple[int, ...]) -> str:
             if not points:
                 continue
             h = held[colour]
-            span = (2 << end) - (1 << start)
+            run = span(start, end)
             extra = points * _STEP
-            in_run[colour] = h & span
-            colour_wilds[colour] = (span & ~h).bit_count() - mask.bit_count() - full
+            in_run[colour] = h & run
+            colour_wilds[colour] = popcount(without(run, h)) - popcount(mask) - full
             bonus[colour] = extra
-            while mask:
-                low = mask & -mask
-                wild_bonus[low] = extra
-                mask ^= low
+            for wild in each_bit(mask):
+                wild_bonus[wild] = extra
             full_bonus.extend([extra] * full)
     keys = []
     for what, colour, bit, key in parts:

@@ -51,6 +51,23 @@ class TenState(PlainAssignment):
     stats_auctions: int = 0
 
 
+def copy_state(state: TenState) -> TenState:
+    """A deep copy: the model copied, then each list field."""
+    new = state.model_copy()
+    new.players = list(state.players)
+    new.pile = list(state.pile)
+    new.tableau = list(state.tableau)
+    new.market = list(state.market)
+    new.discard = list(state.discard)
+    new.removed = list(state.removed)
+    new.collections = [list(c) for c in state.collections]
+    new.currency = list(state.currency)
+    new.bust = list(state.bust)
+    new.bidders = list(state.bidders)
+    new.after_buy = list(state.after_buy)
+    return new
+
+
 class _Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

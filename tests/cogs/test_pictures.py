@@ -137,8 +137,8 @@ async def test_a_late_picture_is_dropped_once_the_game_moved_on(split: SplitTabl
     ia = split.interaction(ANA)
 
     async def slow() -> Render:
-        await asyncio.sleep(0.05)
-        await split.manager.set_away(session.id, str(ANA.id), True)  # a newer version
+        # Drawn after the answer went out; meanwhile the game moves on (a newer version).
+        await split.manager.set_away(session.id, str(ANA.id), True)
         return Render(embeds=[discord.Embed(title="x")],
                       files=[Attachment("hand.png", b"png")])
 
@@ -188,7 +188,9 @@ async def test_a_late_picture_never_overwrites_a_newer_answer(split: SplitTable)
     text = Render(embeds=[discord.Embed(title="text")])
     first = asyncio.ensure_future(delivery.answer(older, delivery.Shown(text, late(), session),
                                                   edit=True))
-    await asyncio.sleep(0.01)
+    async with asyncio.timeout(5.0):  # until the older answer's text is out (its picture
+        while not older.sent:  # waits for ``release``)
+            await asyncio.sleep(0)
     await delivery.answer(newer, delivery.Shown(Render(embeds=[discord.Embed(title="new")])),
                           edit=True)
     release.set()

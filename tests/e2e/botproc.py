@@ -111,7 +111,8 @@ class BotProcess:
             )
 
     async def wait_until(self, predicate: object, timeout: float, what: str) -> None:
-        """``fd.wait_for`` that fails at once, with the bot's output, if the bot exits."""
+        """``fd.wait_for`` that fails at once, with the bot's output, if the bot exits; each
+        line of its output wakes it too (``predicate`` may read ``log_text()``)."""
 
         def check() -> bool:
             if not self.running:
@@ -122,6 +123,15 @@ class BotProcess:
             await self.fd.wait_for(check, timeout, what)
         except (BotExited, TimeoutError) as err:
             raise type(err)(f"{err}\n--- bot output ---\n{self.log_text()}") from None
+
+    async def exited(self, timeout: float) -> int:
+        """Wait until the process has exited on its own and all its output is read; its exit
+        code."""
+        assert self.proc is not None, "the bot was never started"
+        code = await asyncio.wait_for(self.proc.wait(), timeout)
+        if self._reader is not None:
+            await self._reader
+        return code
 
     async def kill(self) -> int:
         """SIGKILL: no cleanup at all, like a crash or a pulled plug."""

@@ -1,4 +1,4 @@
-"""Shared by the scenario tests (``test_scenario_*.py``): settings and the latency check."""
+"""Shared by the scenario tests (``test_scenario_*.py``): settings and the latency report."""
 
 from __future__ import annotations
 
@@ -21,16 +21,19 @@ LATENCY_REPORT: list[str] = []
 FIGURES_REPORT: list[str] = []
 
 
-def assert_answered_in_time(fd: FakeDiscord, scenario: str) -> str:
-    """Every answered interaction came within Discord's 3 s; the summary goes to the report."""
+def report_latency(fd: FakeDiscord, scenario: str) -> str:
+    """The latency summary of the answered interactions, with those that took Discord's 3 s
+    or more, goes to the report (a figure: it depends on the machine; ``bench.image_ack`` and
+    ``bench.manager`` measure it); at least one interaction must have been answered."""
     summary, latencies = latency_summary(fd.interactions)
-    LATENCY_REPORT.append(f"{scenario}: {summary}")
     late = [
         (r.data.get("name") or r.data.get("custom_id"), round(r.latency, 3))
         for r in fd.interactions
         if r.latency is not None and r.latency >= DISCORD_DEADLINE
     ]
-    assert not late, f"answered after {DISCORD_DEADLINE} s: {late}"
+    if late:
+        summary += f"; {len(late)} at {DISCORD_DEADLINE:g} s or more: {late}"
+    LATENCY_REPORT.append(f"{scenario}: {summary}")
     assert latencies, "no interaction was answered"
     return summary
 

@@ -40,6 +40,7 @@ from tests.e2e.players import (
 EDIT_MESSAGE = 7
 DEFERRED_UPDATE = 6
 PING_MARK = "your turn in"  # the words of every turn ping
+CAUGHT_UP = "catch-up after the start done"  # logged once the redraws (and pings) after a start
 POSTS_TIMEOUT = 20.0  # seconds the bot may take to post what a move calls for
 Check = Callable[[], None]
 Wait = Callable[[], bool]
@@ -309,6 +310,7 @@ class TablePlay:
         table = self.table()
         table_versions = len(table.versions)
         pings_before = self._restart_pings()
+        caught_up_before = self.bot.log_text().count(CAUGHT_UP)
         if self.bot.running:
             await (self.bot.kill() if hard else self.bot.terminate())
         await self.bot.start()
@@ -332,7 +334,11 @@ class TablePlay:
             expected = {p: count + (p in awaited) for p, count in pings_before.items()}
             assert self._restart_pings() == expected
         else:
-            await asyncio.sleep(1.0)  # the catch-up would ping right after its redraw
+            # The catch-up would ping right after its redraw, before it logs that it is done.
+            await self.bot.wait_until(
+                lambda: self.bot.log_text().count(CAUGHT_UP) > caught_up_before,
+                POSTS_TIMEOUT, "the catch-up after a clean restart",
+            )
             assert self._restart_pings() == pings_before, (
                 f"a clean restart pinged again\n{self.bot.log_text()}")
 

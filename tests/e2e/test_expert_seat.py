@@ -16,7 +16,7 @@ from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy
-from tests.e2e.scenario_support import assert_answered_in_time, assert_clean_log
+from tests.e2e.scenario_support import assert_clean_log, report_latency
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_ten import ten_rank
 
@@ -47,7 +47,7 @@ async def test_solo_ten_against_an_expert(guild: FakeDiscord, live_bot: BotProce
     bot_rows = [row for row in table.db.actions(table.session_id) if row[1] == BOT]
     assert len(bot_rows) == expert_moves
     assert "machine moves: 1 decision worker process(es)" in live_bot.log_text()
-    assert_answered_in_time(guild, "TEN solo against an expert")
+    report_latency(guild, "TEN solo against an expert")
     # SIGTERM: a clean exit, and the decision workers stop with the bot.
     assert live_bot.proc is not None
     workers = children(live_bot.proc.pid)

@@ -7,7 +7,6 @@ runs dry, and sleeps ``retry_after`` on a 429 it could not foresee.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -145,16 +144,14 @@ async def test_discord_py_waits_on_the_channel_bucket_instead_of_failing(
     fd, bot = limited
     channel = bot.get_channel(fd.general.id)
     assert isinstance(channel, discord.TextChannel)
-    started = time.monotonic()
     sent = await asyncio.gather(*(channel.send(f"message {i}") for i in range(7)))
-    took = time.monotonic() - started
     assert sorted(m.content for m in sent) == sorted(f"message {i}" for i in range(7))
     assert [m.content for m in fd.public(fd.general)] == [m.content for m in sent]
-    # 7 posts at 3 per second: the third window opens after 2 s at the earliest.
-    assert took >= 1.5, took
+    # 7 posts at 3 per window, every one accepted at the first try: discord.py held them
+    # back until the bucket had room (over three windows) instead of running into 429s.
     posts = [c for c in fd.world.calls if c.method == "POST" and c.route == MESSAGES]
-    assert sum(c.status == 200 for c in posts) == 7
-    assert fd.rate_limited["channel-messages"] == sum(c.status == 429 for c in posts)
+    assert [c.status for c in posts] == [200] * 7
+    assert fd.rate_limited["channel-messages"] == 0
 
 
 async def test_discord_py_retries_after_an_unforeseen_429(

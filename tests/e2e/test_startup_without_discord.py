@@ -71,9 +71,9 @@ async def test_bot_waits_for_an_unreachable_discord_then_connects(
         lambda: fd.gateway.ready_count == 1 and fd.gateway.connected, 20.0, "the bot to connect"
     )
     await bot.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+    assert await bot.terminate() == 0, bot.log_text()  # returns once all its output is read
     assert len([line for line in bot.output if RETRY_LINE in line]) == 1
     assert_no_traceback(bot)
-    assert await bot.terminate() == 0, bot.log_text()
 
 
 async def test_bot_waits_while_discord_answers_503_then_connects(
@@ -88,8 +88,8 @@ async def test_bot_waits_while_discord_answers_503_then_connects(
     await bot.wait_until(
         lambda: fd.gateway.ready_count == 1 and fd.gateway.connected, 20.0, "the bot to connect"
     )
+    assert await bot.terminate() == 0, bot.log_text()  # returns once all its output is read
     assert_no_traceback(bot)
-    assert await bot.terminate() == 0, bot.log_text()
 
 
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
@@ -104,7 +104,7 @@ async def test_a_signal_while_waiting_for_discord_exits_cleanly(
         code = await bot.terminate(timeout=5.0)
     else:  # Ctrl-C
         bot.proc.send_signal(2)
-        code = await asyncio.wait_for(bot.proc.wait(), 5.0)
+        code = await bot.exited(5.0)
     assert code == 0, bot.log_text()
     assert_no_traceback(bot)
     assert len([line for line in bot.output if line.startswith("tablebot:")]) == 1
@@ -113,9 +113,7 @@ async def test_a_signal_while_waiting_for_discord_exits_cleanly(
 async def test_a_refused_token_exits_2_with_one_line(fd: FakeDiscord, tmp_path: Path) -> None:
     wrong = BotProcess(fd, tmp_path / "bot", extra_env={"DISCORD_TOKEN": bot_token(fd.bot_user.id)})
     await wrong.start(wait_ready=False)
-    assert wrong.proc is not None
-    code = await asyncio.wait_for(wrong.proc.wait(), 20.0)
-    await asyncio.sleep(0.1)  # the output reader catches up
+    code = await wrong.exited(20.0)
     assert code == 2, wrong.log_text()
     assert [line for line in wrong.output if line.startswith("tablebot:")] == [
         "tablebot: DISCORD_TOKEN was refused by Discord"

@@ -89,7 +89,6 @@ async def test_a_view_whose_token_aged_out_is_left_alone(
     guild: FakeDiscord, live_bot: BotProcess
 ) -> None:
     alice, bob, _ = guild.world.users.values()
-    guild.set_token_lifetime(0.5)  # Discord's 15 minutes, shortened
     table = new_play(guild, live_bot, 11)
     await table.open("split", alice, bob)
     first = table.oracle.awaiting()[0]
@@ -98,13 +97,16 @@ async def test_a_view_whose_token_aged_out_is_left_alone(
     assert opened.original_message_id is not None
     view = guild.message(opened.original_message_id)
     shown_before = len(view.versions)
-    await asyncio.sleep(0.6)
-    guild.set_token_lifetime(15 * 60.0)  # the players' own clicks keep working
+    guild.expire_token(opened)  # as after Discord's 15 minutes; the players' new clicks work
     while table.oracle.awaiting() == [first]:
         await table.step()
-    await asyncio.sleep(0.5)
-    # The edit was refused (401): the view stays as it was and nothing crashed; the table's
-    # button opens a fresh view with the controls.
+    # The bot tries to edit the view when its owner's turn comes; the stand-in refuses (401).
+    await live_bot.wait_until(
+        lambda: any(c.status == 401 and opened.token in c.path for c in guild.world.calls),
+        10.0, "the refused edit of the aged-out view",
+    )
+    # The view stays as it was and nothing crashed; the table's button opens a fresh view
+    # with the controls.
     assert len(guild.message(view.id).versions) == shown_before
     fresh = await use(guild, waiting, hand_button(choices_on(table.table())))
     assert fresh.original_message_id is not None

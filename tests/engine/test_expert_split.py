@@ -11,9 +11,9 @@ import pytest
 from game.search import Iterations
 from game.split import SplitEngine, rules
 from game.split.actions import Discard, Draw, MakeMatch, Pick
-from game.split.bots import greedy_action
 from game.split.cards import FACE_OF, parse_face
 from game.split.expert import MARGIN_WEIGHT, expert_action, outcome_value
+from game.split.greedy import greedy_action
 from game.split.hidden import known_faces, sample_hidden, visible_cards
 from game.split.invariants import check_invariants
 from game.split.rollout import step, to_move

@@ -10,7 +10,7 @@ import pytest
 
 from game.base import rng_for
 from game.search import Iterations
-from game.ten import TenEngine, bots, cards, expert, rules
+from game.ten import TenEngine, cards, expert, greedy, rules
 from game.ten.expert import PAYMENTS_COMPARED, candidates, expert_action, outbid_amount
 from game.ten.hidden import sample_hidden, unseen_by_kind
 from game.ten.invariants import check_invariants
@@ -45,7 +45,7 @@ def _mid_game_states(games: int, players: int, every: int = 7) -> list[TenState]
             if moves % every == every - 1:
                 found.append(ENGINE.copy_state(state))
             legal = rules.legal(state, seat)
-            action = rng.choice(legal) if rng.random() < 0.2 else bots.greedy_action(state, seat)
+            action = rng.choice(legal) if rng.random() < 0.2 else greedy.greedy_action(state, seat)
             rules.apply_action(state, seat, action)
             moves += 1
     return found
@@ -60,7 +60,7 @@ def test_fast_step_leaves_the_state_the_rules_leave(players: int) -> None:
         rng = random.Random(seed)
         while (seat := rules.waiting_seat(slow)) is not None:
             legal = rules.legal(slow, seat)
-            action = rng.choice(legal) if rng.random() < 0.5 else bots.greedy_action(slow, seat)
+            action = rng.choice(legal) if rng.random() < 0.5 else greedy.greedy_action(slow, seat)
             fast_moves += isinstance(action, Draw | Bid | Pass)
             rules.apply_action(slow, seat, action)
             step(fast, seat, action)
@@ -104,7 +104,7 @@ def test_the_rollout_move_is_the_normal_move() -> None:
         move = greedy_move(state, seat)
         assert move in rules.legal(state, seat)
         if all(_shared_wilds(c) <= EXACT_SHARED_WILDS for c in state.collections):
-            assert move == bots.greedy_action(state, seat)
+            assert move == greedy.greedy_action(state, seat)
             compared += 1
     assert compared > 300
 
@@ -241,14 +241,14 @@ def test_normal_bidder_bids_the_wilds_value_when_others_bid_after_it() -> None:
     state = _auction(3, "R#", [[], ["R4", "R5", "R6"], []])
     seat = state.bidders[state.bid_index]
     assert seat == 1
-    value = bots.points_gained(state, seat, ["R#"])
+    value = greedy.points_gained(state, seat, ["R#"])
     assert value == 1
-    action = bots.greedy_action(state, seat)
-    assert action == Bid(amount=min(8, value * bots.GREEDY_TOKENS_PER_POINT))
+    action = greedy.greedy_action(state, seat)
+    assert action == Bid(amount=min(8, value * greedy.GREEDY_TOKENS_PER_POINT))
 
 
 def test_normal_bidder_raises_by_the_minimum_when_it_bids_last() -> None:
     state = _auction(2, "R#", [["R4", "R5", "R6"], ["R1", "R2", "R3"]])
     act(state, "B", {"type": "bid", "amount": 1})
     assert state.bidders[state.bid_index] == 0  # the active player bids last
-    assert bots.greedy_action(state, 0) == Bid(amount=2)
+    assert greedy.greedy_action(state, 0) == Bid(amount=2)

@@ -12,8 +12,8 @@ import pytest
 
 from game.search import Interrupted, Iterations, Stop, choose
 from game.split import rules as split_rules
-from game.split.bots import greedy_action as split_greedy
 from game.split.expert import expert_action as split_expert
+from game.split.greedy import greedy_action as split_greedy
 from game.split.rollout import play_out_round, to_move
 from game.split.state import SplitState, copy_state
 from game.split.vocabulary import Step

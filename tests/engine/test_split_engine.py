@@ -10,7 +10,8 @@ from game.base import Engine, IllegalAction, play
 from game.registry import engines
 from game.split import SplitEngine
 from game.split.actions import Discard, Draw, MakeMatch, Pick, Skip, Target, Upgrade
-from game.split.bots import default_action, greedy_action
+from game.split.bots import default_action
+from game.split.greedy import greedy_action
 from game.split.simulate import format_report, simulate
 from game.split.state import SplitState
 from tests.engine.split_helpers import make_state

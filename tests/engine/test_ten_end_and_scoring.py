@@ -150,6 +150,23 @@ def test_s5_wild_assignment_optimal_against_brute_force(
     assert sum(_longest(s) for s in sets.values()) == score.total
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.sampled_from(NUMBER_NOTES), max_size=10),
+    st.lists(st.sampled_from(WILD_NOTES[:-1]), max_size=1),
+)
+def test_s5_two_full_wilds_optimal_against_brute_force(
+    numbers: list[str], wilds: list[str]
+) -> None:
+    """The real deck has one full wild; the programme still scores any collection."""
+    notes = [*numbers, *wilds, "W#", "W#"]
+    score = score_notes(notes)
+    assert score.total == _brute_force(notes)
+    sets = {c: {int(n[1]) for n in numbers if n[0] == c} for c in data.COLOURS}
+    for _, as_card in score.assignment:
+        sets[as_card[0]].add(int(as_card[1]))
+    assert sum(_longest(s) for s in sets.values()) == score.total
+
 def test_s5_complete_run_bonus() -> None:
     assert score_notes([f"B{n}" for n in range(1, 10)]).total == 10
     assert run_points(8) == 8

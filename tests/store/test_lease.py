@@ -37,6 +37,31 @@ async def terminate_backend(url: str, pid: int) -> None:
         await conn.close()
 
 
+async def lease_waits(url: str, query: str) -> int:
+    """How many lease connections the server shows blocked on a lock in a statement that
+    starts with ``query``."""
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'tablebot-lease %'"
+            " AND wait_event_type = 'Lock' AND query LIKE $1", f"{query}%",
+        ))
+    finally:
+        await conn.close()
+
+
+async def until_blocked(url: str, query: str, timeout: float = 10.0) -> None:
+    """Wait until the server shows a lease connection blocked in ``query``: from then on,
+    what that connection waits for cannot have happened."""
+    async with asyncio.timeout(timeout):
+        while not await lease_waits(url, query):
+            await asyncio.sleep(0.02)
+
+
+ADVISORY_LOCK = "SELECT pg_advisory_lock("
+EPOCH_BUMP = "UPDATE shard_leases SET epoch"
+
+
 async def test_restore_loads_only_the_owned_guilds(db_url: str) -> None:
     store = await open_store(db_url)
     try:
@@ -59,7 +84,7 @@ async def test_two_leases_race_one_owns_the_other_waits(db_url: str) -> None:
     first = asyncio.create_task(Lease.acquire(db_url, TWO, on_wait=lambda: waited.append("a")))
     second = asyncio.create_task(Lease.acquire(db_url, TWO, on_wait=lambda: waited.append("b")))
     done, pending = await asyncio.wait({first, second}, return_when=asyncio.FIRST_COMPLETED)
-    await asyncio.sleep(0.3)
+    await until_blocked(db_url, ADVISORY_LOCK)  # the other one waits in the server
     assert len(done) == 1 and len(pending) == 1 and len(waited) == 1
     (owner_task,), (standby,) = done, pending
     owner = owner_task.result()
@@ -125,7 +150,7 @@ async def test_a_write_in_flight_holds_the_takeover_back(db_url: str) -> None:
         async with store._transaction() as tx:  # the fence row is share-locked until commit
             await terminate_backend(db_url, old.server_pid)
             taking = asyncio.create_task(Lease.acquire(db_url, TWO))
-            await asyncio.sleep(0.5)
+            await until_blocked(db_url, EPOCH_BUMP)
             assert not taking.done()  # the epoch increment waits for this write
             await tx.execute("INSERT INTO meta (key, value) VALUES (?, ?)", ("in-flight", "1"))
         new = await asyncio.wait_for(taking, 5.0)
@@ -147,9 +172,8 @@ async def test_standby_takes_over_when_the_owner_connection_dies(db_url: str) ->
     killed = time.monotonic()
     await terminate_backend(db_url, owner.server_pid)
     taker = await asyncio.wait_for(standby, 10.0)
-    took = time.monotonic() - killed
+    print(f"the standby took over {time.monotonic() - killed:.2f} s after the owner's end")
     try:
-        assert took < 10.0
         # The old owner notices too (its lease connection is gone): it stops owning.
         await asyncio.wait_for(owner.lost.wait(), 10.0)
         assert taker.fence.epochs[0] == owner.fence.epochs[0] + 1
@@ -162,7 +186,7 @@ async def test_standby_takes_over_when_the_owner_connection_dies(db_url: str) ->
 async def test_a_standby_that_gives_up_holds_nothing(db_url: str) -> None:
     owner = await Lease.acquire(db_url, FIRST)
     standby = asyncio.create_task(Lease.acquire(db_url, FIRST))
-    await asyncio.sleep(0.3)
+    await until_blocked(db_url, ADVISORY_LOCK)
     standby.cancel()
     with pytest.raises(asyncio.CancelledError):
         await standby

@@ -184,6 +184,11 @@ class FakeDiscord:
         Webhook Token (50027)."""
         self.world.token_lifetime = seconds
 
+    def expire_token(self, record: InteractionRecord) -> None:
+        """The token of ``record`` stops serving its webhook routes now, as it would 15
+        minutes after its dispatch on Discord (later calls answer 401 Invalid Webhook Token)."""
+        self.world.token_expiry[record.token] = float("-inf")
+
     def set_outage(self, status: int | None) -> None:
         """Answer every REST request with ``status`` (e.g. 503), or serve again (``None``)."""
         self.rest.outage_status = status
