@@ -17,10 +17,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
+from bot.client import TableBot
+from bot.manager import Change
+from bot.models import Session
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
 from cogs.ids import TABLE_COG
@@ -102,7 +104,7 @@ class ChannelHealth:
     def ok(self, session_id: int) -> None:
         self._blocked.pop(session_id, None)
 
-    async def on_change(self, change: Any) -> None:
+    async def on_change(self, change: Change) -> None:
         """A manager listener: a game that ended forgets its episode."""
         if not change.session.is_live:
             self._blocked.pop(change.session.id, None)
@@ -119,12 +121,12 @@ class ChannelHealth:
         return True
 
 
-def health_of(client: Any) -> ChannelHealth | None:
+def health_of(client: TableBot) -> ChannelHealth | None:
     found = getattr(client.get_cog(TABLE_COG), "health", None)
     return found if isinstance(found, ChannelHealth) else None
 
 
-def report(client: Any, session: Any, error: Exception, what: str) -> bool:
+def report(client: TableBot, session: Session, error: Exception, what: str) -> bool:
     """A post or edit of ``session``'s channel failed with ``error`` (one line for callers);
     True when it was a 403, which this module logs (once per game)."""
     health = health_of(client)
@@ -133,15 +135,15 @@ def report(client: Any, session: Any, error: Exception, what: str) -> bool:
     return getattr(error, "status", None) == 403
 
 
-def report_ok(client: Any, session: Any) -> None:
+def report_ok(client: TableBot, session: Session) -> None:
     """A post or edit of ``session``'s channel went through."""
     health = health_of(client)
     if health is not None:
         health.ok(session.id)
 
 
-async def tell_if_blocked(interaction: Any, session_id: int, player: str,
-                          words: Words) -> None:
+async def tell_if_blocked(interaction: discord.Interaction[TableBot], session_id: int,
+                          player: str, words: Words) -> None:
     """After a click was answered: tell the clicker privately, once, that the channel refuses
     the bot's posts."""
     health = health_of(interaction.client)

@@ -3,8 +3,7 @@ listeners that keep the channel current.
 
 ``setup(bot)`` adds :class:`cogs.game_cog.GameCog` (which holds the game UI registry),
 registers the table controls (``cogs.ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer, the turn ping, the final post, the view
-follower (``cogs.view_follow``) and the channel health (``cogs.channel_health``) to the manager,
+subscribes every listener of the manager, in their one declared order (:func:`listeners`),
 counts the messages below each table (``cogs.table_watch``), makes the
 publisher the notifier of the machine players and the turn clock, and installs the catch-up
 after a restart. Then it loads each game's UI package (``cogs.<game key>``, when there is
@@ -20,6 +19,7 @@ import functools
 import importlib.util
 
 from bot.client import TableBot
+from bot.manager import Listener
 from cogs.announcer import Announcer
 from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
@@ -35,6 +35,26 @@ from cogs.threads import ThreadArchiver
 from cogs.turn_ping import TurnPing
 from cogs.unexpected import on_command_error
 from cogs.view_follow import ViewFollower
+
+
+def listeners(bot: TableBot, cog: GameCog, publisher: TablePublisher,
+              turn_ping: TurnPing) -> tuple[Listener, ...]:
+    """Every listener of the manager's changes, in the order each change is delivered to
+    them: the table, the round summaries, the ping, the final post, then a game's thread is
+    archived; the followed private views, the channel health; last the machine seats and the
+    turn clock, so a change is drawn and posted before a machine seat's worker or the clock
+    looks at it."""
+    return (
+        publisher.on_change,
+        Announcer(bot).on_change,
+        turn_ping.on_change,
+        FinalPost(bot).on_change,
+        ThreadArchiver(bot).on_change,
+        ViewFollower(bot).on_change,
+        cog.health.on_change,
+        bot.autoplay.on_change,
+        bot.turn_clock.on_change,
+    )
 
 
 async def setup(bot: TableBot) -> None:
@@ -58,15 +78,8 @@ async def setup(bot: TableBot) -> None:
     turn_ping = TurnPing(bot)
     publisher.on_moved = turn_ping.relink
     cog.publisher = publisher
-    # In this order: the table, the round summaries, the ping, at the end the final post, then
-    # a game's thread is archived.
-    manager.subscribe(publisher.on_change)
-    manager.subscribe(Announcer(bot).on_change)
-    manager.subscribe(turn_ping.on_change)
-    manager.subscribe(FinalPost(bot).on_change)
-    manager.subscribe(ThreadArchiver(bot).on_change)
-    manager.subscribe(ViewFollower(bot).on_change)
-    manager.subscribe(cog.health.on_change)
+    for listener in listeners(bot, cog, publisher, turn_ping):
+        manager.subscribe(listener)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

@@ -10,10 +10,10 @@ archived, after the final post; a Rematch clicked there opens it again.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
+from bot.client import TableBot
 from bot.errors import TableError
 from bot.manager import Change
 from cogs.context import Interaction, refuse
@@ -75,7 +75,7 @@ class ThreadArchiver:
     """Archives a game's thread once the game is over (a manager listener, subscribed last:
     the final post goes first). A game in an ordinary channel is not touched."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
 
     async def on_change(self, change: Change) -> None:

@@ -22,13 +22,14 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
+from bot.client import TableBot
 from bot.manager import Change, ChangeKind
+from bot.models import Session
 from cogs.awaited import AwaitedHumans
-from cogs.context import game_uis, release_view
+from cogs.context import Interaction, game_uis, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.ids import TABLE_COG
@@ -43,7 +44,7 @@ MARGIN = 30.0  # an edit is not started this close to the token's end
 
 @dataclass
 class Followed:
-    interaction: Any  # a discord.Interaction whose original response is the private view
+    interaction: Interaction  # its original response is the private view
     at: float  # when it was answered (the token's start), on FollowedViews' clock
 
 
@@ -56,11 +57,11 @@ class FollowedViews:
         self._lifetime = lifetime
         self._views: dict[int, dict[PlayerId, Followed]] = {}
 
-    def remember(self, session_id: int, player: PlayerId, interaction: Any) -> None:
+    def remember(self, session_id: int, player: PlayerId, interaction: Interaction) -> None:
         self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock())
         self.prune()
 
-    def usable(self, session_id: int, player: PlayerId) -> Any | None:
+    def usable(self, session_id: int, player: PlayerId) -> Interaction | None:
         """The interaction to edit ``player``'s view with, None when there is none or its
         token is (about to be) too old; an aged entry is dropped."""
         entry = self._views.get(session_id, {}).get(player)
@@ -93,12 +94,12 @@ class FollowedViews:
         return sum(len(views) for views in self._views.values())
 
 
-def followed_views(client: Any) -> FollowedViews | None:
+def followed_views(client: TableBot) -> FollowedViews | None:
     found = getattr(client.get_cog(TABLE_COG), "views", None)
     return found if isinstance(found, FollowedViews) else None
 
 
-def remember_view(interaction: Any, session_id: int, player: PlayerId) -> None:
+def remember_view(interaction: Interaction, session_id: int, player: PlayerId) -> None:
     """The click handlers' one line: ``interaction`` just answered with ``player``'s view."""
     views = followed_views(interaction.client)
     if views is not None:
@@ -108,9 +109,9 @@ def remember_view(interaction: Any, session_id: int, player: PlayerId) -> None:
 class ViewFollower:
     """Edits an awaited player's latest private view when the turn comes to them."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
-        self._awaited = AwaitedHumans(client)
+        self._awaited = AwaitedHumans()
 
     async def on_change(self, change: Change) -> None:
         views = followed_views(self._client)
@@ -131,7 +132,7 @@ class ViewFollower:
                 await draw_hand_ahead(self._client, session, player,
                                       await player_words(self._client, player))
 
-    async def _edit(self, views: FollowedViews, interaction: Any, session: Any,
+    async def _edit(self, views: FollowedViews, interaction: Interaction, session: Session,
                     player: PlayerId) -> None:
         current = self._client.manager.get(session.id)
         if current is not None and current.version > session.version:

@@ -9,6 +9,7 @@ from typing import Any
 from bot.manager import Change, SessionManager
 from bot.models import Session
 from cogs.announcer import Announcer
+from cogs.controls import action_code
 from cogs.final_post import FinalPost
 from cogs.game_cog import GameCog
 from cogs.publisher import TablePublisher
@@ -81,14 +82,16 @@ def children(sent: Sent) -> list[Any]:
     return list(sent.view.children) if sent.view is not None else []
 
 
-def control_for(sent: Sent, index: int) -> tuple[str, list[str] | None] | None:
-    """The custom_id (and select values) that plays legal action ``index`` in a hand view."""
+def control_for(sent: Sent, action: Any) -> tuple[str, list[str] | None] | None:
+    """The custom_id (and select values) that plays legal ``action`` in a hand view (the
+    control carrying its code)."""
+    code = action_code(action)
     for item in children(sent):
         custom_id = str(item.custom_id)
-        if custom_id.endswith(f":a:{index}"):
+        if custom_id.endswith(f":a:{code}"):
             return custom_id, None
         for option in getattr(item, "options", []):
-            if option.value == str(index):
+            if option.value == code:
                 return custom_id, [option.value]
     return None
 

@@ -10,6 +10,7 @@ import pytest
 from bot.manager import Change, SessionManager
 from bot.models import Seat
 from bot.store import Store
+from cogs.controls import action_code
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.publisher import TablePublisher
@@ -57,11 +58,11 @@ async def test_next_player_is_pinged_once_per_turn(split: SplitTable) -> None:
         view = await split.hand(user)
         legal = split.engine.legal_actions(split.session().state, first)
         # Draw, then discard the first card offered: a turn of two steps.
-        index = next(i for i, a in enumerate(legal) if a.type in ("draw", "discard"))
+        code = action_code(next(a for a in legal if a.type in ("draw", "discard")))
         target = next(
-            cid for cid in view.custom_ids if cid.endswith(f":a:{index}") or ":s:disc:" in cid
+            cid for cid in view.custom_ids if cid.endswith(f":a:{code}") or ":s:disc:" in cid
         )
-        values = None if ":a:" in target else [str(index)]
+        values = None if ":a:" in target else [code]
         await split.press(user, view.message, target, values)
         if split.engine.awaiting(split.session().state) == [first]:
             assert len(pings(split)) == 1  # still the same turn: nobody new to ping
@@ -78,22 +79,22 @@ async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
 ) -> None:
     await start_game(split, (ANA, BEN))
     session = split.session()
-    first = split.engine.awaiting(session.state)[0]
+    awaiting = tuple(split.engine.awaiting(session.state))  # what the manager's change says
+    first = awaiting[0]
     fresh = TurnPing(split.client)  # as after a restart: nothing remembered
-    assert fresh.to_ping(Change("action", session, actor=first)) == []
+    assert fresh.to_ping(Change("action", session, actor=first, awaiting=awaiting)) == []
     other = next(p for p in session.state.players if p != first)
-    assert TurnPing(split.client).to_ping(Change("action", session, actor=other)) == [
-        first
-    ]
+    assert TurnPing(split.client).to_ping(
+        Change("action", session, actor=other, awaiting=awaiting)) == [first]
     as_bot = replace(session, seats=tuple(
         Seat(player_id=s.player_id, display_name=s.display_name, is_bot=s.player_id == first)
         for s in session.seats
     ))
-    assert TurnPing(split.client).to_ping(Change("started", as_bot)) == []
+    assert TurnPing(split.client).to_ping(Change("started", as_bot, awaiting=awaiting)) == []
     late = TurnPing(split.client)
-    assert late.to_ping(Change("started", session)) == [first]
+    assert late.to_ping(Change("started", session, awaiting=awaiting)) == [first]
     older = replace(session, version=session.version - 1)
-    assert late.to_ping(Change("action", older, actor=other)) == []
+    assert late.to_ping(Change("action", older, actor=other, awaiting=awaiting)) == []
 
 
 def pings_only(sent: Sent, user: str) -> None:

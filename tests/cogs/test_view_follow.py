@@ -15,6 +15,7 @@ import pytest
 
 from bot.manager import SessionManager
 from bot.store import Store
+from cogs.controls import action_code
 from cogs.game_cog import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -68,10 +69,10 @@ async def play_turn(split: SplitTable, user: FakeUser) -> None:
     view = await split.hand(user)
     while split.engine.awaiting(split.session().state) == [player]:
         legal = split.engine.legal_actions(split.session().state, player)
-        index = next(i for i, a in enumerate(legal) if a.type in ("draw", "discard"))
+        code = action_code(next(a for a in legal if a.type in ("draw", "discard")))
         target = next(cid for cid in view.custom_ids
-                      if cid.endswith(f":a:{index}") or ":s:disc:" in cid)
-        values = None if ":a:" in target else [str(index)]
+                      if cid.endswith(f":a:{code}") or ":s:disc:" in cid)
+        values = None if ":a:" in target else [code]
         view = await split.press(user, view.message, target, values)
 
 
