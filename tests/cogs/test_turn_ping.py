@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -130,3 +131,37 @@ async def test_posts_and_table_edits_need_no_channel_lookup(
     edits = len(table.edits)
     await TablePublisher(split.client).refresh(split.session())
     assert len(table.edits) == edits + 1
+
+
+async def test_a_turn_pass_costs_two_writes(split: SplitTable) -> None:
+    """The move's own write and the new ping's id (replacing the old one's, deleted first);
+    a step that keeps the turn writes only the move."""
+    await start_game(split, (ANA, BEN))
+    session = split.session()
+    first = split.engine.awaiting(session.state)[0]
+    user = ANA if first == str(ANA.id) else BEN
+    [old_ping] = live_pings(split)
+    store = split.manager.store
+    writes: list[str] = []
+    record_action, save_session = store.record_action, store.save_session
+
+    def counted(name: str, write: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            writes.append(name)
+            return write(*args, **kwargs)
+        return call
+
+    store.record_action = counted("action", record_action)  # type: ignore[method-assign]
+    store.save_session = counted("session", save_session)  # type: ignore[method-assign]
+    view = await split.hand(user)
+    draw = next(cid for cid in view.custom_ids if cid.endswith(":a:draw"))
+    view = await split.press(user, view.message, draw)
+    assert writes == ["action"]  # the same turn: the ping stays
+    writes.clear()
+    discard = next(item for item in view.view.children if ":s:disc:" in str(item.custom_id))
+    await split.press(user, view.message, str(discard.custom_id), [discard.options[0].value])
+    assert split.engine.awaiting(split.session().state) != [first]
+    assert writes == ["action", "session"]
+    [new_ping] = live_pings(split)
+    assert split.channel.deleted == [old_ping.message.id]
+    assert split.session().ping_message_id == new_ping.message.id
