@@ -62,6 +62,7 @@ __all__ = [
     "Change",
     "ChangeKind",
     "Clock",
+    "Decode",
     "Listener",
     "RestoreReport",
     "SessionManager",
