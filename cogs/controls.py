@@ -9,9 +9,10 @@ values in the model's order, joined by ``:``. A click is resolved against the le
 the live version (the manager's gate checked that the clicked control was drawn from it): the
 action with that code, or a refusal; a code is never parsed into an action, so a forged one
 can only name a legal action or nothing. A code names the action, not its place in the list,
-so an id stays readable (logs, tests) and well within Discord's 100 characters (the longest,
-a TEN payment spending cards, is about 40). Selects hold at most 25 options, so a group is
-split into numbered chunks. Numbers are parsed as ASCII digits only.
+so an id stays readable (logs, tests) and well within Discord's 100 characters (the longest
+codes, a SPLIT target naming a Discord id and a TEN payment spending cards, are under 30;
+``cogs.ids.checked_id`` refuses an id past the limit). Selects hold at most 25 options, so a
+group is split into numbered chunks. Numbers are parsed as ASCII digits only.
 
 :func:`layout` places the rows (buttons five to a row, then one row per select); more than
 five rows are split into pages of four plus a row of Previous / More buttons (payload
