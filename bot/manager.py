@@ -33,13 +33,14 @@ returned, newer versions may already be live: a renderer should draw
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gc
 import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -121,14 +122,8 @@ def in_flight(
     async def wrapper(self: Manager, *args: Params.args, **kwargs: Params.kwargs) -> Result:
         if self._closing:
             raise Refusal(errors.SHUTTING_DOWN)
-        self._in_flight += 1
-        self._idle.clear()
-        try:
+        with self._counted():
             return await method(self, *args, **kwargs)
-        finally:
-            self._in_flight -= 1
-            if self._in_flight == 0:
-                self._idle.set()
 
     return wrapper
 
@@ -263,6 +258,18 @@ class SessionManager:
             self._register(replace(stored, state=state))
             restored += 1
         return RestoreReport(restored, abandoned)
+
+    @contextlib.contextmanager
+    def _counted(self) -> Iterator[None]:
+        """Count what runs meanwhile as a change in flight (``drain`` waits for it)."""
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
 
     @property
     def closing(self) -> bool:
@@ -498,7 +505,6 @@ class SessionManager:
             step = transitions.play_action(session, engine, player_id, action, seats)
             return await self._step(session, step, player_id, origin)
 
-    @in_flight
     async def click(
         self,
         session_id: int,
@@ -513,16 +519,19 @@ class SessionManager:
         player's legal actions (the engine asked once) turns the click into one of them,
         applied and stored as by :meth:`act` (the change is returned), or into anything else
         (a next step to show), returned as it is with nothing changed. A refusal that
-        ``decode`` raises changes nothing either. ``decode`` runs under the lock: it must not
-        block.
+        ``decode`` raises changes nothing either. ``decode`` runs under the lock: it must
+        not block. Once :meth:`drain` began, a next step is still shown; a move is refused.
         """
-        async with self._locked(session_id) as session:
-            engine, seats = self._gate(session, player_id, version, autopilot=False)
-            chosen = decode(session, engine.legal_actions(session.state, player_id))
-            if not isinstance(chosen, BaseModel):
-                return chosen
-            step = transitions.play_action(session, engine, player_id, chosen, seats)
-            return await self._step(session, step, player_id, origin)
+        with self._counted():
+            async with self._locked(session_id) as session:
+                engine, seats = self._gate(session, player_id, version, autopilot=False)
+                chosen = decode(session, engine.legal_actions(session.state, player_id))
+                if not isinstance(chosen, BaseModel):
+                    return chosen
+                if self._closing:
+                    raise Refusal(errors.SHUTTING_DOWN)
+                step = transitions.play_action(session, engine, player_id, chosen, seats)
+                return await self._step(session, step, player_id, origin)
 
     def _gate(
         self, session: Session, player_id: PlayerId, version: int, *, autopilot: bool

@@ -324,3 +324,11 @@ async def test_a_click_is_gated_and_decoded_once_under_the_lock(
     assert step == ("step", live)
     assert manager.get(live.id) is live
     assert len(await store.actions(live.id)) == 1
+    # Shutting down: a next step is still shown, a move is refused.
+    await manager.drain()
+    assert await manager.click(live.id, awaited, live.version,
+                               lambda s, legal: ("step", s)) == ("step", live)
+    with pytest.raises(Refusal) as err:
+        await manager.click(live.id, awaited, live.version, decode)
+    assert err.value.message == errors.SHUTTING_DOWN
+    assert manager.get(live.id) is live
