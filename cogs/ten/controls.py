@@ -30,7 +30,6 @@ from cogs.controls import (
     MAX_BUTTON_LABEL,
     MAX_OPTION_TEXT,
     MAX_OPTIONS,
-    OUTDATED,
     Controls,
     Group,
     Look,
@@ -49,18 +48,16 @@ from game.ten import (
     Buy,
     Draw,
     Pass,
+    Pay,
     Payment,
     Skip,
     Stop,
     TenAction,
     display,
     pay_action,
+    payment_of,
     sort_key,
 )
-from game.ten.payments import payment_of
-from game.ten.state import Pay
-
-__all__ = ["OUTDATED"]  # answered by the UI for the payloads of older tables
 
 PAYMENTS = Menu(button="y", select="yo")
 # The payloads of TEN's controls before they were built with the toolkit (draw, stop, pass,

@@ -16,7 +16,14 @@ import discord
 
 from bot.errors import Refusal
 from bot.models import Session, Status
-from cogs.controls import CHOOSE_ONE, LEGAL, NOT_AVAILABLE, UNKNOWN_CONTROL, Controls
+from cogs.controls import (
+    CHOOSE_ONE,
+    LEGAL,
+    NOT_AVAILABLE,
+    OUTDATED,
+    UNKNOWN_CONTROL,
+    Controls,
+)
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
@@ -35,14 +42,14 @@ from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.ten import (
+    Pay,
     PlayerView,
     TenEngine,
     TenState,
     TenView,
+    payment_of,
     wealth,
 )
-from game.ten.payments import payment_of
-from game.ten.state import Pay
 
 COLOUR = discord.Colour.from_rgb(0xE6, 0x7E, 0x22)
 
@@ -297,7 +304,7 @@ class TenUI:
         if LEGAL.owns(payload):
             return Move(LEGAL.choice(payload, values, legal, controls.group_of))
         if controls.OLD_PAYLOAD.fullmatch(payload):
-            raise Refusal(controls.OUTDATED)
+            raise Refusal(OUTDATED)
         pays = controls.pays_in(legal)
         if controls.PAYMENTS.owns(payload):
             pay = controls.chosen_payment(payload, values, pays)
