@@ -93,7 +93,8 @@ def reachable(ui: Any, session: Session, viewer: str, render: Render | None,
         return found
     for payload, values in controls(render):
         try:
-            click = ui.action_for(session, viewer, payload, values)
+            legal = ui.engine.legal_actions(session.state, viewer)
+            click = ui.action_for(session, viewer, legal, payload, values)
         except Exception:  # a control that stands for nothing now (a refusal)
             continue
         if isinstance(click, Move):

@@ -4,12 +4,15 @@ Each game's UI lives in its own package (``cogs/<game key>/``), a discord.py ext
 ``setup`` registers one :class:`GameUI` in the bot's ``cogs.ui_registry.GameUIs``; a game without
 one gets ``cogs.rendering.plain_ui.PlainUI``. Outside its package nothing names a game.
 
-The cogs own the flow: the session manager's gate (seat, status, version, turn: see
-``bot.sessions.transitions.check_move``) runs before a UI sees a click, and the manager applies the
+The cogs own the flow: the click handler parses the control's id, and the session manager
+(``SessionManager.click``) runs the gate (seat, status, version, turn: see
+``bot.sessions.transitions.check_move``) under the session's lock, then asks the UI to decode the
+click from the player's legal actions (the engine's one list, asked once), and applies the
 action. A GameUI only turns sessions into messages (:class:`Render`) and a click's payload into
-the engine's action model (:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
+one of those legal actions (:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
 no rules of its own: it asks its engine. Its controls are built with ``cogs.kit.control_menus`` and
-the component ids of ``cogs.kit.custom_ids``.
+the
+component ids of ``cogs.kit.custom_ids``.
 
 Hidden information rules: :meth:`GameUI.table` is public and must draw from
 ``engine.view(state, None)`` only; :meth:`GameUI.private` is sent ephemeral only.
@@ -167,14 +170,16 @@ class GameUI(Protocol):
         ...
 
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
+        values: Sequence[str] | None,
     ) -> Click:
         """Translate a game control's click (``values``: a select's chosen options, None for
-        a button) into the engine's action model or a next step. Called only after the gate
-        passed (``viewer`` is seated, it is their turn, the version is current).
+        a button) into one of ``legal`` (``viewer``'s legal actions, the engine's list) or a
+        next step. Called by the manager under the session's lock, only after the gate passed
+        (``viewer`` is seated, it is their turn, the version is current): pure, quick, no I/O.
 
         Raise ``bot.errors.Refusal`` for a payload that stands for nothing now. Never apply
-        anything: the cogs pass the action to ``manager.act``.
+        anything: the manager applies the action.
         """
         ...
 
@@ -236,8 +241,8 @@ class WordsPrivate(Protocol):
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render: ...
 
     def action_in(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
+        values: Sequence[str] | None, words: Words,
     ) -> Click: ...
 
 
@@ -249,13 +254,13 @@ def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> 
 
 
 def action_in(
-    ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-    words: Words,
+    ui: GameUI, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
+    values: Sequence[str] | None, words: Words,
 ) -> Click:
     """:meth:`GameUI.action_for` with its next steps in ``words``."""
     if isinstance(ui, WordsPrivate):
-        return ui.action_in(session, viewer, payload, values, words)
-    return ui.action_for(session, viewer, payload, values)
+        return ui.action_in(session, viewer, legal, payload, values, words)
+    return ui.action_for(session, viewer, legal, payload, values)
 
 
 @runtime_checkable

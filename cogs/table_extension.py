@@ -2,17 +2,13 @@
 the listeners that keep the channel current.
 
 ``setup(bot)`` makes the bot's services (``cogs.table_services.TableServices``: the game UI
-registry,
-the pictures, the click handlers, the table publisher...) and sets them on the client, adds
-:class:`cogs.commands.game_commands.GameCog`, registers the table controls
-(``cogs.kit.custom_ids``), installs the
-command tree's error hook, subscribes the table publisher, the announcer, the turn ping, the
-final post, the view follower (``cogs.listeners.view_follow``) and the channel health
-(``cogs.kit.channel_health``) to the manager, counts the messages below each table
-(``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players and the
-turn
-clock, and installs the catch-up after a restart. Then it loads each game's UI package
-(``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
+registry, the pictures, the click handlers, the table publisher...) and sets them on the client,
+adds :class:`cogs.commands.game_commands.GameCog`, registers the table controls
+(``cogs.kit.custom_ids``), installs the command tree's error hook, subscribes every listener of
+the manager in their one declared order (:func:`listeners`), counts the messages below each
+table (``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players
+and the turn clock, and installs the catch-up after a restart. Then it loads each game's UI
+package (``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
 
 Extension modules only wire: discord.py executes an extension module afresh when it loads it,
 so the classes live in the modules they import.
@@ -24,6 +20,7 @@ import functools
 import importlib.util
 
 from bot.process.client import TableBot
+from bot.sessions.manager import Listener
 from cogs.clicks import table_clicks
 from cogs.commands.game_commands import GameCog
 from cogs.commands.game_threads import ThreadArchiver
@@ -41,6 +38,26 @@ from cogs.rendering.pictures import Pictures, latest_version
 from cogs.settings.settings_cache import stored_settings
 from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
+
+
+def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
+              turn_ping: TurnPing) -> tuple[Listener, ...]:
+    """Every listener of the manager's changes, in the order each change is delivered to
+    them: the table, the round summaries, the ping, the final post, then a game's thread is
+    archived; the followed private views, the channel health; last the machine seats and the
+    turn clock, so a change is drawn and posted before a machine seat's worker or the clock
+    looks at it."""
+    return (
+        publisher.on_change,
+        Announcer(bot).on_change,
+        turn_ping.on_change,
+        FinalPost(bot).on_change,
+        ThreadArchiver(bot).on_change,
+        ViewFollower(bot).on_change,
+        services.health.on_change,
+        bot.autoplay.on_change,
+        bot.turn_clock.on_change,
+    )
 
 
 async def setup(bot: TableBot) -> None:
@@ -65,15 +82,8 @@ async def setup(bot: TableBot) -> None:
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
     turn_ping = TurnPing(bot)
     publisher.on_moved = turn_ping.relink
-    # In this order: the table, the round summaries, the ping, at the end the final post, then
-    # a game's thread is archived.
-    manager.subscribe(publisher.on_change)
-    manager.subscribe(Announcer(bot).on_change)
-    manager.subscribe(turn_ping.on_change)
-    manager.subscribe(FinalPost(bot).on_change)
-    manager.subscribe(ThreadArchiver(bot).on_change)
-    manager.subscribe(ViewFollower(bot).on_change)
-    manager.subscribe(services.health.on_change)
+    for listener in listeners(bot, services, publisher, turn_ping):
+        manager.subscribe(listener)
     bot.autoplay.notifier = publisher
     bot.turn_clock.notifier = publisher
 

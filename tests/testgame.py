@@ -160,7 +160,8 @@ class CountUI:
         return Render(embeds=[embed], view=items)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
+        values: Sequence[str] | None,
     ) -> Click:
         if payload == "peek":
             return OpenStep(Render(content=f"Total so far: {session.state.total}"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.automation.decision_pool import POOLED_LEVELS, DecisionPool
@@ -68,8 +68,9 @@ class Autoplay:
     # --- driving ------------------------------------------------------------------------------
 
     async def on_change(self, change: Change) -> None:
-        """The manager listener: start a worker when a machine has a move to make."""
-        if self.next_player(change.session) is not None:
+        """The manager listener: start a worker when a machine has a move to make (whom the
+        game awaits comes with the change)."""
+        if self.machine_of(change.session, change.awaiting) is not None:
             self.kick(change.session.id)
 
     def resume(self) -> int:
@@ -119,12 +120,17 @@ class Autoplay:
 
     def next_player(self, session: Session | None) -> PlayerId | None:
         """The first seat the game waits for that a machine plays, or None."""
-        if session is None or session.status is not Status.ACTIVE or session.state is None:
+        if session is None:
             return None
-        engine = self.manager.engines.get(session.game)
-        if engine is None:
+        return self.machine_of(session, self.manager.awaiting(session))
+
+    @staticmethod
+    def machine_of(session: Session, awaiting: Sequence[PlayerId]) -> PlayerId | None:
+        """The first seat of ``awaiting`` (whom ``session``'s game awaits) that a machine
+        plays, or None."""
+        if session.status is not Status.ACTIVE:
             return None
-        for player in engine.awaiting(session.state):
+        for player in awaiting:
             seat = session.seat_of(player)
             if seat is not None and seat.autopiloted:
                 return player

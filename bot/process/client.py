@@ -2,10 +2,12 @@
 
 The only module of ``bot`` that knows Discord. It imports nothing from ``cogs``: it loads
 them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
-``async def setup(bot)`` registers its cog, its components (DynamicItems), its manager
-listeners and, for the table, the notifier of the machine players and the turn clock and the
-catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the process through this
-typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
+``async def setup(bot)`` registers its cog, its components (DynamicItems) and, for the table,
+every manager listener in its one declared order (``cogs.table_extension.listeners``: the machine
+seats
+and the turn clock made here come last), the notifier of the machine players and the turn
+clock and the catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the process
+through this typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
 ``.turn_clock``, and what the extensions share, ``.services`` (``cogs.table_services``).
 """
 
@@ -155,11 +157,7 @@ class TableBot(commands.Bot):
         self._autoplay = Autoplay(manager, decisions=self.decisions)
         self._turn_clock = TurnClock(manager)
         for name in EXTENSIONS:
-            await self.load_extension(name)
-        # After the extensions' listeners: a change is drawn and posted before a machine
-        # seat's worker or the clock looks at it.
-        manager.subscribe(self.autoplay.on_change)
-        manager.subscribe(self.turn_clock.on_change)
+            await self.load_extension(name)  # the table extension subscribes the listeners
         await self.sync_commands()
         self.autoplay.resume()  # bot turns that were pending when the process stopped
         self._catch_up_task = asyncio.create_task(self._catch_up(), name="table-catch-up")

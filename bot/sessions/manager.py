@@ -1,16 +1,23 @@
 """The game-agnostic session manager: lobbies, seats, and the one-way action path.
 
-    click/command -> manager.act(session, player, version, action model)
-        -> lock(session) -> the gate (bot.sessions.transitions.check_move) -> the engine on a copy
+    click -> manager.click(session, player, version, decode)
+          (command, machine seat -> manager.act(session, player, version, action model))
+        -> lock(session) -> the gate (bot.sessions.transitions.check_move), once
+        -> decode(session, the engine's legal actions, asked once) -> one of them
+        -> the engine on a copy
         -> store the action row + snapshot in one transaction -> swap the live session
-        -> queue the Change; return (the click is answered)
+        -> queue the Change, with whom the game now awaits; return (the click is answered)
     the session's publish worker -> listeners(Change), one change at a time, in version order
 
 Every operation goes through one helper, :meth:`SessionManager._transition`: take the
 session's lock, compute a pure :class:`bot.sessions.transitions.Step` (the rules of the table live
-in ``bot.sessions.transitions``; the rules of the game in the engine), store it, swap the new
-version in and publish it. The manager knows no game rules: it asks the engine (from any
-``Mapping[str, Engine]``) whose input the game awaits, applies actions and reads results.
+in
+``bot.sessions.transitions``; the rules of the game in the engine), store it, swap the new version
+in
+and publish it. The manager knows no game rules: it asks the engine (from any
+``Mapping[str, Engine]``) whose input the game awaits (once per stored version: the gate
+and the listeners read the answer, :meth:`SessionManager.awaiting` and ``Change.awaiting``),
+applies actions and reads results.
 Every failure is a :class:`bot.errors.TableError` with a sentence for the user, and changes
 nothing.
 
@@ -28,13 +35,14 @@ returned, newer versions may already be live: a renderer should draw
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gc
 import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -60,6 +68,7 @@ __all__ = [
     "Change",
     "ChangeKind",
     "Clock",
+    "Decode",
     "Listener",
     "RestoreReport",
     "SessionManager",
@@ -75,8 +84,11 @@ class Change:
     """What a listener receives after a stored change.
 
     ``kind``: see :class:`bot.sessions.transitions.ChangeKind` (``finished`` is the action that
-    ended the game; ``events`` included). ``origin`` is whatever the caller passed (the cogs pass
-    the id of the message they re-render themselves, so the table publisher can skip a second edit).
+    ended
+    the game; ``events`` included). ``origin`` is whatever the caller passed (the cogs pass
+    the id of the message they re-render themselves, so the table publisher can skip a second
+    edit). ``awaiting``: whom the game awaits after the change (the engine's answer, asked
+    once when the change was stored; empty unless the game runs): listeners read it here.
     """
 
     kind: ChangeKind
@@ -84,6 +96,7 @@ class Change:
     events: tuple[Event, ...] = ()
     actor: PlayerId | None = None
     origin: object = None
+    awaiting: tuple[PlayerId, ...] = ()
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -99,6 +112,10 @@ class RestoreReport:
 Manager = TypeVar("Manager", bound="SessionManager")
 Params = ParamSpec("Params")
 Result = TypeVar("Result")
+Other = TypeVar("Other")
+# A click's decoder (``SessionManager.click``): the live session and the clicker's legal
+# actions -> one of those actions, or something else to answer with (nothing is changed).
+Decode = Callable[[Session, list[Any]], "BaseModel | Other"]
 
 
 def in_flight(
@@ -111,14 +128,8 @@ def in_flight(
     async def wrapper(self: Manager, *args: Params.args, **kwargs: Params.kwargs) -> Result:
         if self._closing:
             raise Refusal(errors.SHUTTING_DOWN)
-        self._in_flight += 1
-        self._idle.clear()
-        try:
+        with self._counted():
             return await method(self, *args, **kwargs)
-        finally:
-            self._in_flight -= 1
-            if self._in_flight == 0:
-                self._idle.set()
 
     return wrapper
 
@@ -149,6 +160,8 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        # session id -> (the live version's state, whom its game awaits): asked once per state
+        self._awaiting: dict[int, tuple[object, tuple[PlayerId, ...]]] = {}
         self._open_lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         self._outbox: dict[int, deque[Change]] = {}  # session id -> changes not yet published
@@ -181,6 +194,21 @@ class SessionManager:
             return self.engines[game]
         except KeyError:
             raise errors.unknown_game_refusal(game) from None
+
+    def awaiting(self, session: Session) -> tuple[PlayerId, ...]:
+        """Whom the game of ``session`` awaits (empty unless it runs): the engine is asked once
+        per stored state, and the answer kept while that state is the live one."""
+        if session.status is not Status.ACTIVE or session.state is None:
+            return ()
+        known = self._awaiting.get(session.id)
+        if known is not None and known[0] is session.state:
+            return known[1]
+        engine = self.engines.get(session.game)
+        found = tuple(engine.awaiting(session.state)) if engine is not None else ()
+        live = self._sessions.get(session.id)
+        if live is not None and live.state is session.state:
+            self._awaiting[session.id] = (session.state, found)
+        return found
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(change)`` after every stored change (from the session's publish
@@ -240,6 +268,18 @@ class SessionManager:
             self._register(replace(stored, state=state))
             restored += 1
         return RestoreReport(restored, abandoned)
+
+    @contextlib.contextmanager
+    def _counted(self) -> Iterator[None]:
+        """Count what runs meanwhile as a change in flight (``drain`` waits for it)."""
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
 
     @property
     def closing(self) -> bool:
@@ -446,13 +486,6 @@ class SessionManager:
 
     # --- moves ------------------------------------------------------------------------------
 
-    def check_move(self, session: Session, player_id: PlayerId, version: int) -> None:
-        """The gate of :meth:`act` on ``session`` without acting: a click is refused in the
-        gate's words before its payload is read. ``act`` applies the same gate again under
-        the lock, where it is binding."""
-        transitions.check_move(session, player_id, version, self.engine(session.game),
-                               autopilot=False)
-
     @staticmethod
     def check_viewer(session: Session, player_id: PlayerId) -> None:
         """Refused unless ``player_id`` may open a private view of ``session``."""
@@ -473,22 +506,57 @@ class SessionManager:
         the stored change, which is queued for the listeners (``settle`` waits until they have
         it).
 
-        The one gate of every click (:func:`bot.sessions.transitions.check_move`): no game, not
-        started, not seated (or left), stale version, not your turn; then the engine's IllegalAction
-        text. A storage failure raises SaveFailed; in every failure case the session stays exactly
-        as it was.
+        The one gate of a move (:func:`bot.sessions.transitions.check_move`), under the session's
+        lock:
+        no game, not started, not seated (or left), stale version, not your turn; then the
+        engine's IllegalAction text. A storage failure raises SaveFailed; in every failure
+        case the session stays exactly as it was.
 
         ``autopilot``: a machine moves for the seat (``bot.automation.autoplay``); refused unless
         the seat is a bot seat or its player is away or left.
         """
+        async with self._locked(session_id) as session:
+            engine, seats = self._gate(session, player_id, version, autopilot=autopilot)
+            step = transitions.play_action(session, engine, player_id, action, seats)
+            return await self._step(session, step, player_id, origin)
 
-        def step(session: Session) -> Step:
-            engine = self.engine(session.game)
-            seats = transitions.check_move(session, player_id, version, engine,
-                                           autopilot=autopilot)
-            return transitions.play_action(session, engine, player_id, action, seats)
+    async def click(
+        self,
+        session_id: int,
+        player_id: PlayerId,
+        version: int,
+        decode: Decode[Other],
+        *,
+        origin: object = None,
+    ) -> Change | Other:
+        """A player's click on a game control made against ``version``: under the session's
+        lock, the gate of :meth:`act` (once), then ``decode(session, legal)`` with the
+        player's legal actions (the engine asked once) turns the click into one of them,
+        applied and stored as by :meth:`act` (the change is returned), or into anything else
+        (a next step to show), returned as it is with nothing changed. A refusal that
+        ``decode`` raises changes nothing either. ``decode`` runs under the lock: it must
+        not block. Once :meth:`drain` began, a next step is still shown; a move is refused.
+        """
+        with self._counted():
+            async with self._locked(session_id) as session:
+                engine, seats = self._gate(session, player_id, version, autopilot=False)
+                chosen = decode(session, engine.legal_actions(session.state, player_id))
+                if not isinstance(chosen, BaseModel):
+                    return chosen
+                if self._closing:
+                    raise Refusal(errors.SHUTTING_DOWN)
+                step = transitions.play_action(session, engine, player_id, chosen, seats)
+                return await self._step(session, step, player_id, origin)
 
-        return await self._transition(session_id, step, actor=player_id, origin=origin)
+    def _gate(
+        self, session: Session, player_id: PlayerId, version: int, *, autopilot: bool
+    ) -> tuple[Engine[Any, Any], tuple[Seat, ...]]:
+        """The engine of ``session`` and the seats to store with the move, or the gate's
+        refusal (:func:`bot.sessions.transitions.check_move`)."""
+        engine = self.engine(session.game)
+        seats = transitions.check_move(session, player_id, version, self.awaiting(session),
+                                       autopilot=autopilot)
+        return engine, seats
 
     # --- the turn clock ---------------------------------------------------------------------
 
@@ -518,7 +586,7 @@ class SessionManager:
             for _ in range(MAX_DEFAULT_MOVES):
                 if current.status is not Status.ACTIVE:
                     break
-                if player_id not in engine.awaiting(current.state):
+                if player_id not in self.awaiting(current):
                     break
                 try:
                     action = engine.default_action(current.state, player_id)
@@ -590,7 +658,7 @@ class SessionManager:
         """Store ``step`` as the next version of ``session`` (an action row with its snapshot
         for a game action, else the session row), swap it in and publish it. Under the
         session lock."""
-        new = self._next(session, actor=step.mover, **step.fields)
+        new, awaiting = self._next(session, actor=step.mover, **step.fields)
         if step.action is None:
             write: Awaitable[object] = self.store.save_session(new)
         else:
@@ -609,22 +677,28 @@ class SessionManager:
             METRICS.actions_stored.labels(game=new.game).inc()
             if new.status is Status.FINISHED:
                 METRICS.games_finished.labels(game=new.game).inc()
-        change = Change(step.kind, new, step.events, actor, origin)
+        if awaiting:
+            self._awaiting[new.id] = (new.state, awaiting)
+        change = Change(step.kind, new, step.events, actor, origin, awaiting)
         self._publish(change)
         return change
 
-    def _next(self, session: Session, *, actor: PlayerId | None = None, **changes: Any) -> Session:
-        """The next version of ``session``, with its turn deadlines planned for the new state."""
+    def _next(
+        self, session: Session, *, actor: PlayerId | None = None, **changes: Any
+    ) -> tuple[Session, tuple[PlayerId, ...]]:
+        """The next version of ``session``, with its turn deadlines planned for the new state,
+        and whom its game awaits (asked here, once per stored change)."""
         now = self.clock()
         new = replace(session, version=session.version + 1, updated_at=now, **changes)
         engine = self.engines.get(new.game)
         if new.status is not Status.ACTIVE or new.state is None or engine is None:
-            return replace(new, deadlines=()) if new.deadlines else new
+            return (replace(new, deadlines=()) if new.deadlines else new), ()
+        awaiting = tuple(engine.awaiting(new.state))
         deadlines = plan(
-            session.deadlines, engine.awaiting(new.state), new.seats,
+            session.deadlines, awaiting, new.seats,
             actor=actor, now=now, minutes=new.turn_minutes,
         )
-        return replace(new, deadlines=deadlines)
+        return replace(new, deadlines=deadlines), awaiting
 
     def _register(self, session: Session) -> None:
         self._sessions[session.id] = session
@@ -636,6 +710,7 @@ class SessionManager:
             self._register(session)
             return
         self._sessions.pop(session.id, None)
+        self._awaiting.pop(session.id, None)
         if self._by_channel.get(session.channel_id) == session.id:
             del self._by_channel[session.channel_id]
         self._locks.pop(session.id, None)

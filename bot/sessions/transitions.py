@@ -16,7 +16,7 @@ Groups: the gate of a move (:func:`check_move`, :func:`check_timeout`), lobby an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -259,11 +259,12 @@ def check_move(
     session: Session,
     player_id: PlayerId,
     version: int,
-    engine: Engine[Any, Any],
+    awaiting: Collection[PlayerId],
     *,
     autopilot: bool,
 ) -> tuple[Seat, ...]:
-    """The one gate of a move: the seats to store with it, or a refusal.
+    """The one gate of a move: the seats to store with it, or a refusal. ``awaiting``: whom
+    the game of ``session`` awaits (the engine's answer for its state).
 
     Refusals, in order: not started, not seated, (autopilot: the player came back, stale),
     left the game, stale version, not your turn. A player who moves themselves is back: their
@@ -280,7 +281,7 @@ def check_move(
         raise Refusal(errors.LEFT_GAME)
     if version != session.version:
         raise StaleVersion()
-    if player_id not in engine.awaiting(session.state):
+    if player_id not in awaiting:
         raise NotYourTurn()
     if not autopilot and (seat.away or seat.timeouts):
         return with_seat(session.seats, seat.model_copy(update={"away": False, "timeouts": 0}))

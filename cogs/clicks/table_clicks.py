@@ -1,10 +1,11 @@
 """What happens on a click or a command, between Discord and the session manager.
 
 Thin by design: a handler checks that the control belongs to this channel's table (and to the
-message it is on), asks the manager's gate, lets the game UI turn the click into the engine's
-action model (or a next step), makes the one manager call and renders the answer. Every rule
-lives in the manager (``bot.sessions.transitions``) or the engine; a TableError becomes an ephemeral
-refusal.
+message it is on), makes the one manager call and renders the answer. A game control's click
+(:func:`act_click`) is one ``manager.click``: under the session's lock the manager runs the
+gate (status, seat, version, turn) once, then the game UI's decoder turns the payload into one
+of the player's legal actions (or a next step). Every rule lives in the manager
+(``bot.sessions.transitions``) or the engine; a TableError becomes an ephemeral refusal.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import discord
+from pydantic import BaseModel
 
 from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
+from bot.sessions.manager import Change
 from bot.sessions.models import Session, Status
 from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.client_services import (
@@ -50,7 +54,7 @@ from cogs.kit.control_menus import CHOOSE_ONE
 from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, session_of_id
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
 from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
-from cogs.listeners.awaited_players import humans_awaited
+from cogs.listeners.awaited_players import humans_in
 from cogs.listeners.turn_ping import DISCORD_WEB, ping_view
 from cogs.rendering.event_log import log_render
 from cogs.rendering.message_delivery import (
@@ -208,8 +212,9 @@ async def act_click(
     payload: str,
     values: Sequence[str] | None,
 ) -> None:
-    """A game control's click (``values``: a select's choice, None for a button): the gate,
-    the UI's translation, the manager's act, and the clicked message re-rendered."""
+    """A game control's click (``values``: a select's choice, None for a button): one
+    ``manager.click`` (the gate, then the UI's decoder under the session's lock), and the
+    clicked message re-rendered."""
     manager = interaction.client.manager
     me = player_id(interaction.user)
     ui: GameUI | None = None
@@ -227,16 +232,23 @@ async def act_click(
             manager.check_viewer(session, me)
             await send_private(interaction, info)
             return
-        manager.check_move(session, me, version)
-        click = action_in(ui, session, me, payload, values, words)
-        if isinstance(click, OpenStep):
-            step = await private_shown(interaction, session, me, click.render)
-            await answer(interaction, step, edit=is_ephemeral(interaction.message))
+        clicked = ui
+
+        def decode(live: Session, legal: list[Any]) -> BaseModel | tuple[Session, OpenStep]:
+            click = action_in(clicked, live, me, legal, payload, values, words)
+            if isinstance(click, Move):
+                return click.action
+            return live, click
+
+        outcome = await manager.click(session_id, me, version, decode,
+                                      origin=_origin(interaction))
+        if not isinstance(outcome, Change):
+            drawn_from, step = outcome
+            shown = await private_shown(interaction, drawn_from, me, step.render)
+            await answer(interaction, shown, edit=is_ephemeral(interaction.message))
             remember_view(interaction, session_id, me)
             return
-        assert isinstance(click, Move)
-        change = await manager.act(session_id, me, version, click.action,
-                                   origin=_origin(interaction))
+        change = outcome
     except StaleVersion as err:
         current = manager.get(session_id) or session
         if current is None or ui is None:
@@ -266,7 +278,7 @@ async def act_click(
             shown = await private_shown(interaction, new, me,
                                         private_in(ui, new, me, await user_words(interaction)))
         elif _is_ping(interaction.message, new):
-            await _answer_on_ping(interaction, new, me)
+            await _answer_on_ping(interaction, change, me)
             await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
             return
         else:
@@ -288,11 +300,12 @@ def _is_ping(message: discord.Message | None, session: Session) -> bool:
     return not message.embeds and f"{DISCORD_WEB}/channels/" in content
 
 
-async def _answer_on_ping(interaction: Interaction, session: Session, me: str) -> None:
+async def _answer_on_ping(interaction: Interaction, change: Change, me: str) -> None:
     """A move made from the turn ping: while the turn is still the player's, the ping shows
     the controls of the new version; once it passed, the ping is about to be deleted (the
     turn ping listener), so the click is only acknowledged."""
-    if me in humans_awaited(interaction.client, session):
+    session = change.session
+    if me in humans_in(change):
         words = await server_words(interaction.client, session.guild_id)
         view = ping_view(interaction.client, session, [me], words)
         await interaction.response.edit_message(view=view)

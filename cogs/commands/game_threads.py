@@ -10,11 +10,11 @@ archived, after the final post; a Rematch clicked there opens it again.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
 from bot.errors import TableError
+from bot.process.client import TableBot
 from bot.sessions.manager import Change
 from cogs.client_services import Interaction, refuse
 from cogs.commands.lobby_open import open_lobby, post_lobby
@@ -75,7 +75,7 @@ class ThreadArchiver:
     """Archives a game's thread once the game is over (a manager listener, subscribed last:
     the final post goes first). A game in an ordinary channel is not touched."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
 
     async def on_change(self, change: Change) -> None:

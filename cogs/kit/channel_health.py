@@ -18,10 +18,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
+from bot.process.client import TableBot
+from bot.sessions.manager import Change
 from bot.sessions.models import Session
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
@@ -103,7 +104,7 @@ class ChannelHealth:
     def ok(self, session_id: int) -> None:
         self._blocked.pop(session_id, None)
 
-    async def on_change(self, change: Any) -> None:
+    async def on_change(self, change: Change) -> None:
         """A manager listener: a game that ended forgets its episode."""
         if not change.session.is_live:
             self._blocked.pop(change.session.id, None)
@@ -125,7 +126,7 @@ class ChannelHealth:
         self.failed(session.id, session.channel_id, error, what)
         return getattr(error, "status", None) == 403
 
-    async def tell_if_blocked(self, interaction: discord.Interaction[Any], session_id: int,
+    async def tell_if_blocked(self, interaction: discord.Interaction[TableBot], session_id: int,
                               player: str, words: Words) -> None:
         """After a click was answered: tell the clicker privately, once, that the channel
         refuses the bot's posts."""

@@ -1,12 +1,19 @@
-"""The controls toolkit: a list of choices (a player's legal actions, a game's payment options)
-turned into buttons and select menus, and a click turned back into the chosen entry.
+"""The controls toolkit: a player's legal actions (the engine's one list) turned into buttons
+and select menus, and a click turned back into the action it stands for.
 
-A :class:`Menu` names one list by a payload prefix. Entry ``i`` shown as a button has the
-payload ``{button}:{i}`` (``a:7``); shown in a select, the select's payload is
-``{select}:{group}:{chunk}`` and its option values are the indexes. Selects hold at most 25
-options, so a group is split into numbered chunks. The gate's version check guarantees that
-the list a click is resolved against is the one its control was drawn from, so an index
-resolves to exactly the entry that was shown. Numbers are parsed as ASCII digits only.
+A :class:`Menu` names a kind of control by a payload prefix. An action shown as a button has
+the payload ``{button}:{code}`` (``a:discard:7♥``); shown in a select, the select's payload is
+``{select}:{group}:{chunk}`` and its option values are the codes. The code
+(:func:`action_code`) is the action itself in one short line: its type, then its fields'
+values in the model's order, joined by ``:``. A click is resolved against the legal list of
+the live version (the manager's gate checked that the clicked control was drawn from it): the
+action with that code, or a refusal; a code is never parsed into an action, so a forged one
+can only name a legal action or nothing. A code names the action, not its place in the list,
+so an id stays readable (logs, tests) and well within Discord's 100 characters (the longest
+codes, a SPLIT target naming a Discord id and a TEN payment spending cards, are under 30;
+``cogs.kit.custom_ids.checked_id`` refuses an id past the limit). Selects hold at most 25 options,
+so a
+group is split into numbered chunks. Numbers are parsed as ASCII digits only.
 
 :func:`layout` places the rows (buttons five to a row, then one row per select); more than
 five rows are split into pages of four plus a row of Previous / More buttons (payload
@@ -18,15 +25,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
+from pydantic import BaseModel
 
 from bot.errors import Refusal
 from bot.sessions.models import Session
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MORE, PREVIOUS
 from cogs.i18n.language import Language
+from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
 from cogs.kit.discord_limits import clip
@@ -44,13 +53,39 @@ UNKNOWN_CONTROL = "That button is not part of this game."
 # NOT_AVAILABLE, a choice that is not available now, is cogs.kit.custom_ids' (its refusal of a rules
 # page out of range as well).
 CHOOSE_ONE = "Choose one option from the list."
+# Controls drawn before codes named the actions carried list indexes (``a:7``, option "7"):
+# such a control, clicked at its version after an upgrade, is answered as outdated.
+OUTDATED = N_("That control is from an older table; open your view again from the table.").text
 
 _DIGITS = re.compile(r"[0-9]{1,6}")
+_INDEX = re.compile(r"[0-9]+")
+Action = TypeVar("Action", bound=BaseModel)
 
 
 def number(raw: str) -> int | None:
     """``raw`` as a number when it is ASCII digits only ('١' is not a digit here)."""
     return int(raw) if _DIGITS.fullmatch(raw) else None
+
+
+def action_code(action: BaseModel) -> str:
+    """The action in one line: its ``type``, then its other fields' values in the model's
+    order (None as nothing), joined by ``:`` (``discard:7♥``, ``pay:3:1:R1W7``)."""
+    parts = [str(getattr(action, "type", type(action).__name__))]
+    for name in type(action).model_fields:
+        if name != "type":
+            value = getattr(action, name)
+            parts.append("" if value is None else str(value))
+    return ":".join(parts)
+
+
+def coded(code: str, legal: Sequence[Action]) -> Action | None:
+    """The legal action whose code is ``code``, or None."""
+    kind = code.partition(":")[0]
+    for action in legal:
+        head = getattr(action, "type", None)
+        if (head is None or str(head) == kind) and action_code(action) == code:
+            return action
+    return None
 
 
 @dataclass(frozen=True)
@@ -117,13 +152,15 @@ class Menu:
     def controls(
         self,
         session: Session,
+        actions: Sequence[BaseModel],
         looks: Sequence[Look | None],
         groups: Sequence[Group] = (),
         order: Sequence[Any] | None = None,
     ) -> Controls:
-        """Controls for every entry with a look (None: not offered), in list order or sorted
-        by ``order`` (one sort key per entry; ties keep list order); groups in the order given
-        (a look's group must be one of them). The payloads keep the list's indexes."""
+        """Controls for every action with a look (``looks[i]`` is how ``actions[i]`` is
+        shown; None: not offered), in list order or sorted by ``order`` (one sort key per
+        action; ties keep list order); groups in the order given (a look's group must be one
+        of them). Each control carries its action's code."""
         controls = Controls()
         grouped: dict[str, list[discord.SelectOption]] = {group.key: [] for group in groups}
         indexes = list(range(len(looks)))
@@ -133,14 +170,15 @@ class Menu:
             look = looks[index]
             if look is None:
                 continue
+            code = action_code(actions[index])
             if look.group is None:
                 controls.buttons.append(ActButton(
-                    session.id, session.version, f"{self.button}:{index}",
+                    session.id, session.version, f"{self.button}:{code}",
                     label=clip(look.label, MAX_BUTTON_LABEL), style=look.style, emoji=look.emoji,
                 ))
             else:
                 grouped[look.group].append(discord.SelectOption(
-                    label=clip(look.label, MAX_OPTION_TEXT), value=str(index),
+                    label=clip(look.label, MAX_OPTION_TEXT), value=code,
                     description=clip(look.description, MAX_OPTION_TEXT)
                     if look.description else None,
                 ))
@@ -164,32 +202,35 @@ class Menu:
         self,
         payload: str,
         values: Sequence[str] | None,
-        groups: Sequence[str | None],
+        legal: Sequence[Action],
+        group_of: Callable[[Action], str | None],
         kinds: Collection[str] = (),
-    ) -> int:
-        """The index a click of this menu chose; Refusal when it names no entry offered now.
-        ``groups``: each entry's group as the controls were built (None: a button);
+    ) -> Action:
+        """The legal action a click of this menu chose; Refusal when it names none offered
+        now. ``group_of``: an action's group as the controls are built (None: a button);
         ``kinds``: every group the UI ever draws (a select of another is not a list)."""
         head, _, rest = payload.partition(":")
         group: str | None = None
         if head == self.button and values is None:
-            raw = rest
+            code = rest
         elif head == self.select and values is not None:
             group = rest.split(":", 1)[0]
             if len(values) != 1:
                 raise Refusal(CHOOSE_ONE)
-            raw = values[0]
+            code = values[0]
         else:
             raise Refusal(UNKNOWN_CONTROL)
         if group is not None and kinds and group not in kinds:
             raise Refusal(CHOOSE_ONE)
-        index = number(raw)
-        if index is None or index >= len(groups) or groups[index] != group:
+        if _INDEX.fullmatch(code):
+            raise Refusal(OUTDATED)
+        action = coded(code, legal)
+        if action is None or group_of(action) != group:
             raise Refusal(NOT_AVAILABLE)
-        return index
+        return action
 
 
-LEGAL = Menu()  # a player's legal actions: buttons ``a:{i}``, selects ``s:{group}:{chunk}``
+LEGAL = Menu()  # a player's legal actions: buttons ``a:{code}``, selects ``s:{group}:{chunk}``
 
 
 def page_of(payload: str) -> int | None:

@@ -1,30 +1,48 @@
 """Whom a game waits for, and who has just joined that set: the turn ping and the view
 follower act only on people the game starts waiting for (at the start, when the turn passes,
 when a new round opens with them), not on one who stays awaited through the steps of a turn.
+
+The engine is never asked here: a change carries whom the game awaits (``Change.awaiting``,
+asked once when the change was stored), and a live session's answer is the manager's
+(``SessionManager.awaiting``, asked once per stored state).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
+from bot.process.client import TableBot
 from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session
 from game.base import PlayerId
 
 
-def humans_awaited(client: Any, session: Session) -> list[PlayerId]:
-    """The awaited players who are people at the keyboard, in the engine's order."""
-    if session.state is None or not session.is_live:
-        return []
-    engine = client.manager.engine(session.game)
-    result = []
-    for player in engine.awaiting(session.state):
+def people(session: Session, awaiting: Iterable[PlayerId]) -> list[PlayerId]:
+    """The players of ``awaiting`` who are people at the keyboard (no bot seat, no seat a
+    machine plays for an away player), in the engine's order."""
+    found = []
+    for player in awaiting:
         seat = session.seat_of(player)
-        if seat is None or seat.is_bot or getattr(seat, "autopiloted", False):
+        if seat is None or seat.is_bot or seat.autopiloted:
             continue
         if player.isdecimal():
-            result.append(player)
-    return result
+            found.append(player)
+    return found
+
+
+def humans_in(change: Change) -> list[PlayerId]:
+    """The people the game awaits after ``change``."""
+    if not change.session.is_live:
+        return []
+    return people(change.session, change.awaiting)
+
+
+def humans_awaited(client: TableBot, session: Session) -> list[PlayerId]:
+    """The people the live game of ``session`` awaits (a restart's catch-up, where there is
+    no change to read)."""
+    if session.state is None or not session.is_live:
+        return []
+    return people(session, client.manager.awaiting(session))
 
 
 class AwaitedHumans:
@@ -32,8 +50,7 @@ class AwaitedHumans:
     restart the first change falls back to "only the actor was awaited", which is true of
     every single action)."""
 
-    def __init__(self, client: Any) -> None:
-        self._client = client
+    def __init__(self) -> None:
         self._seen: dict[int, tuple[int, frozenset[PlayerId]]] = {}  # id -> (version, humans)
 
     def __len__(self) -> int:
@@ -51,7 +68,7 @@ class AwaitedHumans:
         known = self._seen.get(session.id)
         if known is not None and known[0] >= session.version:
             return []  # an older change arriving late
-        now = humans_awaited(self._client, session)
+        now = humans_in(change)
         if known is not None:
             before = known[1]
         elif change.kind == ChangeKind.ACTION and change.actor is not None:

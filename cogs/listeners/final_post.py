@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
 
 import discord
 
+from bot.process.client import TableBot
 from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
 from cogs.client_services import game_uis, release_view
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 DESCRIPTION_LIMIT = 4096
 
 
-def standings_embed(client: Any, session: Session, words: Words) -> discord.Embed:
+def standings_embed(client: TableBot, session: Session, words: Words) -> discord.Embed:
     """Place, name and score of every seat, from the engine's results."""
     engine = client.manager.engine(session.game)
     names = session.names
@@ -49,7 +49,7 @@ def standings_embed(client: Any, session: Session, words: Words) -> discord.Embe
     )
 
 
-def final_post(client: Any, session: Session, words: Words) -> Render:
+def final_post(client: TableBot, session: Session, words: Words) -> Render:
     """The final post of finished ``session``: standings and the Rematch button."""
     ui = game_uis(client).ui(session.game)
     embeds = (
@@ -76,7 +76,7 @@ def with_final_picture(render: Render, picture: Attachment | None) -> Render:
 
 
 class FinalPost:
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
 
     async def on_change(self, change: Change) -> None:

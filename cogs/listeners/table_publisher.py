@@ -29,7 +29,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
-from typing import Any
 
 import discord
 
@@ -108,8 +107,7 @@ class TablePublisher:
             or not session.is_live
         ):
             return False
-        engine = self._client.manager.engine(session.game)
-        return change.actor in engine.awaiting(session.state)
+        return change.actor in change.awaiting
 
     async def catch_up(
         self,
@@ -177,7 +175,7 @@ class TablePublisher:
 
     # --- internals ------------------------------------------------------------------------------
 
-    def _channel(self, session: Session) -> Any:
+    def _channel(self, session: Session) -> discord.PartialMessageable:
         # Sends and edits need only the channel id: no cache lookup, no fetch.
         return self._client.get_partial_messageable(session.channel_id)
 
@@ -228,7 +226,8 @@ class TablePublisher:
             await self.on_moved(moved)
 
 
-async def delete_quietly(channel: Any, message_id: int, what: str) -> None:
+async def delete_quietly(channel: discord.PartialMessageable, message_id: int,
+                        what: str) -> None:
     """Delete one channel message; one already gone is fine, another failure is logged."""
     try:
         await channel.get_partial_message(message_id).delete()

@@ -12,8 +12,10 @@ counts start again from nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+import discord
+
+from bot.sessions.manager import SessionManager
 from bot.sessions.models import Session
 
 BURIED_AFTER = 5  # messages below the table; one more and the next update moves it
@@ -21,7 +23,7 @@ KEEP = 4 * BURIED_AFTER  # ids remembered per channel (deleted ones are taken of
 
 
 class TableWatch:
-    def __init__(self, manager: Any) -> None:
+    def __init__(self, manager: SessionManager) -> None:
         self._manager = manager
         # channel id -> (the table message counted against, ids of the messages below it)
         self._below: dict[int, tuple[int, set[int]]] = {}
@@ -74,13 +76,15 @@ class TableWatch:
 
     # --- the gateway listeners (``bot.add_listener``) ---------------------------------------
 
-    async def on_message(self, message: Any) -> None:
+    async def on_message(self, message: discord.Message) -> None:
         channel = getattr(message, "channel", None)
         if channel is not None:
             self.seen(channel.id, message.id)
 
-    async def on_raw_message_delete(self, payload: Any) -> None:
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         self.gone(payload.channel_id, [payload.message_id])
 
-    async def on_raw_bulk_message_delete(self, payload: Any) -> None:
+    async def on_raw_bulk_message_delete(
+        self, payload: discord.RawBulkMessageDeleteEvent
+    ) -> None:
         self.gone(payload.channel_id, payload.message_ids)

@@ -9,7 +9,11 @@ one turn) is not pinged again. Bot seats and autopiloted seats are never pinged.
 At most one ping per game is in the channel at any moment: the previous one is deleted before
 the next goes out, and when the game no longer waits for anyone it pinged (a bot's turn, the
 end, a cancelled table) it is deleted too. Its message id is stored with the session
-(``Session.ping_message_id``), so a restarted process still deletes it. The controls are the
+(``Session.ping_message_id``), so a restarted process still deletes it: once per new ping (the
+new id replaces the old one's, whose message is deleted first), and None only when a ping is
+deleted without a new one, so a turn pass costs one write beside the move's own. A crash
+between the deletion and the new id's write leaves the deleted message's id stored, which the
+next clear deletes quietly again. The controls are the
 game UI's (``cogs.game_ui.PingsControls``: TEN's Draw and Stop, its bid button), else "My
 hand"; they carry the session and version like the table's, so a click on them goes through
 the same gate (``cogs.clicks.table_clicks``).
@@ -28,7 +32,6 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -82,7 +85,7 @@ def only(players: Sequence[PlayerId]) -> discord.AllowedMentions:
     )
 
 
-def ping_view(client: Any, session: Session, players: Sequence[PlayerId],
+def ping_view(client: TableBot, session: Session, players: Sequence[PlayerId],
               words: Words) -> discord.ui.View:
     """The ping's controls: the game UI's, else "My hand" (both carry the session)."""
     ui = game_uis(client).ui(session.game)
@@ -96,7 +99,7 @@ def ping_view(client: Any, session: Session, players: Sequence[PlayerId],
     return view
 
 
-async def ping_render(client: Any, session: Session, players: Sequence[PlayerId], *,
+async def ping_render(client: TableBot, session: Session, players: Sequence[PlayerId], *,
                       back: bool = False) -> Render:
     """The turn ping of ``session`` for ``players`` (public: no hidden information)."""
     words = await server_words(client, session.guild_id)
@@ -115,7 +118,7 @@ class LivePing:
 class TurnPing:
     def __init__(self, client: TableBot) -> None:
         self._client = client
-        self._awaited = AwaitedHumans(client)
+        self._awaited = AwaitedHumans()
         self._pings: dict[int, LivePing] = {}  # session id -> its ping, while the game runs
 
     def __len__(self) -> int:
@@ -180,16 +183,17 @@ class TurnPing:
         self._pings[session.id] = LivePing(ping.message_id, ping.players,
                                            session.table_message_id)
 
-    async def clear(self, session: Session) -> None:
-        """Delete the game's live ping, if it has one."""
+    async def clear(self, session: Session, *, store: bool = True) -> None:
+        """Delete the game's live ping, if it has one; ``store``: and store that it has none
+        (not when a new ping's id is about to replace it)."""
         ping = self._ping_of(session)
         self._pings.pop(session.id, None)
         if ping is None:
             return
         await delete_quietly(self._channel(session), ping.message_id,
                              f"the turn ping of session {session.id}")
-        if self._client.manager.get(session.id) is not None:
-            await self._remember(session.id, None)
+        if store:
+            await self._forget_stored(session.id)
 
     # --- internals ------------------------------------------------------------------------------
 
@@ -202,13 +206,13 @@ class TurnPing:
             return None
         return LivePing(current.ping_message_id, frozenset(), current.table_message_id)
 
-    def _channel(self, session: Session) -> Any:
+    def _channel(self, session: Session) -> discord.PartialMessageable:
         return self._client.get_partial_messageable(session.channel_id)
 
     async def _replace(self, session: Session, players: list[PlayerId], *,
                        back: bool = False) -> None:
         """Delete the live ping, then post the new one: never two at a time."""
-        await self.clear(session)
+        await self.clear(session, store=False)
         current = self._client.manager.get(session.id) or session
         render = await ping_render(self._client, current, players, back=back)
         try:
@@ -219,12 +223,19 @@ class TurnPing:
             health = services_of(self._client).health
             if not health.report(session, error, "post a turn ping"):
                 log.warning("could not ping the next player of session %s", session.id)
+            await self._forget_stored(session.id)
             return
         finally:
             release_view(render.view)
         self._pings[session.id] = LivePing(message.id, frozenset(players),
                                            current.table_message_id)
         await self._remember(session.id, message.id)
+
+    async def _forget_stored(self, session_id: int) -> None:
+        """Store that the live game has no ping (unless that is what is stored already)."""
+        current = self._client.manager.get(session_id)
+        if current is not None and current.ping_message_id is not None:
+            await self._remember(session_id, None)
 
     async def _remember(self, session_id: int, message_id: int | None) -> None:
         # The game may have ended meanwhile: its end clears the ping from memory.

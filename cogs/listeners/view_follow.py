@@ -22,12 +22,13 @@ token ages out, or after a failed edit.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
+from bot.process.client import TableBot
 from bot.sessions.manager import Change, ChangeKind
-from cogs.client_services import game_uis, release_view
+from bot.sessions.models import Session
+from cogs.client_services import Interaction, game_uis, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.listeners.awaited_players import AwaitedHumans
@@ -41,9 +42,9 @@ log = logging.getLogger(__name__)
 class ViewFollower:
     """Edits an awaited player's latest private view when the turn comes to them."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: TableBot) -> None:
         self._client = client
-        self._awaited = AwaitedHumans(client)
+        self._awaited = AwaitedHumans()
 
     async def on_change(self, change: Change) -> None:
         views = services_of(self._client).views
@@ -62,7 +63,7 @@ class ViewFollower:
                 await draw_hand_ahead(self._client, session, player,
                                       await player_words(self._client, player))
 
-    async def _edit(self, views: FollowedViews, interaction: Any, session: Any,
+    async def _edit(self, views: FollowedViews, interaction: Interaction, session: Session,
                     player: PlayerId) -> None:
         current = self._client.manager.get(session.id)
         if current is not None and current.version > session.version:

@@ -1,8 +1,8 @@
 """The SPLIT private view: a player's hand and the controls for their legal actions.
 
 Every control comes from ``engine.legal_actions(state, viewer)`` through the controls toolkit
-(``cogs.kit.control_menus``): a control's payload names the action by its index in that list
-(``a:7`` for a button; a select ``s:{kind}:{chunk}`` whose option values are indexes).
+(``cogs.kit.control_menus``): a control's payload names the action by its code (``a:draw`` for a
+button; a select ``s:{kind}:{chunk}`` whose option values are codes, ``discard:7♥``).
 """
 
 from __future__ import annotations
@@ -139,8 +139,10 @@ def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words:
 
 
 def private_render(
-    engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0
+    engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0,
+    legal: Sequence[SplitAction] | None = None,
 ) -> Render:
+    """``viewer``'s hand and controls (``legal``: their legal actions when already asked)."""
     view = engine.view(session.state, viewer)
     names = session.names
     hand = view.hand or []
@@ -157,11 +159,10 @@ def private_render(
         if view.row else words.gettext("**Discard row:** empty"),
         "",
     ]
-    actions = (
-        engine.legal_actions(session.state, viewer)
-        if session.status is Status.ACTIVE
-        else []
-    )
+    if session.status is not Status.ACTIVE:
+        actions: Sequence[SplitAction] = []
+    else:
+        actions = engine.legal_actions(session.state, viewer) if legal is None else legal
     if actions:
         lines.append(words.text(PROMPTS[view.step]))
         if view.picked is not None and view.step == "main":
@@ -175,8 +176,8 @@ def private_render(
         colour=COLOUR, description="\n".join(lines)[:4096])
     if not actions:
         return Render(embeds=[embed], view=None)
-    controls = LEGAL.controls(session, looks(session, view, actions, words), groups(words),
-                              order=[option_order(action) for action in actions])
+    controls = LEGAL.controls(session, actions, looks(session, view, actions, words),
+                              groups(words), order=[option_order(action) for action in actions])
     discord_view, note = layout(session, controls, page, words)
     if note:
         embed.set_footer(text=note)
@@ -184,14 +185,13 @@ def private_render(
 
 
 def resolve(
-    engine: SplitEngine, session: Session, viewer: str, payload: str, values: Sequence[str] | None
+    legal: Sequence[SplitAction], payload: str, values: Sequence[str] | None
 ) -> SplitAction:
-    """The legal action a game control stands for; Refusal when it stands for nothing now."""
+    """The legal action a game control stands for (``legal``: the clicker's legal actions);
+    Refusal when it stands for nothing now."""
     if not LEGAL.owns(payload):
         raise Refusal(UNKNOWN_CONTROL)
-    actions = engine.legal_actions(session.state, viewer)
-    groups = [_group_of(action) for action in actions]
-    return actions[LEGAL.choice(payload, values, groups, SELECT_KINDS)]
+    return LEGAL.choice(payload, values, legal, _group_of, SELECT_KINDS)
 
 
 def _group_of(action: SplitAction) -> str | None:

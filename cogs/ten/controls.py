@@ -1,16 +1,20 @@
 """TEN's Discord controls, built with the controls toolkit (``cogs.kit.control_menus``).
 
-Two lists are offered as controls:
+Every control stands for one of the player's legal actions (``engine.legal_actions``, the
+engine's one list; a control carries the action's code), offered two ways:
 
-- the player's legal actions (``engine.legal_actions``; :data:`cogs.kit.control_menus.LEGAL`):
-  Draw / Stop, Pass and the bid select, Skip and the buy select, "Choose another card".
-  Payments are not offered from this list (it holds every way to pay);
-- the payment options (``payment_options``; :data:`PAYMENTS`): the suggested one as a
-  button (``y:{i}``), all of them in a select (``yo:pay:{chunk}``).
+- :data:`cogs.kit.control_menus.LEGAL`: Draw / Stop, Pass and the bid select, Skip and the buy
+select,
+  "Choose another card";
+- :data:`PAYMENTS`, the list's Pay actions (a payment phase lists every way to pay, least
+  wasteful first): the suggested one as a button (``y:{code}``), all of them in a select
+  (``yo:pay:{chunk}``), where one that spends collection cards opens the card step.
 
-Besides: ``panel`` (table button: open the awaited player's private controls), ``v`` (back
-from a next step to the private view) and ``yc:{c}:{b}`` (the collection-card multi-select of
-a payment of c currency + b bust tokens; its values are card keys, see :func:`card_keys`).
+Which control an action gets is decided by its structure (:func:`group_of`), never by its
+words. Besides: ``panel`` (table button: open the awaited player's private controls), ``v``
+(back from a next step to the private view) and ``yc:{c}:{b}`` (the collection-card
+multi-select of the listed payment of c currency + b bust tokens; its values are card keys,
+see :func:`card_keys`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ from bot.sessions.models import Session
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import BACK, DRAW, PASS
 from cogs.i18n.language import Language
-from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import (
     LEGAL,
@@ -37,17 +40,34 @@ from cogs.kit.control_menus import (
     Look,
     Menu,
     clip,
+    number,
 )
 from cogs.kit.custom_ids import ActButton, ActSelect, Item
-from game.ten import Back, Bid, Buy, Draw, Pass, Payment, Skip, Stop, TenAction, display, sort_key
+from game.ten import (
+    Back,
+    Bid,
+    Buy,
+    Draw,
+    Pass,
+    Pay,
+    Payment,
+    Skip,
+    Stop,
+    TenAction,
+    display,
+    pay_action,
+    payment_of,
+    sort_key,
+)
 
 PAYMENTS = Menu(button="y", select="yo")
 # The payloads of TEN's controls before they were built with the toolkit (draw, stop, pass,
 # skip, back; bid, buy and payment selects): a table drawn then and clicked at the same
 # version after an upgrade is answered as outdated.
 OLD_PAYLOAD = re.compile(r"d|sn|sc|p|k|r|(b|m|yo):[0-9]+")
-OUTDATED = N_("That control is from an older table; open your view again from the table.").text
 PAY_GROUP = "pay"
+BID_GROUP = "bid"
+BUY_GROUP = "buy"
 PANEL = "panel"
 VIEW = "v"
 CARDS = "yc"
@@ -73,9 +93,21 @@ def groups(words: Words) -> tuple[Group, ...]:
         return words.gettext("Bid {amount}", amount=low)
 
     return (
-        Group("bid", bid_placeholder, max_selects=3),
-        Group("buy", words.gettext("Buy a market card"), max_selects=2),
+        Group(BID_GROUP, bid_placeholder, max_selects=3),
+        Group(BUY_GROUP, words.gettext("Buy a market card"), max_selects=2),
     )
+
+
+def group_of(action: TenAction) -> str | None:
+    """The select an action is offered in (None: a button of its own): bids and buys in
+    theirs, payments in the payment select (:data:`PAYMENTS`)."""
+    if isinstance(action, Bid):
+        return BID_GROUP
+    if isinstance(action, Buy):
+        return BUY_GROUP
+    if isinstance(action, Pay):
+        return PAY_GROUP
+    return None
 
 
 def look(action: TenAction, currency: int, words: Words = ENGLISH) -> Look | None:
@@ -89,12 +121,12 @@ def look(action: TenAction, currency: int, words: Words = ENGLISH) -> Look | Non
     if isinstance(action, Pass):
         return Look(words.text(PASS), style=discord.ButtonStyle.danger)
     if isinstance(action, Bid):
-        return Look(words.gettext("Bid {amount}", amount=action.amount), group="bid")
+        return Look(words.gettext("Bid {amount}", amount=action.amount), group=BID_GROUP)
     if isinstance(action, Skip):
         return Look(words.gettext("Skip — buy nothing"))
     if isinstance(action, Buy):
         return Look(words.gettext("{card} — price {price}", card=display(action.card),
-                                  price=action.card[1]), group="buy")
+                                  price=action.card[1]), group=BUY_GROUP)
     if isinstance(action, Back):
         return Look(words.gettext("Choose another card"))
     return None  # a payment: offered through PAYMENTS
@@ -111,7 +143,7 @@ def option_order(action: TenAction) -> tuple[object, ...]:
 
 def legal_controls(session: Session, legal: Sequence[TenAction], currency: int = 0,
                    words: Words = ENGLISH) -> Controls:
-    return LEGAL.controls(session, [look(action, currency, words) for action in legal],
+    return LEGAL.controls(session, legal, [look(action, currency, words) for action in legal],
                           groups(words), order=[option_order(action) for action in legal])
 
 
@@ -121,13 +153,17 @@ def quick_controls(session: Session, legal: Sequence[TenAction],
     buy phase); every other choice is in their private view."""
     looks = [look(action, 0, words) if isinstance(action, Pass | Skip) else None
              for action in legal]
-    return LEGAL.controls(session, looks, groups(words))
+    return LEGAL.controls(session, legal, looks, groups(words))
 
 
-def groups_of(legal: Sequence[TenAction]) -> list[str | None]:
-    """Each legal action's group as :func:`legal_controls` draws it (for resolving a click)."""
-    found = [look(action, 0) for action in legal]
-    return [entry.group if entry is not None else "-" for entry in found]
+def pays_in(legal: Sequence[TenAction]) -> list[Pay]:
+    """The legal list's payments, least wasteful first (the engine's order)."""
+    return [action for action in legal if isinstance(action, Pay)]
+
+
+def payments(pays: Sequence[Pay], price: int) -> list[Payment]:
+    """What each listed payment spends and overpays (the first is the least wasteful)."""
+    return [payment_of(pay, price, least_wasteful=index == 0) for index, pay in enumerate(pays)]
 
 
 def payment_label(option: Payment, words: Words = ENGLISH) -> str:
@@ -151,33 +187,53 @@ def _payment_note(option: Payment, words: Words) -> str | None:
     return words.gettext("then choose the cards") if option.cards else None
 
 
-def payment_controls(session: Session, options: Sequence[Payment],
+def payment_controls(session: Session, pays: Sequence[Pay], options: Sequence[Payment],
                      words: Words = ENGLISH) -> Controls:
-    """The suggested payment as a button and, when there are others, a select of all."""
-    if not options:
+    """The suggested payment as a button and, when there are others, a select of all
+    (``options[i]`` describes ``pays[i]``)."""
+    if not pays:
         return Controls()
     suggested = payment_label(options[0], words)
     best = Look(words.gettext("Pay {payment} (suggested)", payment=suggested),
                 style=discord.ButtonStyle.success)
-    controls = PAYMENTS.controls(session, [best])
-    if len(options) > 1:
+    controls = PAYMENTS.controls(session, pays[:1], [best])
+    if len(pays) > 1:
         others = [
             Look(payment_label(option, words), group=PAY_GROUP,
                  description=_payment_note(option, words))
             for option in options
         ]
         chosen = PAYMENTS.controls(
-            session, others,
+            session, pays, others,
             (Group(PAY_GROUP, words.gettext("Other ways to pay"), max_selects=2),)
         )
         controls.selects.extend(chosen.selects)
     return controls
 
 
-def payment_groups(options: Sequence[Payment], values: Sequence[str] | None) -> list[str | None]:
-    """The payment list's groups for a click: the button offers any option (the card step
-    pays the chosen one), the select every option."""
-    return [None if values is None else PAY_GROUP] * len(options)
+def chosen_payment(payload: str, values: Sequence[str] | None, pays: Sequence[Pay]) -> Pay:
+    """The listed payment a payment control stands for: the button any of them (the card
+    step's button pays the one chosen), the select each of them."""
+    group = None if values is None else PAY_GROUP
+    return PAYMENTS.choice(payload, values, pays, lambda pay: group)
+
+
+def picker_split(arg: str) -> tuple[int, int] | None:
+    """(currency, bust tokens) of a card picker's payload ``yc:{c}:{b}`` (``arg``: "c:b")."""
+    currency, _, bust = arg.partition(":")
+    c, b = number(currency), number(bust)
+    return None if c is None or b is None else (c, b)
+
+
+def picked_payment(c: int, b: int, values: Sequence[str], pays: Sequence[Pay]) -> Pay | None:
+    """The listed payment of c currency + b bust tokens and collection cards, spending the
+    cards chosen in the picker (``values``: card keys) in place of the listed ones; None when
+    ``pays`` lists no such payment. Whether those cards may pay (how many, whose) is the
+    engine's to check, in its own words."""
+    for pay in pays:
+        if pay.c == c and pay.b == b and pay.cards:
+            return pay_action(c, b, "".join(note_of_key(value) for value in values))
+    return None
 
 
 def card_keys(collection: Sequence[str]) -> list[tuple[str, str]]:
@@ -227,13 +283,13 @@ def panel_button(session: Session, label: str) -> Item:
                      style=discord.ButtonStyle.primary)
 
 
-def card_step_controls(session: Session, index: int, option: Payment,
+def card_step_controls(session: Session, pay: Pay, option: Payment,
                        collection: Sequence[str], words: Words = ENGLISH) -> Controls:
-    """Pay with option ``index`` as suggested, go back, or choose the cards to spend."""
-    looks: list[Look | None] = [None] * index
-    looks.append(Look(words.gettext("Pay {payment}", payment=payment_label(option, words)),
-                      style=discord.ButtonStyle.success))
-    controls = PAYMENTS.controls(session, looks)
+    """Pay ``pay`` (``option`` describes it) as suggested, go back, or choose the cards to
+    spend."""
+    looks = [Look(words.gettext("Pay {payment}", payment=payment_label(option, words)),
+                  style=discord.ButtonStyle.success)]
+    controls = PAYMENTS.controls(session, [pay], looks)
     controls.buttons.append(ActButton(session.id, session.version, VIEW,
                                       label=words.text(BACK)))
     controls.selects.append(card_picker(session, collection, option, words))

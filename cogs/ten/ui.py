@@ -1,7 +1,7 @@
 """TEN's table in Discord: the public table message, the private view and the click decoder.
 
-The engine decides everything: controls come from ``engine.legal_actions`` and
-``payment_options`` (``cogs.ten.controls``), the table from ``engine.view(state, None)``, the
+The engine decides everything: controls come from ``engine.legal_actions`` (payments too:
+``cogs.ten.controls``), the table from ``engine.view(state, None)``, the
 event lines from ``cogs.ten.events`` (the manager keeps the public events in ``Session.log``).
 A click becomes the engine's action model, which the manager hands to the engine; it refuses
 anything illegal in its own words.
@@ -24,7 +24,14 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
-from cogs.kit.control_menus import CHOOSE_ONE, LEGAL, UNKNOWN_CONTROL, Controls, number
+from cogs.kit.control_menus import (
+    CHOOSE_ONE,
+    LEGAL,
+    NOT_AVAILABLE,
+    OUTDATED,
+    UNKNOWN_CONTROL,
+    Controls,
+)
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
 from cogs.ten import controls, table_text, text
@@ -35,13 +42,12 @@ from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.ten import (
-    Payment,
+    Pay,
     PlayerView,
     TenEngine,
     TenState,
     TenView,
-    pay_action,
-    payment_options,
+    payment_of,
     wealth,
 )
 
@@ -237,13 +243,14 @@ class TenUI:
             embed.set_footer(text=words.gettext(
                 "Your bid: pass, or choose an amount (up to your wealth)."))
             return controls.legal_controls(session, legal, words=words).items()
-        if view.phase == "payment":
-            options = self._payment_options(session.state, view)
+        if view.phase == "payment" and view.payment is not None:
+            pays = controls.pays_in(legal)
+            options = controls.payments(pays, view.payment.price)
             embed.add_field(name=words.gettext("Least wasteful"),
                             value=controls.payment_label(options[0], words), inline=False)
             embed.set_footer(text=words.gettext("Choose how to pay."))
             me = _player(view, viewer)
-            pay = controls.payment_controls(session, options, words)
+            pay = controls.payment_controls(session, pays, options, words)
             back = controls.legal_controls(session, legal, words=words)
             found = Controls(buttons=[*pay.buttons, *back.buttons], selects=pay.selects)
             if options and options[0].cards:
@@ -255,17 +262,11 @@ class TenUI:
         embed.set_footer(text=words.gettext("Buy one market card you can pay for, or skip."))
         return controls.legal_controls(session, legal, words=words).items()
 
-    def _payment_options(self, state: TenState, view: TenView) -> list[Payment]:
-        payment = view.payment
-        if payment is None:
-            return []
-        return payment_options(state, payment.payer, payment.price,
-                               cards_allowed=payment.paying_for == "card")
-
-    def _card_step(self, session: Session, viewer: PlayerId, index: int,
-                   option: Payment, words: Words) -> Render:
+    def _card_step(self, session: Session, viewer: PlayerId, pay: Pay, words: Words) -> Render:
         """Next step for a payment that spends collection cards: which cards."""
         view: TenView = self.engine.view(session.state, viewer)
+        assert view.payment is not None  # a Pay is legal in the payment phase only
+        option = payment_of(pay, view.payment.price)
         me = _player(view, viewer)
         pick = words.ngettext(
             "You pay **{payment}**: pick {count} collection card (spent cards leave the game).",
@@ -277,7 +278,7 @@ class TenUI:
         )
         embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards))
         discord_view = discord.ui.View(timeout=None)
-        for item in controls.card_step_controls(session, index, option, me.collection,
+        for item in controls.card_step_controls(session, pay, option, me.collection,
                                                 words).items():
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
@@ -288,39 +289,39 @@ class TenUI:
         return _turn_text(self.engine.view(session.state, None), session.names, words)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None
+        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
+        values: Sequence[str] | None,
     ) -> Click:
-        return self.action_in(session, viewer, payload, values, text.ENGLISH)
+        return self.action_in(session, viewer, legal, payload, values, text.ENGLISH)
 
     def action_in(
-        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
+        values: Sequence[str] | None, words: Words,
     ) -> Click:
+        """The click as one of ``legal`` (the viewer's legal actions) or a next step."""
         if payload in (controls.PANEL, controls.VIEW):
             return OpenStep(self.private_in(session, viewer, words))
-        state: TenState = session.state
         if LEGAL.owns(payload):
-            legal = self.engine.legal_actions(state, viewer)
-            return Move(legal[LEGAL.choice(payload, values, controls.groups_of(legal))])
-        if controls.PAYMENTS.owns(payload) and not controls.OLD_PAYLOAD.fullmatch(payload):
-            options = self._payment_options(state, self.engine.view(state, None))
-            index = controls.PAYMENTS.choice(
-                payload, values, controls.payment_groups(options, values)
-            )
-            option = options[index]
-            if values is not None and option.cards:
-                return OpenStep(self._card_step(session, viewer, index, option, words))
-            return Move(option.action())
+            return Move(LEGAL.choice(payload, values, legal, controls.group_of))
         if controls.OLD_PAYLOAD.fullmatch(payload):
-            raise Refusal(controls.OUTDATED)
+            raise Refusal(OUTDATED)
+        pays = controls.pays_in(legal)
+        if controls.PAYMENTS.owns(payload):
+            pay = controls.chosen_payment(payload, values, pays)
+            if values is not None and pay.cards:
+                return OpenStep(self._card_step(session, viewer, pay, words))
+            return Move(pay)
         code, _, arg = payload.partition(":")
         if code == controls.CARDS:
-            currency, _, bust = arg.partition(":")
-            c, b = number(currency), number(bust)
-            if c is None or b is None or not values:
-                raise Refusal(UNKNOWN_CONTROL if c is None or b is None else CHOOSE_ONE)
-            notes = [controls.note_of_key(value) for value in values]
-            return Move(pay_action(c, b, "".join(notes)))
+            split = controls.picker_split(arg)
+            if split is None:
+                raise Refusal(UNKNOWN_CONTROL)
+            if not values:
+                raise Refusal(CHOOSE_ONE)
+            picked = controls.picked_payment(*split, values, pays)
+            if picked is None:
+                raise Refusal(NOT_AVAILABLE)
+            return Move(picked)
         raise Refusal(UNKNOWN_CONTROL)
 
 

@@ -17,7 +17,7 @@ from game.ten.cards import display, sort_key
 from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
 from game.ten.engine import TenEngine
 from game.ten.odds import bust_chance
-from game.ten.payments import Payment, pay_action, payment_options, wealth
+from game.ten.payments import Payment, pay_action, payment_of, payment_options, wealth
 from game.ten.scoring import Score, score_notes
 from game.ten.state import Back, Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenAction, TenState
 from game.ten.view import MarketCard, PlayerView, RunView, TenView
@@ -63,6 +63,7 @@ __all__ = [
     "data",
     "display",
     "pay_action",
+    "payment_of",
     "payment_options",
     "score_notes",
     "sort_key",

@@ -49,6 +49,15 @@ class Payment:
         return f"{text} ({self.overpay} lost)" if self.overpay else text
 
 
+def payment_of(pay: Pay, price: int, *, least_wasteful: bool = False) -> Payment:
+    """What a Pay action of the legal list spends and overpays, for a price of ``price``
+    (``least_wasteful``: it is the list's first payment)."""
+    notes = tuple(cards.split_notes(pay.cards)) if pay.cards else ()
+    total = pay.c + data.BUST_TOKEN_VALUE * pay.b + data.COLLECTION_CARD_VALUE * len(notes)
+    return Payment(c=pay.c, b=pay.b, cards=notes, overpay=total - price,
+                   least_wasteful=least_wasteful)
+
+
 # Token-only Pay actions recur in every game, so one object serves every legal list that
 # holds it; a Pay with cards names cards of one collection, so it is built with that list
 # (which _LEGAL_PAYS then keeps for its situation). The cache stays small on purpose: its

@@ -130,3 +130,19 @@ def test_bots_bench_shows_how_far_past_the_deadline_decisions_returned() -> None
     assert bots_bench.past_deadline(times, 400) == "10.0 / 60 (11)"
     assert bots_bench.past_deadline([0.1, 0.2], 400) == "-"
     assert bots_bench.past_deadline(times, 0) == "-"
+
+
+
+def test_click_path_counts_one_gate_one_ask_and_two_writes_per_click() -> None:
+    import asyncio
+
+    from bench import click_path
+
+    results = dict(asyncio.run(click_path.run()))
+    assert set(results) == {"SPLIT discard", "TEN buy: the card", "TEN buy: the payment"}
+    for name, counted in results.items():
+        click, listeners = counted.click.watched, counted.listeners.watched
+        assert (click["gate"], click["pre-gate"], listeners["gate"]) == (1, 0, 0), name
+        assert click["awaiting"] + listeners["awaiting"] == 1, name  # once per stored change
+        assert click["db writes"] == 1 and listeners["db writes"] <= 1, name
+        assert counted.click.calls > 0 and counted.click.crossings > 0

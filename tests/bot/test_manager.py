@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ from bot.sessions.manager import Change, SessionManager
 from bot.sessions.models import Seat, Status
 from bot.store import Store, open_store
 from tests.bot.conftest import FakeClock, make_manager, seat
-from tests.testgame import Add
+from tests.testgame import Add, CountEngine
 
 
 async def started(manager: SessionManager, players: int = 2, channel: int = 10):
@@ -253,3 +255,80 @@ async def test_an_act_cancelled_after_its_write_committed_still_swaps(
     store.record_action = real  # type: ignore[method-assign]
     after = await manager.act(session.id, "2", session.version + 1, Add(add=1))
     assert after.session.version == session.version + 2  # no collision with the stored seq
+
+
+class CountingEngine(CountEngine):
+    """COUNT, counting how often the manager asks whom it awaits and what is legal."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: Counter[str] = Counter()
+
+    def awaiting(self, state: Any) -> list[str]:
+        if sys._getframe(1).f_globals.get("__name__") != "tests.testgame":  # not COUNT's own
+            self.asked["awaiting"] += 1
+        return super().awaiting(state)
+
+    def legal_actions(self, state: Any, player: str) -> list[Add]:
+        self.asked["legal_actions"] += 1
+        return super().legal_actions(state, player)
+
+
+async def test_a_click_is_gated_and_decoded_once_under_the_lock(
+    store: Store, clock: FakeClock
+) -> None:
+    engine = CountingEngine()
+    manager = SessionManager(store, {"count": engine}, clock=clock, seed_source=lambda: 42)
+    changes: list[Change] = []
+
+    async def listen(change: Change) -> None:
+        changes.append(change)
+
+    manager.subscribe(listen)
+    session = await started(manager)
+    mover = engine.awaiting(session.state)[0]
+    other = "2" if mover == "1" else "1"
+    seen: list[tuple[Any, list[Any]]] = []
+
+    def decode(live: Any, legal: list[Any]) -> Any:
+        seen.append((live, legal))
+        return legal[0]
+
+    engine.asked.clear()
+    change = await manager.click(session.id, mover, session.version, decode)
+    assert isinstance(change, Change) and change.session.version == session.version + 1
+    # The gate read whom the game awaited (asked when that version was stored); the legal
+    # list and whom the new version awaits are asked once each, and the latter travels on
+    # the change.
+    assert engine.asked == Counter({"awaiting": 1, "legal_actions": 1})
+    assert seen == [(session, engine.legal_actions(session.state, mover))]
+    await manager.settle()
+    assert changes[-1] is change
+    assert change.awaiting == tuple(engine.awaiting(change.session.state))
+    assert manager.awaiting(change.session) == change.awaiting
+    # A refusal by the gate: the decoder is never asked; one by the decoder changes nothing.
+    live = change.session
+    for player, version, refusal in [(other, live.version - 1, errors.STALE),
+                                     ("9", live.version, errors.NOT_SEATED)]:
+        with pytest.raises(Refusal) as err:
+            await manager.click(live.id, player, version, decode)
+        assert err.value.message == refusal
+    seen.clear()
+    awaited = change.awaiting[0]
+    with pytest.raises(Refusal) as err:
+        await manager.click(live.id, awaited, live.version,
+                            lambda s, legal: (_ for _ in ()).throw(Refusal("No such choice.")))
+    assert err.value.message == "No such choice."
+    # A decoder's other answer (a next step to show) is returned, nothing stored.
+    step = await manager.click(live.id, awaited, live.version, lambda s, legal: ("step", s))
+    assert step == ("step", live)
+    assert manager.get(live.id) is live
+    assert len(await store.actions(live.id)) == 1
+    # Shutting down: a next step is still shown, a move is refused.
+    await manager.drain()
+    assert await manager.click(live.id, awaited, live.version,
+                               lambda s, legal: ("step", s)) == ("step", live)
+    with pytest.raises(Refusal) as err:
+        await manager.click(live.id, awaited, live.version, decode)
+    assert err.value.message == errors.SHUTTING_DOWN
+    assert manager.get(live.id) is live

@@ -31,7 +31,7 @@ from bot.ops.json_logs import JsonFormatter
 from bot.ops.metrics import Metrics
 from bot.ops.rest_trace import DISCORD_EPOCH, counts_globally, record, route_of
 from bot.process.env_settings import load_settings
-from bot.store import Store
+from bot.store import open_store
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
@@ -130,7 +130,7 @@ async def _answers() -> None:
 
 
 async def test_healthy_when_owner_connected_and_the_database_answers(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "h.sqlite3")
+    store = await open_store(tmp_path / "h.sqlite3")
     try:
         health = Health(role=OWNER, shards=lambda: {0: True}, expected_shards=(0,),
                         database=lambda: store.query("SELECT 1"),
@@ -171,7 +171,7 @@ async def test_a_missing_shard_a_lost_lease_and_a_slow_database_are_named() -> N
 
 async def test_a_closed_store_and_a_moved_file_are_a_database_gone(tmp_path: Path) -> None:
     path = tmp_path / "gone.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     health = Health(role=OWNER, shards=lambda: {0: True}, expected_shards=(0,),
                     database=lambda: store.query("SELECT 1"), sqlite_path=path)
     path.rename(tmp_path / "elsewhere.sqlite3")
@@ -274,7 +274,7 @@ def test_a_bad_endpoint_or_log_setting_is_a_configuration_error(
 
 async def test_a_backup_of_a_live_database_is_a_consistent_verified_copy(tmp_path: Path) -> None:
     path = tmp_path / "live.sqlite3"
-    store = await Store.open(path)  # WAL, an open connection: a running bot
+    store = await open_store(path)  # WAL, an open connection: a running bot
     try:
         await store.set_meta("marker", "before")
         copied = await asyncio.to_thread(backup_sqlite, path, tmp_path / "copy.sqlite3")

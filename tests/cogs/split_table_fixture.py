@@ -9,6 +9,7 @@ from typing import Any
 from bot.sessions.manager import Change, SessionManager
 from bot.sessions.models import Session
 from cogs.commands.game_commands import GameCog
+from cogs.kit.control_menus import action_code
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
 from cogs.listeners.table_publisher import TablePublisher
@@ -81,14 +82,16 @@ def children(sent: Sent) -> list[Any]:
     return list(sent.view.children) if sent.view is not None else []
 
 
-def control_for(sent: Sent, index: int) -> tuple[str, list[str] | None] | None:
-    """The custom_id (and select values) that plays legal action ``index`` in a hand view."""
+def control_for(sent: Sent, action: Any) -> tuple[str, list[str] | None] | None:
+    """The custom_id (and select values) that plays legal ``action`` in a hand view (the
+    control carrying its code)."""
+    code = action_code(action)
     for item in children(sent):
         custom_id = str(item.custom_id)
-        if custom_id.endswith(f":a:{index}"):
+        if custom_id.endswith(f":a:{code}"):
             return custom_id, None
         for option in getattr(item, "options", []):
-            if option.value == str(index):
+            if option.value == code:
                 return custom_id, [option.value]
     return None
 

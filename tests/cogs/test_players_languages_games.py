@@ -41,6 +41,7 @@ from cogs.game_ui import event_lines
 from cogs.i18n import Language, words_for
 from cogs.i18n import common_words as common
 from cogs.i18n.messages import Message, PluralMessage
+from cogs.kit.control_menus import action_code
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.rendering.replay_pages import step_lines
 from game.split import SplitEngine
@@ -294,13 +295,15 @@ async def split(tmp_path: Path) -> AsyncIterator[SplitTable]:
     await store.close()
 
 
-def split_control(sent: Sent, index: int) -> tuple[str, list[str] | None] | None:
+def split_control(sent: Sent, action: Any) -> tuple[str, list[str] | None] | None:
+    """The button or select option of ``sent`` that carries ``action``'s code."""
+    code = action_code(action)
     for child in sent.view.children if sent.view is not None else []:
         custom_id = str(child.custom_id)
-        if custom_id.endswith(f":a:{index}"):
+        if custom_id.endswith(f":a:{code}"):
             return custom_id, None
         for option in getattr(child, "options", []):
-            if option.value == str(index) and ":s:" in custom_id:
+            if option.value == code and ":s:" in custom_id:
                 return custom_id, [option.value]
     return None
 
@@ -336,13 +339,13 @@ async def test_a_whole_split_game_in_three_languages(split: SplitTable) -> None:
             view = await players.hand(user)
             if str(user.id) != mover:
                 assert view.custom_ids == []
-        legal = split.engine.legal_actions(state, mover)
-        index = legal.index(split.engine.bot_action(state, mover, "normal", rng))
+        action = split.engine.bot_action(state, mover, "normal", rng)
+        assert action in split.engine.legal_actions(state, mover)
         user = USERS[mover]
         view = await players.hand(user)
-        while (control := split_control(view, index)) is None:
+        while (control := split_control(view, action)) is None:
             page = next_page(view)
-            assert page is not None, f"action {index} has no control"
+            assert page is not None, f"{action!r} has no control"
             view = await players.press(user, view.message, page)
         await players.press(user, view.message, *control)
         seen = await players.public(table, seen)
@@ -425,9 +428,8 @@ async def play_in(players: Players, user: FakeUser, view: Sent, action: Any) -> 
     """Play ``action`` through the controls of ``user``'s private ``view``."""
     ten: TenTable = players.table
     state = ten.state
-    legal = TEN.legal_actions(state, str(user.id))
     if not isinstance(action, Pay):
-        control = split_control(view, legal.index(action))
+        control = split_control(view, action)
         assert control is not None, action
         await players.press(user, view.message, *control)
         return
@@ -437,13 +439,14 @@ async def play_in(players: Players, user: FakeUser, view: Sent, action: Any) -> 
     [index] = [i for i, o in enumerate(options)
                if (o.c, o.b, len(o.cards)) == (action.c, action.b, len(notes))]
     option = options[index]
+    code = action_code(option.action())
     if index > 0:
-        select = select_with(view, "yo:pay:", str(index))
-        view = await players.press(user, view.message, str(select.custom_id), [str(index)])
+        select = select_with(view, "yo:pay:", code)
+        view = await players.press(user, view.message, str(select.custom_id), [code])
         if not option.cards:
             return
     if Counter(option.cards) == Counter(notes):
-        await players.press(user, view.message, str(item(view, f"y:{index}").custom_id))
+        await players.press(user, view.message, str(item(view, f"y:{code}").custom_id))
         return
     picker = item(view, f"yc:{option.c}:{option.b}")
     await players.press(user, view.message, str(picker.custom_id), values_for(picker, notes))

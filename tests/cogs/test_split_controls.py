@@ -10,7 +10,13 @@ import pytest
 from bot.errors import Refusal
 from bot.sessions.models import Seat, Session, Status
 from cogs.game_ui import Move, OpenStep, Render
-from cogs.kit.control_menus import MAX_OPTIONS, NOT_AVAILABLE, UNKNOWN_CONTROL
+from cogs.kit.control_menus import (
+    MAX_OPTIONS,
+    NOT_AVAILABLE,
+    OUTDATED,
+    UNKNOWN_CONTROL,
+    action_code,
+)
 from cogs.split import SplitUI
 from game.split import SplitEngine, Step
 from game.split.state import SplitState, TableMatch
@@ -47,15 +53,22 @@ def items(render: Render) -> list[Any]:
     return [getattr(item, "item", item) for item in render.view.children]
 
 
-def indexes(render: Render) -> set[int]:
+def codes(render: Render) -> set[str]:
+    """The action codes the render's controls carry."""
     found = set()
     for item in items(render):
         custom_id = str(item.custom_id)
         if ":a:" in custom_id:
-            found.add(int(custom_id.rsplit(":", 1)[1]))
+            found.add(custom_id.split(":a:", 1)[1])
         for option in getattr(item, "options", []):
-            found.add(int(option.value))
+            found.add(option.value)
     return found
+
+
+def click(session: Session, viewer: str, payload: str, values: list[str] | None) -> Any:
+    """The UI's decoding of a click, against the viewer's legal actions."""
+    legal = ENGINE.legal_actions(session.state, viewer)
+    return UI.action_for(session, viewer, legal, payload, values)
 
 
 def check_limits(render: Render) -> None:
@@ -80,15 +93,17 @@ def test_more_than_25_choices_are_split_into_selects_and_pages() -> None:
     first = UI.private(session, "1")
     check_limits(first)
     assert first.embeds[0].footer.text == "Controls page 1 of 2."
-    seen = indexes(first)
+    seen = codes(first)
     nav = [str(i.custom_id) for i in items(first) if ":pg:" in str(i.custom_id)]
     assert nav == ["tb:act:7:5:pg:0", "tb:act:7:5:pg:1"]
-    step = UI.action_for(session, "1", "pg:1", None)
+    step = click(session, "1", "pg:1", None)
     assert isinstance(step, OpenStep)
     second = step.render
     check_limits(second)
-    seen |= indexes(second)
-    assert seen == set(range(len(legal)))  # every legal action is reachable, once laid out
+    seen |= codes(second)
+    # every legal action is reachable, once laid out, by its own code
+    assert seen == {action_code(action) for action in legal}
+    assert len(seen) == len(legal)
     labels = [o.label for i in items(first) for o in getattr(i, "options", [])]
     assert "Match 7♦+7♣ (weak)" in labels
     assert "Discard 7♣" in [o.label for i in items(second) for o in getattr(i, "options", [])]
@@ -105,24 +120,31 @@ def test_every_offered_choice_resolves_to_that_legal_action() -> None:
         if page == 0:
             render = UI.private(session, "1")
         else:
-            step = UI.action_for(session, "1", "pg:1", None)
+            step = click(session, "1", "pg:1", None)
             assert isinstance(step, OpenStep)
             render = step.render
         for item in items(render):
             payload = str(item.custom_id).split(":", 4)[4]
             for option in getattr(item, "options", []):
-                chosen = UI.action_for(session, "1", payload, [option.value])
-                assert chosen == Move(legal[int(option.value)])
+                chosen = click(session, "1", payload, [option.value])
+                assert isinstance(chosen, Move) and chosen.action in legal
+                assert action_code(chosen.action) == option.value
 
 
 @pytest.mark.parametrize(
     ("payload", "values", "message"),
     [
-        ("a:999", None, NOT_AVAILABLE),
+        ("a:999", None, OUTDATED),  # a list index: a control drawn before codes
+        ("a:0", None, OUTDATED),
+        ("s:disc:0", ["0"], OUTDATED),
         ("a:-1", None, NOT_AVAILABLE),
         ("a:١", None, NOT_AVAILABLE),  # an Arabic-Indic one is not a digit here
-        ("a:0", None, NOT_AVAILABLE),  # index 0 is a match: not a button action
-        ("s:disc:0", ["0"], NOT_AVAILABLE),  # a match offered in the discard select
+        ("a:match:7♦:7♣", None, NOT_AVAILABLE),  # a match: not a button action
+        ("s:disc:0", ["match:7♦:7♣"], NOT_AVAILABLE),  # a match offered in the discard select
+        ("a:discard:7♣", None, NOT_AVAILABLE),  # a discard: not a button either
+        ("s:disc:0", ["discard:5♥"], NOT_AVAILABLE),  # a card not in the hand
+        ("s:disc:0", ["discard"], NOT_AVAILABLE),
+        ("a:draw", None, NOT_AVAILABLE),  # legal in the take step only
         ("s:disc:0", [], "Choose one option from the list."),
         ("s:nope:0", ["0"], "Choose one option from the list."),
         ("dance", None, UNKNOWN_CONTROL),
@@ -134,7 +156,7 @@ def test_forged_payloads_are_refused(payload: str, values: list[str] | None,
                                      message: str) -> None:
     session = session_with(crowded_main_step())
     with pytest.raises(Refusal) as refused:
-        UI.action_for(session, "1", payload, values)
+        click(session, "1", payload, values)
     assert refused.value.message == message
 
 
@@ -144,7 +166,7 @@ def test_bonus_prompts_are_buttons() -> None:
     perfect = UI.private(session_with(state), "1")
     assert [i.label for i in items(perfect)] == ["Mark Ben", "Mark Cy"]
     assert "choose the player who marks a negative box" in perfect.embeds[0].description
-    assert UI.action_for(session_with(state), "1", "a:1", None) == Move(
+    assert click(session_with(state), "1", "a:target:3", None) == Move(
         ENGINE.parse_action({"type": "target", "player": "3"}))
     state.step = Step.BONUS_STRONG
     strong = UI.private(session_with(state), "1")
@@ -158,9 +180,11 @@ def test_laydown_offers_lay_select_and_done_only_to_waiting_players() -> None:
     state.hands[1] = [card(4, 0), card(4, 3), card(9, 1)]
     session = session_with(state)
     ben = UI.private(session, "2")
-    assert [str(i.custom_id) for i in items(ben)] == ["tb:act:7:5:a:1", "tb:sel:7:5:s:lay:0"]
+    assert [str(i.custom_id) for i in items(ben)] == ["tb:act:7:5:a:done",
+                                                      "tb:sel:7:5:s:lay:0"]
     assert [o.label for o in items(ben)[1].options] == ["Match 5♠+5♣ (strong)"]
-    assert UI.action_for(session, "2", "a:1", None) == Move(ENGINE.parse_action({"type": "done"}))
+    assert [o.value for o in items(ben)[1].options] == ["lay:5♠:5♣"]
+    assert click(session, "2", "a:done", None) == Move(ENGINE.parse_action({"type": "done"}))
     ana = UI.private(session, "1")
     assert ana.view is None
     assert "Ben, Cy may still lay down matches" in ana.embeds[0].description

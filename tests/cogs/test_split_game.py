@@ -3,6 +3,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,15 +48,15 @@ async def start_game(split: SplitTable, users: tuple[FakeUser, ...]) -> FakeMess
     return table
 
 
-async def play(split: SplitTable, user: FakeUser, index: int) -> tuple[Sent, Sent]:
-    """Play legal action ``index`` through ``user``'s hand view; returns (view, response)."""
+async def play(split: SplitTable, user: FakeUser, action: Any) -> tuple[Sent, Sent]:
+    """Play legal ``action`` through ``user``'s hand view; returns (view, response)."""
     view = await split.hand(user)
     assert view.ephemeral
     hand_message = view.message
     shown = view
-    while (control := control_for(shown, index)) is None:
+    while (control := control_for(shown, action)) is None:
         more = more_button(shown)
-        assert more is not None, f"action {index} has no control"
+        assert more is not None, f"{action!r} has no control"
         shown = await split.press(user, hand_message, more)
         assert shown.kind == "edit_message" and shown.message is hand_message
     custom_id, values = control
@@ -149,10 +150,9 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
                 str(other.id))])]
             assert " ".join(hand_faces) in idle.text
             checked_views += 1
-        legal = split.engine.legal_actions(state, player)
         choice = split.engine.bot_action(state, player, "normal", rng)
-        index = legal.index(choice)
-        view, response = await play(split, user, index)
+        assert choice in split.engine.legal_actions(state, player)
+        view, response = await play(split, user, choice)
         # The same ephemeral message is updated in place to the new hand.
         assert response.kind == "edit_message" and response.message is view.message
         assert response.message.flags.ephemeral

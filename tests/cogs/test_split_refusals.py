@@ -13,7 +13,7 @@ from bot.sessions.models import Session
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.i18n import Language, words_for
-from cogs.kit.control_menus import NOT_AVAILABLE, UNKNOWN_CONTROL
+from cogs.kit.control_menus import NOT_AVAILABLE, OUTDATED, UNKNOWN_CONTROL
 from cogs.split.events import event_line
 from game.split import SplitEngine
 from game.split.cards import FACE_NAMES
@@ -63,7 +63,7 @@ async def test_refusals_change_nothing(split: SplitTable) -> None:
     sid, version = session.id, session.version
     mine = await split.hand(on_turn)
     draw = mine.custom_ids[0]
-    assert draw == f"tb:act:{sid}:{version}:a:0"
+    assert draw == f"tb:act:{sid}:{version}:a:draw"
     shown = public_marks(split, table, mine.message)
     # Not seated: hand command, My hand button, a game control (also an old table's Scores).
     refused(await split.hand(CY), errors.NOT_SEATED)
@@ -76,11 +76,15 @@ async def test_refusals_change_nothing(split: SplitTable) -> None:
             errors.NOT_YOUR_TURN)
     # On turn, forged or impossible payloads.
     refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:a:77"),
-            NOT_AVAILABLE)
+            OUTDATED)  # a list index: a control drawn before actions had codes
+    refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:a:bonus_draw"),
+            NOT_AVAILABLE)  # an action, but not a legal one now
     refused(await split.press(on_turn, mine.message, f"tb:act:{sid}:{version}:xyz"),
             UNKNOWN_CONTROL)
+    refused(await split.press(on_turn, mine.message, f"tb:sel:{sid}:{version}:s:disc:0",
+                              ["draw"]), NOT_AVAILABLE)  # the draw, not a discard
     refused(await split.press(on_turn, mine.message, f"tb:sel:{sid}:{version}:s:disc:0", ["0"]),
-            NOT_AVAILABLE)  # index 0 is the draw, not a discard
+            OUTDATED)
     # No game behind the id.
     refused(await split.press(on_turn, mine.message, f"tb:act:999:{version}:a:0"), errors.NO_GAME)
     assert split.manager.get(sid) is session
@@ -99,8 +103,9 @@ async def test_malformed_select_values_are_refused_and_change_nothing(
                    if ":s:disc:" in str(item.custom_id))
     assert discard.startswith(f"tb:sel:{session.id}:{session.version}:")
     shown = public_marks(split, table, mine.message)
-    for values in (["x"], ["-1"], [""], ["1.0"], ["99"]):
+    for values in (["x"], ["-1"], [""], ["1.0"], ["discard:"], ["discard:7♥:7♥"], ["draw"]):
         refused(await split.press(on_turn, mine.message, discard, values), NOT_AVAILABLE)
+    refused(await split.press(on_turn, mine.message, discard, ["99"]), OUTDATED)
     refused(await split.press(on_turn, mine.message, discard, ["0", "1"]),
             "Choose one option from the list.")
     refused(await split.press(on_turn, mine.message, discard, []),

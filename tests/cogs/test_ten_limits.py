@@ -11,6 +11,7 @@ import pytest
 
 from bot.sessions.models import Seat, Session, Status
 from cogs.game_ui import OpenStep, Render
+from cogs.kit.control_menus import action_code
 from cogs.ten import TenUI
 from game.base import play
 from game.ten import payment_options
@@ -79,8 +80,10 @@ def test_every_render_fits_discord(players: int, seed: int) -> None:
         if state.phase == "pay":
             options = payment_options(state, player, state.pay_price,
                                       cards_allowed=state.pay_for == "card")
-            for index, option in enumerate(options):
-                step = UI.action_for(session, player, "yo:pay:0", [str(index)])
+            legal = ENGINE.legal_actions(state, player)
+            for option in options:
+                code = action_code(option.action())
+                step = UI.action_for(session, player, legal, "yo:pay:0", [code])
                 if option.cards:
                     assert isinstance(step, OpenStep)
                     _check(step.render)

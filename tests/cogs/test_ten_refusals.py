@@ -8,12 +8,11 @@ from pathlib import Path
 from bot import errors
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
-from cogs.kit.control_menus import NOT_AVAILABLE, UNKNOWN_CONTROL
-from cogs.ten.controls import OUTDATED
+from cogs.kit.control_menus import NOT_AVAILABLE, OUTDATED, UNKNOWN_CONTROL, action_code
 from game.ten import payment_options
 from game.ten.cards import NOTATION, display
 from game.ten.payments import wealth
-from game.ten.state import Buy, TenState
+from game.ten.state import Buy, Pay, TenState
 from tests.cogs.conftest import ANA, BEN, CY, DEE
 from tests.cogs.test_ten_game import SEED
 from tests.cogs.test_ten_support import (
@@ -99,9 +98,12 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
         player = table.awaited_user()
         for payload, message in [
             ("zzz", UNKNOWN_CONTROL),
-            ("y:99", NOT_AVAILABLE),
+            ("y:99", OUTDATED),  # a list index: a control drawn before actions had codes
+            ("a:99", OUTDATED),
             ("y:١", NOT_AVAILABLE),  # an Arabic-Indic one is not a digit here
-            ("a:99", NOT_AVAILABLE),
+            ("y:pay:0:0:", NOT_AVAILABLE),  # no payment is due
+            ("a:bid:1", NOT_AVAILABLE),  # not legal in the draw phase (nor a button)
+            ("a:stop:all", NOT_AVAILABLE),  # no such reward
             ("yc:x:1", UNKNOWN_CONTROL),
             ("d", OUTDATED),  # the Draw of a table drawn before the controls toolkit
             ("sn", OUTDATED),
@@ -144,20 +146,22 @@ async def test_auction_refusals(tmp_path: Path) -> None:
                        f"It is {bidder.display_name}'s turn to bid.")
         version = table.session.version
         bid_select = f"tb:sel:{table.sid}:{version}:s:bid:0"
-        assert_refused(await table.press(other, table.table_message, bid_select, ["1"]),
+        assert_refused(await table.press(other, table.table_message, bid_select, ["bid:1"]),
                        f"It is {bidder.display_name}'s turn to bid.")
         panel = await table.press(bidder, table.table_message, panel_id)
         assert panel.ephemeral and "s:bid:0" in payload_ids(panel)
-        assert button(panel, "Pass").custom_id.endswith(":a:0")  # the legal list's first
+        assert button(panel, "Pass").custom_id.endswith(":a:pass")
         amounts = [o.label for o in item(panel, "s:bid:0").options]
         most = wealth(state, state.players.index(str(bidder.id)))
         assert amounts == [f"Bid {n}" for n in range(1, most + 1)]
         before = table.session
-        # Values are indexes into the legal list: past its end, or the Pass button's.
-        too_much = await table.press(bidder, panel.message, bid_select, [str(most + 1)])
+        # Values are the codes of legal bids: beyond the bidder's wealth, or the Pass button's.
+        too_much = await table.press(bidder, panel.message, bid_select, [f"bid:{most + 1}"])
         assert_refused(too_much, NOT_AVAILABLE)
-        not_a_bid = await table.press(bidder, panel.message, bid_select, ["0"])
+        not_a_bid = await table.press(bidder, panel.message, bid_select, ["pass"])
         assert_refused(not_a_bid, NOT_AVAILABLE)
+        index = await table.press(bidder, panel.message, bid_select, ["1"])
+        assert_refused(index, OUTDATED)
         empty = await table.press(bidder, panel.message, bid_select, [])
         assert_refused(empty, "Choose one option from the list.")
         assert table.session is before
@@ -200,20 +204,24 @@ async def test_buy_refusals(tmp_path: Path) -> None:
         dear = next(NOTATION[c] for c in state.market if NOTATION[c] not in legal | owned)
         panel = await table.press(buyer, table.table_message, item(table.table, "panel").custom_id)
         actions = ENGINE.legal_actions(state, str(buyer.id))
-        offered = {actions[int(o.value)] for child in panel.view.children
+        codes = {action_code(action): action for action in actions}
+        offered = {codes[o.value] for child in panel.view.children
                    for o in getattr(child, "options", [])}
         assert {a.card for a in offered if isinstance(a, Buy)} == legal == {
             a.card for a in actions if isinstance(a, Buy)}
         assert dear not in legal  # the dear card is not offered at all
         skip = button(panel, "Skip — buy nothing").custom_id
         buy = f"tb:sel:{table.sid}:{table.session.version}:s:buy:0"
-        skip_index = skip.rsplit(":", 1)[1]
+        skip_code = skip.rsplit(":", 1)[1]
         before = table.session
         shown = public_marks(table, panel.message)
-        assert_refused(await table.press(buyer, panel.message, buy, [skip_index]),
-                       NOT_AVAILABLE)  # the Skip button's index is not a buy
+        assert skip_code == "skip"
+        assert_refused(await table.press(buyer, panel.message, buy, [skip_code]),
+                       NOT_AVAILABLE)  # the Skip button's action is not a buy
         assert_refused(await table.press(buyer, panel.message, buy, ["R0"]), NOT_AVAILABLE)
-        assert_refused(await table.press(bystander(table), panel.message, buy, ["0"]),
+        assert_refused(await table.press(buyer, panel.message, buy, [f"buy:{dear}"]),
+                       NOT_AVAILABLE)  # a market card the buyer cannot pay for
+        assert_refused(await table.press(bystander(table), panel.message, buy, ["skip"]),
                        f"It is {buyer.display_name}'s buy phase.")
         assert table.session is before
         assert public_marks(table, panel.message) == shown
@@ -245,11 +253,22 @@ async def test_payment_with_cards_refuses_a_wrong_card_count(tmp_path: Path) -> 
         back_button = button(paying, "Choose another card")
         before = table.session
         shown = public_marks(table, panel.message)
-        picker = f"tb:sel:{table.sid}:{before.version}:yc:0:0"
         state = table.state
+        price = int(choice.card[1])
+        listed = next(action for action in ENGINE.legal_actions(state, str(payer.id))
+                      if isinstance(action, Pay) and action.cards)
+        picker = f"tb:sel:{table.sid}:{before.version}:yc:{listed.c}:{listed.b}"
         notes = sorted(NOTATION[c] for c in state.collections[state.buyer])
-        sent = await table.press(payer, panel.message, picker, notes[:1])
-        assert_refused(sent, f"That pays 1, but the price is {choice.card[1]}.")
+        count = len(listed.cards) // 2
+        wrong = notes[: count - 1] if count > 1 else notes[: count + 1]
+        paid = listed.c + 3 * listed.b + len(wrong)
+        sent = await table.press(payer, panel.message, picker, wrong)
+        assert_refused(sent, f"That pays {paid}, but the price is {price}." if paid < price
+                       else f"That pays {paid} for a price of {price}: leave out what you do"
+                            " not need.")
+        unlisted = f"tb:sel:{table.sid}:{before.version}:yc:{listed.c + 1}:9"
+        assert_refused(await table.press(payer, panel.message, unlisted, notes[:1]),
+                       NOT_AVAILABLE)  # no payment of that many tokens is listed
         assert table.session is before
         assert public_marks(table, panel.message) == shown
         back = await table.press(payer, panel.message, back_button.custom_id)

@@ -14,6 +14,7 @@ from bot.sessions.manager import Change, SessionManager
 from bot.sessions.models import Session, Status
 from bot.store import Store, open_store
 from cogs.commands.game_commands import GameCog
+from cogs.kit.control_menus import action_code
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
 from cogs.ten import TenUI
@@ -267,14 +268,15 @@ class Router:
         [index] = [i for i, o in enumerate(options)
                    if (o.c, o.b, len(o.cards)) == (action.c, action.b, len(notes))]
         option = options[index]
+        code = action_code(option.action())  # the payment's code (cogs.kit.control_menus)
         message = panel.message
         if index == 0 and Counter(option.cards) == Counter(notes):
-            await table.press(user, message, item(panel, "y:0").custom_id)
+            await table.press(user, message, item(panel, f"y:{code}").custom_id)
             self.seen["pay_suggested"] += 1
             return
         if index > 0:
-            select = select_with(panel, "yo:pay:", str(index))
-            step = await table.press(user, message, select.custom_id, [str(index)])
+            select = select_with(panel, "yo:pay:", code)
+            step = await table.press(user, message, select.custom_id, [code])
             if not option.cards:
                 self.seen["pay_other_split"] += 1
                 return
@@ -282,7 +284,7 @@ class Router:
             self.samples.setdefault("card_step", step.text)
             panel = step
         if Counter(option.cards) == Counter(notes):
-            await table.press(user, message, item(panel, f"y:{index}").custom_id)
+            await table.press(user, message, item(panel, f"y:{code}").custom_id)
             return
         picker = item(panel, f"yc:{option.c}:{option.b}")
         assert picker.min_values == picker.max_values == len(notes)
@@ -340,6 +342,7 @@ def test_discord_limits_hold_for_select_labels() -> None:
 
     session = Session(id=1, guild_id=1, channel_id=1, game="ten", status=Status.ACTIVE,
                       host_id="1", seats=())
+    bids = [Bid(amount=n) for n in range(60)]
     looks = [Look(str(n), group="bid") for n in range(60)]
-    controls = LEGAL.controls(session, looks, [Group("bid", "Bid", max_selects=2)])
+    controls = LEGAL.controls(session, bids, looks, [Group("bid", "Bid", max_selects=2)])
     assert [len(select.options) for select in controls.selects] == [MAX_OPTIONS, MAX_OPTIONS]

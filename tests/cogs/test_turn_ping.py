@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -12,6 +13,7 @@ from bot.sessions.models import Seat
 from bot.store import open_store
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.kit.control_menus import action_code
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing, ping_text, table_link
 from game.split import SplitEngine
@@ -57,11 +59,11 @@ async def test_next_player_is_pinged_once_per_turn(split: SplitTable) -> None:
         view = await split.hand(user)
         legal = split.engine.legal_actions(split.session().state, first)
         # Draw, then discard the first card offered: a turn of two steps.
-        index = next(i for i, a in enumerate(legal) if a.type in ("draw", "discard"))
+        code = action_code(next(a for a in legal if a.type in ("draw", "discard")))
         target = next(
-            cid for cid in view.custom_ids if cid.endswith(f":a:{index}") or ":s:disc:" in cid
+            cid for cid in view.custom_ids if cid.endswith(f":a:{code}") or ":s:disc:" in cid
         )
-        values = None if ":a:" in target else [str(index)]
+        values = None if ":a:" in target else [code]
         await split.press(user, view.message, target, values)
         if split.engine.awaiting(split.session().state) == [first]:
             assert len(pings(split)) == 1  # still the same turn: nobody new to ping
@@ -78,22 +80,22 @@ async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
 ) -> None:
     await start_game(split, (ANA, BEN))
     session = split.session()
-    first = split.engine.awaiting(session.state)[0]
+    awaiting = tuple(split.engine.awaiting(session.state))  # what the manager's change says
+    first = awaiting[0]
     fresh = TurnPing(split.client)  # as after a restart: nothing remembered
-    assert fresh.to_ping(Change("action", session, actor=first)) == []
+    assert fresh.to_ping(Change("action", session, actor=first, awaiting=awaiting)) == []
     other = next(p for p in session.state.players if p != first)
-    assert TurnPing(split.client).to_ping(Change("action", session, actor=other)) == [
-        first
-    ]
+    assert TurnPing(split.client).to_ping(
+        Change("action", session, actor=other, awaiting=awaiting)) == [first]
     as_bot = replace(session, seats=tuple(
         Seat(player_id=s.player_id, display_name=s.display_name, is_bot=s.player_id == first)
         for s in session.seats
     ))
-    assert TurnPing(split.client).to_ping(Change("started", as_bot)) == []
+    assert TurnPing(split.client).to_ping(Change("started", as_bot, awaiting=awaiting)) == []
     late = TurnPing(split.client)
-    assert late.to_ping(Change("started", session)) == [first]
+    assert late.to_ping(Change("started", session, awaiting=awaiting)) == [first]
     older = replace(session, version=session.version - 1)
-    assert late.to_ping(Change("action", older, actor=other)) == []
+    assert late.to_ping(Change("action", older, actor=other, awaiting=awaiting)) == []
 
 
 def pings_only(sent: Sent, user: str) -> None:
@@ -129,3 +131,37 @@ async def test_posts_and_table_edits_need_no_channel_lookup(
     edits = len(table.edits)
     await TablePublisher(split.client).refresh(split.session())
     assert len(table.edits) == edits + 1
+
+
+async def test_a_turn_pass_costs_two_writes(split: SplitTable) -> None:
+    """The move's own write and the new ping's id (replacing the old one's, deleted first);
+    a step that keeps the turn writes only the move."""
+    await start_game(split, (ANA, BEN))
+    session = split.session()
+    first = split.engine.awaiting(session.state)[0]
+    user = ANA if first == str(ANA.id) else BEN
+    [old_ping] = live_pings(split)
+    store = split.manager.store
+    writes: list[str] = []
+    record_action, save_session = store.record_action, store.save_session
+
+    def counted(name: str, write: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            writes.append(name)
+            return write(*args, **kwargs)
+        return call
+
+    store.record_action = counted("action", record_action)  # type: ignore[method-assign]
+    store.save_session = counted("session", save_session)  # type: ignore[method-assign]
+    view = await split.hand(user)
+    draw = next(cid for cid in view.custom_ids if cid.endswith(":a:draw"))
+    view = await split.press(user, view.message, draw)
+    assert writes == ["action"]  # the same turn: the ping stays
+    writes.clear()
+    discard = next(item for item in view.view.children if ":s:disc:" in str(item.custom_id))
+    await split.press(user, view.message, str(discard.custom_id), [discard.options[0].value])
+    assert split.engine.awaiting(split.session().state) != [first]
+    assert writes == ["action", "session"]
+    [new_ping] = live_pings(split)
+    assert split.channel.deleted == [old_ping.message.id]
+    assert split.session().ping_message_id == new_ping.message.id

@@ -18,6 +18,7 @@ from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.kit.control_menus import action_code
 from cogs.listeners.followed_views import TOKEN_LIFETIME, FollowedViews
 from cogs.listeners.view_follow import ViewFollower
 from cogs.rendering.pictures import hand_job
@@ -69,10 +70,10 @@ async def play_turn(split: SplitTable, user: FakeUser) -> None:
     view = await split.hand(user)
     while split.engine.awaiting(split.session().state) == [player]:
         legal = split.engine.legal_actions(split.session().state, player)
-        index = next(i for i, a in enumerate(legal) if a.type in ("draw", "discard"))
+        code = action_code(next(a for a in legal if a.type in ("draw", "discard")))
         target = next(cid for cid in view.custom_ids
-                      if cid.endswith(f":a:{index}") or ":s:disc:" in cid)
-        values = None if ":a:" in target else [str(index)]
+                      if cid.endswith(f":a:{code}") or ":s:disc:" in cid)
+        values = None if ":a:" in target else [code]
         view = await split.press(user, view.message, target, values)
 
 
