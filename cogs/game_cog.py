@@ -41,6 +41,7 @@ from cogs.rules import rules_page
 from cogs.server_settings import server_settings
 from cogs.shown import public_table
 from cogs.threads import open_in_thread, wants_thread
+from cogs.turns import TABLE_MOVES
 from cogs.view_follow import FollowedViews
 
 
@@ -168,21 +169,25 @@ class GameCog(commands.Cog):
         except TableError as err:
             await refuse(interaction, err)
             return
-        old_id = session.table_message_id
+        manager = interaction.client.manager
         render = await public_table(interaction.client, session)
         await interaction.response.send_message(**render.send_kwargs())
-        # The newest copy becomes the table message that later changes edit; the old one goes,
-        # so that one table is in the channel, at the bottom.
+        # The newest copy becomes the table message that later changes edit; the one it
+        # replaces goes, so that one table is in the channel, at the bottom. The replaced one
+        # is read in the session's turn: calls at once each delete the copy before theirs.
         message = await interaction.original_response()
-        try:
-            moved = await interaction.client.manager.set_table_message(session.id, message.id)
-        except TableError:  # the game ended meanwhile; the copy is right
-            return
-        if old_id is not None and old_id != message.id:
-            channel = interaction.client.get_partial_messageable(session.channel_id)
-            await delete_quietly(channel, old_id, f"the old table of session {session.id}")
-        if self.publisher is not None and self.publisher.on_moved is not None:
-            await self.publisher.on_moved(moved)
+        async with TABLE_MOVES.of(session.id):
+            current = manager.get(session.id)
+            old_id = current.table_message_id if current is not None else None
+            try:
+                moved = await manager.set_table_message(session.id, message.id)
+            except TableError:  # the game ended meanwhile; the copy is right
+                return
+            if old_id is not None and old_id != message.id:
+                channel = interaction.client.get_partial_messageable(session.channel_id)
+                await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+            if self.publisher is not None and self.publisher.on_moved is not None:
+                await self.publisher.on_moved(moved)
 
     @game.command(
         name=L_("command-name", "hand"),

@@ -43,6 +43,7 @@ from cogs.i18n.interaction import server_words
 from cogs.notices import reminder_text, timed_out_text
 from cogs.shown import message_turn, public_table
 from cogs.table_watch import TableWatch
+from cogs.turns import TABLE_MOVES
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -218,13 +219,17 @@ class TablePublisher:
             return
         finally:
             release_view(render.view)
-        try:
-            moved = await self._client.manager.set_table_message(session.id, message.id)
-        except TableError:  # the game ended meanwhile: the copy just posted is its table
-            moved = replace(session, table_message_id=message.id)
-        await delete_quietly(channel, old_id, f"the old table of session {session.id}")
-        if self.on_moved is not None:
-            await self.on_moved(moved)
+        async with TABLE_MOVES.of(session.id):  # the table /game status may have moved
+            current = self._client.manager.get(session.id)
+            if current is not None and current.table_message_id is not None:
+                old_id = current.table_message_id
+            try:
+                moved = await self._client.manager.set_table_message(session.id, message.id)
+            except TableError:  # the game ended meanwhile: the copy just posted is its table
+                moved = replace(session, table_message_id=message.id)
+            await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+            if self.on_moved is not None:
+                await self.on_moved(moved)
 
 
 async def delete_quietly(channel: Any, message_id: int, what: str) -> None:
