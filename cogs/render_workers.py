@@ -19,7 +19,8 @@ asyncio's own pipes (length-prefixed pickles: a job in, ``(ok, bytes or tracebac
 * jobs wait in the bot, not in the pipes: a worker gets its next job when it is free, and a
   job no longer wanted by then (its picture shows a version the game has left) is dropped
   without being drawn;
-* a worker exits when its stdin closes, which is also what happens when the bot dies; one
+* a worker exits when its stdin closes, which is also what happens when the bot dies (quietly
+  also when its answer meets the closed pipe of a bot that died mid-picture); one
   that dies is replaced for the next job (the job it had fails; one that died before it drew
   anything fails the waiting jobs too, rather than being restarted in a loop).
 """
@@ -285,8 +286,22 @@ def serve(requests: BinaryIO, results: BinaryIO) -> None:
         except Exception:
             answer = (False, traceback.format_exc())
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        results.write(_HEADER.pack(len(data)) + data)
-        results.flush()
+        try:
+            results.write(_HEADER.pack(len(data)) + data)
+            results.flush()
+        except BrokenPipeError:  # the bot is gone (it died mid-picture): nobody to answer
+            _discard(results)
+            return
+
+
+def _discard(stream: BinaryIO) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that the answer still in its buffer
+    is dropped when it closes instead of failing again at exit."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, stream.fileno())
+    finally:
+        os.close(null)
 
 
 def main(argv: list[str]) -> None:
