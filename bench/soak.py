@@ -148,8 +148,8 @@ def half_line(samples: list[Sample]) -> str:
     line = (f"second half ({start.games} -> {end.games} games): bot RSS"
             f" {(end.rss_kb - start.rss_kb) / 1024:+.1f} MB")
     if start.workers_kb and end.workers_kb:
-        line += (f", picture workers RSS {(sum(end.workers_kb) - sum(start.workers_kb)) / 1024:+.1f}"
-                 f" MB ({len(end.workers_kb)} worker(s))")
+        grown = (sum(end.workers_kb) - sum(start.workers_kb)) / 1024
+        line += f", picture workers RSS {grown:+.1f} MB ({len(end.workers_kb)} worker(s))"
     else:
         line += ", no picture worker"
     return line

@@ -46,8 +46,9 @@ from cogs.game_ui import (
 )
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.words import Words
-from cogs.ids import HostTool, InfoKind, LobbyAction, session_of_id
+from cogs.ids import HostTool, InfoKind, LobbyAction, RulesPageButton, session_of_id
 from cogs.log_view import log_render
+from cogs.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.refusals import WRONG_TABLE, refusal_text
 from cogs.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.rendering import BOT_BUTTON_LEVELS
@@ -374,6 +375,10 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:
+    """Previous/Next on a rules page: edits that page (refused on any other message)."""
+    if not on_own_page(interaction.message, (RulesPageButton.__discord_ui_compiled_template__,)):
+        await refuse(interaction, NOT_THIS_MESSAGE)
+        return
     ui = game_uis(interaction.client).with_rules().get(game)
     if ui is None:
         await refuse(interaction, errors.unknown_game_refusal(game))

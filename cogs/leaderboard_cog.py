@@ -37,6 +37,7 @@ from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.messages import N_, NP_, Message
 from cogs.i18n.words import Words
 from cogs.ids import Control, Item, ReplayButton, ReplayTag, checked_id
+from cogs.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.server_settings import server_settings
 
 PAGE_SIZE = 10
@@ -359,7 +360,12 @@ class LeaderboardCog(commands.Cog):
 
 async def page_click(interaction: Interaction, guild_id: int, game: str, period: Period,
                      page: int) -> None:
-    """Previous/Next on a leaderboard: re-query and edit the message in place."""
+    """Previous/Next on a leaderboard: re-query and edit the message in place (refused on
+    any message but a leaderboard)."""
+    if not on_own_page(interaction.message,
+                       (LeaderboardPageButton.__discord_ui_compiled_template__,)):
+        await refuse(interaction, NOT_THIS_MESSAGE)
+        return
     titles = game_titles(interaction)
     if game not in titles:
         await refuse(interaction, errors.unknown_game_refusal(game))

@@ -37,6 +37,7 @@ from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.ids import TABLE_COG, ReplayButton, ReplayJump, ReplayTag
+from cogs.page_controls import NOT_THIS_MESSAGE, on_own_page
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 
@@ -315,7 +316,17 @@ def replay_button(session: Session, words: Words) -> ReplayButton | None:
 
 async def replay_click(interaction: Interaction, session_id: int, step: int,
                        fresh: bool) -> None:
-    """Open (``fresh``: a new private message) or page the replay of ``session_id``."""
+    """Open (``fresh``: a new private message) or page the replay of ``session_id`` (only on
+    that replay's own message)."""
+    if not fresh and not on_own_page(
+        interaction.message,
+        (ReplayButton.__discord_ui_compiled_template__,
+         ReplayJump.__discord_ui_compiled_template__),
+        # A replay page: this game's steps and jumps (an Open button is on a final post).
+        lambda match: match["sid"] == str(session_id) and match.groupdict().get("tag") != "o",
+    ):
+        await refuse(interaction, NOT_THIS_MESSAGE)
+        return
     try:
         built = await load_replay(interaction, session_id)
     except Refusal as err:

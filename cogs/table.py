@@ -3,7 +3,8 @@ listeners that keep the channel current.
 
 ``setup(bot)`` adds :class:`cogs.game_cog.GameCog` (which holds the game UI registry),
 registers the table controls (``cogs.ids``), installs the command tree's error hook,
-subscribes the table publisher, the announcer, the turn ping, the final post, the view
+checks every slash command's options before it runs (``cogs.option_check``), subscribes the
+table publisher, the announcer, the turn ping, the final post, the view
 follower (``cogs.view_follow``) and the channel health (``cogs.channel_health``) to the manager,
 counts the messages below each table (``cogs.table_watch``), makes the
 publisher the notifier of the machine players and the turn clock, and installs the catch-up
@@ -26,6 +27,7 @@ from cogs.game_cog import GameCog
 from cogs.i18n.commands import CatalogTranslator
 from cogs.ids import TABLE_CONTROLS
 from cogs.images_cog import ImagesCog
+from cogs.option_check import check_options
 from cogs.pictures import Pictures, latest_version
 from cogs.publisher import TablePublisher
 from cogs.registry import GameUIs
@@ -50,6 +52,9 @@ async def setup(bot: TableBot) -> None:
     await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
+    # Every slash command's options are checked against its declaration before it runs (a
+    # forged command is refused, not run): the tree's global check, replaced on this tree.
+    bot.tree.interaction_check = check_options  # type: ignore[method-assign]
     watch = TableWatch(manager)
     bot.add_listener(watch.on_message, "on_message")
     bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")

@@ -4,12 +4,26 @@ Rematch together all get their seats."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
+
+from bot.manager import SessionManager
 from bot.models import Status
+from bot.store import Store
 from cogs.game_cog import GameCog
 from tests.cogs.conftest import ANA, BEN, CY
-from tests.cogs.test_channel_flow import Flow, finish, flow, store  # noqa: F401  (fixtures)
+from tests.cogs.test_channel_flow import Flow, finish
 from tests.fakes import FakeMessage, click
+from tests.testgame import CountEngine
+
+
+@pytest.fixture
+async def flow(tmp_path: Path) -> AsyncIterator[Flow]:
+    store = await Store.open(tmp_path / "flow.sqlite3")
+    yield Flow(SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7))
+    await store.close()
 
 
 def live_tables(flow: Flow, session_id: int) -> list[FakeMessage]:
@@ -54,6 +68,6 @@ async def test_players_clicking_rematch_together_are_all_seated(flow: Flow) -> N
     assert len(opened) == 1 and lobby.table_message_id == opened[0].last.message.id  # type: ignore[union-attr]
     for ia in clicks:
         if ia.last.ephemeral:
-            assert "You have your seat in the rematch." == ia.last.content
+            assert ia.last.content == "You have your seat in the rematch."
 
 
