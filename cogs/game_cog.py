@@ -132,6 +132,12 @@ class GameCog(commands.Cog):
         if missing:
             await refuse(interaction, refusal_text(missing, reply_words(interaction)))
             return
+        if turn_minutes is not None and not (
+            type(turn_minutes) is int and 0 <= turn_minutes <= MAX_TURN_MINUTES
+        ):  # Discord keeps it a whole number in range; a forged command need not
+            await refuse(interaction, errors.Refusal(errors.BAD_TURN_MINUTES,
+                                                     most=MAX_TURN_MINUTES))
+            return
         minutes = server.turn_minutes if turn_minutes is None else turn_minutes
         bot_level = level.value if level is not None else None
         if bot_level is not None and bot_level not in self.bot_levels:

@@ -56,6 +56,7 @@ ENGLISH = words_for(DEFAULT_LANGUAGE)
 
 
 OTHER_SERVER = N_("This leaderboard belongs to another server.")
+NO_SUCH_MEMBER = N_("That member could not be found. Please choose them again.")
 PERIOD_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "all time"), value="all"),
     app_commands.Choice(name=L_("choice-name", "this month"), value="month"),
@@ -318,6 +319,11 @@ class LeaderboardCog(commands.Cog):
         titles = game_titles(interaction)
         if game is not None and game not in titles:
             await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        if user is not None and not isinstance(getattr(user, "display_name", None), str):
+            # An id Discord did not resolve (a forged command; cogs.option_check refuses it
+            # first): nobody to show.
+            await refuse(interaction, NO_SUCH_MEMBER)
             return
         target = user or interaction.user
         guild_id = interaction.guild_id or 0
