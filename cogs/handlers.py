@@ -376,7 +376,8 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:
     """Previous/Next on a rules page: edits that page (refused on any other message)."""
-    if not on_own_page(interaction.message, (RulesPageButton.__discord_ui_compiled_template__,)):
+    if not on_own_page(interaction.message, (RulesPageButton.__discord_ui_compiled_template__,),
+                       ephemeral=True):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return
     ui = game_uis(interaction.client).with_rules().get(game)

@@ -37,7 +37,7 @@ from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.messages import N_, NP_, Message
 from cogs.i18n.words import Words
 from cogs.ids import Control, Item, ReplayButton, ReplayTag, checked_id
-from cogs.page_controls import NOT_THIS_MESSAGE, on_own_page
+from cogs.page_controls import NOT_THIS_MESSAGE, is_live_table, on_own_page
 from cogs.server_settings import server_settings
 
 PAGE_SIZE = 10
@@ -368,8 +368,10 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
                      page: int) -> None:
     """Previous/Next on a leaderboard: re-query and edit the message in place (refused on
     any message but a leaderboard)."""
-    if not on_own_page(interaction.message,
-                       (LeaderboardPageButton.__discord_ui_compiled_template__,)):
+    if is_live_table(interaction) or not on_own_page(
+        interaction.message, (LeaderboardPageButton.__discord_ui_compiled_template__,),
+        ephemeral=False,
+    ):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return
     titles = game_titles(interaction)

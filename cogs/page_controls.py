@@ -34,10 +34,14 @@ def controls_on(message: Any) -> list[str]:
     return found
 
 
-def on_own_page(message: Any, templates: tuple[Pattern, ...],
+def on_own_page(message: Any, templates: tuple[Pattern, ...], *, ephemeral: bool,
                 belongs: Callable[[re.Match[str]], bool] = lambda match: True) -> bool:
-    """Whether ``message`` has controls and each of them is one of ``templates`` (the page's
-    own kinds) for which ``belongs(match)`` holds (e.g. the same game's replay)."""
+    """Whether ``message`` is private (``ephemeral``: rules and replay pages) or public (a
+    leaderboard) as the page is, has controls, and each of them is one of ``templates`` (the
+    page's own kinds) for which ``belongs(match)`` holds (e.g. the same game's replay)."""
+    flags = getattr(message, "flags", None)
+    if bool(getattr(flags, "ephemeral", False)) is not ephemeral:
+        return False
     ids = controls_on(message)
     if not ids:
         return False
@@ -46,3 +50,13 @@ def on_own_page(message: Any, templates: tuple[Pattern, ...],
         if match is None or not belongs(match):
             return False
     return True
+
+
+def is_live_table(interaction: Any) -> bool:
+    """Whether the clicked message is the table or the turn ping of the channel's live game
+    (public messages a leaderboard page must never replace, whatever controls the click
+    claims they carry)."""
+    message = interaction.message
+    session = interaction.client.manager.in_channel(interaction.channel_id or 0)
+    return (message is not None and session is not None
+            and message.id in (session.table_message_id, session.ping_message_id))

@@ -322,8 +322,10 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
         interaction.message,
         (ReplayButton.__discord_ui_compiled_template__,
          ReplayJump.__discord_ui_compiled_template__),
+        ephemeral=True,
         # A replay page: this game's steps and jumps (an Open button is on a final post).
-        lambda match: match["sid"] == str(session_id) and match.groupdict().get("tag") != "o",
+        belongs=lambda match: (match["sid"] == str(session_id)
+                               and match.groupdict().get("tag") != "o"),
     ):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return
