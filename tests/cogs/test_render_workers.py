@@ -13,11 +13,19 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from cogs.render_workers import _HEADER, NICENESS, BrokenWorker, RenderWorkers, WorkerError
+from cogs.render_workers import (
+    _HEADER,
+    NICENESS,
+    BrokenWorker,
+    CacheBudget,
+    RenderWorkers,
+    WorkerError,
+)
 
 
 def where_and_how_nice() -> bytes:
@@ -30,6 +38,11 @@ def fail(message: str) -> bytes:
 
 def echo(data: bytes) -> bytes:
     return data
+
+
+@lru_cache(maxsize=65536)  # sized for a long run, as the engines' score caches are
+def squared(number: int) -> int:
+    return number * number
 
 
 def draw_when_told(folder: str) -> bytes:
@@ -122,3 +135,18 @@ def test_a_worker_whose_bot_died_mid_picture_exits_quietly(tmp_path: Path) -> No
     errors = worker.stderr.read().decode()  # until the worker exits
     assert worker.wait(timeout=30) == 0
     assert errors == ""
+
+
+def test_a_workers_caches_stay_under_their_budget() -> None:
+    """A cache that grew past the budget is emptied after the job; one under it is kept
+    (issue 34: the worker's memory stopped growing once its caches were capped)."""
+    budget = CacheBudget(limit=100, packages=("tests",))
+    squared.cache_clear()
+    for number in range(101):
+        squared(number)
+    budget.trim()
+    assert squared.cache_info().currsize == 0 and budget.cleared == 1
+    for number in range(100):
+        squared(number)
+    budget.trim()
+    assert squared.cache_info().currsize == 100 and budget.cleared == 1
