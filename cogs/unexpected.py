@@ -20,6 +20,7 @@ from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
 
 log = logging.getLogger(__name__)
+refusals = logging.getLogger(f"{__name__}.refused")  # forged values: refused, not bugs
 
 UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
 # For an error after the manager stored the change (rendering or answering failed).
@@ -105,8 +106,8 @@ async def on_command_error(
     command = interaction.command
     where = f"/{command.qualified_name}" if command is not None else "the command tree"
     if isinstance(error, app_commands.TransformerError):
-        log.info("refused %s: an option value of type %s that does not convert", where,
-                 error.type.name)
+        refusals.info("refused %s: an option value of type %s that does not convert", where,
+                      error.type.name)
         await _answer(interaction, await _in_their_words(interaction, BAD_VALUE), where)
         return
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
