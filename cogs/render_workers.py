@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import os
 import pickle
@@ -296,7 +297,7 @@ class CacheBudget:
         self.limit = limit
         self._packages = packages
         self._modules = 0  # how many modules were loaded at the last look
-        self._caches: list[Any] = []
+        self._caches: list[functools._lru_cache_wrapper[Any]] = []
         self.cleared = 0
 
     def _find(self) -> None:
@@ -305,8 +306,8 @@ class CacheBudget:
             if name.split(".", 1)[0] not in self._packages or module is None:
                 continue
             for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_info", None)) and callable(
-                        getattr(value, "cache_clear", None)):
+                # lru_cache and cache wrappers (the type is functools' own, undocumented)
+                if isinstance(value, functools._lru_cache_wrapper):
                     found[id(value)] = value
         self._caches = list(found.values())
         self._modules = len(sys.modules)
