@@ -6,12 +6,16 @@ click path, private views and all; a player clicks through the steps of their tu
 move that ends it waits for the bot's table edit). Every
 ``--every`` games the bot process is asked for its figures: ``bot/__main__.py`` writes its RSS
 (``VmRSS`` from ``/proc/self/status``) and ``len(gc.get_objects())`` after a full collection
-to ``TABLEBOT_STATS_FILE`` on SIGUSR1. At the end: RSS growth over the last 50 games against the
-issue's target (at most 5 MB).
+to ``TABLEBOT_STATS_FILE`` on SIGUSR1; beside it the RSS of its picture workers (its child
+processes ``python -m cogs.rendering.render_workers``, read from ``/proc``; pictures are on, as in
+production, unless ``--images off``). At the end: the bot's RSS growth over the last 50 games
+against the issue's target (at most 5 MB), and the growth of the bot and of its workers over
+the second half of the run (issue 34: both flat).
 
     python -m bench.soak                  # 100 games
     python -m bench.soak --games 4 --every 2   # a quick run
     python -m bench.soak --rate-limits    # with Discord's rate limits in the stand-in (slow)
+    python -m bench.soak --images off     # text tables only: no picture workers
 """
 
 from __future__ import annotations
@@ -49,6 +53,39 @@ class Sample:
     objects: int
     steps: int
     elapsed: float
+    workers_kb: tuple[int, ...] = ()  # each picture worker's RSS
+
+
+WORKER_MODULE = "cogs.rendering.render_workers"
+
+
+def _proc_rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def worker_rss_kb(parent: int) -> tuple[int, ...]:
+    """The RSS of each picture worker of process ``parent`` (its children running
+    ``-m cogs.rendering.render_workers``), in pid order."""
+    found: list[tuple[int, int]] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            # "pid (comm) state ppid ...": comm may hold spaces, so split after its ")"
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            if ppid != parent:
+                continue
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            if WORKER_MODULE.encode() not in command:
+                continue
+            found.append((int(entry.name), _proc_rss_kb(int(entry.name))))
+        except (OSError, ValueError):
+            continue  # it ended meanwhile
+    return tuple(rss for _, rss in sorted(found))
 
 
 async def sample_bot(bot: BotProcess, stats: Path, games: int, steps: int, t0: float) -> Sample:
@@ -64,8 +101,15 @@ async def sample_bot(bot: BotProcess, stats: Path, games: int, steps: int, t0: f
             await asyncio.sleep(0.05)
     record = json.loads(lines[-1])
     return Sample(
-        games, int(record["rss_kb"]), int(record["objects"]), steps, time.monotonic() - t0
+        games, int(record["rss_kb"]), int(record["objects"]), steps, time.monotonic() - t0,
+        worker_rss_kb(bot.proc.pid),
     )
+
+
+def _workers_mb(sample: Sample) -> str:
+    if not sample.workers_kb:
+        return "–"
+    return "+".join(f"{kb / 1024:.1f}" for kb in sample.workers_kb)
 
 
 async def play_game(fd: FakeDiscord, bot: BotProcess, index: int, seed: int) -> int:
@@ -91,7 +135,28 @@ def growth(samples: list[Sample], window: int) -> tuple[Sample, Sample] | None:
     return (start[0], last) if start else None
 
 
-async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Path) -> int:
+def second_half(samples: list[Sample]) -> tuple[Sample, Sample]:
+    """The first sample at or after half the games, and the last."""
+    last = samples[-1]
+    start = next(s for s in samples if 2 * s.games >= last.games)
+    return start, last
+
+
+def half_line(samples: list[Sample]) -> str:
+    """The bot's and the workers' RSS growth over the second half of the run."""
+    start, end = second_half(samples)
+    line = (f"second half ({start.games} -> {end.games} games): bot RSS"
+            f" {(end.rss_kb - start.rss_kb) / 1024:+.1f} MB")
+    if start.workers_kb and end.workers_kb:
+        grown = (sum(end.workers_kb) - sum(start.workers_kb)) / 1024
+        line += f", picture workers RSS {grown:+.1f} MB ({len(end.workers_kb)} worker(s))"
+    else:
+        line += ", no picture worker"
+    return line
+
+
+async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Path,
+               images: bool = True) -> int:
     fd = FakeDiscord(rate_limits=rate_limits)
     for name in ("alice", "bob", "carol"):
         fd.add_user(name)
@@ -103,7 +168,8 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
             fd,
             workdir / "bot",
             log_level="WARNING",
-            extra_env={**DEFAULT_DEBOUNCE_ENV, STATS_FILE_ENV: str(stats)},
+            extra_env={**DEFAULT_DEBOUNCE_ENV, STATS_FILE_ENV: str(stats),
+                       "IMAGES": "on" if images else "off"},
         )
         try:
             await bot.start()
@@ -123,7 +189,8 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
                     print(
                         f"  after {sample.games:4d} games ({sample.steps} moves,"
                         f" {sample.elapsed:.0f} s): RSS {sample.rss_kb / 1024:.1f} MB,"
-                        f" {sample.objects:,} live objects",
+                        f" {sample.objects:,} live objects, picture workers"
+                        f" {_workers_mb(sample)} MB",
                         flush=True,
                     )
             bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
@@ -133,7 +200,8 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
     print(machine_line())
     print(
         f"{games} games (SPLIT and TEN in turn, 3 seats, all moves clicked) in one bot"
-        f" process; stand-in rate limits {'on' if rate_limits else 'off'}"
+        f" process; stand-in rate limits {'on' if rate_limits else 'off'};"
+        f" pictures {'on' if images else 'off'}"
     )
     rows = [
         (
@@ -142,11 +210,14 @@ async def soak(games: int, every: int, rate_limits: bool, seed: int, workdir: Pa
             s.rss_kb / 1024,
             s.objects,
             (s.rss_kb - samples[0].rss_kb) / 1024,
+            _workers_mb(s),
             round(s.elapsed),
         )
         for s in samples
     ]
-    print(table(["games", "moves", "RSS MB", "live objects", "RSS growth MB", "s"], rows))
+    print(table(["games", "moves", "RSS MB", "live objects", "RSS growth MB",
+                 "workers RSS MB", "s"], rows))
+    print(half_line(samples))
     window = min(GROWTH_WINDOW, samples[-1].games)
     pair = growth(samples, window)
     if pair is not None and window > 0:
@@ -176,12 +247,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rate-limits", action="store_true", help="turn Discord's rate limits on in the stand-in"
     )
+    parser.add_argument("--images", choices=("on", "off"), default="on",
+                        help="tables and hands drawn as pictures (on, as in production)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.every < 1:
         parser.error("--games and --every must be at least 1")
     os.environ.setdefault("PYTHONHASHSEED", "0")
     with tempfile.TemporaryDirectory(prefix="tablebot-soak-") as tmp:
-        return asyncio.run(soak(args.games, args.every, args.rate_limits, args.seed, Path(tmp)))
+        return asyncio.run(soak(args.games, args.every, args.rate_limits, args.seed, Path(tmp),
+                                args.images == "on"))
 
 
 if __name__ == "__main__":

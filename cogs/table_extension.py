@@ -4,7 +4,8 @@ the listeners that keep the channel current.
 ``setup(bot)`` makes the bot's services (``cogs.table_services.TableServices``: the game UI
 registry, the pictures, the click handlers, the table publisher...) and sets them on the client,
 adds :class:`cogs.commands.game_commands.GameCog`, registers the table controls
-(``cogs.kit.custom_ids``), installs the command tree's error hook, subscribes every listener of
+(``cogs.kit.custom_ids``), installs the command tree's error hook, checks every slash command's
+options before it runs (``cogs.kit.option_check``), subscribes every listener of
 the manager in their one declared order (:func:`listeners`), counts the messages below each
 table (``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players
 and the turn clock, and installs the catch-up after a restart. Then it loads each game's UI
@@ -27,6 +28,7 @@ from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
 from cogs.i18n.commands import CatalogTranslator
 from cogs.kit.custom_ids import TABLE_CONTROLS
+from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
@@ -77,6 +79,9 @@ async def setup(bot: TableBot) -> None:
     await bot.add_cog(ImagesCog())
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
+    # Every slash command's options are checked against its declaration before it runs (a
+    # forged command is refused, not run): the tree's global check, replaced on this tree.
+    bot.tree.interaction_check = check_options  # type: ignore[method-assign]
     bot.add_listener(watch.on_message, "on_message")
     bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")

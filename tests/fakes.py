@@ -124,6 +124,16 @@ class FakeMessage:
             self.channel.deleted.append(self.id)
 
 
+def message_with(channel: FakeChannel | None, *custom_ids: str,
+                 ephemeral: bool = False) -> FakeMessage:
+    """A message that shows a button for each of ``custom_ids`` (e.g. a forged control)."""
+    message = FakeMessage(channel, ephemeral=ephemeral)
+    message.view = discord.ui.View(timeout=None)
+    for custom_id in custom_ids:
+        message.view.add_item(discord.ui.Button(custom_id=custom_id, label=custom_id[-10:]))
+    return message
+
+
 def _not_found() -> discord.NotFound:
     response = type("Response", (), {"status": 404, "reason": "Not Found"})()
     return discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})

@@ -4,8 +4,9 @@ again.
 The first player of the finished game to click it opens a new lobby in the channel with the
 game's options, its turn clock and its bot seats (same levels), seated as its host; each other
 player of that game clicks it to take their seat (or uses the lobby's Join); the host starts.
-Anyone else is refused, as is a click while another game runs in the channel. Works after a
-restart: the finished game is read from the store.
+Anyone else is refused, as is a click while another game runs in the channel. Clicks at once
+take turns per channel, so players clicking together are all seated. Works after a restart:
+the finished game is read from the store.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import contextlib
 
 import discord
 
+from bot import errors
 from bot.errors import Refusal, TableError
 from bot.sessions.models import Session, Status
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_threads import reopen
 from cogs.i18n.interaction import user_words
 from cogs.kit.custom_ids import REMATCH_GONE
+from cogs.kit.keyed_locks import REMATCHES
 from cogs.rendering.table_renders import table_render
 
 
@@ -38,15 +41,23 @@ async def rematch_click(interaction: Interaction, session_id: int) -> None:
         seat = old.seat_of(me)
         if seat is None or seat.is_bot:
             raise Refusal(words.gettext("Only the players of that game can join its rematch."))
-        here = manager.in_channel(interaction.channel_id or 0)
-        if here is None:
-            await _open(interaction, old)
-            return
-        if here.status is not Status.LOBBY or here.game != old.game:
-            raise Refusal(words.gettext(
-                "Another game is open in this channel; a rematch can start once it is over."
-            ))
-        await manager.join(here.id, seat_for(interaction.user))
+        # Clicks at once take turns: the first opens the lobby (and stores its message), the
+        # others find it and join.
+        async with REMATCHES.of(old.channel_id):
+            here = manager.in_channel(old.channel_id)
+            if here is None:
+                try:
+                    await _open(interaction, old)
+                    return
+                except Refusal as err:  # a lobby opened meanwhile (/game new): join it
+                    here = manager.in_channel(old.channel_id)
+                    if err.template != errors.GAME_RUNNING or here is None:
+                        raise
+            if here.status is not Status.LOBBY or here.game != old.game:
+                raise Refusal(words.gettext(
+                    "Another game is open in this channel; a rematch can start once it is over."
+                ))
+            await manager.join(here.id, seat_for(interaction.user))
     except TableError as err:
         await refuse(interaction, err)
         return

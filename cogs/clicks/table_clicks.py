@@ -51,7 +51,8 @@ from cogs.game_ui import (
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import CHOOSE_ONE
-from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, session_of_id
+from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, RulesPageButton, session_of_id
+from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
 from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.listeners.awaited_players import humans_in
@@ -394,6 +395,11 @@ async def back_click(interaction: Interaction, session_id: int) -> None:
 
 
 async def rules_click(interaction: Interaction, game: str, page: int) -> None:
+    """Previous/Next on a rules page: edits that page (refused on any other message)."""
+    if not on_own_page(interaction.message, (RulesPageButton.__discord_ui_compiled_template__,),
+                       ephemeral=True):
+        await refuse(interaction, NOT_THIS_MESSAGE)
+        return
     ui = game_uis(interaction.client).with_rules().get(game)
     if ui is None:
         await refuse(interaction, errors.unknown_game_refusal(game))

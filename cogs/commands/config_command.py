@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import errors
+from bot.errors import Refusal
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.client_services import Interaction, player_id, refuse
 from cogs.i18n.commands import L_
@@ -49,6 +51,8 @@ log = logging.getLogger(__name__)
 
 NEEDS_MANAGE_SERVER = N_("Only members with Manage Server may change this server's settings.")
 TOO_MANY_CHANNELS = N_("A server may name at most {most} game channels.")
+BAD_MIN_GAMES = N_("The rated games before a player is ranked must be from 1 to {most}.")
+NOT_THIS_SERVER = N_("That channel is not in this server; name one of its own channels.")
 LABELS: dict[str, Message] = {
     LANGUAGE: N_("Language of public messages"),
     TURN_MINUTES: N_("Turn clock of a new game"),
@@ -120,6 +124,25 @@ def settings_text(words: Words, settings: ServerSettings, guild_locale: str | No
     return "\n".join(lines)
 
 
+def _within(value: object, low: int, high: int) -> bool:
+    """``value`` is a whole number (not a bool, not a string) from ``low`` to ``high``."""
+    return type(value) is int and low <= value <= high
+
+
+def _guild_of(channel: object) -> int | None:
+    guild = getattr(channel, "guild", None)
+    return getattr(guild, "id", None)
+
+
+def _change(words: Words, label: Message, old: str, new: str) -> str:
+    """One line of the answer: the setting's change, or that it stays as it was."""
+    if old == new:
+        return words.gettext("{setting}: unchanged ({value})", setting=words.text(label),
+                             value=new)
+    return words.gettext("Changed {setting}: {old} → {new}", setting=words.text(label),
+                         old=old, new=new)
+
+
 def _locale(interaction: Interaction) -> str | None:
     locale = interaction.guild_locale
     return None if locale is None else locale.value
@@ -182,6 +205,20 @@ class ConfigCog(commands.Cog):
             return
         words = await user_words(interaction)
         guild_id = interaction.guild_id or 0
+        # Discord keeps these in range; a forged command need not (cogs.kit.option_check refuses
+        # it first): nothing out of range is stored.
+        if turn_minutes is not None and not _within(turn_minutes, 0, MAX_TURN_MINUTES):
+            await refuse(interaction, Refusal(errors.BAD_TURN_MINUTES, most=MAX_TURN_MINUTES))
+            return
+        if leaderboard_min_games is not None and not _within(leaderboard_min_games, 1,
+                                                             MAX_MIN_GAMES):
+            await refuse(interaction, words.text(BAD_MIN_GAMES,
+                                                 most=words.number(MAX_MIN_GAMES)))
+            return
+        if any(_guild_of(channel) not in (None, guild_id)
+               for channel in (add_channel, remove_channel)):
+            await refuse(interaction, NOT_THIS_SERVER)
+            return
         before = await server_settings(interaction.client, guild_id)
         wanted: dict[str, str] = {}
         for key, choice in ((LANGUAGE, language), (IMAGES, images), (THREADS, threads),
@@ -205,9 +242,8 @@ class ConfigCog(commands.Cog):
         await self._store(interaction, wanted)
         after = await server_settings(interaction.client, guild_id)
         changes = [
-            words.gettext("Changed {setting}: {old} → {new}", setting=words.text(LABELS[key]),
-                          old=shown(words, before, key, _locale(interaction)),
-                          new=shown(words, after, key, _locale(interaction)))
+            _change(words, LABELS[key], shown(words, before, key, _locale(interaction)),
+                    shown(words, after, key, _locale(interaction)))
             for key in LABELS if key in wanted
         ]
         await interaction.response.send_message(
@@ -222,6 +258,8 @@ class ConfigCog(commands.Cog):
         guild_id = interaction.guild_id or 0
         old_values = dict(await stored.guild(guild_id))
         for key, value in wanted.items():
+            if old_values.get(key) == value:
+                continue  # stored as it is already
             old = old_values.get(key, "(default)")
             await stored.set_guild(guild_id, key, value, by=player_id(interaction.user),
                                    at=manager.clock())

@@ -29,6 +29,7 @@ from cogs.kit.channel_health import (
     missing_thread_permissions,
     refusal_text,
 )
+from cogs.kit.keyed_locks import TABLE_MOVES
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.message_delivery import public_table
 from cogs.rendering.replay_pages import MAX_SESSION_ID, export_command
@@ -117,6 +118,12 @@ class GameCog(commands.Cog):
         if missing:
             await refuse(interaction, refusal_text(missing, reply_words(interaction)))
             return
+        if turn_minutes is not None and not (
+            type(turn_minutes) is int and 0 <= turn_minutes <= MAX_TURN_MINUTES
+        ):  # Discord keeps it a whole number in range; a forged command need not
+            await refuse(interaction, errors.Refusal(errors.BAD_TURN_MINUTES,
+                                                     most=MAX_TURN_MINUTES))
+            return
         minutes = server.turn_minutes if turn_minutes is None else turn_minutes
         bot_level = level.value if level is not None else None
         levels = self.services.bot_levels
@@ -155,22 +162,26 @@ class GameCog(commands.Cog):
         except TableError as err:
             await refuse(interaction, err)
             return
-        old_id = session.table_message_id
+        manager = interaction.client.manager
         render = await public_table(interaction.client, session)
         await interaction.response.send_message(**render.send_kwargs())
-        # The newest copy becomes the table message that later changes edit; the old one goes,
-        # so that one table is in the channel, at the bottom.
+        # The newest copy becomes the table message that later changes edit; the one it
+        # replaces goes, so that one table is in the channel, at the bottom. The replaced one
+        # is read in the session's turn: calls at once each delete the copy before theirs.
         message = await interaction.original_response()
-        try:
-            moved = await interaction.client.manager.set_table_message(session.id, message.id)
-        except TableError:  # the game ended meanwhile; the copy is right
-            return
-        if old_id is not None and old_id != message.id:
-            channel = interaction.client.get_partial_messageable(session.channel_id)
-            await delete_quietly(channel, old_id, f"the old table of session {session.id}")
-        publisher = self.services.publisher
-        if publisher is not None and publisher.on_moved is not None:
-            await publisher.on_moved(moved)
+        async with TABLE_MOVES.of(session.id):
+            current = manager.get(session.id)
+            old_id = current.table_message_id if current is not None else None
+            try:
+                moved = await manager.set_table_message(session.id, message.id)
+            except TableError:  # the game ended meanwhile; the copy is right
+                return
+            if old_id is not None and old_id != message.id:
+                channel = interaction.client.get_partial_messageable(session.channel_id)
+                await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+            publisher = self.services.publisher
+            if publisher is not None and publisher.on_moved is not None:
+                await publisher.on_moved(moved)
 
     @game.command(
         name=L_("command-name", "hand"),

@@ -46,6 +46,7 @@ from cogs.kit.custom_ids import (
     button_control,
     snowflake,
 )
+from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_live_table, on_own_page
 from cogs.settings.server_settings import server_settings
 
 PAGE_SIZE = 10
@@ -60,6 +61,7 @@ ENGLISH = words_for(DEFAULT_LANGUAGE)
 
 
 OTHER_SERVER = N_("This leaderboard belongs to another server.")
+NO_SUCH_MEMBER = N_("That member could not be found. Please choose them again.")
 PERIOD_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "all time"), value="all"),
     app_commands.Choice(name=L_("choice-name", "this month"), value="month"),
@@ -323,6 +325,11 @@ class LeaderboardCog(commands.Cog):
         if game is not None and game not in titles:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
+        if user is not None and not isinstance(getattr(user, "display_name", None), str):
+            # An id Discord did not resolve (a forged command; cogs.kit.option_check refuses it
+            # first): nobody to show.
+            await refuse(interaction, NO_SUCH_MEMBER)
+            return
         target = user or interaction.user
         guild_id = interaction.guild_id or 0
         service = leaderboards(interaction)
@@ -364,7 +371,14 @@ class LeaderboardCog(commands.Cog):
 
 async def page_click(interaction: Interaction, guild_id: int, game: str, period: Period,
                      page: int) -> None:
-    """Previous/Next on a leaderboard: re-query and edit the message in place."""
+    """Previous/Next on a leaderboard: re-query and edit the message in place (refused on
+    any message but a leaderboard)."""
+    if is_live_table(interaction) or not on_own_page(
+        interaction.message, (LeaderboardPageButton.__discord_ui_compiled_template__,),
+        ephemeral=False,
+    ):
+        await refuse(interaction, NOT_THIS_MESSAGE)
+        return
     titles = game_titles(interaction)
     if game not in titles:
         await refuse(interaction, errors.unknown_game_refusal(game))

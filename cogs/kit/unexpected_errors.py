@@ -1,9 +1,11 @@
 """The last line of defence: an exception nobody expected, in a command or a component.
 
 Refusals (``bot.errors.TableError``) are answered by the handlers themselves; anything that
-reaches this module is a bug or an outage. It is logged with its traceback at ERROR level and
-the user gets one plain sentence, never the exception text (it could name hidden cards), so
-Discord does not show "The application did not respond".
+reaches this module is a bug or an outage, except an option value that does not convert
+(``app_commands.TransformerError``: a forged command), which is refused as such. A bug is
+logged with its traceback at ERROR level and the user gets one plain sentence, never the
+exception text (it could name hidden cards), so Discord does not show "The application did
+not respond".
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
 
 log = logging.getLogger(__name__)
+refusals = logging.getLogger(f"{__name__}.refused")  # forged values: refused, not bugs
 
 UNEXPECTED = "Something went wrong on our side; nothing was changed. Please try again."
 # For an error after the manager stored the change (rendering or answering failed).
@@ -27,6 +30,13 @@ MOVE_MADE = (
     "open your view again from the table."
 )
 DONE_NOT_SHOWN = "That was done, but this message could not be updated; /game status shows it."
+# An option value discord.py could not turn into its type (a forged command: a choice that is
+# not one, a channel it cannot resolve). ``cogs.kit.option_check`` refuses these before a command
+# runs; this is the answer should one get past it. A refusal, not a bug.
+BAD_VALUE = (
+    "One of the options has a value it cannot take. Please use the command as Discord "
+    "offers it."
+)
 TEXTS: dict[str, Message] = {
     UNEXPECTED: N_("Something went wrong on our side; nothing was changed. Please try again."),
     MOVE_MADE: N_(
@@ -35,6 +45,10 @@ TEXTS: dict[str, Message] = {
     ),
     DONE_NOT_SHOWN: N_(
         "That was done, but this message could not be updated; /game status shows it."
+    ),
+    BAD_VALUE: N_(
+        "One of the options has a value it cannot take. Please use the command as Discord "
+        "offers it."
     ),
 }
 
@@ -73,7 +87,10 @@ async def answer_unexpected(
         text = error.text
         error = error.error
     log.error("unexpected error in %s", where, exc_info=error)
-    text = await _in_their_words(interaction, text)
+    await _answer(interaction, await _in_their_words(interaction, text), where)
+
+
+async def _answer(interaction: discord.Interaction[Any], text: str, where: str) -> None:
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -90,5 +107,10 @@ async def on_command_error(
     an exception in a slash command answers the user."""
     command = interaction.command
     where = f"/{command.qualified_name}" if command is not None else "the command tree"
+    if isinstance(error, app_commands.TransformerError):
+        refusals.info("refused %s: an option value of type %s that does not convert", where,
+                      error.type.name)
+        await _answer(interaction, await _in_their_words(interaction, BAD_VALUE), where)
+        return
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     await answer_unexpected(interaction, cause, where)

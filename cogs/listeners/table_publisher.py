@@ -39,6 +39,7 @@ from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
 from cogs.client_services import game_uis, release_view
 from cogs.i18n.interaction import server_words
+from cogs.kit.keyed_locks import TABLE_MOVES
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
@@ -217,13 +218,17 @@ class TablePublisher:
             return
         finally:
             release_view(render.view)
-        try:
-            moved = await self._client.manager.set_table_message(session.id, message.id)
-        except TableError:  # the game ended meanwhile: the copy just posted is its table
-            moved = replace(session, table_message_id=message.id)
-        await delete_quietly(channel, old_id, f"the old table of session {session.id}")
-        if self.on_moved is not None:
-            await self.on_moved(moved)
+        async with TABLE_MOVES.of(session.id):  # the table /game status may have moved
+            current = self._client.manager.get(session.id)
+            if current is not None and current.table_message_id is not None:
+                old_id = current.table_message_id
+            try:
+                moved = await self._client.manager.set_table_message(session.id, message.id)
+            except TableError:  # the game ended meanwhile: the copy just posted is its table
+                moved = replace(session, table_message_id=message.id)
+            await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+            if self.on_moved is not None:
+                await self.on_moved(moved)
 
 
 async def delete_quietly(channel: discord.PartialMessageable, message_id: int,

@@ -19,7 +19,10 @@ asyncio's own pipes (length-prefixed pickles: a job in, ``(ok, bytes or tracebac
 * jobs wait in the bot, not in the pipes: a worker gets its next job when it is free, and a
   job no longer wanted by then (its picture shows a version the game has left) is dropped
   without being drawn;
-* a worker exits when its stdin closes, which is also what happens when the bot dies; one
+* a worker keeps its caches small (:class:`CacheBudget`), so its memory stops growing
+  within the first games;
+* a worker exits when its stdin closes, which is also what happens when the bot dies (quietly
+  also when its answer meets the closed pipe of a bot that died mid-picture); one
   that dies is replaced for the next job (the job it had fails; one that died before it drew
   anything fails the waiting jobs too, rather than being restarted in a loop).
 """
@@ -29,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import os
 import pickle
@@ -36,7 +40,7 @@ import struct
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 log = logging.getLogger(__name__)
 
@@ -270,9 +274,59 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
     return data
 
 
-def serve(requests: BinaryIO, results: BinaryIO) -> None:
+CACHE_ENTRIES = 512  # the most entries a worker's cache keeps (see CacheBudget)
+CACHED_PACKAGES = ("cogs", "game")
+
+
+class CacheBudget:
+    """Keeps the ``functools`` caches of a worker's modules under :data:`CACHE_ENTRIES`
+    entries each: one that has grown past it is emptied after the job, and refills with what
+    the next pictures use.
+
+    Why (issue 34, ``bench/soak.py``): the caches a worker fills are sized for long runs, the
+    engines' (TEN's score caches: 65,536 entries each, made for the expert's search, filled
+    here by every view a picture shows) and the drawing toolkit's (card tiles, text masks,
+    text widths: 768 to 8,192 entries). A worker was still filling them after 40 games, so
+    its memory rose game after game (+3.6 MB over games 20-40) while the bot's stayed flat.
+    Capped, they reach their size within the first games; a game's pictures reuse far fewer
+    entries than the cap, so little is drawn again.
+    """
+
+    def __init__(self, limit: int = CACHE_ENTRIES,
+                 packages: tuple[str, ...] = CACHED_PACKAGES) -> None:
+        self.limit = limit
+        self._packages = packages
+        self._modules = 0  # how many modules were loaded at the last look
+        self._caches: list[functools._lru_cache_wrapper[Any]] = []
+        self.cleared = 0
+
+    def _find(self) -> None:
+        found: dict[int, Any] = {}
+        for name, module in list(sys.modules.items()):
+            if name.split(".", 1)[0] not in self._packages or module is None:
+                continue
+            for value in list(vars(module).values()):
+                # lru_cache and cache wrappers (the type is functools' own, undocumented)
+                if isinstance(value, functools._lru_cache_wrapper):
+                    found[id(value)] = value
+        self._caches = list(found.values())
+        self._modules = len(sys.modules)
+
+    def trim(self) -> None:
+        """Empty every cache over the limit (a job may have imported more modules: look
+        again when the module count changed)."""
+        if len(sys.modules) != self._modules:
+            self._find()
+        for cache in self._caches:
+            if cache.cache_info().currsize > self.limit:
+                cache.cache_clear()
+                self.cleared += 1
+
+
+def serve(requests: BinaryIO, results: BinaryIO,
+          after_job: Callable[[], None] | None = None) -> None:
     """Draw each job read from ``requests`` and write ``(ok, bytes or traceback)`` to
-    ``results``, until ``requests`` ends."""
+    ``results``, until ``requests`` ends; ``after_job`` runs once each answer is out."""
     import traceback
 
     while (header := _read_exactly(requests, _HEADER.size)) is not None:
@@ -285,8 +339,24 @@ def serve(requests: BinaryIO, results: BinaryIO) -> None:
         except Exception:
             answer = (False, traceback.format_exc())
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        results.write(_HEADER.pack(len(data)) + data)
-        results.flush()
+        try:
+            results.write(_HEADER.pack(len(data)) + data)
+            results.flush()
+        except BrokenPipeError:  # the bot is gone (it died mid-picture): nobody to answer
+            _discard(results)
+            return
+        if after_job is not None:
+            after_job()
+
+
+def _discard(stream: BinaryIO) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that the answer still in its buffer
+    is dropped when it closes instead of failing again at exit."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, stream.fileno())
+    finally:
+        os.close(null)
 
 
 def main(argv: list[str]) -> None:
@@ -301,7 +371,7 @@ def main(argv: list[str]) -> None:
     os.dup2(2, 1)  # anything a renderer prints goes to stderr, not into the results
     for module in argv:
         importlib.import_module(module)
-    serve(requests, results)
+    serve(requests, results, CacheBudget().trim)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag
+from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.rendering.replay_cache import BuiltReplay
 from cogs.table_services import services_of
 from game.base import Event
@@ -278,7 +279,19 @@ def replay_button(session: Session, words: Words) -> Item | None:
 
 async def replay_click(interaction: Interaction, session_id: int, step: int,
                        fresh: bool) -> None:
-    """Open (``fresh``: a new private message) or page the replay of ``session_id``."""
+    """Open (``fresh``: a new private message) or page the replay of ``session_id`` (only on
+    that replay's own message)."""
+    if not fresh and not on_own_page(
+        interaction.message,
+        (ReplayButton.__discord_ui_compiled_template__,
+         ReplayJump.__discord_ui_compiled_template__),
+        ephemeral=True,
+        # A replay page: this game's steps and jumps (an Open button is on a final post).
+        belongs=lambda match: (match["sid"] == str(session_id)
+                               and match.groupdict().get("tag") != "o"),
+    ):
+        await refuse(interaction, NOT_THIS_MESSAGE)
+        return
     try:
         built = await load_replay(interaction, session_id)
     except Refusal as err:

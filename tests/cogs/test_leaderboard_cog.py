@@ -15,7 +15,15 @@ from bot.sessions.models import Seat
 from bot.store import Store, open_store
 from cogs.commands.leaderboard_commands import LeaderboardCog, LeaderboardPageButton
 from tests.bot.test_leaderboard import finish
-from tests.fakes import FakeClient, FakeGuild, FakeInteraction, FakeMessage, FakeUser, invoke
+from tests.fakes import (
+    FakeClient,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    invoke,
+    message_with,
+)
 from tests.testgame import Add, CountEngine, CountUI
 
 NOW = datetime(2024, 5, 15, 12, 0, tzinfo=UTC)
@@ -154,7 +162,8 @@ async def test_empty_board_and_refusals(room: Room) -> None:
     ia = room.interaction()
     await invoke(LeaderboardCog.leaderboard, room.cog, ia, game="chess", period=ALL)
     assert ia.last.ephemeral and "chess" in ia.last.text
-    other_guild = await room.click("tb:lb:1:count:all:0:n", FakeMessage(None), guild=2)
+    page = "tb:lb:1:count:all:0:n"
+    other_guild = await room.click(page, message_with(None, page), guild=2)
     assert other_guild.ephemeral and "another server" in other_guild.text
 
 

@@ -8,11 +8,24 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import pickle
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
+from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
-from cogs.rendering.render_workers import NICENESS, BrokenWorker, RenderWorkers, WorkerError
+from cogs.rendering.render_workers import (
+    _HEADER,
+    NICENESS,
+    BrokenWorker,
+    CacheBudget,
+    RenderWorkers,
+    WorkerError,
+)
 
 
 def where_and_how_nice() -> bytes:
@@ -25,6 +38,27 @@ def fail(message: str) -> bytes:
 
 def echo(data: bytes) -> bytes:
     return data
+
+
+@lru_cache(maxsize=65536)  # sized for a long run, as the engines' score caches are
+def squared(number: int) -> int:
+    return number * number
+
+
+def draw_when_told(folder: str) -> bytes:
+    """A job that says it started, then waits for ``go`` (the test's bot dies meanwhile)."""
+    (Path(folder) / "started").touch()
+    deadline = time.monotonic() + 30
+    while not (Path(folder) / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return b"a picture" * 10_000
+
+
+def wait_for_file(path: Path) -> None:
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -79,3 +113,40 @@ async def test_a_worker_that_cannot_start_fails_the_waiting_jobs() -> None:
         assert pool.pids == []
     finally:
         pool.close()
+
+
+def test_a_worker_whose_bot_died_mid_picture_exits_quietly(tmp_path: Path) -> None:
+    """The bot dies while its worker draws: the worker's answer meets a closed pipe, and it
+    exits without a traceback (issue 34)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "cogs.rendering.render_workers"], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    job = pickle.dumps(functools.partial(draw_when_told, str(tmp_path)))
+    worker.stdin.write(_HEADER.pack(len(job)) + job)
+    worker.stdin.flush()
+    wait_for_file(tmp_path / "started")
+    worker.stdout.close()  # the bot's end of the answers is gone
+    (tmp_path / "go").touch()
+    worker.stdin.close()
+    assert worker.stderr is not None
+    errors = worker.stderr.read().decode()  # until the worker exits
+    assert worker.wait(timeout=30) == 0
+    assert errors == ""
+
+
+def test_a_workers_caches_stay_under_their_budget() -> None:
+    """A cache that grew past the budget is emptied after the job; one under it is kept
+    (issue 34: the worker's memory stopped growing once its caches were capped)."""
+    budget = CacheBudget(limit=100, packages=("tests",))
+    squared.cache_clear()
+    for number in range(101):
+        squared(number)
+    budget.trim()
+    assert squared.cache_info().currsize == 0 and budget.cleared >= 1
+    for number in range(100):
+        squared(number)
+    budget.trim()
+    assert squared.cache_info().currsize == 100

@@ -27,7 +27,7 @@ from cogs.rendering.replay_pages import (
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable
-from tests.fakes import FakeMessage, FakeUser, Sent, click
+from tests.fakes import FakeMessage, FakeUser, Sent, click, message_with
 
 MANAGE = discord.Permissions(manage_guild=True)
 
@@ -131,7 +131,8 @@ async def test_replay_refusals(split: SplitTable) -> None:
         action = split.engine.bot_action(session.state, player, "normal", random.Random(1))
         await split.manager.act(session.id, player, session.version, action)
     await split.manager.settle()
-    forged = await split.press(ANA, None, f"tb:rp:{sid}:9999999:n")
+    beyond = f"tb:rp:{sid}:9999999:n"
+    forged = await split.press(ANA, message_with(None, beyond, ephemeral=True), beyond)
     assert forged.ephemeral and forged.content == OUT_OF_RANGE
     ia = split.interaction(ANA)
     await click(ia, f"tb:rpj:{sid}:r", values=["٣"])

@@ -195,3 +195,37 @@ async def test_at_most_25_game_channels(table: Table) -> None:
     assert ia.last.content == "A server may name at most 25 game channels."
     assert await table.manager.store.guild_settings(1) == stored
     assert len(stored[CHANNELS].split(",")) == 25
+
+
+async def test_integers_out_of_range_are_refused_and_not_stored(table: Table) -> None:
+    """Discord keeps the options in range; a forged command need not (issue 34)."""
+    for options in ({"turn_minutes": 10**9}, {"turn_minutes": -1}, {"turn_minutes": "5"},
+                    {"leaderboard_min_games": -5}, {"leaderboard_min_games": 0},
+                    {"leaderboard_min_games": True}):
+        ia = await configure(table, **options)
+        assert "must be" in (ia.last.content or ""), options
+        assert "Changed" not in (ia.last.content or "")
+    assert await table.manager.store.guild_settings(1) == {}
+    ia = table.interaction(ANA, permissions=MANAGE, locale=discord.Locale.spain_spanish)
+    await invoke(ConfigCog.config, ConfigCog(), ia, leaderboard_min_games=500)
+    assert ia.last.ephemeral and ia.last.content == ES.gettext(
+        "The rated games before a player is ranked must be from 1 to {most}.", most="100")
+
+
+async def test_another_servers_channel_is_refused(table: Table) -> None:
+    elsewhere = cast(discord.TextChannel, SimpleNamespace(id=555, guild=SimpleNamespace(id=2)))
+    ia = await configure(table, add_channel=elsewhere)
+    assert ia.last.content == "That channel is not in this server; name one of its own channels."
+    assert await table.manager.store.guild_settings(1) == {}
+
+
+async def test_a_setting_given_its_own_value_is_said_unchanged(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    await configure(table, images=choice("off"))
+    with caplog.at_level(logging.INFO, logger="cogs.commands.config_command"):
+        again = (await configure(table, images=choice("off"))).last.content or ""
+    assert again.splitlines()[0] == "Tables drawn as images: unchanged (off)"
+    assert "→" not in again and "changed from" not in caplog.text
+    minutes = (await configure(table, turn_minutes=0)).last.content or ""  # off by default
+    assert minutes.splitlines()[0] == "Turn clock of a new game: unchanged (off)"

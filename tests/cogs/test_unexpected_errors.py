@@ -15,7 +15,15 @@ from bot.process.client import TableBot
 from bot.process.env_settings import Settings
 from bot.sessions.models import Status
 from cogs.client_services import seat_for
-from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, UNEXPECTED, on_command_error
+from cogs.i18n import Language, words_for
+from cogs.kit.unexpected_errors import (
+    BAD_VALUE,
+    DONE_NOT_SHOWN,
+    MOVE_MADE,
+    TEXTS,
+    UNEXPECTED,
+    on_command_error,
+)
 from tests.bot.test_process import GOOD_TOKEN
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import open_lobby
@@ -196,3 +204,22 @@ async def test_a_lobby_that_could_not_be_shown_is_closed(
     ]
     caplog.clear()
     await open_lobby(table)  # the next /game new works
+
+
+async def test_an_option_value_that_does_not_convert_is_refused_not_logged_as_an_error(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A forged command's choice that is not one (discord.py raises TransformerError before
+    the command runs) is a refusal in the user's words, not a bug (issue 34)."""
+    command = game_command(table, "new")
+    level = next(p for p in command._params.values() if p.name == "level")
+    with pytest.raises(app_commands.TransformerError) as raised:
+        await level.transform(table.interaction(ANA), "godlike")  # type: ignore[arg-type]
+    ia = table.interaction(ANA, locale=discord.Locale.spain_spanish)
+    ia.command = command  # type: ignore[attr-defined]
+    with caplog.at_level(logging.INFO):
+        await on_command_error(ia, raised.value)  # type: ignore[arg-type]
+    assert ia.last.ephemeral and ia.last.content == words_for(Language.ES).text(
+        TEXTS[BAD_VALUE])
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "refused /game new" in caplog.text and "godlike" not in caplog.text

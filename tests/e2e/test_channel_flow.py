@@ -7,7 +7,8 @@ chat messages is posted anew at the bottom and the old one deleted, and play goe
 its controls; ``/game status`` moves the table the same way and the ping links to the new
 one. At the end the channel holds only the table, SPLIT's round summaries and the final post
 with Rematch (and the players' chat); Rematch opens a lobby in which the players of that game
-take their seats, a stranger is refused, and the host starts the same seats again.
+take their seats (two clicking at once both get one), a stranger is refused, and the host
+starts the same seats again.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from game.split import SplitEngine
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.driver import gather_clicks
 from tests.e2e.fakediscord.model import FakeUser, StoredMessage
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
@@ -151,27 +153,33 @@ async def status_moves_table(fd: FakeDiscord, bot: BotProcess, table: TablePlay,
 
 async def rematch(fd: FakeDiscord, bot: BotProcess, table: TablePlay,
                   final: StoredMessage) -> None:
-    """Rematch: a lobby with the same seats (each player clicks), a stranger refused, the
-    host starts."""
+    """Rematch: a lobby with the same seats (each player clicks; two at once both get a
+    seat, issue 34), a stranger refused, the host starts."""
     people = users(fd)
     seated_before = set(table.users)
-    opened = await fd.click_label(people["alice"], final, "Rematch")
-    assert opened.callback_type == CHANNEL_MESSAGE and not opened.ephemeral, opened.callback_data
-    lobby_id = opened.original_message_id
+    rematch_id = final.button("Rematch")["custom_id"]
+    first = await gather_clicks(fd, [people["alice"], people["bob"]], final, rematch_id)
+    opened = [r for r in first if not r.ephemeral]
+    assert len(opened) == 1, [r.callback_data for r in first]
+    assert opened[0].callback_type == CHANNEL_MESSAGE, opened[0].callback_data
+    host = opened[0].user
+    [seated] = [r for r in first if r.ephemeral]
+    assert "seat in the rematch" in str(seated.callback_data), seated.callback_data
+    lobby_id = opened[0].original_message_id
     assert lobby_id is not None
     row = table.db.session_in(table.channel.id)
     assert row.status == "lobby" and row.id != table.session_id
     stranger = await fd.click_label(people["dave"], final, "Rematch")
     assert stranger.ephemeral and "Only the players" in str(stranger.callback_data)
-    again = await fd.click_label(people["alice"], final, "Rematch")
+    again = await fd.click_label(host, final, "Rematch")
     assert again.ephemeral
-    for name in ("bob", "carol"):
-        joined = await fd.click_label(people[name], final, "Rematch")
-        assert joined.ephemeral and "seat" in str(joined.callback_data), joined.callback_data
-    await bot.wait_until(lambda: "Carol" in fd.message(lobby_id).text, POSTS_TIMEOUT,
+    joined = await fd.click_label(people["carol"], final, "Rematch")
+    assert joined.ephemeral and "seat" in str(joined.callback_data), joined.callback_data
+    await bot.wait_until(lambda: all(name in fd.message(lobby_id).text
+                                     for name in ("Alice", "Bob", "Carol")), POSTS_TIMEOUT,
                          "the lobby showing every seat")
     assert "Dave" not in fd.message(lobby_id).text
-    started = await fd.click_label(people["alice"], fd.message(lobby_id), "Start")
+    started = await fd.click_label(host, fd.message(lobby_id), "Start")
     assert started.callback_type == 7, started.callback_data
     row = table.db.session_in(table.channel.id)
     assert row.status == "active" and row.state is not None

@@ -167,3 +167,39 @@ def _encode(
     if choices and value not in choices:
         raise ValueError(f"option {option['name']}={value!r} is not one of {choices}")
     return value
+
+
+def forged_slash_data(
+    world: Any,
+    path: str,
+    options: dict[str, Any],
+    *,
+    types: dict[str, int] | None = None,
+    resolved: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The ``data`` of a FORGED slash command (what a client other than Discord's could send):
+    the synced command's id and subcommand path, then ``options`` exactly as given, unchecked.
+    An option's type is ``types[name]``, else the synced option's type, else STRING; values
+    are sent as they are (a string for an integer, a choice that is not one, an id of a user
+    or a channel Discord never resolved); ``resolved`` goes as given (none by default)."""
+    names = path.split()
+    command = find_command(world, names[0])
+    data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
+    if "guild_id" in command:
+        data["guild_id"] = command["guild_id"]
+    schema = command.get("options") or []
+    container = data
+    for sub in names[1:]:
+        option = _schema_option(schema, sub, {SUB_COMMAND, SUB_COMMAND_GROUP}, path)
+        nested: dict[str, Any] = {"name": sub, "type": option["type"], "options": []}
+        container.setdefault("options", []).append(nested)
+        container = nested
+        schema = option.get("options") or []
+    known = {o["name"]: o["type"] for o in schema}
+    container["options"] = [
+        {"name": name, "type": (types or {}).get(name, known.get(name, STRING)), "value": value}
+        for name, value in options.items()
+    ]
+    if resolved:
+        data["resolved"] = resolved
+    return data

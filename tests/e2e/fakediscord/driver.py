@@ -277,6 +277,56 @@ class FakeDiscord:
         data = commands.build_slash_data(self.world, command.lstrip("/"), options)
         return await self._interact(APPLICATION_COMMAND, user, channel, data, None, wait)
 
+    async def forged_slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any],
+        *,
+        types: dict[str, int] | None = None,
+        resolved: dict[str, dict[str, Any]] | None = None,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """``/command`` as a forged interaction: ``options`` go as given, unchecked against the
+        synced schema (see ``commands.forged_slash_data``). Discord's client cannot send
+        these; a bot must still refuse them."""
+        data = commands.forged_slash_data(self.world, command.lstrip("/"), options,
+                                          types=types, resolved=resolved)
+        return await self._interact(APPLICATION_COMMAND, user, channel, data, None, wait)
+
+    async def forged_click(
+        self,
+        user: FakeUser,
+        message: StoredMessage | int,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        alone: bool = False,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """A click on ``message`` (which ``user`` can see) of a control it does NOT carry,
+        ``custom_id`` (a select's when ``values`` is given): a forged component interaction.
+        The control is placed on the message the interaction carries (an action row added
+        below its own components; ``alone``: instead of them), as discord.py serves a
+        control only when the message has it; the stored message is not changed."""
+        current = self.message(message)
+        if not self.world.visible_to(current, user):
+            raise NotVisible(f"{user.name} cannot see message {current.id}")
+        kind = comp.BUTTON if values is None else comp.STRING_SELECT
+        placed: dict[str, Any] = {"type": kind, "custom_id": custom_id}
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        if values is None:
+            placed.update(style=2, label="forged")
+        else:
+            placed["options"] = [{"label": v, "value": v} for v in values]
+            data["values"] = list(values)
+        carried = self.world.message_json(current)
+        carried["components"] = [*([] if alone else carried.get("components", [])),
+                                 {"type": 1, "components": [placed]}]
+        return await self._interact(COMPONENT, user, self._channel(current), data, current, wait,
+                                    message_data=carried)
+
     async def autocomplete(
         self, user: FakeUser, channel: FakeChannel, command: str, focused: str, **options: Any
     ) -> list[dict[str, Any]]:
@@ -496,6 +546,8 @@ class FakeDiscord:
         data: dict[str, Any],
         source: StoredMessage | None,
         wait: bool,
+        *,
+        message_data: dict[str, Any] | None = None,
     ) -> InteractionRecord:
         world = self.world
         record = InteractionRecord(
@@ -534,7 +586,7 @@ class FakeDiscord:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if source is not None:
-            payload["message"] = world.message_json(source)
+            payload["message"] = message_data or world.message_json(source)
         record.payload = payload
         world.interactions.append(record)
         world.by_token[record.token] = record
