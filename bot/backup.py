@@ -8,42 +8,31 @@ command for the configured database (the password left out). Exit 1 when the bac
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from bot.errors import ConfigError
+from bot.ops.backup_cli import file_and_database, print_command
 from bot.ops.backups import BackupError, backup_sqlite, pg_dump_command
-from bot.process.env_settings import load_database_settings
-
-PASSWORD_NOTE = "(the password is left out: give it with PGPASSWORD or ~/.pgpass)"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.backup",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("dest", help="the backup file to write (must not exist)")
-    args = parser.parse_args(argv)
-    try:
-        database = load_database_settings().database
-    except ConfigError as err:
-        print(f"tablebot: {err}", file=sys.stderr)
-        return 2
+    found = file_and_database("python -m bot.backup", __doc__ or "", "dest",
+                              "the backup file to write (must not exist)", argv)
+    if isinstance(found, int):
+        return found
+    dest, database = found
     if database.backend == "postgresql":
         assert database.dsn is not None
-        line, hidden = pg_dump_command(database.dsn, args.dest)
-        print("PostgreSQL is backed up with its own tool; run:")
-        print(line)
-        if hidden:
-            print(PASSWORD_NOTE)
+        print_command("PostgreSQL is backed up with its own tool; run:",
+                      *pg_dump_command(database.dsn, dest))
         return 0
     assert database.path is not None
     try:
-        copied = backup_sqlite(database.path, Path(args.dest))
+        copied = backup_sqlite(database.path, Path(dest))
     except BackupError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 1
-    print(f"backed up {database.path} to {args.dest}: {copied.summary()}")
+    print(f"backed up {database.path} to {dest}: {copied.summary()}")
     return 0
 
 

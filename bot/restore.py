@@ -9,34 +9,24 @@ SQLite: refuses while a bot runs on the configured file (it holds the file's loc
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from bot.backup import PASSWORD_NOTE
-from bot.errors import ConfigError
+from bot.ops.backup_cli import file_and_database, print_command
 from bot.ops.backups import BackupError, pg_restore_command, restore_sqlite
 from bot.ops.file_lock import FileBusy, FileLock
-from bot.process.env_settings import load_database_settings
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.restore",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("src", help="the backup file to restore")
-    args = parser.parse_args(argv)
-    try:
-        database = load_database_settings().database
-    except ConfigError as err:
-        print(f"tablebot: {err}", file=sys.stderr)
-        return 2
+    found = file_and_database("python -m bot.restore", __doc__ or "", "src",
+                              "the backup file to restore", argv)
+    if isinstance(found, int):
+        return found
+    src, database = found
     if database.backend == "postgresql":
         assert database.dsn is not None
-        line, hidden = pg_restore_command(database.dsn, args.src)
-        print("PostgreSQL is restored with its own tool; stop every bot on the database, then run:")
-        print(line)
-        if hidden:
-            print(PASSWORD_NOTE)
+        print_command("PostgreSQL is restored with its own tool; stop every bot on the"
+                      " database, then run:", *pg_restore_command(database.dsn, src))
         return 0
     assert database.path is not None
     try:
@@ -46,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     try:
-        restored, kept = restore_sqlite(Path(args.src), database.path)
+        restored, kept = restore_sqlite(Path(src), database.path)
     except BackupError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 1
@@ -54,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         lock.release()
     if kept is not None:
         print(f"the previous file is kept as {kept}")
-    print(f"restored {args.src} to {database.path}: {restored.summary()}")
+    print(f"restored {src} to {database.path}: {restored.summary()}")
     return 0
 
 
