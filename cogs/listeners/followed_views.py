@@ -1,7 +1,6 @@
 """Each player's latest private view, per game: the interaction that answered with it, whose
-token can still edit it (``cogs.listeners.view_follow`` makes the view follow the game). One per
-bot, in
-the services (``cogs.table_services``); the click handlers remember a view with
+token can still edit it (``cogs.listeners.view_follow`` makes the view follow the game). One
+per bot, in the services (``cogs.table_services``); the click handlers remember a view with
 ``cogs.client_services.remember_view``.
 """
 
@@ -10,9 +9,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+import discord
+
+from bot.process.client import TableBot
 from game.base import PlayerId
+
+Interaction = discord.Interaction[TableBot]
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token for
 MARGIN = 30.0  # an edit is not started this close to the token's end
@@ -20,7 +23,7 @@ MARGIN = 30.0  # an edit is not started this close to the token's end
 
 @dataclass
 class Followed:
-    interaction: Any  # a discord.Interaction whose original response is the private view
+    interaction: Interaction  # its original response is the private view
     at: float  # when it was answered (the token's start), on FollowedViews' clock
 
 
@@ -33,11 +36,11 @@ class FollowedViews:
         self._lifetime = lifetime
         self._views: dict[int, dict[PlayerId, Followed]] = {}
 
-    def remember(self, session_id: int, player: PlayerId, interaction: Any) -> None:
+    def remember(self, session_id: int, player: PlayerId, interaction: Interaction) -> None:
         self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock())
         self.prune()
 
-    def usable(self, session_id: int, player: PlayerId) -> Any | None:
+    def usable(self, session_id: int, player: PlayerId) -> Interaction | None:
         """The interaction to edit ``player``'s view with, None when there is none or its
         token is (about to be) too old; an aged entry is dropped."""
         entry = self._views.get(session_id, {}).get(player)
