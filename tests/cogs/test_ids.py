@@ -42,7 +42,7 @@ from cogs.kit.custom_ids import (
 from tests.cogs.conftest import ANA, Table
 from tests.cogs.test_lobby import assert_refused
 from tests.cogs.test_play import start_game
-from tests.fakes import DYNAMIC_ITEMS, Sent, click
+from tests.fakes import DYNAMIC_ITEMS, Sent, click, message_with
 
 SNOWFLAKE = 1234567890123456789
 # Ids as the bot has posted them, with the parts they carry.
@@ -145,7 +145,10 @@ async def test_an_id_out_of_range_is_refused_like_a_gone_game_and_changes_nothin
     edits = len(message.edits)
     assert_refused(await press(table, message, custom_id, values), refusal)
     if in_range is not None:  # the handler's own answer to a control whose game is gone
-        assert_refused(await press(table, message, in_range, values), refusal)
+        # A replay page acts only on a private page that carries it (cogs.kit.page_controls).
+        page = in_range.startswith("tb:rpj:")
+        on = message_with(message.channel, in_range, ephemeral=True) if page else message
+        assert_refused(await press(table, on, in_range, values), refusal)
     assert table.manager.get(session.id) is session and len(message.edits) == edits
     # (no traceback: the autouse fixture fails a test whose click reached
     # cogs.kit.unexpected_errors)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.sessions.manager import SessionManager
-from bot.store import Store
+from bot.store import open_store
 from cogs.kit.page_controls import NOT_THIS_MESSAGE
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_channel_flow import Flow, finish
@@ -20,7 +20,7 @@ from tests.testgame import CountEngine
 
 @pytest.fixture
 async def flow(tmp_path: Path) -> AsyncIterator[Flow]:
-    store = await Store.open(tmp_path / "flow.sqlite3")
+    store = await open_store(tmp_path / "flow.sqlite3")
     yield Flow(SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7))
     await store.close()
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import Status
-from bot.store import Store
+from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_channel_flow import Flow, finish
@@ -21,7 +21,7 @@ from tests.testgame import CountEngine
 
 @pytest.fixture
 async def flow(tmp_path: Path) -> AsyncIterator[Flow]:
-    store = await Store.open(tmp_path / "flow.sqlite3")
+    store = await open_store(tmp_path / "flow.sqlite3")
     yield Flow(SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7))
     await store.close()
 
