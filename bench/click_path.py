@@ -10,10 +10,9 @@ another of the three layers). The manager's listeners run afterwards in the sess
 worker; their calls are counted apart, until every change is delivered.
 
 Also counted, in both parts: the gate (``bot.sessions.transitions.check_move``: status, seat,
-version
-and turn, one check each), the manager's pre-gate (``SessionManager.check_move``, gone since
-issue 28), ``engine.awaiting`` and ``engine.legal_actions`` (asked from outside ``game/``),
-``Session.seat_of``, and the database writes (store calls that write).
+version and turn, one check each), the manager's pre-gate (``SessionManager.check_move``, gone
+since issue 28), ``engine.awaiting`` and ``engine.legal_actions`` (asked from outside
+``game/``), ``Session.seat_of``, and the database writes (store calls that write).
 
     python -m bench.click_path
 

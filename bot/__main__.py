@@ -137,7 +137,8 @@ def write_stats(path: Path) -> None:
             if line.startswith("VmRSS:"):
                 rss_kb = int(line.split()[1])
                 break
-    # The start-up heap is frozen (bot.session_core): get_objects() leaves those out.
+    # The start-up heap is frozen (bot.sessions.manager.SessionManager.restore): get_objects()
+    # leaves those out.
     frozen = gc.get_freeze_count()
     record = {
         "time": time.time(),

@@ -1,11 +1,11 @@
 """What every cog and click handler reaches through the typed client.
 
 ``interaction.client`` is the :class:`bot.process.client.TableBot`: ``client.manager`` is the
-session
-manager; what the cogs share is ``client.services`` (``cogs.table_services.services_of``): the
-game UIs (:func:`game_uis`), the bot levels offered, each player's followed view
-(:func:`remember_view`), the channels that refuse the bot's posts (:func:`tell_if_blocked`).
-Tests put a fake client with the same on their fake interactions (``tests/fakes.py``).
+session manager; what the cogs share is ``client.services``
+(``cogs.table_services.services_of``): the game UIs (:func:`game_uis`), the bot levels offered,
+each player's followed view (:func:`remember_view`), the channels that refuse the bot's posts
+(:func:`tell_if_blocked`). Tests put a fake client with the same on their fake interactions
+(``tests/fakes.py``).
 """
 
 from __future__ import annotations

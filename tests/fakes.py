@@ -171,9 +171,8 @@ class FakeChannel:
 
 
 class FakeClient:
-    """Stands in for the bot (``bot.process.client.TableBot``): ``manager``, the ``services`` with
-    the
-    game UIs (``uis``), the table cog (``cog``), and channel lookups."""
+    """Stands in for the bot (``bot.process.client.TableBot``): ``manager``, the ``services``
+    with the game UIs (``uis``), the table cog (``cog``), and channel lookups."""
 
     def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None, *,
                  settings: Settings | None = None) -> None:

@@ -1,11 +1,10 @@
 """What a log line is about: guild, channel, session and shard, in context variables.
 
-Set around the handling of an interaction (``bot.process.client_ops.handling``: the command tree and
-``cogs.kit.custom_ids.Control``) and around a session's change (``bot.sessions.manager``); a task
-started inside
-inherits them, so the session's publish worker logs with its session too. The JSON log
-format (``bot.ops.json_logs``) writes the ones that are set. Ids only: nothing here is hidden
-information.
+Set around the handling of an interaction (``bot.process.client_ops.handling``: the command tree
+and ``cogs.kit.custom_ids.Control``) and around a session's change (``bot.sessions.manager``); a
+task started inside inherits them, so the session's publish worker logs with its session too.
+The JSON log format (``bot.ops.json_logs``) writes the ones that are set. Ids only: nothing here
+is hidden information.
 """
 
 from __future__ import annotations

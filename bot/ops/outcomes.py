@@ -1,10 +1,9 @@
 """An interaction's outcome, counted once when its handling ends.
 
-A handler's run is "answered" unless it was refused (``cogs.client_services.refuse``: an ephemeral
-"no", nothing changed) or failed (an unexpected error, ``cogs.kit.unexpected_errors``; an error
-wins over
-a refusal). The marks live in the interaction's own ``extras`` dict (discord.py's), so this
-module needs no Discord type.
+A handler's run is "answered" unless it was refused (``cogs.client_services.refuse``: an
+ephemeral "no", nothing changed) or failed (an unexpected error, ``cogs.kit.unexpected_errors``;
+an error wins over a refusal). The marks live in the interaction's own ``extras`` dict
+(discord.py's), so this module needs no Discord type.
 """
 
 from __future__ import annotations

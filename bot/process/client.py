@@ -1,14 +1,15 @@
 """The Discord client: opens the store, restores sessions, loads the cogs, syncs commands.
 
-The only module of ``bot`` that knows Discord. It imports nothing from ``cogs``: it loads
-them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
+The Discord client of ``bot`` (with ``sharded_client``, ``client_ops``, ``api_base`` and
+``__main__``, the only modules of ``bot`` that know Discord). It imports nothing from ``cogs``:
+it loads them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
 ``async def setup(bot)`` registers its cog, its components (DynamicItems) and, for the table,
-every manager listener in its one declared order (``cogs.table_extension.listeners``: the machine
-seats
-and the turn clock made here come last), the notifier of the machine players and the turn
-clock and the catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the process
-through this typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
-``.turn_clock``, and what the extensions share, ``.services`` (``cogs.table_services``).
+every manager listener in its one declared order (``cogs.table_extension.listeners``: the
+machine seats and the turn clock made here come last), the notifier of the machine players and
+the turn clock and the catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the
+process through this typed client: ``interaction.client.manager``, ``.leaderboards``,
+``.autoplay``, ``.turn_clock``, and what the extensions share, ``.services``
+(``cogs.table_services``).
 """
 
 from __future__ import annotations

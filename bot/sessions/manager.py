@@ -9,12 +9,11 @@
         -> queue the Change, with whom the game now awaits; return (the click is answered)
     the session's publish worker -> listeners(Change), one change at a time, in version order
 
-Every operation goes through one helper, :meth:`SessionManager._transition`: take the
-session's lock, compute a pure :class:`bot.sessions.transitions.Step` (the rules of the table live
-in
-``bot.sessions.transitions``; the rules of the game in the engine), store it, swap the new version
-in
-and publish it. The manager knows no game rules: it asks the engine (from any
+Every operation takes the session's lock (which also names the session in what is logged
+meanwhile), computes a pure :class:`bot.sessions.transitions.Step` (the rules of the table live
+in ``bot.sessions.transitions``; the rules of the game in the engine) and hands it to one
+helper, :meth:`SessionManager._step`, which stores it, swaps the new version in and publishes
+it. The manager knows no game rules: it asks the engine (from any
 ``Mapping[str, Engine]``) whose input the game awaits (once per stored version: the gate
 and the listeners read the answer, :meth:`SessionManager.awaiting` and ``Change.awaiting``),
 applies actions and reads results.
@@ -84,11 +83,10 @@ class Change:
     """What a listener receives after a stored change.
 
     ``kind``: see :class:`bot.sessions.transitions.ChangeKind` (``finished`` is the action that
-    ended
-    the game; ``events`` included). ``origin`` is whatever the caller passed (the cogs pass
-    the id of the message they re-render themselves, so the table publisher can skip a second
-    edit). ``awaiting``: whom the game awaits after the change (the engine's answer, asked
-    once when the change was stored; empty unless the game runs): listeners read it here.
+    ended the game; ``events`` included). ``origin`` is whatever the caller passed (the cogs
+    pass the id of the message they re-render themselves, so the table publisher can skip a
+    second edit). ``awaiting``: whom the game awaits after the change (the engine's answer,
+    asked once when the change was stored; empty unless the game runs): listeners read it here.
     """
 
     kind: ChangeKind
@@ -446,7 +444,8 @@ class SessionManager:
             actor=player_id, origin=origin,
         )
         new = change.session
-        log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
+        with log_context.bound(guild=new.guild_id, channel=new.channel_id, session=new.id):
+            log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
         return new
 
     @in_flight
@@ -506,11 +505,10 @@ class SessionManager:
         the stored change, which is queued for the listeners (``settle`` waits until they have
         it).
 
-        The one gate of a move (:func:`bot.sessions.transitions.check_move`), under the session's
-        lock:
-        no game, not started, not seated (or left), stale version, not your turn; then the
-        engine's IllegalAction text. A storage failure raises SaveFailed; in every failure
-        case the session stays exactly as it was.
+        The one gate of a move (:func:`bot.sessions.transitions.check_move`), under the
+        session's lock: no game, not started, not seated (or left), stale version, not your
+        turn; then the engine's IllegalAction text. A storage failure raises SaveFailed; in
+        every failure case the session stays exactly as it was.
 
         ``autopilot``: a machine moves for the seat (``bot.automation.autoplay``); refused unless
         the seat is a bot seat or its player is away or left.
@@ -601,8 +599,10 @@ class SessionManager:
             if not changes:  # nothing to play, but the timeout still counts
                 step = Step(ChangeKind.SEAT, {"seats": seats})
                 changes.append(await self._step(session, step, player_id, origin))
-        log.info("session %s: %s timed out (%d in a row)", session_id, player_id,
-                 seat.timeouts + 1)
+        with log_context.bound(guild=session.guild_id, channel=session.channel_id,
+                               session=session_id):
+            log.info("session %s: %s timed out (%d in a row)", session_id, player_id,
+                     seat.timeouts + 1)
         return changes
 
     @in_flight
@@ -648,9 +648,7 @@ class SessionManager:
         """The one path of a change: lock the session, compute the pure ``transition`` of its
         live version (a refusal raises and changes nothing), then :meth:`_step`."""
         async with self._locked(session_id) as session:
-            with log_context.bound(guild=session.guild_id, channel=session.channel_id,
-                                   session=session_id):
-                return await self._step(session, transition(session), actor, origin)
+            return await self._step(session, transition(session), actor, origin)
 
     async def _step(
         self, session: Session, step: Step, actor: PlayerId | None, origin: object
@@ -800,6 +798,7 @@ class _SessionLock:
         self._manager = manager
         self._session_id = session_id
         self._lock: asyncio.Lock | None = None
+        self._context = contextlib.ExitStack()
 
     async def __aenter__(self) -> Session:
         lock = self._manager._locks.get(self._session_id)
@@ -811,9 +810,13 @@ class _SessionLock:
         if session is None:  # ended while we waited for the lock
             await self.__aexit__()
             raise Refusal(errors.NO_GAME)
+        # What is logged in the block (and by the publish worker it starts) names the session.
+        self._context.enter_context(log_context.bound(
+            guild=session.guild_id, channel=session.channel_id, session=session.id))
         return session
 
     async def __aexit__(self, *exc: object) -> None:
+        self._context.close()
         if self._lock is not None:
             self._lock.release()
             self._lock = None

@@ -358,7 +358,7 @@ def _info_render(
     interaction: Interaction, session: Session | None, what: InfoKind, words: Words
 ) -> Render | None:
     """The rules, scores or log answer; None for the table
-    (``cogs.rendering.message_delivery.table_copy``)."""
+    (``cogs.rendering.message_delivery.table_copy_shown``)."""
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
     ui = game_uis(interaction.client).ui(session.game)

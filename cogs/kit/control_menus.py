@@ -1,19 +1,18 @@
 """The controls toolkit: a player's legal actions (the engine's one list) turned into buttons
 and select menus, and a click turned back into the action it stands for.
 
-A :class:`Menu` names a kind of control by a payload prefix. An action shown as a button has
-the payload ``{button}:{code}`` (``a:discard:7♥``); shown in a select, the select's payload is
-``{select}:{group}:{chunk}`` and its option values are the codes. The code
-(:func:`action_code`) is the action itself in one short line: its type, then its fields'
-values in the model's order, joined by ``:``. A click is resolved against the legal list of
-the live version (the manager's gate checked that the clicked control was drawn from it): the
-action with that code, or a refusal; a code is never parsed into an action, so a forged one
-can only name a legal action or nothing. A code names the action, not its place in the list,
-so an id stays readable (logs, tests) and well within Discord's 100 characters (the longest
-codes, a SPLIT target naming a Discord id and a TEN payment spending cards, are under 30;
-``cogs.kit.custom_ids.checked_id`` refuses an id past the limit). Selects hold at most 25 options,
-so a
-group is split into numbered chunks. Numbers are parsed as ASCII digits only.
+A :class:`Menu` names a kind of control by a payload prefix. An action shown as a button has the
+payload ``{button}:{code}`` (``a:discard:7♥``); shown in a select, the select's payload is
+``{select}:{group}:{chunk}`` and its option values are the codes. The code (:func:`action_code`)
+is the action itself in one short line: its type, then its fields' values in the model's order,
+joined by ``:``. A click is resolved against the legal list of the live version (the manager's
+gate checked that the clicked control was drawn from it): the action with that code, or a
+refusal; a code is never parsed into an action, so a forged one can only name a legal action or
+nothing. A code names the action, not its place in the list, so an id stays readable (logs,
+tests) and well within Discord's 100 characters (the longest codes, a SPLIT target naming a
+Discord id and a TEN payment spending cards, are under 30; ``cogs.kit.custom_ids.checked_id``
+refuses an id past the limit). Selects hold at most 25 options, so a group is split into
+numbered chunks. Numbers are parsed as ASCII digits only.
 
 :func:`layout` places the rows (buttons five to a row, then one row per select); more than
 five rows are split into pages of four plus a row of Previous / More buttons (payload

@@ -40,8 +40,7 @@ characters.
 The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.commands.leaderboard_commands``.
 
 The table controls click the handlers the services hold (``cogs.kit.click_kinds``): the handlers
-draw
-with these classes, so this module does not import them.
+draw with these classes, so this module does not import them.
 
 Views made of these items are never kept per message in discord.py's view store (a view of
 DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory

@@ -110,6 +110,7 @@ async def on_command_error(
     if isinstance(error, app_commands.TransformerError):
         refusals.info("refused %s: an option value of type %s that does not convert", where,
                       error.type.name)
+        outcomes.mark(interaction.extras, outcomes.REFUSED)  # counted when its handler ends
         await _answer(interaction, await _in_their_words(interaction, BAD_VALUE), where)
         return
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error

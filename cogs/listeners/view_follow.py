@@ -3,17 +3,15 @@ last opened or clicked is edited to show their current hand and controls.
 
 An ephemeral message can only be edited through the token of the interaction that answered with
 it (``PATCH /webhooks/{app}/{token}/messages/@original``), and Discord keeps that token valid
-for 15 minutes. :class:`cogs.listeners.followed_views.FollowedViews` (in the services) remembers,
-per
-game and player, the latest such interaction (the click handlers call
+for 15 minutes. :class:`cogs.listeners.followed_views.FollowedViews` (in the services)
+remembers, per game and player, the latest such interaction (the click handlers call
 ``cogs.client_services.remember_view`` whenever they answer with a private view);
 :class:`ViewFollower`, a manager listener, edits it when the player becomes awaited. A token
 older than Discord's 15 minutes (less a margin) is not used, and an edit that fails forgets the
 view: the ping's and table's buttons open a fresh one. The edit shows the player's hand picture
-when they have pictures on (``cogs.rendering.message_delivery.followed_view``; else it removes an
-older one); for a
-player without such a view, the picture is drawn ahead, so the hand they open comes with it at
-once.
+when they have pictures on (``cogs.rendering.message_delivery.followed_view``; else it removes
+an older one); for a player without such a view, the picture is drawn ahead, so the hand they
+open comes with it at once.
 
 Memory stays flat: one entry per seated human at most, dropped when the game ends, when the
 token ages out, or after a failed edit.

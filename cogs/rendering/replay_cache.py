@@ -1,6 +1,5 @@
-"""The replays built for the Replay buttons (``cogs.rendering.replay_pages``), kept so paging does
-not
-rebuild them: a small bounded cache, one per bot (``cogs.table_services``)."""
+"""The replays built for the Replay buttons (``cogs.rendering.replay_pages``), kept so paging
+does not rebuild them: a small bounded cache, one per bot (``cogs.table_services``)."""
 
 from __future__ import annotations
 

@@ -2,13 +2,12 @@
 
 A replay is built by replaying the stored log through the engine (``bot.sessions.export``:
 ``replay_export(export_session(...))``), never from stored renders; built replays are kept in a
-small bounded cache (:class:`cogs.rendering.replay_cache.ReplayCache`, in the services) so paging
-does
-not rebuild them.
-Each step is drawn with the game's own UI: its public table for the step's state and, since the
-game is over, every seat's private view (or the UI's own :class:`cogs.game_ui.DrawsReplay`
-hands), with the step's events in words. Everything fits Discord's limits (10 embeds, 6,000
-characters over all embeds, 2,000 in the content, 25 options a select).
+small bounded cache (:class:`cogs.rendering.replay_cache.ReplayCache`, in the services) so
+paging does not rebuild them. Each step is drawn with the game's own UI: its public table for
+the step's state and, since the game is over, every seat's private view (or the UI's own
+:class:`cogs.game_ui.DrawsReplay` hands), with the step's events in words. Everything fits
+Discord's limits (10 embeds, 6,000 characters over all embeds, 2,000 in the content, 25 options
+a select).
 
 Who may open one: anyone in the game's server, or only its own players when the server's
 ``replays`` setting (``/config``) is ``players`` (Manage Server may always).

@@ -4,8 +4,7 @@ Every control stands for one of the player's legal actions (``engine.legal_actio
 engine's one list; a control carries the action's code), offered two ways:
 
 - :data:`cogs.kit.control_menus.LEGAL`: Draw / Stop, Pass and the bid select, Skip and the buy
-select,
-  "Choose another card";
+  select, "Choose another card";
 - :data:`PAYMENTS`, the list's Pay actions (a payment phase lists every way to pay, least
   wasteful first): the suggested one as a button (``y:{code}``), all of them in a select
   (``yo:pay:{chunk}``), where one that spends collection cards opens the card step.

@@ -10,6 +10,7 @@ import pytest
 
 from bot import errors
 from bot.errors import Refusal, SaveFailed, StaleVersion
+from bot.ops import log_context
 from bot.sessions.manager import Change, SessionManager
 from bot.sessions.models import Seat, Status
 from bot.store import Store, open_store
@@ -332,3 +333,22 @@ async def test_a_click_is_gated_and_decoded_once_under_the_lock(
         await manager.click(live.id, awaited, live.version, decode)
     assert err.value.message == errors.SHUTTING_DOWN
     assert manager.get(live.id) is live
+
+
+async def test_what_is_logged_during_a_move_and_by_its_listeners_names_the_session(
+    manager: SessionManager,
+) -> None:
+    seen: list[tuple[str, dict[str, int]]] = []
+
+    async def listener(change: Change) -> None:
+        seen.append((change.kind, log_context.current()))
+
+    manager.subscribe(listener)
+    session = await started(manager)
+    player = manager.awaiting(session)[0]
+    await manager.act(session.id, player, session.version, Add(add=1))
+    await manager.settle()
+    expected = {"guild": session.guild_id, "channel": session.channel_id, "session": session.id}
+    assert [kind for kind, _ in seen][-1] == "action"
+    assert all(context == expected for _, context in seen), seen
+    assert log_context.current() == {}  # nothing left bound once the move is done

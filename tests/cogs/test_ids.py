@@ -1,7 +1,6 @@
 """The control kinds of ``cogs.kit.custom_ids``: every id the bot posts parses back to what it
-carried
-(messages already posted keep working), and an id whose numbers are out of range is refused
-the way a control of a game that is gone is, changing nothing (issue 34)."""
+carried (messages already posted keep working), and an id whose numbers are out of range is
+refused the way a control of a game that is gone is, changing nothing (issue 34)."""
 
 from __future__ import annotations
 

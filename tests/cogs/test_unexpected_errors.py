@@ -11,6 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.ops import outcomes
 from bot.process.client import TableBot
 from bot.process.env_settings import Settings
 from bot.sessions.models import Status
@@ -223,3 +224,4 @@ async def test_an_option_value_that_does_not_convert_is_refused_not_logged_as_an
         TEXTS[BAD_VALUE])
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert "refused /game new" in caplog.text and "godlike" not in caplog.text
+    assert outcomes.finish(ia.extras, "command") == outcomes.REFUSED  # counted as refused
