@@ -1,5 +1,6 @@
 """``python -m cogs.i18n update`` (extract the template, merge it into every ``.po``) and
-``python -m cogs.i18n check`` (report what is missing, stale, fuzzy or wrong; exit 1 if any).
+``python -m cogs.i18n check`` (report what is missing, stale, fuzzy or wrong, or says a glossary
+term otherwise than ``cogs/locales/GLOSSARY.md``; exit 1 if any).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sys
 from cogs.i18n.catalog_check import catalog_problems, source_problems, template_problems
 from cogs.i18n.catalogs import TEMPLATE_PATH, TRANSLATED, po_path, read_catalog
 from cogs.i18n.extraction import extract_template, update_catalogs
+from cogs.i18n.glossary_check import glossary_problems, read_terms
 
 
 def check() -> list[str]:
@@ -17,9 +19,11 @@ def check() -> list[str]:
     template = read_catalog(TEMPLATE_PATH)
     problems = [f"template: {p}" for p in template_problems(template, extracted)]
     problems += [f"source: {p}" for p in source_problems(extracted)]
+    terms = read_terms()
     for language in TRANSLATED:
         catalog = read_catalog(po_path(language), language)
         found = catalog_problems(catalog, template, language)
+        found += glossary_problems(catalog, language, terms)
         problems += [f"{language.value}: {p}" for p in found]
     return problems
 

@@ -35,8 +35,10 @@ from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.ten import (
+    Draw,
     Payment,
     PlayerView,
+    Stop,
     TenEngine,
     TenState,
     TenView,
@@ -230,7 +232,9 @@ class TenUI:
                             value=text.cards_line(view.tableau), inline=False)
             embed.add_field(name=words.text(DRAW_PILE), value=text.pile_line(view, words),
                             inline=False)
-            embed.set_footer(text=words.gettext("Your turn: draw again or stop."))
+            embed.set_footer(text=text.draw_prompt(
+                any(isinstance(action, Draw) for action in legal),
+                any(isinstance(action, Stop) for action in legal), words))
             return controls.legal_controls(session, legal, view.tableau_currency,
                                            words).items()
         if view.phase == "auction":
