@@ -57,24 +57,28 @@ SELECT_KINDS: dict[str, tuple[str, Message]] = {
 _KIND_OF_TYPE = {action_type: kind for kind, (action_type, _) in SELECT_KINDS.items()}
 
 # The prompt above the controls, by step and by whether the step's optional choice is offered
-# now (a pick, a match or upgrade before the discard, a swap, a match to lay down): a prompt
-# names only what the player can do now.
+# now (a pick, a match or upgrade, a swap, a match to lay down): a prompt names in bold what
+# the player can do now, and only that (tests/behaviour checks it over the recorded games).
 PROMPTS: dict[tuple[str, bool], Message] = {
     ("take", True): N_("Your turn: **draw** a card, or **pick** from the discard row — you take"
                        " the picked card and every newer card, and must use the picked card"
                        " before you discard."),
     ("take", False): N_("Your turn: **draw** a card (no card of the discard row can be used"
                         " now)."),
-    ("main", True): N_("Make matches or upgrades if you like, then **discard** one card to end"
-                       " your turn."),
+    ("main", True): N_("Make **matches or upgrades** if you like, then **discard** one card to"
+                       " end your turn."),
     ("main", False): N_("**Discard** one card to end your turn (no match or upgrade is"
                         " possible)."),
-    ("bonus_perfect", True): N_("Perfect bonus: choose the player who marks a negative box."),
-    ("bonus_strong", True): N_("Strong bonus: draw the top card of the draw pile, or skip."),
-    ("bonus_weak", True): N_("Weak bonus: swap one of your matches for another player's match"
-                             " of the same level, or skip."),
-    ("bonus_weak", False): N_("Weak bonus: no swap is possible; skip it."),
-    ("laydown", True): N_("Lay down any matches from your hand (no bonuses), then press"
+    ("picked", True): N_("Use the picked card in **a match or an upgrade**; you can discard"
+                         " after that."),
+    ("bonus_perfect", True): N_("Perfect bonus: **choose the player** who marks a negative"
+                                " box."),
+    ("bonus_strong", True): N_("Strong bonus: **draw** the top card of the draw pile, or"
+                               " **skip**."),
+    ("bonus_weak", True): N_("Weak bonus: **swap** one of your matches for another player's"
+                             " match of the same level, or **skip**."),
+    ("bonus_weak", False): N_("Weak bonus: no swap is possible; **skip** it."),
+    ("laydown", True): N_("**Lay down** any matches from your hand (no bonuses), then press"
                           " **{done_button}**."),
     ("laydown", False): N_("You have no match to lay down: press **{done_button}**."),
 }
@@ -91,6 +95,8 @@ CHOICE_TYPES: dict[str, frozenset[str]] = {
 
 def prompt(step: str, actions: Sequence[SplitAction], words: Words) -> str:
     """What the player can do now, from their legal actions."""
+    if step == "main" and not any(action.type == "discard" for action in actions):
+        return words.text(PROMPTS[("picked", True)])  # the picked card comes first
     offered = any(action.type in CHOICE_TYPES[step] for action in actions)
     return words.text(PROMPTS[(step, offered)], **button_names(words))
 
@@ -191,8 +197,8 @@ def private_render(
     if actions:
         lines.append(prompt(view.step, actions, words))
         if view.picked is not None and view.step == "main":
-            lines.append(words.gettext("You picked **{card}**: use it in a match or an upgrade"
-                                       " before you discard.", card=view.picked))
+            lines.append(words.gettext("The picked {card} must be used before the discard.",
+                                       card=view.picked))
     else:
         lines.append(_waiting_text(view, names, viewer, words))
     embed = discord.Embed(

@@ -125,13 +125,13 @@ def draw_choices(view: TenView) -> tuple[bool, bool]:
 def draw_prompt(may_flip: bool, may_stop: bool, words: Words = ENGLISH) -> str:
     """The private view's footer in the draw phase: only what can be done now."""
     if may_flip and may_stop:
-        return words.gettext("Your turn: press **{flip_button}** for another card, or stop and"
-                             " take the numbers or the currency.", **button_names(words))
+        return words.gettext("Your turn: press **{flip_button}** for another card, or **stop**"
+                             " and take the numbers or the currency.", **button_names(words))
     if may_flip:
         return words.gettext("Your turn: press **{flip_button}** to flip a card; you may stop"
                              " once the tableau shows one.", **button_names(words))
-    return words.gettext("Your turn: the draw pile is empty, so stop and take the numbers or"
-                         " the currency.")
+    return words.gettext("Your turn: the draw pile is empty, so **stop** and take the numbers"
+                         " or the currency.")
 
 
 def _then(names: Names, players: Sequence[PlayerId], words: Words) -> str:

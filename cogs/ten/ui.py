@@ -35,6 +35,8 @@ from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.ten import (
+    Bid,
+    Buy,
     Draw,
     Payment,
     PlayerView,
@@ -238,14 +240,18 @@ class TenUI:
             return controls.legal_controls(session, legal, view.tableau_currency,
                                            words).items()
         if view.phase == "auction":
-            embed.set_footer(text=words.gettext(
-                "Your bid: pass, or choose an amount (up to your wealth)."))
+            if any(isinstance(action, Bid) for action in legal):
+                footer = words.gettext("Your bid: **pass**, or **choose an amount** (up to your"
+                                       " wealth).")
+            else:
+                footer = words.gettext("Your wealth is too low to bid more: **pass**.")
+            embed.set_footer(text=footer)
             return controls.legal_controls(session, legal, words=words).items()
         if view.phase == "payment":
             options = self._payment_options(session.state, view)
             embed.add_field(name=words.gettext("Least wasteful"),
                             value=controls.payment_label(options[0], words), inline=False)
-            embed.set_footer(text=words.gettext("Choose how to pay."))
+            embed.set_footer(text=words.gettext("Choose how to **pay**."))
             me = _player(view, viewer)
             pay = controls.payment_controls(session, options, words)
             back = controls.legal_controls(session, legal, words=words)
@@ -256,7 +262,12 @@ class TenUI:
             return found.items()
         embed.add_field(name=words.gettext("Market — price = number"),
                         value="\n".join(text.market_lines(view.market, words)), inline=False)
-        embed.set_footer(text=words.gettext("Buy one market card you can pay for, or skip."))
+        if any(isinstance(action, Buy) for action in legal):
+            embed.set_footer(text=words.gettext("**Buy** one market card you can pay for, or"
+                                                " **skip**."))
+        else:
+            embed.set_footer(text=words.gettext("No market card is within your wealth:"
+                                                " **skip**."))
         return controls.legal_controls(session, legal, words=words).items()
 
     def _payment_options(self, state: TenState, view: TenView) -> list[Payment]:
