@@ -22,6 +22,7 @@ from cogs.i18n.language import Language
 
 GLOSSARY_PATH = LOCALES_DIR / "GLOSSARY.md"
 SECTION = "## Checked terms"
+UNCHECKED = "## Unchecked entries"
 # Placeholders and button names are filled at run time, and a slash command is a name, not a
 # word: neither is the translator's text.
 _FIELD = re.compile(r"\{[a-z_]+\}")
@@ -72,11 +73,26 @@ def read_terms(path: Path = GLOSSARY_PATH) -> list[Term]:
     return terms
 
 
-def glossary_problems(catalog: Catalog, language: Language,
-                      terms: list[Term] | None = None) -> list[str]:
+def read_unchecked(path: Path = GLOSSARY_PATH) -> set[str]:
+    """The English of the entries listed under "Unchecked entries" (``- `text` — why``)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if UNCHECKED not in lines:
+        return set()
+    found = set()
+    for line in lines[lines.index(UNCHECKED) + 1:]:
+        if line.startswith("## "):
+            break
+        if line.startswith("- `"):
+            found.add(line[3:line.index("`", 3)])
+    return found
+
+
+def glossary_problems(catalog: Catalog, language: Language, terms: list[Term] | None = None,
+                      unchecked: set[str] | None = None) -> list[str]:
     """Entries of ``catalog`` whose English holds a checked term and whose translation holds
-    none of its stems."""
+    none of its stems (the entries listed as unchecked left out)."""
     problems = []
+    skipped = read_unchecked() if unchecked is None else unchecked
     for term in read_terms() if terms is None else terms:
         stems = term.stems.get(language, ())
         if not stems:
@@ -84,6 +100,8 @@ def glossary_problems(catalog: Catalog, language: Language,
         pattern = term.pattern()
         for message in catalog:
             if not message.id or message.context in NAME_CONTEXTS:
+                continue
+            if forms(message.id)[0] in skipped:
                 continue
             english = " ".join(_COMMAND.sub(" ", _FIELD.sub(" ", text))
                                for text in forms(message.id)).lower()

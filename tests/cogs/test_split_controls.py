@@ -143,7 +143,7 @@ def test_bonus_prompts_are_buttons() -> None:
     state.turn, state.step = 0, Step.BONUS_PERFECT
     perfect = UI.private(session_with(state), "1")
     assert [i.label for i in items(perfect)] == ["Mark Ben", "Mark Cy"]
-    assert "choose the player who marks a negative box" in perfect.embeds[0].description
+    assert "**choose the player** who marks a negative box" in perfect.embeds[0].description
     assert UI.action_for(session_with(state), "1", "a:1", None) == Move(
         ENGINE.parse_action({"type": "target", "player": "3"}))
     state.step = Step.BONUS_STRONG
