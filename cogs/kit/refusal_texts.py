@@ -13,6 +13,7 @@ from bot import errors
 from bot.errors import TableError
 from bot.sessions import export
 from cogs.i18n.button_names import button_names
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words, message_fill
 from cogs.kit import control_menus as controls
@@ -31,7 +32,7 @@ REPLAY_REFUSALS: dict[str, Message] = {
 }
 
 REFUSALS: dict[str, Message] = {
-    errors.NO_GAME: N_("There is no game in this channel. Open one with /game new."),
+    errors.NO_GAME: N_("There is no game in this channel. Open one with {game_new_command}."),
     errors.GAME_RUNNING: N_("A game is already open in this channel. Finish or cancel it first."),
     errors.NOT_SEATED: N_("You are not seated at this table."),
     errors.ALREADY_SEATED: N_("You are already seated at this table."),
@@ -91,6 +92,7 @@ def refusal_text(words: Words, error: TableError) -> str:
     message = REFUSALS.get(error.template)
     fields = {
         **button_names(words),
+        **command_fields(words),
         **{name: words.number(value) if isinstance(value, int) else value
            for name, value in error.fields.items()},
     }

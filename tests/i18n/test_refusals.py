@@ -8,8 +8,9 @@ import string
 import pytest
 
 from bot import errors
-from cogs.i18n import Language, words_for
+from cogs.i18n import Language, command_mentions, words_for
 from cogs.i18n.button_names import button_names
+from cogs.i18n.command_mentions import command_fields
 from cogs.kit.refusal_texts import REFUSALS, refusal_text
 
 # The module's English sentences: upper-case str constants (ECHO_MAX is a number).
@@ -38,8 +39,10 @@ def test_every_bot_refusal_is_marked_with_the_same_english() -> None:
     assert len(SENTENCES) >= 25
     missing = [name for name, text in SENTENCES.items() if text not in REFUSALS]
     assert missing == []
-    # A button named in a refusal is a field of the catalog's text, filled with the label.
-    labels = button_names(words_for(Language.EN))
+    # A button or a command named in a refusal is a field of the catalog's text, filled with
+    # the label, or the command's name while no id is known.
+    command_mentions.forget()
+    labels = {**button_names(words_for(Language.EN)), **command_fields(words_for(Language.EN))}
     for english, message in REFUSALS.items():
         assert message.text.format_map({**labels, **{f: "{" + f + "}" for f in
                                                      fields_of(english)}}) == english
