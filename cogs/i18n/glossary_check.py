@@ -4,7 +4,8 @@
 (whole words, any case) and, per language, the stems its translation may take (a stem is a
 piece every inflected form keeps: ``tavolin`` for *tavolina*, *tavolinë*, *tavolinës*). Every
 catalog entry whose English holds one of the forms must hold one of the stems in every form of
-its translation. ``python -m cogs.i18n check`` reports each entry that does not.
+its translation, unless the glossary lists it under "Unchecked entries" with its reason.
+``python -m cogs.i18n check`` reports each entry that does not.
 """
 
 from __future__ import annotations
@@ -51,12 +52,7 @@ def _choices(cell: str) -> tuple[str, ...]:
 
 def read_terms(path: Path = GLOSSARY_PATH) -> list[Term]:
     """The rows of the "Checked terms" table (its header names the languages)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = lines.index(SECTION)
-    table = [line for line in lines[start + 1:] if line.startswith("|")]
-    stop = next((i for i, line in enumerate(lines[start + 1:]) if line.startswith("## ")), None)
-    if stop is not None:
-        table = [line for line in lines[start + 1:start + 1 + stop] if line.startswith("|")]
+    table = [line for line in _section(path, SECTION) if line.startswith("|")]
     header = _cells(table[0])
     languages = [Language(code) for code in header[1:]]
     terms = []
@@ -75,16 +71,18 @@ def read_terms(path: Path = GLOSSARY_PATH) -> list[Term]:
 
 def read_unchecked(path: Path = GLOSSARY_PATH) -> set[str]:
     """The English of the entries listed under "Unchecked entries" (``- `text` — why``)."""
+    return {line[3:line.index("`", 3)] for line in _section(path, UNCHECKED)
+            if line.startswith("- `")}
+
+
+def _section(path: Path, heading: str) -> list[str]:
+    """The lines under ``heading`` up to the next ``## `` heading (none without it)."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    if UNCHECKED not in lines:
-        return set()
-    found = set()
-    for line in lines[lines.index(UNCHECKED) + 1:]:
-        if line.startswith("## "):
-            break
-        if line.startswith("- `"):
-            found.add(line[3:line.index("`", 3)])
-    return found
+    if heading not in lines:
+        return []
+    body = lines[lines.index(heading) + 1:]
+    end = next((i for i, line in enumerate(body) if line.startswith("## ")), len(body))
+    return body[:end]
 
 
 def glossary_problems(catalog: Catalog, language: Language, terms: list[Term] | None = None,
