@@ -234,24 +234,24 @@ class TenUI:
                             value=text.cards_line(view.tableau), inline=False)
             embed.add_field(name=words.text(DRAW_PILE), value=text.pile_line(view, words),
                             inline=False)
-            embed.set_footer(text=text.draw_prompt(
-                any(isinstance(action, Draw) for action in legal),
-                any(isinstance(action, Stop) for action in legal), words))
+            _prompt(embed, text.draw_prompt(any(isinstance(action, Draw) for action in legal),
+                                            any(isinstance(action, Stop) for action in legal),
+                                            words))
             return controls.legal_controls(session, legal, view.tableau_currency,
                                            words).items()
         if view.phase == "auction":
             if any(isinstance(action, Bid) for action in legal):
-                footer = words.gettext("Your bid: **pass**, or **choose an amount** (up to your"
-                                       " wealth).")
+                bid = words.gettext("Your bid: **pass**, or **choose an amount** (up to your"
+                                    " wealth).")
             else:
-                footer = words.gettext("Your wealth is too low to bid more: **pass**.")
-            embed.set_footer(text=footer)
+                bid = words.gettext("Your wealth is too low to bid more: **pass**.")
+            _prompt(embed, bid)
             return controls.legal_controls(session, legal, words=words).items()
         if view.phase == "payment":
             options = self._payment_options(session.state, view)
             embed.add_field(name=words.gettext("Least wasteful"),
                             value=controls.payment_label(options[0], words), inline=False)
-            embed.set_footer(text=words.gettext("Choose how to **pay**."))
+            _prompt(embed, words.gettext("Choose how to **pay**."))
             me = _player(view, viewer)
             pay = controls.payment_controls(session, options, words)
             back = controls.legal_controls(session, legal, words=words)
@@ -263,11 +263,10 @@ class TenUI:
         embed.add_field(name=words.gettext("Market — price = number"),
                         value="\n".join(text.market_lines(view.market, words)), inline=False)
         if any(isinstance(action, Buy) for action in legal):
-            embed.set_footer(text=words.gettext("**Buy** one market card you can pay for, or"
-                                                " **skip**."))
+            _prompt(embed, words.gettext("**Buy** one market card you can pay for, or"
+                                         " **skip**."))
         else:
-            embed.set_footer(text=words.gettext("No market card is within your wealth:"
-                                                " **skip**."))
+            _prompt(embed, words.gettext("No market card is within your wealth: **skip**."))
         return controls.legal_controls(session, legal, words=words).items()
 
     def _payment_options(self, state: TenState, view: TenView) -> list[Payment]:
@@ -337,6 +336,11 @@ class TenUI:
             notes = [controls.note_of_key(value) for value in values]
             return Move(pay_action(c, b, "".join(notes)))
         raise Refusal(UNKNOWN_CONTROL)
+
+
+def _prompt(embed: discord.Embed, prompt: str) -> None:
+    """What the viewer can do now, under the situation (a footer would not show its bold)."""
+    embed.description = f"{embed.description}\n\n{prompt}"
 
 
 def _player(view: TenView, player: PlayerId) -> PlayerView:

@@ -64,10 +64,10 @@ def _steps(record: dict[str, Any]) -> Iterator[Session]:
 
 def _prompt(game: str, render: Render) -> str:
     embed = render.embeds[0]
-    if game == "ten":
-        return embed.footer.text or ""
-    # SPLIT: the lines under the hand, the matches, the sheet and the discard row
-    return (embed.description or "").split("\n\n", 1)[1]
+    # Under the situation (TEN) or the hand, the matches, the sheet and the discard row (SPLIT);
+    # a player not awaited reads who is awaited (TEN: in the footer)
+    parts = (embed.description or "").split("\n\n", 1)
+    return parts[1] if len(parts) > 1 else ""
 
 
 def _kind(game: str, action: Any) -> str:
