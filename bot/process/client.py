@@ -216,7 +216,7 @@ class TableBot(commands.Bot):
                  else None)
         try:
             commands = await self.tree.fetch_commands(guild=guild)
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
+        except (discord.DiscordException, aiohttp.ClientError, TimeoutError) as err:
             log.warning("could not fetch the registered commands (%s); texts name them as"
                         " plain /commands", type(err).__name__)
             return

@@ -16,8 +16,16 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from game.base import PlayerId, PlayerResult
-from game.ten import MarketCard, PlayerView, RunView, TenView, data, display
-from game.ten.rules import may_draw, may_stop
+from game.ten import (
+    MarketCard,
+    PlayerView,
+    RunView,
+    TenView,
+    data,
+    display,
+    may_draw,
+    may_stop,
+)
 
 Names = Mapping[PlayerId, str]
 ENGLISH = words_for(Language.EN)

@@ -28,8 +28,8 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.discord_limits import FILE_BYTES, FILES
 from cogs.listeners.final_post import with_final_picture
-from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering import message_delivery as delivery
+from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering.table_renders import table_render
 from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
