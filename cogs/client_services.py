@@ -18,6 +18,7 @@ from bot.process.client import TableBot
 from bot.sessions.manager import BOT_LEVELS, SessionManager
 from bot.sessions.models import Seat
 from cogs.game_ui import Render
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import Message
 from cogs.i18n.words import Words
@@ -88,7 +89,7 @@ async def refuse(interaction: Interaction, message: Refusable) -> None:
         if isinstance(message, TableError):
             message = refusal_text(words, message)
         else:
-            message = words.text(message)
+            message = words.text(message, **command_fields(words))
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:

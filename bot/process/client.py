@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.automation.autoplay import Autoplay
@@ -185,27 +186,50 @@ class TableBot(commands.Bot):
         is not recorded as synced, so the next start tries again."""
         assert self.store is not None
         if not self.ownership.shards.syncs_commands:
+            await self._learn_commands()
             return False  # the owner of shard 0 syncs them
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             if not await self._sync(guild):
+                await self._learn_commands()
                 return False
             log.info("commands synced to guild %s", self.settings.dev_guild_id)
             return True
         digest = self.command_tree_hash()
         if await self.store.get_meta(TREE_HASH_KEY) == digest:
             log.info("command tree unchanged; no global sync")
+            await self._learn_commands()
             return False
         if not await self._sync(None):
+            await self._learn_commands()  # the commands Discord holds still have their ids
             return False
         await self.store.set_meta(TREE_HASH_KEY, digest)
         log.info("commands synced globally")
         return True
 
+    async def _learn_commands(self) -> None:
+        """Fetch the registered global commands and say their ids (``on_app_commands_known``)
+        when no sync returned them; texts mention commands as ``</game new:id>``."""
+        guild = (discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id
+                 else None)
+        try:
+            commands = await self.tree.fetch_commands(guild=guild)
+        except (discord.DiscordException, aiohttp.ClientError, TimeoutError) as err:
+            log.warning("could not fetch the registered commands (%s); texts name them as"
+                        " plain /commands", type(err).__name__)
+            return
+        await self._commands_known(commands)
+
+    async def _commands_known(self, commands: list[app_commands.AppCommand]) -> None:
+        """Hand the registered commands to the cogs' ``on_app_commands_known`` listeners, at
+        once (no task: the texts sent right after the start already mention them)."""
+        for listener in self.extra_events.get("on_app_commands_known", []):
+            await listener(commands)
+
     async def _sync(self, guild: discord.abc.Snowflake | None) -> bool:
         try:
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         except discord.HTTPException as err:
             # discord.py keeps the body's ``errors`` object only as a private attribute.
             errors = getattr(err, "_errors", None)
@@ -224,6 +248,8 @@ class TableBot(commands.Bot):
             log.error("command sync failed (%s: %s); the commands Discord holds stay in force, "
                       "the next start tries again", type(err).__name__, err)
             return False
+        # The registration's ids, for command mentions in texts (the cogs listen).
+        await self._commands_known(synced)
         return True
 
     async def close(self) -> None:

@@ -20,6 +20,7 @@ from bot import errors
 from bot.errors import Refusal
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.client_services import Interaction, player_id, refuse
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import user_words
 from cogs.i18n.language import NATIVE_NAMES, public_language
@@ -114,7 +115,8 @@ def settings_text(words: Words, settings: ServerSettings, guild_locale: str | No
     lines = list(changes)
     if changes:
         lines.append("")
-    lines.append(words.gettext("**This server's settings** (/config changes them):"))
+    lines.append(words.gettext("**This server's settings** ({config_command} changes them):",
+                               **command_fields(words)))
     for key, label in LABELS.items():
         value = shown(words, settings, key, guild_locale)
         if key not in settings.stored:

@@ -21,6 +21,7 @@ from cogs.client_services import Interaction, is_moderator, player_id, refuse, s
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.commands.game_threads import open_in_thread, wants_thread
 from cogs.commands.lobby_open import open_lobby, post_lobby
+from cogs.i18n import command_mentions
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.words import Words
@@ -73,6 +74,11 @@ class GameCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.services.pictures.close()
+
+    @commands.Cog.listener()
+    async def on_app_commands_known(self, known: list[app_commands.AppCommand]) -> None:
+        """The client synced or fetched the commands: texts now mention them by id."""
+        command_mentions.remember(known)
 
     @game.command(name=L_("command-name", "new"),
                   description=L_("command-description", "Open a lobby for a game in this channel"))

@@ -1,5 +1,7 @@
 """``python -m cogs.i18n update`` (extract the template, merge it into every ``.po``) and
-``python -m cogs.i18n check`` (report what is missing, stale, fuzzy or wrong; exit 1 if any).
+``python -m cogs.i18n check`` (report what is missing, stale, fuzzy or wrong, says a glossary
+term otherwise than ``cogs/locales/GLOSSARY.md``, or names a button that is not there; exit 1
+if any).
 """
 
 from __future__ import annotations
@@ -7,9 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cogs.i18n.button_check import button_problems, labels_of
 from cogs.i18n.catalog_check import catalog_problems, source_problems, template_problems
 from cogs.i18n.catalogs import TEMPLATE_PATH, TRANSLATED, po_path, read_catalog
 from cogs.i18n.extraction import extract_template, update_catalogs
+from cogs.i18n.glossary_check import glossary_problems, read_terms
+from cogs.i18n.language import Language
 
 
 def check() -> list[str]:
@@ -17,9 +22,15 @@ def check() -> list[str]:
     template = read_catalog(TEMPLATE_PATH)
     problems = [f"template: {p}" for p in template_problems(template, extracted)]
     problems += [f"source: {p}" for p in source_problems(extracted)]
-    for language in TRANSLATED:
-        catalog = read_catalog(po_path(language), language)
+    terms = read_terms()
+    catalogs = {language: read_catalog(po_path(language), language) for language in TRANSLATED}
+    every_label = labels_of(template, english=True).union(
+        *(labels_of(catalog) for catalog in catalogs.values()))
+    problems += [f"template: {p}" for p in button_problems(template, Language.EN, every_label)]
+    for language, catalog in catalogs.items():
         found = catalog_problems(catalog, template, language)
+        found += glossary_problems(catalog, language, terms)
+        found += button_problems(catalog, language, every_label)
         problems += [f"{language.value}: {p}" for p in found]
     return problems
 

@@ -34,6 +34,7 @@ NEXT = NP_("button", "Next")
 BACK = NP_("button", "Back")
 MORE = NP_("button", "More")
 IM_BACK = NP_("button", "I'm back")
+REPLAY = NP_("button", "Replay")
 
 # Moves (SPLIT: draw from the draw pile; TEN: draw again or stop, bid, pass, buy)
 DRAW = NP_("button", "Draw")
@@ -85,3 +86,8 @@ WINS = NNP_("count", "{count} win", "{count} wins")
 
 # Lobby, added with the expert level (kept last so the catalogs' references stay put)
 ADD_BOT_EXPERT = NP_("button", "Add bot (expert)")
+
+# SPLIT's end of laying down matches, and TEN's Draw: the same English as SPLIT's Draw, but a
+# flip in TEN, so the catalogs say it with TEN's verb (GLOSSARY.md: flip)
+DONE_LAYING_DOWN = NP_("button", "Done laying down")
+FLIP = NP_("button TEN", "Draw")

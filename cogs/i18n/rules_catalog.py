@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cogs.i18n.button_names import button_names
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
 
@@ -30,7 +31,8 @@ PAGE_FOOTER = NP_("rules-page-footer", "Page {page} of {pages}")
 
 def rules_texts(pages: Sequence[RulesPage], words: Words) -> list[tuple[str, str]]:
     """A game's pages as (title, text) in ``words``'s language."""
-    return [(words.text(page.title), words.text(page.text)) for page in pages]
+    names = button_names(words)
+    return [(words.text(page.title), words.text(page.text, **names)) for page in pages]
 
 
 def rules_page_title(name: str, heading: str, words: Words) -> str:

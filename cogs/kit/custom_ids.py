@@ -58,10 +58,10 @@ from typing import Any, ClassVar, Generic, Literal, Self, TypeVarTuple, cast
 
 import discord
 
-from bot.errors import NO_GAME
 from bot.ops import outcomes
 from bot.process.client_ops import handling
 from bot.sessions.export import NO_SUCH_GAME
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
 from cogs.kit.click_kinds import (
@@ -86,8 +86,9 @@ MAX_SNOWFLAKE = 2**64 - 1
 MAX_INDEX = 9_999_999
 
 # The refusals of an id with a number out of range: what the handlers say of a control whose
-# game is gone (``Message(...)``: a text marked for the catalogs in ``cogs.kit.refusal_texts``).
-GAME_GONE = Message(NO_GAME)
+# game is gone (marked for the catalogs here or in ``cogs.kit.refusal_texts``; its command
+# is a field that ``answer_refusal`` fills).
+GAME_GONE = N_("There is no game in this channel. Open one with {game_new_command}.")
 REPLAY_GONE = Message(NO_SUCH_GAME)
 # cogs.clicks.rematch's refusal:
 REMATCH_GONE = N_("That button belongs to no finished game of this channel.")
@@ -305,7 +306,8 @@ async def answer_refusal(interaction: Interaction, message: Message | str) -> No
     :class:`Message` in the user's words, a ``str`` as it is."""
     outcomes.mark(interaction.extras, outcomes.REFUSED)  # counted when its handler ends
     if isinstance(message, Message):
-        message = (await user_words(interaction)).text(message)
+        words = await user_words(interaction)
+        message = words.text(message, **command_fields(words))
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:

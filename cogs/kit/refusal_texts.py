@@ -12,6 +12,8 @@ from __future__ import annotations
 from bot import errors
 from bot.errors import TableError
 from bot.sessions import export
+from cogs.i18n.button_names import button_names
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words, message_fill
 from cogs.kit import control_menus as controls
@@ -30,7 +32,7 @@ REPLAY_REFUSALS: dict[str, Message] = {
 }
 
 REFUSALS: dict[str, Message] = {
-    errors.NO_GAME: N_("There is no game in this channel. Open one with /game new."),
+    errors.NO_GAME: N_("There is no game in this channel. Open one with {game_new_command}."),
     errors.GAME_RUNNING: N_("A game is already open in this channel. Finish or cancel it first."),
     errors.NOT_SEATED: N_("You are not seated at this table."),
     errors.ALREADY_SEATED: N_("You are already seated at this table."),
@@ -54,7 +56,7 @@ REFUSALS: dict[str, Message] = {
     errors.NO_SCORE_SHEET: N_("This game has no score sheet; the table shows the scores."),
     errors.NOT_SEATED_NOW: N_("That player is no longer seated at this table."),
     errors.NOT_YOURSELF: N_(
-        "You cannot do that to yourself; use Leave to give up your own seat."
+        "You cannot do that to yourself; use {leave_button} to give up your own seat."
     ),
     errors.HOST_TO_BOT: N_("A bot cannot host the table; choose a seated person."),
     errors.LOBBY_FULL: N_("The lobby is full ({max_players} seats)."),
@@ -89,8 +91,10 @@ def refusal_text(words: Words, error: TableError) -> str:
     or a cog's own refusal, raised as ``Refusal(MESSAGE.text)``) is found in the catalog."""
     message = REFUSALS.get(error.template)
     fields = {
-        name: words.number(value) if isinstance(value, int) else value
-        for name, value in error.fields.items()
+        **button_names(words),
+        **command_fields(words),
+        **{name: words.number(value) if isinstance(value, int) else value
+           for name, value in error.fields.items()},
     }
     if message is None:
         translated = words.lookup(error.template)

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.ops import outcomes
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_, Message
 
@@ -44,7 +45,7 @@ TEXTS: dict[str, Message] = {
         "open your view again from the table."
     ),
     DONE_NOT_SHOWN: N_(
-        "That was done, but this message could not be updated; /game status shows it."
+        "That was done, but this message could not be updated; {game_status_command} shows it."
     ),
     BAD_VALUE: N_(
         "One of the options has a value it cannot take. Please use the command as Discord "
@@ -64,7 +65,7 @@ async def _in_their_words(interaction: discord.Interaction[Any], text: str) -> s
     except Exception:
         log.warning("could not read the language of the user; answering in English")
         return text
-    return words.text(message)
+    return words.text(message, **command_fields(words))
 
 
 class ChangeNotShown(Exception):

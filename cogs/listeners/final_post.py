@@ -21,6 +21,7 @@ from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
 from cogs.client_services import game_uis, release_view
 from cogs.game_ui import Attachment, Render, ShowsStandings
+from cogs.i18n.button_names import button_names
 from cogs.i18n.common_words import POINTS, REMATCH
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
@@ -58,8 +59,8 @@ def final_post(client: TableBot, session: Session, words: Words) -> Render:
     )
     if embeds:
         embeds[-1].set_footer(text=words.gettext(
-            "Rematch opens a new lobby with the same seats and options: each player takes "
-            "their seat with it, then the host starts."
+            "{rematch_button} opens a new lobby with the same seats and options: each player"
+            " takes their seat with it, then the host starts.", **button_names(words)
         ))
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(session.id, label=words.text(REMATCH)))

@@ -12,6 +12,7 @@ import discord
 from bot.automation.notices import Reminder, TimedOut
 from bot.errors import clip
 from cogs.game_ui import GameUI, event_lines
+from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.words import Words
@@ -34,8 +35,8 @@ def reminder_text(notice: Reminder, words: Words = ENGLISH) -> str:
 
 
 def away_line(name: str, words: Words = ENGLISH) -> str:
-    return words.gettext("💤 {name} is away — a bot plays for them until they click I'm back.",
-                         name=name)
+    return words.gettext("💤 {name} is away — a bot plays for them until they click"
+                         " {im_back_button}.", name=name, **button_names(words))
 
 
 def timed_out_text(notice: TimedOut, ui: GameUI, words: Words = ENGLISH) -> str:

@@ -32,6 +32,7 @@ from bot.sessions.export import (
 from bot.sessions.models import LOG_KEEP, Session, Status, public_event
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
+from cogs.i18n.common_words import REPLAY
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
@@ -272,7 +273,7 @@ def replay_button(session: Session, words: Words) -> Item | None:
     """The Replay button of a stored game that can be replayed (over, or stopped mid-game)."""
     if session.status in (Status.FINISHED, Status.ABANDONED) and session.state is not None:
         return ReplayButton(session.id, 0, ReplayTag.OPEN,
-                            label=words.pgettext("button", "Replay"))
+                            label=words.text(REPLAY))
     return None
 
 

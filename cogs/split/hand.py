@@ -15,6 +15,7 @@ import discord
 from bot.errors import Refusal
 from bot.sessions.models import Session, Status
 from cogs.game_ui import Render
+from cogs.i18n.button_names import button_names
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
@@ -55,18 +56,49 @@ SELECT_KINDS: dict[str, tuple[str, Message]] = {
 }
 _KIND_OF_TYPE = {action_type: kind for kind, (action_type, _) in SELECT_KINDS.items()}
 
-PROMPTS: dict[str, Message] = {
-    "take": N_("Your turn: **draw** a card, or **pick** from the discard row — you take the"
-               " picked card and every newer card, and must use the picked card before you"
-               " discard."),
-    "main": N_("Make matches or upgrades if you like, then **discard** one card to end your"
-               " turn."),
-    "bonus_perfect": N_("Perfect bonus: choose the player who marks a negative box."),
-    "bonus_strong": N_("Strong bonus: draw the top card of the draw pile, or skip."),
-    "bonus_weak": N_("Weak bonus: swap one of your matches for another player's match of the"
-                     " same level, or skip."),
-    "laydown": N_("Lay down any matches from your hand (no bonuses), then press **Done**."),
+# The prompt above the controls, by step and by whether the step's optional choice is offered
+# now (a pick, a match or upgrade, a swap, a match to lay down): a prompt names in bold what
+# the player can do now, and only that (tests/behaviour checks it over the recorded games).
+PROMPTS: dict[tuple[str, bool], Message] = {
+    ("take", True): N_("Your turn: **draw** a card, or **pick** from the discard row — you take"
+                       " the picked card and every newer card, and must use the picked card"
+                       " before you discard."),
+    ("take", False): N_("Your turn: **draw** a card (no card of the discard row can be used"
+                        " now)."),
+    ("main", True): N_("Make **matches or upgrades** if you like, then **discard** one card to"
+                       " end your turn."),
+    ("main", False): N_("**Discard** one card to end your turn (no match or upgrade is"
+                        " possible)."),
+    ("picked", True): N_("Use the picked card in **a match or an upgrade**; you can discard"
+                         " after that."),
+    ("bonus_perfect", True): N_("Perfect bonus: **choose the player** who marks a negative"
+                                " box."),
+    ("bonus_strong", True): N_("Strong bonus: **draw** the top card of the draw pile, or"
+                               " **skip**."),
+    ("bonus_weak", True): N_("Weak bonus: **swap** one of your matches for another player's"
+                             " match of the same level, or **skip**."),
+    ("bonus_weak", False): N_("Weak bonus: no swap is possible; **skip** it."),
+    ("laydown", True): N_("**Lay down** any matches from your hand (no bonuses), then press"
+                          " **{done_button}**."),
+    ("laydown", False): N_("You have no match to lay down: press **{done_button}**."),
 }
+# Per step, the action types of its optional choice.
+CHOICE_TYPES: dict[str, frozenset[str]] = {
+    "take": frozenset({"pick"}),
+    "main": frozenset({"match", "upgrade"}),
+    "bonus_perfect": frozenset({"target"}),
+    "bonus_strong": frozenset({"bonus_draw"}),
+    "bonus_weak": frozenset({"swap"}),
+    "laydown": frozenset({"lay"}),
+}
+
+
+def prompt(step: str, actions: Sequence[SplitAction], words: Words) -> str:
+    """What the player can do now, from their legal actions."""
+    if step == "main" and not any(action.type == "discard" for action in actions):
+        return words.text(PROMPTS[("picked", True)])  # the picked card comes first
+    offered = any(action.type in CHOICE_TYPES[step] for action in actions)
+    return words.text(PROMPTS[(step, offered)], **button_names(words))
 
 
 def groups(words: Words) -> tuple[Group, ...]:
@@ -129,7 +161,7 @@ def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words:
         return words.gettext("The game is over.")
     if view.step == "laydown":
         if viewer in view.laydown_waiting:
-            return words.text(PROMPTS["laydown"])
+            return words.text(PROMPTS[("laydown", True)], **button_names(words))
         others = ", ".join(name_of(names, p) for p in view.laydown_waiting)
         return words.gettext("No moves for you now: {names} may still lay down matches"
                              " (you already had a turn this round).", names=others)
@@ -164,10 +196,10 @@ def private_render(
     else:
         actions = engine.legal_actions(session.state, viewer) if legal is None else legal
     if actions:
-        lines.append(words.text(PROMPTS[view.step]))
+        lines.append(prompt(view.step, actions, words))
         if view.picked is not None and view.step == "main":
-            lines.append(words.gettext("You picked **{card}**: use it in a match or an upgrade"
-                                       " before you discard.", card=view.picked))
+            lines.append(words.gettext("The picked {card} must be used before the discard.",
+                                       card=view.picked))
     else:
         lines.append(_waiting_text(view, names, viewer, words))
     embed = discord.Embed(

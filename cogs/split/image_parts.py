@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cogs.i18n.common_words import DONE_LAYING_DOWN
 from cogs.i18n.messages import N_, Message
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.text_fit import display_name, fitted_label, signed
@@ -60,7 +61,8 @@ def status_words(view: SplitView, names: Mapping[str, str], you: str | None = No
         return _("The game is over.")
     if view.step == "laydown":
         if you is not None and you in view.laydown_waiting:
-            return _("You may lay down matches, then press Done.")
+            return _("You may lay down matches, then press {done_button}.",
+                     done_button=marked(DONE_LAYING_DOWN))
         waiting = ", ".join(name_of(names, p) for p in view.laydown_waiting)
         return _("{name} went out at once; laying down: {waiting}",
                  name=name_of(names, view.went_out), waiting=waiting)

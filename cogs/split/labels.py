@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cogs.i18n.common_words import DONE_LAYING_DOWN
 from cogs.i18n.words import Words
 from game.split import (
     FACE_OF,
@@ -84,4 +85,4 @@ def action_label(
     if isinstance(action, Discard):
         return words.gettext("Discard {card}", card=action.card)
     assert isinstance(action, Done)
-    return words.gettext("Done laying down")
+    return words.text(DONE_LAYING_DOWN)

@@ -104,8 +104,9 @@ PAGES: tuple[RulesPage, ...] = (
             "player's line:** cards in hand, points on the score sheet (pts), negative boxes "
             "(neg.), the dealer, then their matches by level: **P** perfect, **S** strong, "
             "**W** weak. A match shows its rank once and both suits: 7♥♦ is 7♥ with "
-            "7♦.\n\n**Buttons:** My hand (your cards and moves, only you see them), Rules, "
-            "Scores (every score sheet), Log (the latest events, only you see them).",
+            "7♦.\n\n**Buttons:** {my_hand_button} (your cards and moves, only you see them), "
+            "{rules_button}, {scores_button} (every score sheet), {log_button} (the latest "
+            "events, only you see them).",
         ),
     ),
 )

@@ -26,7 +26,7 @@ import discord
 
 from bot.sessions.models import Session
 from cogs.i18n.catalogs import words_for
-from cogs.i18n.common_words import BACK, DRAW, PASS
+from cogs.i18n.common_words import BACK, FLIP, PASS
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import (
@@ -112,7 +112,7 @@ def group_of(action: TenAction) -> str | None:
 def look(action: TenAction, currency: int, words: Words = ENGLISH) -> Look | None:
     """How a legal action is shown (None: not offered as a control of its own)."""
     if isinstance(action, Draw):
-        return Look(words.text(DRAW), style=discord.ButtonStyle.primary, emoji="🃏")
+        return Look(words.text(FLIP), style=discord.ButtonStyle.primary, emoji="🃏")
     if isinstance(action, Stop):
         label = (words.gettext("Stop — take numbers") if action.take == "numbers"
                  else words.gettext("Stop — take currency ({currency})", currency=currency))

@@ -9,6 +9,7 @@ from cogs.i18n.messages import N_, Message
 from cogs.imaging.layout import RGB, Align, Box, CardSlot, Icon, Layout, Panel
 from cogs.imaging.text_fit import display_name, fitted_label, signed
 from cogs.imaging.words import _, marked, ngettext
+from cogs.ten.text import draw_choices
 from cogs.ten.wild_notation import card_text
 from game.ten import BUST_TOKEN_VALUE, COLOURS, PlayerView, TenView
 
@@ -56,7 +57,12 @@ def situation(view: TenView, names: Mapping[str, str], you: str | None = None) -
         return _("You") if you is not None and player == you else name_of(names, player)
 
     if view.phase == "draw":
-        return _("{name}: draw again or stop", name=who(view.active))
+        may_flip, may_stop = draw_choices(view)
+        if not may_stop:
+            return _("{name}: flip a card", name=who(view.active))
+        if not may_flip:
+            return _("{name}: stop (the draw pile is empty)", name=who(view.active))
+        return _("{name}: flip again or stop", name=who(view.active))
     if view.phase == "auction" and view.auction is not None:
         return _("Auction: {name} to bid", name=who(view.auction.to_bid))
     if view.phase == "payment" and view.payment is not None:

@@ -103,9 +103,10 @@ PAGES: tuple[RulesPage, ...] = (
             "cards, the running total and the currency showing (💰).\n**Market:** per colour, "
             "the numbers on sale (a card's price is its number; ×2: two copies).\n**A player's "
             "line:** points, 💰 currency tokens, 💥 bust tokens, their scoring runs (🟥3–7: red 3 "
-            "to 7) and how many spare cards lie outside the runs.\n\n**Buttons:** Table, Rules, "
-            "Scores (every collection in full), Log (the latest events, only you see them), My "
-            "view (your tokens, cards and moves).",
+            "to 7) and how many spare cards lie outside the runs.\n\n**Buttons:** {table_button}, "
+            "{rules_button}, {scores_button} (every collection in full), {log_button} (the "
+            "latest events, only you see them), {my_view_button} (your tokens, cards and "
+            "moves).",
         ),
     ),
 )

@@ -40,8 +40,15 @@ def title(view: TenView, words: Words) -> str:
 def situation_lines(view: TenView, names: text.Names, words: Words) -> list[str]:
     """What the table waits for, in at most two short lines."""
     if view.phase == "draw":
-        return wrap_text(words.gettext("{name}: draw again or stop",
-                                       name=who(names, view.active)), first=MARK)
+        may_flip, may_stop = text.draw_choices(view)
+        active = who(names, view.active)
+        if not may_stop:
+            line = words.gettext("{name}: flip a card", name=active)
+        elif not may_flip:
+            line = words.gettext("{name}: stop (the draw pile is empty)", name=active)
+        else:
+            line = words.gettext("{name}: flip again or stop", name=active)
+        return wrap_text(line, first=MARK)
     if view.phase == "auction" and view.auction is not None:
         auction = view.auction
         wild = display(auction.wild)

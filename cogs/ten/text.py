@@ -10,12 +10,22 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from game.base import PlayerId, PlayerResult
-from game.ten import MarketCard, PlayerView, RunView, TenView, data, display
+from game.ten import (
+    MarketCard,
+    PlayerView,
+    RunView,
+    TenView,
+    data,
+    display,
+    may_draw,
+    may_stop,
+)
 
 Names = Mapping[PlayerId, str]
 ENGLISH = words_for(Language.EN)
@@ -112,6 +122,26 @@ def tableau_title(view: TenView, words: Words = ENGLISH) -> str:
                          total=view.running_total, currency=view.tableau_currency)
 
 
+def draw_choices(view: TenView) -> tuple[bool, bool]:
+    """(may flip, may stop) in the draw phase, as the engine's rules say (``may_draw``,
+    ``may_stop``): flip while the pile holds a card; stop once the tableau shows one, or when
+    the pile is empty."""
+    pile_left, row_filled = view.pile_size > 0, bool(view.tableau)
+    return may_draw(pile_left, row_filled), may_stop(pile_left, row_filled)
+
+
+def draw_prompt(may_flip: bool, may_stop: bool, words: Words = ENGLISH) -> str:
+    """The private view's footer in the draw phase: only what can be done now."""
+    if may_flip and may_stop:
+        return words.gettext("Your turn: press **{flip_button}** for another card, or **stop**"
+                             " and take the numbers or the currency.", **button_names(words))
+    if may_flip:
+        return words.gettext("Your turn: press **{flip_button}** to flip a card; you may stop"
+                             " once the tableau shows one.", **button_names(words))
+    return words.gettext("Your turn: the draw pile is empty, so **stop** and take the numbers"
+                         " or the currency.")
+
+
 def _then(names: Names, players: Sequence[PlayerId], words: Words) -> str:
     return ", ".join(name(names, p, words) for p in players)
 
@@ -120,6 +150,13 @@ def situation(view: TenView, names: Names, words: Words = ENGLISH) -> str:
     """One or two sentences: what the table waits for, in the rule order."""
     active = name(names, view.active, words)
     if view.phase == "draw":
+        may_flip, may_stop = draw_choices(view)
+        if not may_stop:
+            return words.gettext("**{name}** flips a card (turn {turn}).", name=active,
+                                 turn=view.turn)
+        if not may_flip:
+            return words.gettext("**{name}** must stop: the draw pile is empty (turn {turn}).",
+                                 name=active, turn=view.turn)
         return words.gettext("**{name}** flips or stops (turn {turn}).", name=active,
                              turn=view.turn)
     if view.phase == "auction" and view.auction is not None:

@@ -42,8 +42,12 @@ from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.ten import (
+    Bid,
+    Buy,
+    Draw,
     Pay,
     PlayerView,
+    Stop,
     TenEngine,
     TenState,
     TenView,
@@ -236,19 +240,25 @@ class TenUI:
                             value=text.cards_line(view.tableau), inline=False)
             embed.add_field(name=words.text(DRAW_PILE), value=text.pile_line(view, words),
                             inline=False)
-            embed.set_footer(text=words.gettext("Your turn: draw again or stop."))
+            _prompt(embed, text.draw_prompt(any(isinstance(action, Draw) for action in legal),
+                                            any(isinstance(action, Stop) for action in legal),
+                                            words))
             return controls.legal_controls(session, legal, view.tableau_currency,
                                            words).items()
         if view.phase == "auction":
-            embed.set_footer(text=words.gettext(
-                "Your bid: pass, or choose an amount (up to your wealth)."))
+            if any(isinstance(action, Bid) for action in legal):
+                bid = words.gettext("Your bid: **pass**, or **choose an amount** (up to your"
+                                    " wealth).")
+            else:
+                bid = words.gettext("Your wealth is too low to bid more: **pass**.")
+            _prompt(embed, bid)
             return controls.legal_controls(session, legal, words=words).items()
         if view.phase == "payment" and view.payment is not None:
             pays = controls.pays_in(legal)
             options = controls.payments(pays, view.payment.price)
             embed.add_field(name=words.gettext("Least wasteful"),
                             value=controls.payment_label(options[0], words), inline=False)
-            embed.set_footer(text=words.gettext("Choose how to pay."))
+            _prompt(embed, words.gettext("Choose how to **pay**."))
             me = _player(view, viewer)
             pay = controls.payment_controls(session, pays, options, words)
             back = controls.legal_controls(session, legal, words=words)
@@ -259,7 +269,11 @@ class TenUI:
             return found.items()
         embed.add_field(name=words.gettext("Market — price = number"),
                         value="\n".join(text.market_lines(view.market, words)), inline=False)
-        embed.set_footer(text=words.gettext("Buy one market card you can pay for, or skip."))
+        if any(isinstance(action, Buy) for action in legal):
+            _prompt(embed, words.gettext("**Buy** one market card you can pay for, or"
+                                         " **skip**."))
+        else:
+            _prompt(embed, words.gettext("No market card is within your wealth: **skip**."))
         return controls.legal_controls(session, legal, words=words).items()
 
     def _card_step(self, session: Session, viewer: PlayerId, pay: Pay, words: Words) -> Render:
@@ -323,6 +337,11 @@ class TenUI:
                 raise Refusal(NOT_AVAILABLE)
             return Move(picked)
         raise Refusal(UNKNOWN_CONTROL)
+
+
+def _prompt(embed: discord.Embed, prompt: str) -> None:
+    """What the viewer can do now, under the situation (a footer would not show its bold)."""
+    embed.description = f"{embed.description}\n\n{prompt}"
 
 
 def _player(view: TenView, player: PlayerId) -> PlayerView:

@@ -1,7 +1,8 @@
 """TEN: push your luck, auctions and set collection (spec ``shared/rules/TEN.md``).
 
 A UI imports TEN only through these names: the engine, its state, action and view models,
-payments and scores, card display helpers, and the vocabulary (``StrEnum`` s whose values are
+payments and scores, card display helpers, what the draw phase allows (``may_draw``,
+``may_stop``), and the vocabulary (``StrEnum`` s whose values are
 the JSON strings).
 
 Modules: ``data`` (every fixed number), ``cards`` (card ids and notation), ``state`` (state and
@@ -18,6 +19,7 @@ from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
 from game.ten.engine import TenEngine
 from game.ten.odds import bust_chance
 from game.ten.payments import Payment, pay_action, payment_of, payment_options, wealth
+from game.ten.rules import may_draw, may_stop
 from game.ten.scoring import Score, score_notes
 from game.ten.state import Back, Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenAction, TenState
 from game.ten.view import MarketCard, PlayerView, RunView, TenView
@@ -62,6 +64,8 @@ __all__ = [
     "bust_chance",
     "data",
     "display",
+    "may_draw",
+    "may_stop",
     "pay_action",
     "payment_of",
     "payment_options",

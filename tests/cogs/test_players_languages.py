@@ -18,6 +18,7 @@ from bot.sessions.models import Session
 from cogs.commands.game_commands import GameCog
 from cogs.commands.language_command import LanguageCog
 from cogs.i18n import Language, Words, words_for
+from cogs.kit.refusal_texts import refusal_text
 from cogs.kit.unexpected_errors import UNEXPECTED, answer_unexpected
 from cogs.listeners.table_publisher import TablePublisher
 from tests.cogs.conftest import ANA, BEN, CY, Table
@@ -92,7 +93,9 @@ async def test_each_player_reads_their_own_language(
     await click(as_user(table, CY, lobby.message), f"tb:lobby:join:{sid}")
     await refused_in(table, CY, lobby.message, f"tb:lobby:start:{sid}", said(GU, errors.NOT_HOST))
     await refused_in(table, ANA, lobby.message, f"tb:host:remove:{sid}",
-                     said(ES, errors.NOT_YOURSELF), values=[str(ANA.id)])
+                     refusal_text(ES, errors.Refusal(errors.NOT_YOURSELF)), values=[str(ANA.id)])
+    # ... naming the Leave button as Ana's Spanish lobby labels it
+    assert "usa Salir para" in refusal_text(ES, errors.Refusal(errors.NOT_YOURSELF))
     await refused_in(table, CY, lobby.message, f"tb:host:pass:{sid}",
                      said(GU, errors.NOT_HOST), values=[str(BEN.id)])
 
@@ -109,8 +112,8 @@ async def test_each_player_reads_their_own_language(
     posted = table.channel.sent[-1].content or ""
     assert posted.splitlines() == [
         said(ES, "⏰ {name} ran out of time.", name="Ben"),
-        said(ES, "💤 {name} is away — a bot plays for them until they click I'm back.",
-             name="Ben"),
+        said(ES, "💤 {name} is away — a bot plays for them until they click"
+             " {im_back_button}.", name="Ben", im_back_button="Ya estoy aquí"),
     ]
 
     # An unexpected error answers in the user's language, without the error's text.

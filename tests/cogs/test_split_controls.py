@@ -165,7 +165,7 @@ def test_bonus_prompts_are_buttons() -> None:
     state.turn, state.step = 0, Step.BONUS_PERFECT
     perfect = UI.private(session_with(state), "1")
     assert [i.label for i in items(perfect)] == ["Mark Ben", "Mark Cy"]
-    assert "choose the player who marks a negative box" in perfect.embeds[0].description
+    assert "**choose the player** who marks a negative box" in perfect.embeds[0].description
     assert click(session_with(state), "1", "a:target:3", None) == Move(
         ENGINE.parse_action({"type": "target", "player": "3"}))
     state.step = Step.BONUS_STRONG

@@ -126,7 +126,7 @@ async def test_stale_click_answers_with_a_fresh_current_view(split: SplitTable) 
     assert stale.kind == "send_message" and stale.ephemeral
     assert stale.content == errors.STALE
     assert all(f":{current.version}:" in cid for cid in stale.custom_ids)
-    assert "Make matches or upgrades" in stale.text
+    assert "Make **matches or upgrades**" in stale.text
     assert split.session() is current
 
 

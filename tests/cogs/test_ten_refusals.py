@@ -296,6 +296,6 @@ async def test_controls_survive_a_restart(tmp_path: Path) -> None:
         again.sid, again.table_message = table.sid, message
         sent = await again.press(active, message, draw)
         assert sent.kind == "edit_message" and again.session.version == version + 1
-        assert "draw again or stop" in sent.text
+        assert "flip again or stop" in sent.text
     finally:
         await store.close()

@@ -54,6 +54,11 @@ async def test_a_refused_sync_is_logged_the_bot_serves_and_the_next_start_retrie
             await bot.start()
             await bot.wait_until(lambda: REFUSAL_LINE in bot.log_text(), 20.0,
                                  "the ERROR line naming the refused field")
+            # Texts mention the commands Discord holds, learnt by fetching them.
+            game = next(c for c in fd.world.commands[None] if c["name"] == "game")
+            none = await fd.slash(alice, fd.general, "game status")
+            assert (none.callback_data or {}).get("content") == (
+                f"There is no game in this channel. Open one with </game new:{game['id']}>.")
             record = await fd.slash(alice, fd.general, "game new", game="split")
             assert record.callback_type in (4, 5), record.errors
             lobby = await fd.wait_for(lambda: fd.latest_public(fd.general), 10.0,

@@ -14,7 +14,8 @@ from tests.e2e.fakediscord.model import StoredMessage
 from tests.e2e.scenario_support import assert_clean_log
 from tests.e2e.test_scenario_split import new_play
 
-GAME_GONE = "There is no game in this channel. Open one with /game new."
+# The refusal names /game new as a command mention with the id the stand-in gave it at the sync.
+GAME_GONE = "There is no game in this channel. Open one with </game new:{id}>."
 TOO_BIG = 2**63  # one more than the largest BIGINT
 
 
@@ -41,7 +42,8 @@ async def test_an_id_out_of_range_is_refused_without_a_traceback(
         forge(shown, clicked, forged)
         answer = await guild.click(user, shown, forged)
         assert answer.ephemeral, answer.callback_data
-        assert (answer.callback_data or {}).get("content") == GAME_GONE
+        game = next(c for c in guild.commands() if c["name"] == "game")
+        assert (answer.callback_data or {}).get("content") == GAME_GONE.format(id=game["id"])
         forge(shown, forged, clicked)
     assert table.row().version == version and len(guild.message(shown).versions) == versions
     # The table still answers its own controls.

@@ -14,7 +14,7 @@ from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.driver import gather_clicks
 from tests.e2e.hidden_info import SeedCheck, TenPileCheck
-from tests.e2e.players import Choice, GameDb, Replica, Strategy
+from tests.e2e.players import HAND_ID, Choice, GameDb, Replica, Strategy, choices_on, use
 from tests.e2e.scenario_support import (
     assert_clean_log,
     assert_leaderboard_ranks,
@@ -102,3 +102,32 @@ async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: Bo
     print(report_latency(
         guild, f"TEN, {table.steps} clicks + {table.openings} private views, 2 restarts"
     ))
+
+
+async def test_a_turn_starts_with_draw_alone_and_the_texts_say_so(
+    guild: FakeDiscord, live_bot: BotProcess
+) -> None:
+    """Before anything is flipped only Draw is offered: the table and the player's view say
+    "flip a card", not "draw again or stop"; after one flip both are offered and said."""
+    alice, bob, _ = guild.world.users.values()
+    table = TablePlay(guild, live_bot, guild.channel_named("ten-table"), TenEngine(),
+                      Strategy(ten_rank, seed=10))
+    await table.open("ten", alice, bob)
+    player = table.oracle.awaiting()[0]
+    user = table.users[player]
+    shown = table.table()
+    assert [c.label for c in table.public_choices()] == ["Draw"]
+    assert "**: flip a card" in shown.text and "or stop" not in shown.text, shown.text
+
+    mine = next(c for c in choices_on(shown) if HAND_ID.fullmatch(c.custom_id))
+    opened = await use(guild, user, mine)
+    assert opened.ephemeral and opened.original_message_id is not None
+    view = guild.message(opened.original_message_id).text
+    assert ("Your turn: press **Draw** to flip a card; you may stop once the tableau shows one."
+            in view), view
+
+    await table.step()  # the Draw (of a number card, in this seeded game): Draw again or Stop
+    labels = [c.label for c in table.public_choices()]
+    assert "Draw" in labels and any(label.startswith("Stop") for label in labels), labels
+    assert "**: flip again or stop" in table.table().text
+    assert_clean_log(live_bot)

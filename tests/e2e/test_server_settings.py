@@ -89,8 +89,14 @@ async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
     seats = fd.message(lobby).text
     assert "2. Arta" in seats and "3. Pablo" in seats, seats
 
+    # Commands are named as Discord mentions (shown in the reader's client language).
+    nothing = await fd.slash(pablo, elsewhere, "game status")
+    assert content(nothing) == (
+        f"No hay ninguna partida en este canal. Abre una con </game new:{game['id']}>.")
+
     after = await fd.slash(dana, games, "config")
     listed = content(after)
+    assert f"(</config:{config['id']}> changes them)" in listed
     assert "• Turn clock of a new game: 2 min per move\n" in listed + "\n"
     assert "• Language of public messages: Español" in listed
     assert_clean_log(bot)

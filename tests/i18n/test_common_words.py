@@ -16,7 +16,7 @@ PLURALS = [value for value in vars(cw).values() if isinstance(value, PluralMessa
 # The interface words GLOSSARY.md lists, as the catalogs must give them.
 GLOSSARY = {
     cw.JOIN: ("Unirse", "Bashkohu", "જોડાઓ"),
-    cw.LEAVE: ("Salir", "Largohu", "નીકળી જાઓ"),
+    cw.LEAVE: ("Salir", "Largohu", "લોબી છોડો"),
     cw.START: ("Empezar", "Fillo", "શરૂ કરો"),
     cw.CANCEL: ("Cancelar", "Anulo", "રદ કરો"),
     cw.RULES: ("Reglas", "Rregullat", "નિયમો"),

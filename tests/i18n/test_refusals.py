@@ -8,7 +8,9 @@ import string
 import pytest
 
 from bot import errors
-from cogs.i18n import Language, words_for
+from cogs.i18n import Language, command_mentions, words_for
+from cogs.i18n.button_names import button_names
+from cogs.i18n.command_mentions import command_fields
 from cogs.kit.refusal_texts import REFUSALS, refusal_text
 
 # The module's English sentences: upper-case str constants (ECHO_MAX is a number).
@@ -37,17 +39,30 @@ def test_every_bot_refusal_is_marked_with_the_same_english() -> None:
     assert len(SENTENCES) >= 25
     missing = [name for name, text in SENTENCES.items() if text not in REFUSALS]
     assert missing == []
+    # A button or a command named in a refusal is a field of the catalog's text, filled with
+    # the label, or the command's name while no id is known.
+    command_mentions.forget()
+    labels = {**button_names(words_for(Language.EN)), **command_fields(words_for(Language.EN))}
     for english, message in REFUSALS.items():
-        assert message.text == english
+        assert message.text.format_map({**labels, **{f: "{" + f + "}" for f in
+                                                     fields_of(english)}}) == english
 
 
 @pytest.mark.parametrize("language", [Language.ES, Language.SQ, Language.GU])
 def test_refusals_are_translated_with_their_fields(language: Language) -> None:
     words = words_for(language)
-    for english in REFUSALS:
-        translated = words.lookup(english)
-        assert translated is not None and translated != english, english
-        assert fields_of(translated) == fields_of(english), english
+    for english, message in REFUSALS.items():
+        translated = words.lookup(message.text)
+        assert translated is not None and translated != message.text, english
+        assert fields_of(translated) == fields_of(message.text), english
+
+
+def test_a_refusal_names_the_leave_button_as_it_is_labelled() -> None:
+    for language in Language:
+        words = words_for(language)
+        said = refusal_text(words, errors.Refusal(errors.NOT_YOURSELF))
+        assert button_names(words)["leave_button"] in said
+        assert "{" not in said
 
 
 def test_a_refusal_with_fields_in_spanish() -> None:

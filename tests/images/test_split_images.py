@@ -182,6 +182,6 @@ def test_the_lay_down_after_a_first_turn_go_out_is_announced() -> None:
     # The header's marker and one on each player still laying down.
     assert len(table.icons("turn")) == 3
     waiting = hand_layout(ENGINE.view(state, "p2"), names)
-    assert "You may lay down matches, then press Done." in waiting.texts()
+    assert "You may lay down matches, then press Done laying down." in waiting.texts()
     check_layout(table)
     check_layout(waiting)
