@@ -11,7 +11,7 @@ of the player's legal actions (or a next step). Every rule lives in the manager
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -52,7 +52,7 @@ from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import CHOOSE_ONE
 from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, RulesPageButton, session_of_id
-from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
+from cogs.kit.page_controls import NOT_THIS_MESSAGE, controls_on, on_own_page
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
 from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
 from cogs.listeners.awaited_players import humans_in
@@ -87,19 +87,6 @@ async def _after_change(text: str) -> AsyncIterator[None]:
         raise ChangeNotShown(error, text) from error
 
 
-def _message_ids(message: discord.Message | None) -> Iterable[str]:
-    """The custom_ids of the components on ``message``."""
-    if message is None:
-        return []
-    found = []
-    for row in getattr(message, "components", None) or []:
-        for child in getattr(row, "children", [row]):
-            custom_id = getattr(child, "custom_id", None)
-            if isinstance(custom_id, str):
-                found.append(custom_id)
-    return found
-
-
 def own_table(interaction: Interaction, session_id: int) -> Session | None:
     """The live session a table control of ``session_id`` acts on, None when it ended.
 
@@ -111,7 +98,7 @@ def own_table(interaction: Interaction, session_id: int) -> Session | None:
     if session is None:
         return None
     here = manager.in_channel(interaction.channel_id or 0)
-    others = {session_of_id(custom_id) for custom_id in _message_ids(interaction.message)}
+    others = {session_of_id(custom_id) for custom_id in controls_on(interaction.message)}
     others.discard(None)
     if here is None or here.id != session_id or others - {session_id}:
         raise errors.Refusal(WRONG_TABLE)
