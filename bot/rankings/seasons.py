@@ -110,7 +110,7 @@ def season_kind(value: str | None) -> SeasonKind | None:
     if value == SEASON_OFF:
         return None
     if value in SEASON_KINDS:
-        return value  # type: ignore[return-value]
+        return value
     return DEFAULT_SEASON_KIND
 
 
