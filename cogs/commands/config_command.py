@@ -64,7 +64,7 @@ ROLE_NOT_GIVABLE = N_("The champion role must be a role of its own: not @everyon
                       " role that Discord or an app manages.")
 NEEDS_MANAGE_ROLES = N_("I need the Manage Roles permission to give the champion role; grant"
                         " it to me, then choose the role again.")
-ROLE_TOO_HIGH = N_("I can only give roles below my own highest role, and {role} is not; move it"
+ROLE_TOO_HIGH = N_("I can only give roles below my own highest role, and {role} is not; drag it"
                    " below my role in the server's role settings, then choose it again.")
 LABELS: dict[str, Message] = {
     LANGUAGE: N_("Language of public messages"),

@@ -18,8 +18,9 @@ def season_end_render(end: SeasonEnd, titles: dict[str, str], words: Words) -> R
     for board in end.boards:
         title = titles.get(board.game, board.game)
         champion = end.champions.get(board.game)
+        crowned = f"<@{champion}>"
         lines = [
-            words.gettext("🏆 Champion: {player}", player=f"<@{champion}>") if champion
+            words.gettext("🏆 Champion: {player}", player=crowned) if champion
             else words.ngettext(
                 "No champion: nobody played the {count} rated game needed to be ranked.",
                 "No champion: nobody played the {count} rated games needed to be ranked.",
@@ -29,9 +30,10 @@ def season_end_render(end: SeasonEnd, titles: dict[str, str], words: Words) -> R
         ranked = [standing for standing in board.standings if standing.rank is not None]
         for standing in ranked[:TOP]:
             assert standing.rating is not None and standing.rank is not None
+            mention = f"<@{standing.line.user_id}>"
             lines.append(words.gettext(
                 "**{rank}.** {player} · **{rating}** · {games} · {wins}",
-                rank=words.number(standing.rank), player=f"<@{standing.line.user_id}>",
+                rank=words.number(standing.rank), player=mention,
                 rating=words.decimal(standing.rating.ordinal),
                 games=words.plural(GAMES, standing.line.games),
                 wins=words.plural(WINS, standing.line.wins),
