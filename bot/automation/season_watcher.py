@@ -144,6 +144,8 @@ class SeasonWatcher:
                 pending |= outcome is Outcome.PENDING
             if not pending:
                 self._done.add(season.name)
+                log.info("season %s: seen through in every server this process owns",
+                         season.name)
         return posted
 
     async def run(self) -> None:
@@ -204,8 +206,9 @@ class SeasonWatcher:
         try:
             message_id = await self.notifier.season_ended(end)
         except Exception:
-            log.exception("guild %s: the end of season %s could not be posted; retried after"
-                          " %s", guild_id, season.name, CLAIM_TIMEOUT)
+            # Discord unreachable or failing: a WARNING, since it is retried.
+            log.warning("guild %s: the end of season %s could not be posted; retried after"
+                        " %s", guild_id, season.name, CLAIM_TIMEOUT, exc_info=True)
             return Outcome.PENDING
         await self.store.finish_season_post(guild_id, season.name, owner=self.owner,
                                             message_id=message_id, at=self.clock())

@@ -290,7 +290,8 @@ class TableBot(commands.Bot):
             self._catch_up_task = None
         if self._season_task is not None:
             self._season_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            # RuntimeError: a client that never logged in had no gateway to wait for.
+            with contextlib.suppress(asyncio.CancelledError, RuntimeError):
                 await self._season_task
             self._season_task = None
         if self._clock_task is not None:

@@ -183,8 +183,9 @@ def _role_refusal(interaction: Interaction, role: discord.Role, guild_id: int,
                   words: Words) -> Message | str | None:
     """Why the bot could not give ``role`` to a champion (None: it can): checked here so the
     setting is refused at once; the award checks again (roles move)."""
-    if getattr(getattr(role, "guild", None), "id", guild_id) != guild_id:
-        return ROLE_NOT_THIS_SERVER
+    if getattr(getattr(role, "guild", None), "id", guild_id) != guild_id \
+            or not isinstance(getattr(role, "position", None), int):
+        return ROLE_NOT_THIS_SERVER  # or a role Discord did not resolve
     if role.id == guild_id or getattr(role, "managed", False):
         return ROLE_NOT_GIVABLE  # @everyone's id is the server's
     if not interaction.app_permissions.manage_roles:

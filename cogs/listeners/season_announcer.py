@@ -27,6 +27,12 @@ class SeasonAnnouncer:
         self.client = client
 
     async def season_ended(self, end: SeasonEnd) -> int | None:
+        message_id = await self.post(end)
+        await self.award(end)  # with or without a post (giving a role twice changes nothing)
+        return message_id
+
+    async def post(self, end: SeasonEnd) -> int | None:
+        """The post in the season channel; its id, or None when none could be made."""
         if end.channel_id is None:
             return None
         titles = {key: engine.title for key, engine in self.client.manager.engines.items()}
@@ -35,19 +41,19 @@ class SeasonAnnouncer:
         try:
             channel = self.client.get_channel(end.channel_id) \
                 or await self.client.fetch_channel(end.channel_id)
-            if not isinstance(channel, discord.abc.Messageable) or getattr(
-                    getattr(channel, "guild", None), "id", None) != end.guild_id:
+            send = getattr(channel, "send", None)
+            guild = getattr(channel, "guild", None)
+            if send is None or (guild is not None and guild.id != end.guild_id):
                 log.warning("guild %s: the season channel %s is not one of its text channels;"
                             " season %s not posted", end.guild_id, end.channel_id,
                             end.season.name)
                 return None
-            message = await channel.send(allowed_mentions=discord.AllowedMentions.none(),
-                                         **render.send_kwargs())
+            message = await send(allowed_mentions=discord.AllowedMentions.none(),
+                                 **render.send_kwargs())
         except (discord.Forbidden, discord.NotFound):
             log.warning("guild %s: the season channel %s is gone or closed to the bot; season"
                         " %s not posted", end.guild_id, end.channel_id, end.season.name)
             return None
-        await self.award(end)
         return message.id
 
     async def award(self, end: SeasonEnd) -> int:

@@ -272,3 +272,22 @@ async def test_nobody_ranked_means_no_champion(store: Store) -> None:
     board = await Leaderboards(store, min_games=5).season_board(
         1, "count", Season(utc(2026, 11, 1), utc(2026, 12, 1), "month"))
     assert board.ranked_count == 0 and champions_of([board]) == {}
+
+
+async def test_only_the_owner_of_a_guilds_shard_posts_its_season(store: Store) -> None:
+    from bot.sharding import ShardSet, shard_of
+    first, second = 1, 1 << 22  # on shards 0 and 1 of 2
+    assert (shard_of(first, 2), shard_of(second, 2)) == (0, 1)
+    for guild in (first, second):
+        await november_games(store, guild)
+    now = [DECEMBER]
+    posts = {shard: Recorder() for shard in (0, 1)}
+    watchers = {
+        shard: SeasonWatcher(store, Leaderboards(store, min_games=1), ["count"],
+                             clock=lambda: now[0], shards=ShardSet.of(2, [shard]),
+                             notifier=posts[shard])
+        for shard in (0, 1)
+    }
+    assert await watchers[0].tick() == 1 and await watchers[1].tick() == 1
+    assert [end.guild_id for end in posts[0].ends] == [first]
+    assert [end.guild_id for end in posts[1].ends] == [second]
