@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import aiohttp
@@ -30,6 +30,7 @@ from discord.ext import commands
 
 from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import DecisionPool
+from bot.automation.season_watcher import SeasonWatcher
 from bot.automation.turn_clock import TurnClock
 from bot.ops.rest_trace import rest_trace
 from bot.process.client_ops import TrackedTree
@@ -38,6 +39,7 @@ from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
 from bot.rankings.leaderboard import Leaderboards
 from bot.sessions.manager import SessionManager
+from bot.sessions.models import utcnow
 from bot.store import Store, open_store
 from game.base import Engine
 from game.registry import engines as registry_engines
@@ -104,6 +106,8 @@ class TableBot(commands.Bot):
         # Expert moves' processes (bot.automation.decision_pool).
         self.decisions: DecisionPool | None = None
         self._turn_clock: TurnClock | None = None
+        self._season_watcher: SeasonWatcher | None = None
+        self._season_task: asyncio.Task[None] | None = None
         self.catch_up: CatchUp | None = None
         # What the extensions share (``cogs.table_services.TableServices``, set by the table
         # extension): the bot never reads it, and this module imports nothing of cogs.
@@ -133,6 +137,16 @@ class TableBot(commands.Bot):
     def turn_clock(self) -> TurnClock:
         return _ready(self._turn_clock, "turn_clock")
 
+    @property
+    def season_watcher(self) -> SeasonWatcher:
+        return _ready(self._season_watcher, "season_watcher")
+
+    def clock(self) -> datetime:
+        """The process's clock: UTC now, shifted by ``CLOCK_OFFSET_SECONDS`` (tests only)."""
+        now = utcnow()
+        offset = self.settings.clock_offset_seconds
+        return now + timedelta(seconds=offset) if offset else now
+
     async def setup_hook(self) -> None:
         engines = dict(self._engines) if self._engines is not None else registry_engines()
         self.store = await open_store(self.settings.database, fence=self.ownership.fence)
@@ -148,10 +162,16 @@ class TableBot(commands.Bot):
             idle_after=timedelta(days=self.settings.session_idle_days),
             turn_minutes=self.settings.turn_minutes,
             game_seed=self.settings.game_seed,
+            clock=self.clock,
         )
         await manager.restore(shards=self.ownership.shards)
         self._leaderboards = Leaderboards(
-            self.store, min_games=self.settings.leaderboard_min_games
+            self.store, min_games=self.settings.leaderboard_min_games, clock=self.clock
+        )
+        # The leaderboard extension sets its notifier (the end-of-season post).
+        self._season_watcher = SeasonWatcher(
+            self.store, self._leaderboards, list(engines), clock=self.clock,
+            shards=self.ownership.shards,
         )
         self.decisions = DecisionPool(
             self.settings.expert_workers, self.settings.expert_deadline_ms / 1000
@@ -164,6 +184,12 @@ class TableBot(commands.Bot):
         self.autoplay.resume()  # bot turns that were pending when the process stopped
         self._catch_up_task = asyncio.create_task(self._catch_up(), name="table-catch-up")
         self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
+        self._season_task = asyncio.create_task(self._watch_seasons(), name="season-watcher")
+
+    async def _watch_seasons(self) -> None:
+        # The post names channels and roles of guilds the gateway delivers: wait for them.
+        await self.wait_until_ready()
+        await self.season_watcher.run()
 
     async def _catch_up(self) -> None:
         if self.catch_up is not None:
@@ -262,6 +288,12 @@ class TableBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._catch_up_task
             self._catch_up_task = None
+        if self._season_task is not None:
+            self._season_task.cancel()
+            # RuntimeError: a client that never logged in had no gateway to wait for.
+            with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+                await self._season_task
+            self._season_task = None
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

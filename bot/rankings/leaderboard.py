@@ -23,11 +23,13 @@ from bot.rankings.period_standings import (
     DerivedLine,
     Period,
     PlayerLine,
+    ReplayRow,
     Tally,
     period_key,
     period_start,
 )
 from bot.rankings.ratings import Rating, stored_rating
+from bot.rankings.seasons import Season
 from bot.sessions.models import Status, utcnow
 from bot.store import Store
 from game.base import PlayerId
@@ -68,6 +70,7 @@ class Board:
     since: datetime | None
     min_games: int
     standings: tuple[Standing, ...]  # ranked first (by ordinal), then the unranked
+    season: Season | None = None  # a past season's final board (period "all" then)
 
     @property
     def ranked_count(self) -> int:
@@ -87,7 +90,7 @@ class Board:
 
 def build_board(
     derived: Iterable[DerivedLine], guild_id: int, game: str, period: Period,
-    since: datetime | None, min_games: int,
+    since: datetime | None, min_games: int, season: Season | None = None,
 ) -> Board:
     """Rank by ordinal (equal ordinals share a rank), then list the unranked players."""
     derived = list(derived)
@@ -108,7 +111,7 @@ def build_board(
     unranked = [line for line in lines if line.rated_games < min_games]
     unranked.sort(key=lambda line: (-line.rated_games, -line.games, line.user_id))
     standings += [Standing(None, line, ratings.get(line.user_id)) for line in unranked]
-    return Board(guild_id, game, period, since, min_games, tuple(standings))
+    return Board(guild_id, game, period, since, min_games, tuple(standings), season)
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,33 @@ class Leaderboards:
         self._answered.add((guild_id, game, key))
         return build_board(derived, guild_id, game, period, period_start(period, now),
                            self.min_games if min_games is None else min_games)
+
+    async def season_board(
+        self, guild_id: int, game: str, season: Season, *, min_games: int | None = None
+    ) -> Board:
+        """The final board of ``season``: a replay of its results (a past season's never
+        changes; a season under way shows its standings so far)."""
+        rows = await self.store.query(
+            "SELECT session_id, finished_at, user_id, placement, score, is_bot_seat, rated"
+            " FROM results WHERE guild_id = ? AND game = ? AND finished_at >= ?"
+            " AND finished_at < ? ORDER BY finished_at, session_id, user_id",
+            [guild_id, game, season.start.isoformat(), season.end.isoformat()],
+        )
+        tally = Tally()
+        tally.add([ReplayRow(*row) for row in rows])
+        return build_board(tally.derived(), guild_id, game, "all", season.start,
+                           self.min_games if min_games is None else min_games, season)
+
+    async def first_game_at(self, guild_id: int) -> datetime | None:
+        """When the server's first game finished (None before any)."""
+        rows = await self.store.query(
+            "SELECT min(finished_at) FROM results WHERE guild_id = ?", [guild_id]
+        )
+        return datetime.fromisoformat(rows[0][0]) if rows and rows[0][0] else None
+
+    async def season_titles(self, guild_id: int, user_id: PlayerId) -> list[tuple[str, str]]:
+        """(season name, game) of every season the player won in the server."""
+        return await self.store.season_titles(guild_id, user_id)
 
     async def recent_games(
         self, guild_id: int, games: Sequence[str], user_id: PlayerId, limit: int = 5

@@ -10,7 +10,7 @@ older copy wrote first) nothing is written and :class:`bot.errors.StaleWrite` is
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -111,6 +111,30 @@ class Store(ABC):
     async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a read-only statement with ``?`` placeholders (both backends' schemas have the
         same tables and columns; keep to SQL both dialects read)."""
+
+    # --- seasons (bot.automation.season_watcher) -----------------------------------------------
+
+    @abstractmethod
+    async def claim_season(
+        self, guild_id: int, season: str, champions: Mapping[str, str], *, owner: str,
+        now: datetime, stale_before: datetime,
+    ) -> bool:
+        """Claim the end-of-season post of ``season`` in server ``guild_id`` for ``owner``, in
+        one transaction: the first claim stores ``champions`` (game -> user id) with it; a
+        claim that is not marked posted and was made before ``stale_before`` is taken over
+        (its champions stay). True when ``owner`` now holds the claim; False when the post went
+        out already or another owner's claim is still fresh."""
+
+    @abstractmethod
+    async def finish_season_post(
+        self, guild_id: int, season: str, *, owner: str, message_id: int | None, at: datetime
+    ) -> bool:
+        """Mark ``owner``'s claim posted (``message_id``: the post, None when none could be
+        made); False when the claim is no longer ``owner``'s or was marked already."""
+
+    @abstractmethod
+    async def season_titles(self, guild_id: int, user_id: str) -> list[tuple[str, str]]:
+        """The seasons a player won in server ``guild_id``: (season name, game), newest first."""
 
     # --- meta -------------------------------------------------------------------------------
 

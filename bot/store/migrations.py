@@ -144,6 +144,29 @@ MIGRATIONS: tuple[str, ...] = (
         FROM (SELECT value FROM json_each(sessions.log) ORDER BY key)
     ) WHERE log <> '[]' AND json_type(log, '$[0]') = 'text';
     """,
+    # 10: seasons (bot.automation.season_watcher): one row per server and ended season, claimed
+    # in the transaction that decides its champions (season_champions); ``posted_at`` is set once
+    # the end-of-season post went out (or could never go out). An unposted claim older than the
+    # watcher's claim timeout is taken over, so a crash between claim and post loses nothing.
+    """
+    CREATE TABLE season_posts (
+        guild_id INTEGER NOT NULL,
+        season TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_at TEXT NOT NULL,
+        posted_at TEXT,
+        message_id INTEGER,
+        PRIMARY KEY (guild_id, season)
+    ) WITHOUT ROWID;
+    CREATE TABLE season_champions (
+        guild_id INTEGER NOT NULL,
+        season TEXT NOT NULL,
+        game TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        PRIMARY KEY (guild_id, season, game)
+    ) WITHOUT ROWID;
+    CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -274,6 +297,26 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
                                           json_build_object('text', line)) ORDER BY at)::text
         FROM json_array_elements_text(sessions.log::json) WITH ORDINALITY AS lines (line, at)
     ) WHERE log <> '[]' AND json_typeof(log::json -> 0) = 'string';
+    """,
+    # 10: seasons: end-of-season claims and their champions
+    """
+    CREATE TABLE season_posts (
+        guild_id BIGINT NOT NULL,
+        season TEXT COLLATE "C" NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_at TEXT COLLATE "C" NOT NULL,
+        posted_at TEXT COLLATE "C",
+        message_id BIGINT,
+        PRIMARY KEY (guild_id, season)
+    );
+    CREATE TABLE season_champions (
+        guild_id BIGINT NOT NULL,
+        season TEXT COLLATE "C" NOT NULL,
+        game TEXT COLLATE "C" NOT NULL,
+        user_id TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (guild_id, season, game)
+    );
+    CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
     """,
 )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -328,6 +328,52 @@ class SqlStore(Store):
     async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with self._reading() as tx:
             return await tx.fetch(sql, params)
+
+    # --- seasons ---------------------------------------------------------------------------
+
+    async def claim_season(
+        self, guild_id: int, season: str, champions: Mapping[str, str], *, owner: str,
+        now: datetime, stale_before: datetime,
+    ) -> bool:
+        async with self._transaction() as tx:
+            claimed = await tx.execute(
+                "INSERT INTO season_posts (guild_id, season, claimed_by, claimed_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, season) DO NOTHING",
+                (guild_id, season, owner, now.isoformat()),
+            )
+            if claimed == 1:
+                await tx.executemany(
+                    "INSERT INTO season_champions (guild_id, season, game, user_id)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, season, game) DO NOTHING",
+                    [(guild_id, season, game, user) for game, user in sorted(champions.items())],
+                )
+                return True
+            # A claim whose post never went out (its owner crashed or Discord failed) is
+            # taken over once it is stale; the row lock makes one taker win.
+            return await tx.execute(
+                "UPDATE season_posts SET claimed_by = ?, claimed_at = ?"
+                " WHERE guild_id = ? AND season = ? AND posted_at IS NULL AND claimed_at < ?",
+                (owner, now.isoformat(), guild_id, season, stale_before.isoformat()),
+            ) == 1
+
+    async def finish_season_post(
+        self, guild_id: int, season: str, *, owner: str, message_id: int | None, at: datetime
+    ) -> bool:
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "UPDATE season_posts SET posted_at = ?, message_id = ?"
+                " WHERE guild_id = ? AND season = ? AND claimed_by = ? AND posted_at IS NULL",
+                (at.isoformat(), message_id, guild_id, season, owner),
+            ) == 1
+
+    async def season_titles(self, guild_id: int, user_id: str) -> list[tuple[str, str]]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT season, game FROM season_champions WHERE guild_id = ? AND user_id = ?"
+                " ORDER BY season DESC, game",
+                (guild_id, user_id),
+            )
+        return [(str(season), str(game)) for season, game in rows]
 
     # --- meta -------------------------------------------------------------------------------
 

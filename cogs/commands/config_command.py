@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import errors
 from bot.errors import Refusal
+from bot.rankings.seasons import SEASON_OFF
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.client_services import Interaction, player_id, refuse
 from cogs.i18n.command_mentions import command_fields
@@ -29,17 +30,21 @@ from cogs.i18n.words import Words
 from cogs.rendering.table_renders import turn_limit
 from cogs.settings.server_settings import (
     AUTOMATIC,
+    CHAMPION_ROLE,
     CHANNELS,
     IMAGES,
     LANGUAGE,
     LEADERBOARD_MIN_GAMES,
     MAX_CHANNELS,
     MAX_MIN_GAMES,
+    NONE,
     OFF,
     ON,
     REPLAYS,
     REPLAYS_EVERYONE,
     REPLAYS_PLAYERS,
+    SEASON,
+    SEASON_CHANNEL,
     THREADS,
     TURN_MINUTES,
     ServerSettings,
@@ -54,6 +59,13 @@ NEEDS_MANAGE_SERVER = N_("Only members with Manage Server may change this server
 TOO_MANY_CHANNELS = N_("A server may name at most {most} game channels.")
 BAD_MIN_GAMES = N_("The rated games before a player is ranked must be from 1 to {most}.")
 NOT_THIS_SERVER = N_("That channel is not in this server; name one of its own channels.")
+ROLE_NOT_THIS_SERVER = N_("That role is not in this server; choose one of its own roles.")
+ROLE_NOT_GIVABLE = N_("The champion role must be a role of its own: not @everyone, and not a"
+                      " role that Discord or an app manages.")
+NEEDS_MANAGE_ROLES = N_("I need the Manage Roles permission to give the champion role; grant"
+                        " it to me, then choose the role again.")
+ROLE_TOO_HIGH = N_("I can only give roles below my own highest role, and {role} is not; drag it"
+                   " below my role in the server's role settings, then choose it again.")
 LABELS: dict[str, Message] = {
     LANGUAGE: N_("Language of public messages"),
     TURN_MINUTES: N_("Turn clock of a new game"),
@@ -62,6 +74,9 @@ LABELS: dict[str, Message] = {
     THREADS: N_("Each game in its own thread"),
     CHANNELS: N_("Channels where games may start"),
     REPLAYS: N_("Who may replay and export finished games"),
+    SEASON: N_("Seasons"),
+    SEASON_CHANNEL: N_("Channel of the end-of-season post"),
+    CHAMPION_ROLE: N_("Role of each game's season champion"),
 }
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "English"), value="en"),
@@ -73,6 +88,11 @@ LANGUAGE_CHOICES = [
 SWITCH_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "on"), value=ON),
     app_commands.Choice(name=L_("choice-name", "off"), value=OFF),
+]
+SEASON_CHOICES = [
+    app_commands.Choice(name=L_("choice-name", "every month"), value="month"),
+    app_commands.Choice(name=L_("choice-name", "every quarter"), value="quarter"),
+    app_commands.Choice(name=L_("choice-name", "off"), value=SEASON_OFF),
 ]
 REPLAY_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "everyone"), value=REPLAYS_EVERYONE),
@@ -105,6 +125,20 @@ def shown(words: Words, settings: ServerSettings, key: str, guild_locale: str | 
         if not settings.channels:
             return words.gettext("every channel")
         return ", ".join(f"<#{channel}>" for channel in settings.channels)
+    if key == SEASON:
+        if settings.season == "month":
+            return words.gettext("a season every calendar month (UTC)")
+        if settings.season == "quarter":
+            return words.gettext("a season every calendar quarter (UTC)")
+        return words.pgettext("switch", "off")
+    if key == SEASON_CHANNEL:
+        if settings.season_channel is None:
+            return words.gettext("none: the end of a season is not posted")
+        return f"<#{settings.season_channel}>"
+    if key == CHAMPION_ROLE:
+        if settings.champion_role is None:
+            return words.gettext("none")
+        return f"<@&{settings.champion_role}>"
     if settings.replays == REPLAYS_PLAYERS:
         return words.gettext("only the game's players (and Manage Server)")
     return words.gettext("everyone in the server")
@@ -145,6 +179,24 @@ def _change(words: Words, label: Message, old: str, new: str) -> str:
                          old=old, new=new)
 
 
+def _role_refusal(interaction: Interaction, role: discord.Role, guild_id: int,
+                  words: Words) -> Message | str | None:
+    """Why the bot could not give ``role`` to a champion (None: it can): checked here so the
+    setting is refused at once; the award checks again (roles move)."""
+    if getattr(getattr(role, "guild", None), "id", guild_id) != guild_id \
+            or not isinstance(getattr(role, "position", None), int):
+        return ROLE_NOT_THIS_SERVER  # or a role Discord did not resolve
+    if role.id == guild_id or getattr(role, "managed", False):
+        return ROLE_NOT_GIVABLE  # @everyone's id is the server's
+    if not interaction.app_permissions.manage_roles:
+        return NEEDS_MANAGE_ROLES
+    me = getattr(interaction.guild, "me", None)
+    top = getattr(me, "top_role", None)
+    if top is None or role.position >= top.position:
+        return words.text(ROLE_TOO_HIGH, role=f"<@&{role.id}>")
+    return None
+
+
 def _locale(interaction: Interaction) -> str | None:
     locale = interaction.guild_locale
     return None if locale is None else locale.value
@@ -171,6 +223,13 @@ class ConfigCog(commands.Cog):
         all_channels=L_("parameter-description",
                         "True: games may start in every channel again"),
         replays=L_("parameter-description", "Who may replay and export finished games"),
+        season=L_("parameter-description",
+                  "A leaderboard season every month, every quarter, or none"),
+        season_channel=L_("parameter-description",
+                          "Where the champions and final top 10 are posted when a season ends"),
+        champion_role=L_("parameter-description",
+                         "A role given to each game's champion (needs Manage Roles)"),
+        no_champion_role=L_("parameter-description", "True: champions get no role"),
     )
     @app_commands.rename(
         language=L_("parameter-name", "language"),
@@ -182,9 +241,14 @@ class ConfigCog(commands.Cog):
         remove_channel=L_("parameter-name", "remove_channel"),
         all_channels=L_("parameter-name", "all_channels"),
         replays=L_("parameter-name", "replays"),
+        season=L_("parameter-name", "season"),
+        season_channel=L_("parameter-name", "season_channel"),
+        champion_role=L_("parameter-name", "champion_role"),
+        no_champion_role=L_("parameter-name", "no_champion_role"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, images=SWITCH_CHOICES,
-                          threads=SWITCH_CHOICES, replays=REPLAY_CHOICES)
+                          threads=SWITCH_CHOICES, replays=REPLAY_CHOICES,
+                          season=SEASON_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def config(
@@ -199,6 +263,10 @@ class ConfigCog(commands.Cog):
         remove_channel: discord.TextChannel | None = None,
         all_channels: bool | None = None,
         replays: app_commands.Choice[str] | None = None,
+        season: app_commands.Choice[str] | None = None,
+        season_channel: discord.TextChannel | None = None,
+        champion_role: discord.Role | None = None,
+        no_champion_role: bool | None = None,
     ) -> None:
         # default_permissions only hides the command; a server may grant it to anyone.
         permissions = interaction.permissions
@@ -218,13 +286,18 @@ class ConfigCog(commands.Cog):
                                                  most=words.number(MAX_MIN_GAMES)))
             return
         if any(_guild_of(channel) not in (None, guild_id)
-               for channel in (add_channel, remove_channel)):
+               for channel in (add_channel, remove_channel, season_channel)):
             await refuse(interaction, NOT_THIS_SERVER)
             return
+        if champion_role is not None:
+            refusal = _role_refusal(interaction, champion_role, guild_id, words)
+            if refusal is not None:
+                await refuse(interaction, refusal)
+                return
         before = await server_settings(interaction.client, guild_id)
         wanted: dict[str, str] = {}
         for key, choice in ((LANGUAGE, language), (IMAGES, images), (THREADS, threads),
-                            (REPLAYS, replays)):
+                            (REPLAYS, replays), (SEASON, season)):
             if choice is not None:
                 wanted[key] = choice.value
         if turn_minutes is not None:
@@ -241,6 +314,12 @@ class ConfigCog(commands.Cog):
             return
         if channels != before.channels or all_channels:
             wanted[CHANNELS] = format_channels(channels)
+        if season_channel is not None:
+            wanted[SEASON_CHANNEL] = str(season_channel.id)
+        if champion_role is not None:
+            wanted[CHAMPION_ROLE] = str(champion_role.id)
+        elif no_champion_role:
+            wanted[CHAMPION_ROLE] = NONE
         await self._store(interaction, wanted)
         after = await server_settings(interaction.client, guild_id)
         changes = [

@@ -25,10 +25,18 @@ from bot.rankings.leaderboard import (
     Period,
     Standing,
 )
+from bot.rankings.seasons import (
+    DEFAULT_SEASON_KIND,
+    SEASON_KINDS,
+    Season,
+    ended_seasons,
+    parse_season,
+)
 from cogs.client_services import Interaction, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.game_ui import Render
 from cogs.i18n.catalogs import words_for
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.commands import L_
 from cogs.i18n.common_words import GAMES, NEXT, PREVIOUS, WINS
 from cogs.i18n.interaction import channel_words, user_words
@@ -61,6 +69,11 @@ ENGLISH = words_for(DEFAULT_LANGUAGE)
 
 
 OTHER_SERVER = N_("This leaderboard belongs to another server.")
+NOT_A_SEASON = N_("That is not a season: write a month like 2026-11 or a quarter like"
+                  " 2026-Q4.")
+SEASON_NOT_OVER = N_("Season {season} is not over yet; {leaderboard_command} shows the"
+                     " standings so far.")
+MAX_TITLES = 24  # season titles listed by /stats (newest first)
 NO_SUCH_MEMBER = N_("That member could not be found. Please choose them again.")
 PERIOD_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "all time"), value="all"),
@@ -114,6 +127,8 @@ def _record(words: Words, standing: Standing) -> str:
 
 
 def _period_note(words: Words, board: Board) -> str:
+    if board.season is not None:
+        return season_span(words, board.season)
     if board.since is None:
         return words.text(PERIOD_NAMES["all"])
     start = f"{_date(words, board.since)}, {board.since:%H:%M} UTC"
@@ -122,8 +137,16 @@ def _period_note(words: Words, board: Board) -> str:
     return words.gettext("Week (from Monday): since {start}", start=start)
 
 
+def season_span(words: Words, season: Season) -> str:
+    """``Season 2026-11: 1 Nov 2026 to 1 Dec 2026, 00:00 UTC`` in the reader's words."""
+    return words.gettext("Season {season}: from {start} to {end}, 00:00 UTC",
+                         season=season.name, start=_date(words, season.start),
+                         end=_date(words, season.end))
+
+
 def board_render(board: Board, page: int, title: str, words: Words = ENGLISH) -> Render:
-    """Page ``page`` (clamped) of ``board`` with Previous/Next buttons."""
+    """Page ``page`` (clamped) of ``board`` with Previous/Next buttons; a past season's board
+    shows its first page (its top 10), without buttons."""
     pages = board.page_count(PAGE_SIZE)
     page, standings = board.page(page, PAGE_SIZE)
     lines: list[str] = []
@@ -150,17 +173,21 @@ def board_render(board: Board, page: int, title: str, words: Words = ENGLISH) ->
         ))
     if not lines:
         lines.append(words.gettext("No finished games here for this period yet."))
-    embed = discord.Embed(
-        title=words.gettext("{game} leaderboard · {period}", game=title,
-                            period=words.text(PERIOD_NAMES[board.period])),
-        description="\n".join(lines),
-    )
+    if board.season is not None:
+        heading = words.gettext("{game} leaderboard · season {season}", game=title,
+                                season=board.season.name)
+    else:
+        heading = words.gettext("{game} leaderboard · {period}", game=title,
+                                period=words.text(PERIOD_NAMES[board.period]))
+    embed = discord.Embed(title=heading, description="\n".join(lines))
     embed.set_footer(text=words.gettext(
         "Page {page} of {pages} · rating = OpenSkill Plackett–Luce ordinal (μ − 3σ);"
         " games with bot seats are not rated · {period}",
         page=words.number(page + 1), pages=words.number(pages),
         period=_period_note(words, board),
     ))
+    if board.season is not None:
+        return Render(embeds=[embed])
     view = discord.ui.View(timeout=None)
     view.add_item(LeaderboardPageButton(
         board.guild_id, board.game, board.period, max(page - 1, 0), "p",
@@ -206,9 +233,26 @@ def stats_field(board: Board, user_id: str, words: Words = ENGLISH) -> str:
     return text
 
 
+def season_titles_text(won: list[tuple[str, str]], titles: dict[str, str],
+                       words: Words = ENGLISH) -> str | None:
+    """A player's season titles, newest first (None when there are none)."""
+    seasons = sorted(((season, game) for name, game in won
+                      if (season := parse_season(name)) is not None),
+                     key=lambda pair: (pair[0].end, pair[0].start, pair[1]), reverse=True)
+    if not seasons:
+        return None
+    lines = [words.gettext("🏆 {season} · {game} champion", season=season.name,
+                           game=titles.get(game, game))
+             for season, game in seasons[:MAX_TITLES]]
+    if len(seasons) > MAX_TITLES:
+        lines.append(words.ngettext("… and {count} more", "… and {count} more",
+                                    len(seasons) - MAX_TITLES))
+    return "\n".join(lines)
+
+
 def stats_render(
     user: discord.abc.User, boards: list[tuple[str, Board]], recent: list[PastGame],
-    titles: dict[str, str], words: Words = ENGLISH,
+    titles: dict[str, str], words: Words = ENGLISH, won: list[tuple[str, str]] | None = None,
 ) -> Render:
     me = player_id(user)
     mention = f"<@{me}>"
@@ -216,6 +260,9 @@ def stats_render(
                           description=words.gettext("{player} · all time", player=mention))
     for title, board in boards:
         embed.add_field(name=title, value=stats_field(board, me, words), inline=False)
+    champion = season_titles_text(won or [], titles, words)
+    if champion is not None:
+        embed.add_field(name=words.gettext("Season titles"), value=champion, inline=False)
     heading = words.gettext("Last games")
     if recent:
         embed.add_field(name=heading, inline=False, value="\n".join(
@@ -279,18 +326,25 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(
         game=L_("parameter-description", "Which game"),
         period=L_("parameter-description", "All time, this month or this week (UTC)"),
+        season=L_("parameter-description",
+                  "A past season's final board, e.g. 2026-11 or 2026-Q4 (instead of a period)"),
     )
     @app_commands.rename(game=L_("parameter-name", "game"),
-                         period=L_("parameter-name", "period"))
+                         period=L_("parameter-name", "period"),
+                         season=L_("parameter-name", "season"))
     @app_commands.choices(period=PERIOD_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: Interaction, game: GameOption,
         period: app_commands.Choice[str] | None = None,
+        season: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         titles = game_titles(interaction)
         if game not in titles:
             await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        if season is not None:
+            await self._season_board(interaction, game, season, titles[game])
             return
         chosen = _period(period.value if period is not None else "all")
         service = leaderboards(interaction)
@@ -306,6 +360,27 @@ class LeaderboardCog(commands.Cog):
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
+
+    async def _season_board(self, interaction: Interaction, game: str, name: object,
+                            title: str) -> None:
+        parsed = parse_season(name) if isinstance(name, str) else None
+        if parsed is None:
+            await refuse(interaction, NOT_A_SEASON)
+            return
+        service = leaderboards(interaction)
+        if parsed.end > service.clock():
+            reader = await user_words(interaction)
+            await refuse(interaction, reader.text(SEASON_NOT_OVER, season=parsed.name,
+                                                  **command_fields(reader)))
+            return
+        guild_id = interaction.guild_id or 0
+        min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
+        words = await channel_words(interaction)
+        await interaction.response.defer(thinking=True)  # a replay of the season's results
+        board = await service.season_board(guild_id, game, parsed, min_games=min_games)
+        render = board_render(board, 0, title, words)
+        await interaction.followup.send(allowed_mentions=discord.AllowedMentions.none(),
+                                        **render.send_kwargs())
 
     @app_commands.command(
         name=L_("command-name", "stats"),
@@ -346,7 +421,9 @@ class LeaderboardCog(commands.Cog):
                 if board.find(player_id(target)) is not None
             ] or boards
         recent = await service.recent_games(guild_id, games, player_id(target), RECENT_GAMES)
-        render = stats_render(target, boards, recent, titles, words)
+        won = [(season, key) for season, key in
+               await service.season_titles(guild_id, player_id(target)) if key in games]
+        render = stats_render(target, boards, recent, titles, words, won)
         await send_private(interaction, render)
 
     @app_commands.command(
@@ -360,6 +437,24 @@ class LeaderboardCog(commands.Cog):
         )
         render = history_render(games, game_titles(interaction), await user_words(interaction))
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
+
+    @leaderboard.autocomplete("season")
+    async def _season_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The server's ended seasons since its first game, newest first."""
+        service = leaderboards(interaction)
+        guild_id = interaction.guild_id or 0
+        first = await service.first_game_at(guild_id)
+        if first is None:
+            return []
+        kind = (await server_settings(interaction.client, guild_id)).season
+        kinds = [kind] if kind in SEASON_KINDS else [DEFAULT_SEASON_KIND]
+        wanted = current.strip().upper()
+        names = [season.name for chosen in kinds
+                 for season in ended_seasons(chosen, first, service.clock())]
+        return [app_commands.Choice(name=name, value=name)
+                for name in names if name.startswith(wanted)][:25]
 
     @leaderboard.autocomplete("game")
     @stats.autocomplete("game")

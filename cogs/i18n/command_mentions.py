@@ -23,6 +23,7 @@ COMMAND_FIELDS: dict[str, str] = {
     "game_new_command": "game new",
     "game_status_command": "game status",
     "config_command": "config",
+    "leaderboard_command": "leaderboard",
 }
 
 # The process's registered commands: top-level name -> id (one application per process).

@@ -117,7 +117,11 @@ def _value_problem(param: app_commands.Parameter, value: object,
             return BadOption(OTHER_CHANNEL, param, "channel not in this server")
         if param.channel_types and channel.type not in param.channel_types:
             return BadOption(WRONG_VALUE, param, "channel of another type")
-    elif kind in (Kind.role, Kind.mentionable, Kind.attachment) and _snowflake(value) is None:
+    elif kind is Kind.role:
+        snowflake = _snowflake(value)
+        if snowflake is None or str(snowflake) not in (resolved.get("roles") or {}):
+            return BadOption(WRONG_VALUE, param, "role not resolved")
+    elif kind in (Kind.mentionable, Kind.attachment) and _snowflake(value) is None:
         return BadOption(WRONG_VALUE, param, "not an id")
     choices = [choice.value for choice in param.choices]
     if choices and value not in choices:

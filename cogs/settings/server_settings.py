@@ -3,7 +3,9 @@
 Keys of ``guild_settings`` (values are strings): ``language`` (en|es|sq|gu, or ``auto``),
 ``turn_minutes`` (int), ``leaderboard_min_games`` (int), ``images`` / ``threads`` (on|off),
 ``channels`` (comma-separated channel ids where games may start; empty = everywhere),
-``replays`` (everyone|players). An absent key, or a stored value this version cannot read,
+``replays`` (everyone|players), ``season`` (month|quarter|off), ``season_channel`` (a channel
+id) and ``champion_role`` (a role id; ``bot.rankings.seasons`` names these three, which the
+season watcher reads too). An absent key, or a stored value this version cannot read,
 means the default (:class:`ServerDefaults`, from ``bot.process.env_settings.Settings``).
 
 Read them with ``await server_settings(client, guild_id)`` (cached,
@@ -16,6 +18,14 @@ from dataclasses import dataclass
 
 from bot.process.client import TableBot
 from bot.process.env_settings import Settings
+from bot.rankings.seasons import (
+    CHAMPION_ROLE_KEY,
+    DEFAULT_SEASON_KIND,
+    SEASON_CHANNEL_KEY,
+    SEASON_KEY,
+    SEASON_KINDS,
+    SEASON_OFF,
+)
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.i18n.language import Language, parse_language
 from cogs.settings.settings_cache import stored_settings
@@ -27,7 +37,13 @@ IMAGES = "images"
 THREADS = "threads"
 CHANNELS = "channels"
 REPLAYS = "replays"  # cogs.rendering.replay_pages.REPLAYS_KEY
-KEYS = (LANGUAGE, TURN_MINUTES, LEADERBOARD_MIN_GAMES, IMAGES, THREADS, CHANNELS, REPLAYS)
+SEASON = SEASON_KEY
+SEASON_CHANNEL = SEASON_CHANNEL_KEY
+CHAMPION_ROLE = CHAMPION_ROLE_KEY
+KEYS = (LANGUAGE, TURN_MINUTES, LEADERBOARD_MIN_GAMES, IMAGES, THREADS, CHANNELS, REPLAYS,
+        SEASON, SEASON_CHANNEL, CHAMPION_ROLE)
+SEASON_VALUES = (*SEASON_KINDS, SEASON_OFF)
+NONE = "none"  # season_channel / champion_role: none set
 
 ON, OFF = "on", "off"
 AUTOMATIC = "auto"  # the language: the server's preferred locale
@@ -62,6 +78,9 @@ class ServerSettings:
     channels: tuple[int, ...]  # where games may start; empty: every channel
     replays: str
     stored: frozenset[str]  # the keys /config set (the others are defaults)
+    season: str = DEFAULT_SEASON_KIND  # month, quarter or off
+    season_channel: int | None = None  # where the end of a season is posted
+    champion_role: int | None = None  # given to each game's champion
 
     def allows_games_in(self, *channel_ids: int | None) -> bool:
         """True when a game may start in a channel with one of ``channel_ids`` (the channel
@@ -128,8 +147,26 @@ def resolve(values: dict[str, str], defaults: ServerDefaults) -> ServerSettings:
         replays = REPLAYS_EVERYONE
     elif REPLAYS in values:
         stored.add(REPLAYS)
+    season = values.get(SEASON, DEFAULT_SEASON_KIND)
+    if season not in SEASON_VALUES:
+        season = DEFAULT_SEASON_KIND
+    elif SEASON in values:
+        stored.add(SEASON)
+    season_channel = _snowflake(values.get(SEASON_CHANNEL))
+    if SEASON_CHANNEL in values:
+        stored.add(SEASON_CHANNEL)
+    champion_role = _snowflake(values.get(CHAMPION_ROLE))
+    if CHAMPION_ROLE in values:
+        stored.add(CHAMPION_ROLE)
     return ServerSettings(language, minutes, min_games, images, threads, channels, replays,
-                          frozenset(stored))
+                          frozenset(stored), season, season_channel, champion_role)
+
+
+def _snowflake(value: str | None) -> int | None:
+    """A stored channel or role id; ``none`` (or anything else) is None."""
+    if value is None or not value.isascii() or not value.isdigit():
+        return None
+    return int(value)
 
 
 def defaults_of(client: TableBot) -> ServerDefaults:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import discord
@@ -135,6 +136,25 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
         assert registered == {*TABLE_CONTROLS, *LEADERBOARD_ITEMS}
         assert bot.leaderboards.min_games == 3
         assert bot.manager.engines.keys() == {"count"}
+        # The leaderboard extension posts the ends of seasons; everything shares one clock.
+        from cogs.listeners.season_announcer import SeasonAnnouncer
+        assert isinstance(bot.season_watcher.notifier, SeasonAnnouncer)
+        assert bot.season_watcher.games == ("count",)
+        assert bot.manager.clock == bot.clock == bot.season_watcher.clock
+        assert bot.leaderboards.clock == bot.clock
+    finally:
+        await bot.close()
+
+
+async def test_the_clock_offset_shifts_the_process_clock(tmp_path: Path) -> None:
+    from bot.sessions.models import utcnow
+
+    settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
+                        clock_offset_seconds=86_400, _env_file=None)  # type: ignore[call-arg]
+    bot = TableBot(settings, engines={})
+    try:
+        before = utcnow()
+        assert bot.clock() - before >= timedelta(days=1)
     finally:
         await bot.close()
 

@@ -115,3 +115,16 @@ async def test_stats_of_a_user_discord_did_not_resolve_is_refused(table: Table) 
     await invoke(LeaderboardCog.stats, LeaderboardCog(), ia, user=discord.Object(id=42),
                  game=None)
     assert ia.last.ephemeral and ia.last.content == NO_SUCH_MEMBER.text
+
+
+def test_a_forged_role_or_season_is_found() -> None:
+    role = 8
+    assert problem(ConfigCog.config, None, ("champion_role", role, "55"),
+                   resolved={"roles": {"55": {"id": "55"}}}) is None
+    assert problem(ConfigCog.config, None, ("champion_role", role, "55")) is WRONG_VALUE
+    assert problem(ConfigCog.config, None, ("champion_role", role, "@mods")) is WRONG_VALUE
+    assert problem(ConfigCog.config, None, ("season", STRING, "weekly")) is NOT_A_CHOICE
+    board = LeaderboardCog.leaderboard
+    assert problem(board, None, ("game", STRING, "ten"), ("season", STRING, "2026-11")) is None
+    assert problem(board, None, ("game", STRING, "ten"),
+                   ("season", STRING, "2026-11" * 3)) is WRONG_VALUE

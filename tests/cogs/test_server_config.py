@@ -65,7 +65,11 @@ async def test_shows_every_setting_and_which_are_defaults(table: Table) -> None:
     assert "• Rated games before a player is ranked: 3 (default)" in lines
     assert "• Channels where games may start: every channel (default)" in lines
     assert any(line.startswith("• Language of public messages: automatic") for line in lines)
-    assert len(lines) == 8
+    assert "• Seasons: a season every calendar month (UTC) (default)" in lines
+    assert "• Channel of the end-of-season post: none: the end of a season is not posted" \
+        " (default)" in lines
+    assert "• Role of each game's season champion: none (default)" in lines
+    assert len(lines) == 11
 
     changed = (await configure(table, turn_minutes=4)).last.content or ""
     assert changed.splitlines()[0] == "Changed Turn clock of a new game: off → 4 min per move"

@@ -151,6 +151,12 @@ def _encode(
         channel["permissions"] = str(world.permissions_of(world.bot_user))
         resolved.setdefault("channels", {})[str(value.id)] = channel
         return str(value.id)
+    if kind == ROLE and isinstance(value, int) and not autocomplete:
+        role = world.role_json(value)
+        if role is None:
+            raise LookupError(f"no role {value} in the guild")
+        resolved.setdefault("roles", {})[str(value)] = role
+        return str(value)
     if kind in (ROLE, MENTIONABLE):
         return str(value)
     if autocomplete:

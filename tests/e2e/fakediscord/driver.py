@@ -97,6 +97,19 @@ class FakeDiscord:
         self.world.users[user.id] = user
         return user
 
+    def add_role(self, name: str, *, permissions: int = 0, position: int = 1,
+                 members: tuple[FakeUser, ...] = ()) -> int:
+        """A role of the first guild (add it before the bot connects: GUILD_CREATE lists the
+        roles), held by ``members`` (``fd.bot_user`` for the bot's own role); its id. A role
+        option of a slash command takes the id."""
+        role_id = self.world.ids.next()
+        self.world.extra_roles.append((role_id, name, permissions, position))
+        for member in members:
+            current = self.world.member(member.id)
+            assert current is not None, f"{member.name} is not a member"
+            self.world.give_role(current, role_id)
+        return role_id
+
     def add_channel(self, name: str, *, guild_id: int | None = None) -> FakeChannel:
         """A text channel of the first guild, or of ``guild_id`` (from ``add_guild``)."""
         channel = FakeChannel(self.world.ids.next(), name, position=len(self.world.channels),

@@ -182,6 +182,11 @@ class RestApi:
             r("GET", API + "/guilds/{guild_id}/channels", self.get_guild_channels),
             r("GET", API + "/guilds/{guild_id}/roles", self.get_roles),
             r("GET", API + "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            r(
+                "PUT",
+                API + "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                self.add_member_role,
+            ),
             r("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment),
             r("*", "/{tail:.*}", self.unknown),
         ]
@@ -639,6 +644,28 @@ class RestApi:
         if user is None:
             raise ApiError(404, 10007, "Unknown Member")
         return json_response(self.world.member_json(user))
+
+    async def add_member_role(self, request: web.Request) -> web.Response:
+        """Discord's "Add Guild Member Role": 204; a role the bot's highest role is not above,
+        or without Manage Roles, 403/50013 as Discord answers it."""
+        guild_id = self._guild(request)
+        user = self.world.member(int(request.match_info["user_id"]))
+        if user is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        role_id = int(request.match_info["role_id"])
+        role = self.world.role_json(role_id, guild_id)
+        if role is None or role_id == guild_id:
+            raise ApiError(404, 10011, "Unknown Role")
+        bot_roles = [self.world.role_json(r, guild_id) for r in self.world.bot_user.role_ids]
+        top = max((r["position"] for r in bot_roles if r is not None), default=0)
+        manage_roles = any(int(r["permissions"]) & ((1 << 28) | (1 << 3))
+                           for r in bot_roles if r is not None)
+        if not manage_roles or role["position"] >= top:
+            raise ApiError(403, 50013, "Missing Permissions")
+        self.world.give_role(user, role_id)
+        self.world.role_grants.append((guild_id, user.id, role_id))
+        self.world.notify()
+        return web.Response(status=204)
 
     async def get_attachment(self, request: web.Request) -> web.Response:
         data = self.world.attachments.get(int(request.match_info["attachment_id"]))

@@ -11,6 +11,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from tests.e2e.fakediscord import validation
@@ -51,6 +52,10 @@ class World:
         self.guild_name = guild_name
         self.guild_names: dict[int, str] = {self.guild_id: guild_name}  # every guild, in order
         self.admin_role_id = self.ids.next()
+        # Roles added with ``FakeDiscord.add_role`` (first guild): (id, name, permissions,
+        # position); and every role the bot gave (guild, user, role), in order.
+        self.extra_roles: list[tuple[int, str, int, int]] = []
+        self.role_grants: list[tuple[int, int, int]] = []
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, StoredMessage] = {}
@@ -216,10 +221,32 @@ class World:
                 "flags": 0,
             }
 
+        extra = [role(*fields) for fields in self.extra_roles]
         return [
             role(guild_id or self.guild_id, "@everyone", MEMBER_PERMISSIONS, 0),
             role(self.admin_role_id, "admin", ADMINISTRATOR, 1),
+            *(extra if guild_id in (None, self.guild_id) else []),
         ]
+
+    def role_json(self, role_id: int, guild_id: int | None = None) -> dict[str, Any] | None:
+        return next((r for r in self.roles_json(guild_id) if r["id"] == str(role_id)), None)
+
+    def member(self, user_id: int) -> FakeUser | None:
+        """A member of the guild by id, the bot included."""
+        if user_id == self.bot_user.id:
+            return self.bot_user
+        return self.users.get(user_id)
+
+    def give_role(self, user: FakeUser, role_id: int) -> FakeUser:
+        """``user`` with ``role_id`` among their roles (users are immutable: replaced)."""
+        if role_id in user.role_ids:
+            return user
+        changed = replace(user, role_ids=(*user.role_ids, role_id))
+        if user.id == self.bot_user.id:
+            self.bot_user = changed
+        else:
+            self.users[user.id] = changed
+        return changed
 
     def guild_json(
         self, *, all_members: bool = True, guild_id: int | None = None
