@@ -18,6 +18,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar, runtime_checkab
 from pydantic import BaseModel, Field
 
 from game.search.budget import Budget
+from game.search.flat import Decision
 
 PlayerId = str
 
@@ -160,6 +161,14 @@ class Engine(Protocol[S, A]):
         (greedy) or ``"expert"`` (search over sampled hidden states; ``game.search``).
         ``limit`` may stop a search before the level's own simulation count (the bot
         process passes a deadline); without it the move depends only on ``rng``."""
+        ...
+
+    def expert_decision(
+        self, state: S, player: PlayerId, rng: random.Random, limit: Budget | None = None
+    ) -> Decision[A]:
+        """The search an expert seat runs for ``player``'s move, with what it saw: its
+        ``action`` is what ``bot_action(state, player, "expert", rng, limit)`` plays. It reads
+        only what ``player`` may see (hidden cards are sampled afresh)."""
         ...
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from game.search.budget import Budget
@@ -57,6 +58,53 @@ class Determinized(Protocol, Generic[S, A]):
         ...
 
 
+@dataclass(frozen=True)
+class Estimate(Generic[A]):
+    """One candidate's record in a search: its mean outcome over the complete sweeps it took
+    part in (``sweeps`` of them, the first ones: a candidate that dropped out stopped
+    early)."""
+
+    action: A
+    mean: float
+    sweeps: int
+
+
+@dataclass(frozen=True)
+class Decision(Generic[A]):
+    """What a search decided and what it saw: ``action`` is the move (what ``choose``
+    returns); ``estimates`` has every candidate compared, in the candidates' order;
+    ``simulations`` counts the playouts run, ``sweeps`` the complete sweeps (worlds on which
+    every candidate still in the race was played). ``searched`` is False when the move was
+    not the search's own: a single legal move, or the game's default because the budget
+    stopped the search too early. ``outcomes`` keeps every candidate's outcome per sweep, for
+    paired comparisons (:meth:`paired`)."""
+
+    action: A
+    estimates: tuple[Estimate[A], ...]
+    simulations: int
+    sweeps: int
+    searched: bool
+    outcomes: tuple[tuple[float, ...], ...]
+
+    def index(self, action: A) -> int | None:
+        for i, estimate in enumerate(self.estimates):
+            if estimate.action == action:
+                return i
+        return None
+
+    def paired(self, better: A, other: A) -> tuple[float, int] | None:
+        """The mean of ``better``'s outcome minus ``other``'s over the sweeps both took part
+        in (common worlds, so most of the deal's luck cancels), and that number of sweeps;
+        None when either was not compared or they share no sweep."""
+        i, j = self.index(better), self.index(other)
+        if i is None or j is None:
+            return None
+        n = min(len(self.outcomes[i]), len(self.outcomes[j]))
+        if n == 0:
+            return None
+        return sum(self.outcomes[i][k] - self.outcomes[j][k] for k in range(n)) / n, n
+
+
 def choose(
     game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1,
     first_cut: int = 2, guard: float | None = None,
@@ -70,10 +118,19 @@ def choose(
     in the race throughout, and another candidate is chosen only when its mean paired
     difference to the default over their common worlds exceeds ``guard`` standard errors of
     that difference (the search deviates from the rollout policy only where it is sure)."""
+    return search(game, rng, budget, min_sweeps, first_cut, guard).action
+
+
+def search(
+    game: Determinized[S, A], rng: random.Random, budget: Budget, min_sweeps: int = 1,
+    first_cut: int = 2, guard: float | None = None,
+) -> Decision[A]:
+    """:func:`choose`'s search, with what it saw: the same move from the same arguments (a
+    hint or a review built on it suggests exactly what the machine seat would play)."""
     first = game.sample(rng)
     options = list(game.candidates(first))
     if len(options) == 1:
-        return options[0]
+        return Decision(options[0], (Estimate(options[0], 0.0, 0),), 0, 0, False, ((),))
     anchor: int | None = None
     if guard is not None:
         fallback = game.default(first)
@@ -95,13 +152,14 @@ def choose(
         # called), so an ``Iterations`` budget, not yet exhausted there, never fires.
         return budget.exhausted(simulations)
 
-    def stopped() -> A:
+    def stopped() -> Decision[A]:
         # The unfinished sweep is left out (``sweep`` counts the complete ones).
         if sweep < min_sweeps or sweep == 0:
             # Too few worlds, or some candidates not played even once (their
             # comparison would favour the ones the sweep reached first).
-            return game.default(first)
-        return options[_pick(alive, values, sweep, anchor, guard)]
+            return _decision(game.default(first), options, values, simulations, sweep, False)
+        action = options[_pick(alive, values, sweep, anchor, guard)]
+        return _decision(action, options, values, simulations, sweep, True)
 
     while True:
         if world is None:
@@ -121,6 +179,20 @@ def choose(
         if sweep == next_cut and len(alive) > 2:
             alive = _top_half(alive, values, sweep, anchor)
             next_cut *= 2
+
+
+def _decision(
+    action: A, options: Sequence[A], values: Sequence[Sequence[float]], simulations: int,
+    sweeps: int, searched: bool,
+) -> Decision[A]:
+    # Only complete sweeps count: a sweep cut short played some candidates on a world the
+    # others never saw.
+    kept = tuple(tuple(v[:sweeps]) for v in values)
+    estimates = tuple(
+        Estimate(option, sum(outcomes) / len(outcomes) if outcomes else 0.0, len(outcomes))
+        for option, outcomes in zip(options, kept, strict=True)
+    )
+    return Decision(action, estimates, simulations, sweeps, searched, kept)
 
 
 def _pick(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from game.base import IllegalAction
-from game.search import Budget, capped
+from game.search import Budget, Decision, capped
 from game.split import expert
 from game.split.actions import Discard, Done, Draw, MakeMatch, Skip, SplitAction, Target, Upgrade
 from game.split.cards import CARD_NAMES
@@ -59,5 +59,13 @@ def bot_action(
         return random_action(state, seat, rng)
     if level == "expert":
         # The module's value at the time of the call: bench.bots sets another one.
-        return expert.expert_action(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))
+        return expert_decision(state, seat, rng, limit).action
     return greedy_action(state, seat)
+
+
+def expert_decision(
+    state: SplitState, seat: int, rng: random.Random, limit: Budget | None = None
+) -> Decision[SplitAction]:
+    """The search an expert seat runs for its move (``bot_action`` at level "expert" plays
+    this decision's action, from the same ``rng`` and ``limit``), with what it saw."""
+    return expert.expert_decision(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))

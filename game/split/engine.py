@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from game.base import Event, IllegalAction, PlayerId, PlayerResult, placements
-from game.search import Budget
+from game.search import Budget, Decision
 from game.split import bots, rules
 from game.split.actions import SplitAction
 from game.split.actions import parse_action as _parse_action
@@ -120,3 +120,11 @@ class SplitEngine:
         if seat is None:
             raise IllegalAction("You are not playing in this game.")
         return bots.bot_action(state, seat, level, rng, limit)
+
+    def expert_decision(
+        self, state: SplitState, player: PlayerId, rng: random.Random, limit: Budget | None = None
+    ) -> Decision[SplitAction]:
+        seat = self._seat(state, player)
+        if seat is None:
+            raise IllegalAction("You are not playing in this game.")
+        return bots.expert_decision(state, seat, rng, limit)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from game.search import Budget, Iterations, Stop, choose
+from game.search import Budget, Decision, Iterations, Stop, search
 from game.split.actions import SplitAction
 from game.split.greedy import greedy_action
 from game.split.hidden import sample_hidden
@@ -75,7 +75,14 @@ class SplitSearch:
 def expert_action(
     state: SplitState, seat: int, rng: random.Random, budget: Budget | None = None
 ) -> SplitAction:
-    return choose(
+    return expert_decision(state, seat, rng, budget).action
+
+
+def expert_decision(
+    state: SplitState, seat: int, rng: random.Random, budget: Budget | None = None
+) -> Decision[SplitAction]:
+    """The expert's search with what it saw (the move is ``expert_action``'s)."""
+    return search(
         SplitSearch(state, seat), rng, budget or Iterations(EXPERT_SIMULATIONS),
         first_cut=FIRST_CUT,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from game.search import Budget, capped
+from game.search import Budget, Decision, capped
 from game.ten import expert
 from game.ten.greedy import greedy_action, preferred_reward
 from game.ten.payments import payment_options
@@ -46,5 +46,13 @@ def bot_action(
         return random_action(state, seat, rng)
     if level == "expert":
         # The module's value at the time of the call: bench.bots sets another one.
-        return expert.expert_action(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))
+        return expert_decision(state, seat, rng, limit).action
     return greedy_action(state, seat)
+
+
+def expert_decision(
+    state: TenState, seat: int, rng: random.Random, limit: Budget | None = None
+) -> Decision[TenAction]:
+    """The search an expert seat runs for its move (``bot_action`` at level "expert" plays
+    this decision's action, from the same ``rng`` and ``limit``), with what it saw."""
+    return expert.expert_decision(state, seat, rng, capped(expert.EXPERT_SIMULATIONS, limit))

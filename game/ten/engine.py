@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from game.base import Event, IllegalAction, PlayerId, PlayerResult
-from game.search import Budget
+from game.search import Budget, Decision
 from game.ten import bots, rules
 from game.ten.describe import describe_event
 from game.ten.results import final_results
@@ -88,3 +88,11 @@ class TenEngine:
         if seat is None or rules.waiting_seat(state) != seat:
             raise IllegalAction("The game does not wait for you.")
         return bots.bot_action(state, seat, level, rng, limit)
+
+    def expert_decision(
+        self, state: TenState, player: PlayerId, rng: random.Random, limit: Budget | None = None
+    ) -> Decision[TenAction]:
+        seat = self._seat(state, player)
+        if seat is None or rules.waiting_seat(state) != seat:
+            raise IllegalAction("The game does not wait for you.")
+        return bots.expert_decision(state, seat, rng, limit)

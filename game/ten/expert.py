@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from game.search import Budget, Iterations, Stop, choose
+from game.search import Budget, Decision, Iterations, Stop, search
 from game.ten import cards
 from game.ten.greedy import GREEDY_TOKENS_PER_POINT
 from game.ten.hidden import sample_hidden
@@ -170,7 +170,14 @@ class TenSearch:
 def expert_action(
     state: TenState, seat: int, rng: random.Random, budget: Budget | None = None
 ) -> TenAction:
-    return choose(
+    return expert_decision(state, seat, rng, budget).action
+
+
+def expert_decision(
+    state: TenState, seat: int, rng: random.Random, budget: Budget | None = None
+) -> Decision[TenAction]:
+    """The expert's search with what it saw (the move is ``expert_action``'s)."""
+    return search(
         TenSearch(state, seat), rng, budget or Iterations(EXPERT_SIMULATIONS), MIN_SWEEPS,
         FIRST_CUT, GUARD,
     )
