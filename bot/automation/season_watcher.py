@@ -61,7 +61,9 @@ MAX_MIN_GAMES = 100
 @dataclass(frozen=True)
 class SeasonEnd:
     """What the end-of-season post says: each played game's final board (its ranked players
-    first), its champion (game -> user id), and where to post and which role to give."""
+    first), its champion (game -> user id), and where to post and which role to give;
+    ``former`` are the previous season's champions who are no champion now (the role moves
+    on from them)."""
 
     guild_id: int
     season: Season
@@ -69,6 +71,7 @@ class SeasonEnd:
     champions: dict[str, str]
     channel_id: int | None
     role_id: int | None
+    former: tuple[str, ...] = ()
 
 
 class SeasonNotifier(Protocol):
@@ -199,10 +202,16 @@ class SeasonWatcher:
             "SELECT game, user_id FROM season_champions WHERE guild_id = ? AND season = ?",
             [guild_id, season.name],
         )
-        end = SeasonEnd(guild_id, season, tuple(boards),
-                        {str(game): str(user) for game, user in stored},
+        champions = {str(game): str(user) for game, user in stored}
+        before = await self.store.query(
+            "SELECT DISTINCT user_id FROM season_champions WHERE guild_id = ? AND season = ?"
+            " ORDER BY user_id",
+            [guild_id, season.previous().name],
+        )
+        former = tuple(str(user) for (user,) in before if str(user) not in champions.values())
+        end = SeasonEnd(guild_id, season, tuple(boards), champions,
                         _int(settings.get(SEASON_CHANNEL_KEY)),
-                        _int(settings.get(CHAMPION_ROLE_KEY)))
+                        _int(settings.get(CHAMPION_ROLE_KEY)), former)
         try:
             message_id = await self.notifier.season_ended(end)
         except Exception:

@@ -5,7 +5,11 @@ A channel that is gone or closed to the bot gets no post (logged, not retried: t
 marks the season done); an error Discord may get over (a 5xx, a timeout) is raised, so the
 watcher retries after its claim timeout. The champion role is given only when the bot has
 Manage Roles and the role is below its highest one, checked again at award time (roles move
-after ``/config``); anything else is a logged skip, never an error of the post.
+after ``/config``); anything else is a logged skip, never an error of the post. The role
+moves on: the previous season's champions who are no champion now lose it (Discord's "Remove
+Guild Member Role", https://discord.com/developers/docs/resources/guild#remove-guild-member-role;
+without the members intent the bot cannot list who holds a role, so it goes by its own record of
+champions).
 """
 
 from __future__ import annotations
@@ -57,8 +61,9 @@ class SeasonAnnouncer:
         return message.id
 
     async def award(self, end: SeasonEnd) -> int:
-        """Give the champion role to each champion; returns how many were given."""
-        if end.role_id is None or not end.champions:
+        """Give the champion role to each champion and take it from the former ones; returns
+        how many were given."""
+        if end.role_id is None or not (end.champions or end.former):
             return 0
         reason = role_refusal(self.client.get_guild(end.guild_id), end.role_id)
         if reason is not None:
@@ -75,6 +80,15 @@ class SeasonAnnouncer:
                 given += 1
             except discord.HTTPException as error:
                 log.warning("guild %s: the champion role %s was not given to %s (%s %s)",
+                            end.guild_id, end.role_id, user_id, error.status, error.code)
+        for user_id in end.former:
+            try:
+                await self.client.http.remove_role(
+                    end.guild_id, int(user_id), end.role_id,
+                    reason=f"Season {end.season.name}: champion no longer",
+                )
+            except discord.HTTPException as error:
+                log.warning("guild %s: the champion role %s was not taken from %s (%s %s)",
                             end.guild_id, end.role_id, user_id, error.status, error.code)
         return given
 

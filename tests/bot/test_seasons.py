@@ -162,6 +162,20 @@ async def test_the_end_of_a_season_is_posted_once_with_its_champion(store: Store
     assert rows[0][0] == 9001 and rows[0][1] is not None
 
 
+async def test_the_former_champions_are_the_previous_seasons_not_champions_now(
+    store: Store,
+) -> None:
+    await november_games(store)
+    await set_channel(store)
+    october = NOVEMBER - timedelta(days=3)
+    assert await store.claim_season(1, "2026-10", {"count": "2", "other": "1"}, owner="x",
+                                    now=october, stale_before=october)
+    posts = Recorder()
+    assert await watcher(store, posts, [DECEMBER]).tick() == 1
+    [end] = posts.ends
+    assert end.champions == {"count": "1"} and end.former == ("2",)  # "1" keeps the role
+
+
 async def test_a_restart_between_two_ticks_posts_nothing_again(db_path: object) -> None:
     first = await open_store(db_path)  # type: ignore[arg-type]
     await november_games(first)

@@ -199,10 +199,15 @@ async def test_stats_lists_the_players_season_titles(room: Room) -> None:
 class FakeHttp:
     def __init__(self) -> None:
         self.roles: list[tuple[int, int, int]] = []
+        self.removed: list[tuple[int, int, int]] = []
 
     async def add_role(self, guild_id: int, user_id: int, role_id: int, *,
                        reason: str | None = None) -> None:
         self.roles.append((guild_id, user_id, role_id))
+
+    async def remove_role(self, guild_id: int, user_id: int, role_id: int, *,
+                          reason: str | None = None) -> None:
+        self.removed.append((guild_id, user_id, role_id))
 
 
 def guild_with(role_position: int, *, top: int = 5, manage_roles: bool = True) -> Any:
@@ -212,10 +217,11 @@ def guild_with(role_position: int, *, top: int = 5, manage_roles: bool = True) -
                            get_role=roles.get)
 
 
-async def season_end(room: Room, *, role_id: int | None = 50) -> SeasonEnd:
+async def season_end(room: Room, *, role_id: int | None = 50,
+                     former: tuple[str, ...] = ()) -> SeasonEnd:
     assert APRIL is not None
     board = await Leaderboards(room.store, min_games=1).season_board(1, "count", APRIL)
-    return SeasonEnd(1, APRIL, (board,), {"count": "1"}, 77, role_id)
+    return SeasonEnd(1, APRIL, (board,), {"count": "1"}, 77, role_id, former)
 
 
 async def test_the_post_names_the_champion_and_the_role_is_given(room: Room) -> None:
@@ -230,7 +236,18 @@ async def test_the_post_names_the_champion_and_the_role_is_given(room: Room) -> 
     assert "COUNT · season 2024-04 is over" in post.text
     assert "🏆 Champion: <@1>" in post.text and "**1.** <@1>" in post.text
     assert post.allowed_mentions is not None and not post.allowed_mentions.users
+    assert http.roles == [(1, 1, 50)] and http.removed == []
+
+
+async def test_the_role_moves_on_from_the_former_champions(room: Room) -> None:
+    await april_and_may(room)
+    http = FakeHttp()
+    room.client.http = http  # type: ignore[attr-defined]
+    room.client.guilds[1] = guild_with(3)
+    announcer = SeasonAnnouncer(room.client)  # type: ignore[arg-type]
+    assert await announcer.award(await season_end(room, former=("2", "3"))) == 1
     assert http.roles == [(1, 1, 50)]
+    assert http.removed == [(1, 2, 50), (1, 3, 50)]
 
 
 @pytest.mark.parametrize(("guild", "reason"), [
@@ -250,4 +267,5 @@ async def test_a_role_that_cannot_be_given_is_a_logged_skip(
     with caplog.at_level(logging.WARNING, logger="cogs.listeners.season_announcer"):
         assert await announcer.season_ended(await season_end(room)) is not None
     assert http.roles == [] and len(room.client.channel(77).sent) == 1
+    assert http.removed == []
     assert reason in caplog.text

@@ -2,12 +2,14 @@
 ``/config``; a TEN game is played this month; the bot is restarted with its clock moved past
 the month's end (``CLOCK_OFFSET_SECONDS``, a test-only setting) and posts the season's champion
 and final board in the server's season channel, once, and gives the champion the role: a
-second restart (SIGKILL) sees the season through without posting again. Then
+second restart (SIGKILL) sees the season through without posting again; last month's champion
+loses the role. Then
 ``/leaderboard season:`` (with its autocomplete) shows the past season and ``/stats`` the
 champion's title."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -70,6 +72,20 @@ def content(record: InteractionRecord) -> str:
     return str((record.callback_data or {}).get("content", ""))
 
 
+def record_champion(db: Path, guild_id: int, season: str, user_id: int) -> None:
+    """A champion of an earlier season, as the bot stores one (written while it runs: WAL)."""
+    conn = sqlite3.connect(db, timeout=10.0)
+    try:
+        with conn:
+            conn.execute("INSERT INTO season_posts (guild_id, season, claimed_by, claimed_at,"
+                         " posted_at) VALUES (?, ?, 'earlier', '2000-01-01', '2000-01-01')",
+                         (guild_id, season))
+            conn.execute("INSERT INTO season_champions VALUES (?, ?, 'ten', ?)",
+                         (guild_id, season, str(user_id)))
+    finally:
+        conn.close()
+
+
 def season_posts(fd: FakeDiscord, name: str) -> list[StoredMessage]:
     hall = fd.channel_named("hall")
     return [m for m in fd.public(hall) if f"season {name} is over" in m.text]
@@ -104,6 +120,10 @@ async def test_a_season_end_is_posted_once_across_restarts(
     season = season_of("month", datetime.now(UTC))
     assert season_posts(fd, season.name) == []
 
+    # Dana was last month's champion and holds the role: it moves on to this month's.
+    fd.world.give_role(dana, champion_role)
+    record_champion(table.db.path, fd.guild_id, season.previous().name, dana.id)
+
     # The clock moves past the month's end: the season is over.
     offset = season.end + PAST_THE_END - datetime.now(UTC)
     bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(offset.total_seconds())
@@ -115,6 +135,10 @@ async def test_a_season_end_is_posted_once_across_restarts(
     assert "TEN · season" in post.text and "**1.**" in post.text
     await bot.wait_until(lambda: fd.world.role_grants, 20.0, "the champion role")
     assert fd.world.role_grants == [(fd.guild_id, int(winner), champion_role)]
+    await bot.wait_until(lambda: fd.world.role_removals, 20.0, "the former champion's role")
+    assert fd.world.role_removals == [(fd.guild_id, dana.id, champion_role)]
+    assert champion_role not in fd.world.users[dana.id].role_ids
+    assert champion_role in fd.world.users[int(winner)].role_ids
 
     # A crash and a new process: the season is seen through, nothing is posted again.
     seen = f"season {season.name}: seen through"

@@ -18,6 +18,7 @@ from tests.e2e.fakediscord.model import (
     EPHEMERAL,
     LOADING,
     FakeChannel,
+    FakeUser,
     InteractionRecord,
     RouteCall,
     StoredMessage,
@@ -186,6 +187,11 @@ class RestApi:
                 "PUT",
                 API + "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
                 self.add_member_role,
+            ),
+            r(
+                "DELETE",
+                API + "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                self.remove_member_role,
             ),
             r("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment),
             r("*", "/{tail:.*}", self.unknown),
@@ -648,6 +654,24 @@ class RestApi:
     async def add_member_role(self, request: web.Request) -> web.Response:
         """Discord's "Add Guild Member Role": 204; a role the bot's highest role is not above,
         or without Manage Roles, 403/50013 as Discord answers it."""
+        guild_id, user, role_id = self._managed_role(request)
+        self.world.give_role(user, role_id)
+        self.world.role_grants.append((guild_id, user.id, role_id))
+        self.world.notify()
+        return web.Response(status=204)
+
+    async def remove_member_role(self, request: web.Request) -> web.Response:
+        """Discord's "Remove Guild Member Role": 204 (also when the member lacks the role),
+        refused as adding is."""
+        guild_id, user, role_id = self._managed_role(request)
+        self.world.take_role(user, role_id)
+        self.world.role_removals.append((guild_id, user.id, role_id))
+        self.world.notify()
+        return web.Response(status=204)
+
+    def _managed_role(self, request: web.Request) -> tuple[int, FakeUser, int]:
+        """(guild id, member, role id) of a member-role route the bot may use, else the
+        error Discord answers."""
         guild_id = self._guild(request)
         user = self.world.member(int(request.match_info["user_id"]))
         if user is None:
@@ -662,10 +686,7 @@ class RestApi:
                            for r in bot_roles if r is not None)
         if not manage_roles or role["position"] >= top:
             raise ApiError(403, 50013, "Missing Permissions")
-        self.world.give_role(user, role_id)
-        self.world.role_grants.append((guild_id, user.id, role_id))
-        self.world.notify()
-        return web.Response(status=204)
+        return guild_id, user, role_id
 
     async def get_attachment(self, request: web.Request) -> web.Response:
         data = self.world.attachments.get(int(request.match_info["attachment_id"]))

@@ -56,6 +56,7 @@ class World:
         # position); and every role the bot gave (guild, user, role), in order.
         self.extra_roles: list[tuple[int, str, int, int]] = []
         self.role_grants: list[tuple[int, int, int]] = []
+        self.role_removals: list[tuple[int, int, int]] = []
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, StoredMessage] = {}
@@ -242,6 +243,17 @@ class World:
         if role_id in user.role_ids:
             return user
         changed = replace(user, role_ids=(*user.role_ids, role_id))
+        if user.id == self.bot_user.id:
+            self.bot_user = changed
+        else:
+            self.users[user.id] = changed
+        return changed
+
+    def take_role(self, user: FakeUser, role_id: int) -> FakeUser:
+        """``user`` without ``role_id`` (replaced, as in :meth:`give_role`)."""
+        if role_id not in user.role_ids:
+            return user
+        changed = replace(user, role_ids=tuple(r for r in user.role_ids if r != role_id))
         if user.id == self.bot_user.id:
             self.bot_user = changed
         else:
