@@ -12,12 +12,15 @@ from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Seat, Session, Status
 from cogs.client_services import game_uis, offered_bot_levels
 from cogs.game_ui import GameUI, Render, ShowsScores, WordsTables
+from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import (
     ADD_BOT_EASY,
     ADD_BOT_EXPERT,
     ADD_BOT_NORMAL,
     CANCEL,
+    HINTS_OFF,
+    HINTS_ON,
     HOST,
     IM_BACK,
     JOIN,
@@ -42,6 +45,7 @@ from cogs.kit.custom_ids import (
     LobbyAction,
     LobbyButton,
 )
+from cogs.kit.hint_button import HINT_EMOJI
 from cogs.rendering.notice_text import away_line
 from cogs.rendering.replay_pages import replay_button
 
@@ -120,9 +124,23 @@ def lobby_view(
             action, session.id, label=words.text(label), style=style, row=row if row else None,
             disabled=action is LobbyAction.UNBOT and not has_bots,
         ))
+    view.add_item(LobbyButton(
+        LobbyAction.HINTS, session.id, label=words.text(HINTS_ON if session.hints else HINTS_OFF),
+        style=discord.ButtonStyle.primary if session.hints else discord.ButtonStyle.secondary,
+        emoji=HINT_EMOJI, row=1,
+    ))
     for tool in host_tools(session, words):
         view.add_item(tool)
     return view
+
+
+def hints_line(session: Session, words: Words) -> str:
+    """What the lobby says of hints: off, or on and so not rated."""
+    if session.hints:
+        return words.gettext("On: each player may ask the expert for a move with"
+                             " {hint_button}. The game is recorded but not rated.",
+                             **button_names(words))
+    return words.pgettext("switch", "off")
 
 
 def seat_line(words: Words, index: int, seat: Seat, host: bool) -> str:
@@ -153,6 +171,7 @@ def lobby_render(session: Session, title: str, min_players: int, max_players: in
                     value=host.display_name if host else session.host_id)
     embed.add_field(name=words.gettext("Turn limit"),
                     value=turn_limit(session.turn_minutes, words))
+    embed.add_field(name=words.gettext("Hints"), value=hints_line(session, words), inline=False)
     footer = words.gettext("Join, then the host starts the game. The host may add bot seats.")
     if min_players == 1:
         footer += " " + words.gettext("Alone, you play solo against a bot.")
