@@ -30,7 +30,7 @@ from game.base import PlayerId
 log = logging.getLogger(__name__)
 
 HINTS_OFF = N_("This game is played without hints.")
-HINT_GAME_OVER = N_("That game is over: hints are only for a game under way.")
+HINT_GAME_OVER = N_("That game is no longer running: hints are only for a game under way.")
 HINT_NOT_YOUR_TURN = N_("A hint is for your own turn, and it is not your turn now.")
 HINT_OUTDATED = N_("That {hint_button} button is from an earlier moment of the game: use the"
                    " one in your latest view.")

@@ -22,7 +22,7 @@ from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.sessions.manager import Change
 from bot.sessions.models import Session, Status
-from cogs.clicks.hint_click import answer_hint
+from cogs.clicks.hint_click import HINTS_OFF, answer_hint
 from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.client_services import (
     Interaction,
@@ -45,6 +45,7 @@ from cogs.game_ui import (
     OpenStep,
     Render,
     ShowsScores,
+    WordsHints,
     WordsTurns,
     action_in,
     private_in,
@@ -127,6 +128,9 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             current = own_table(interaction, session_id)
             if current is None:
                 raise errors.Refusal(errors.NO_GAME)
+            if not isinstance(game_uis(interaction.client).ui(current.game), WordsHints):
+                await refuse(interaction, HINTS_OFF)  # a forged toggle: the game has none
+                return
             session = await manager.set_hints(session_id, me, not current.hints, origin=origin)
         elif action in BOT_BUTTON_LEVELS:
             level = BOT_BUTTON_LEVELS[action]

@@ -38,7 +38,9 @@ def with_buttons(items: Sequence[Item], extra: Sequence[Item]) -> list[Item]:
         return list(items)
     widths: Counter[int] = Counter()
     for item in items:
-        row = item.row or 0
+        # A DynamicItem reads its row from the wrapped component's private field, which a
+        # select does not keep: ask the component itself.
+        row = getattr(item, "item", item).row or 0
         widths[row] += item.width
     used = max(widths, default=-1) + 1
     if used < MAX_ROWS:
