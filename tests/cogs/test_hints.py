@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 
 from bot.automation.decision_pool import move_rng
 from bot.automation.hints import Hint
@@ -18,10 +20,12 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.models import HINTS, Seat, Session, Status
 from bot.store import open_store
 from cogs.clicks import hint_click
+from cogs.commands.config_command import ConfigCog
 from cogs.commands.game_commands import GameCog
 from cogs.game_ui import HintUnit
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.settings.server_settings import server_settings
 from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
 from cogs.split.labels import action_label
@@ -265,3 +269,16 @@ async def test_a_game_without_hints_in_its_ui_has_no_toggle(table: Table) -> Non
     await click(forged, f"tb:lobby:hints:{sid}")
     assert forged.last.ephemeral and forged.last.text == "This game is played without hints."
     assert not table.manager.get(sid).hints  # type: ignore[union-attr]
+
+
+async def test_config_sets_the_servers_hints_default(split: SplitTable) -> None:
+    ia = split.interaction(ANA, permissions=discord.Permissions(manage_guild=True))
+    await invoke(ConfigCog.config, ConfigCog(), ia,
+                 hints=app_commands.Choice(name="on", value="on"))
+    assert ia.last.ephemeral
+    assert "Changed Hints in a new game (such games are not rated): off → on" in ia.last.text
+    assert (await server_settings(split.client, 1)).hints  # type: ignore[arg-type]
+    await invoke(ConfigCog.config, ConfigCog(), split.interaction(
+        ANA, permissions=discord.Permissions(manage_guild=True)),
+        hints=app_commands.Choice(name="off", value="off"))
+    assert not (await server_settings(split.client, 1)).hints  # type: ignore[arg-type]
