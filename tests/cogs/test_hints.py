@@ -4,6 +4,7 @@ words of the controls, and a reason), a read that changes nothing, and its refus
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -25,6 +26,7 @@ from cogs.commands.game_commands import GameCog
 from cogs.game_ui import HintUnit
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.kit.refusal_texts import WRONG_TABLE
 from cogs.settings.server_settings import server_settings
 from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
@@ -36,7 +38,7 @@ from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.split_table_fixture import SEED, SplitTable
 from tests.cogs.test_split_controls import check_limits, crowded_main_step, items
 from tests.cogs.test_split_game import play
-from tests.fakes import FakeMessage, FakeUser, Sent, click, invoke
+from tests.fakes import FakeInteraction, FakeMessage, FakeUser, Sent, click, invoke
 
 ENGLISH = words_for(Language.EN)
 USERS = {str(user.id): user for user in (ANA, BEN)}
@@ -114,8 +116,9 @@ async def test_the_servers_default_turns_hints_on_in_a_new_lobby(split: SplitTab
 
 
 async def test_the_hint_is_the_expert_seats_move_on_the_seats_turn_only(
-    split: SplitTable,
+    split: SplitTable, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     await open_table(split, hints=True)
     for _ in range(3):  # a few turns: each view offers the Hint to the turn's player only
         session = split.session()
@@ -126,7 +129,10 @@ async def test_the_hint_is_the_expert_seats_move_on_the_seats_turn_only(
         assert hint_ids(mine) == [f"tb:hint:{session.id}:{session.version}"]
         assert hint_ids(theirs) == []
         logged = len(await split.manager.store.actions(session.id))
+        caplog.clear()
         answer = await press_hint(split, mover, mine.message, hint_ids(mine)[0])
+        said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+        assert any("a hint for" in line for line in said)
         assert [sent.kind for sent in answer] == ["defer", "followup"]
         assert all(sent.ephemeral for sent in answer)
         # The expert seat's move for that seat at that version, in the controls' words.
@@ -137,6 +143,7 @@ async def test_the_hint_is_the_expert_seats_move_on_the_seats_turn_only(
         label = action_label(session.state, expected, session.names, ENGLISH)
         text = answer[1].text
         assert text.startswith(f"💡 **The expert suggests:** {label}\n")
+        assert not any(label in line for line in said)  # INFO never shows the move
         assert "simulations" in text or "only legal move" in text
         # A read: no new version, no action row.
         assert split.session() is session
@@ -160,6 +167,9 @@ async def test_stale_foreign_and_forged_hints_are_refused(split: SplitTable) -> 
     assert refused.ephemeral and "no longer running" in refused.text
     [refused] = await press_hint(split, mover, table, "tb:hint:99999999999999999999:1")
     assert refused.ephemeral and "There is no game in this channel" in refused.text
+    elsewhere = FakeInteraction(split.client, user=mover, channel=split.client.channel(200))
+    await click(elsewhere, own)  # a control of this table, clicked in another channel
+    assert elsewhere.last.ephemeral and elsewhere.last.text == WRONG_TABLE
     outsider = FakeUser(77, "Zed")
     [refused] = await press_hint(split, outsider, table, own)
     assert refused.text == "You are not seated at this table."
