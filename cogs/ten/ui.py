@@ -55,7 +55,6 @@ from game.ten import (
     payment_of,
     wealth,
 )
-from game.ten.expert import HORIZON_ROUNDS
 
 COLOUR = discord.Colour.from_rgb(0xE6, 0x7E, 0x22)
 
@@ -247,9 +246,10 @@ class TenUI:
         return shown.label if shown is not None else str(action)
 
     def hint_unit(self, session: Session) -> HintUnit:
-        """The expert values a move by its share of the win in playouts to the end, plus a
-        small part of the score margin (``game.ten.expert``)."""
-        return HintUnit.WIN if HORIZON_ROUNDS is None else HintUnit.POINTS
+        """The expert values a move by its share of the win in playouts to the end of the
+        game, plus a small part of the score margin (``game.ten.expert``, whose playouts
+        stop early only when its ``HORIZON_ROUNDS`` is set, which the bot never does)."""
+        return HintUnit.WIN
 
     def _my_controls(
         self, session: Session, view: TenView, viewer: PlayerId, embed: discord.Embed,
