@@ -26,10 +26,12 @@ cogs call :func:`private_in` / :func:`action_in`, which fall back to the English
 events as lines of the log, a replay and the turn clock's notices; the cogs call
 :func:`event_lines`), :class:`PingsControls` (the controls
 on the turn ping), :class:`ShowsStandings` (the standings of the final post),
-:class:`DrawsImages` (the table and a hand as pictures) and :class:`DrawsFinalPicture` (the
-picture for a finished game's final post). The picture hooks return PNG bytes and run in a
-worker thread (``cogs.rendering.pictures``): they may read the session (the manager swaps a new
-session in, it never changes one) but must touch nothing else.
+:class:`DrawsImages` (the table and a hand as pictures), :class:`DrawsFinalPicture` (the
+picture for a finished game's final post) and :class:`WordsHints` (the expert's hint in the
+game's words; its private view then carries the Hint button in a game with hints). The
+picture hooks return PNG bytes and run in a worker thread (``cogs.rendering.pictures``): they
+may read the session (the manager swaps a new session in, it never changes one) but must touch
+nothing else.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import io
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -348,3 +351,23 @@ class DrawsFinalPicture(Protocol):
         """PNG bytes for ``session`` once finished; None while it runs or when there is none.
         Runs in a worker thread (``cogs.rendering.pictures.final_attachment`` wraps it)."""
         ...
+
+
+class HintUnit(StrEnum):
+    """What the numbers of a hint measure: the game's expert outcome at that moment."""
+
+    POINTS = "points"  # a margin in points
+    WIN = "win"  # a share of the win (1 = a whole win)
+
+
+@runtime_checkable
+class WordsHints(Protocol):
+    """A GameUI that words the expert's hints (``cogs.clicks.hint_click``): a move as its
+    controls and log say it, in ``words`` (the viewer's), drawn from ``viewer``'s own view,
+    and the unit of its expert's outcome now. Its private view carries the Hint button
+    (``cogs.kit.hint_button``) on the viewer's turn in a game with hints."""
+
+    def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        ...
+
+    def hint_unit(self, session: Session) -> HintUnit: ...

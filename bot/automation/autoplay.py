@@ -27,12 +27,12 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.automation.decision_pool import POOLED_LEVELS, DecisionPool
+from bot.automation.decision_pool import POOLED_LEVELS, DecisionPool, move_rng
 from bot.automation.notices import AUTOMATIC, Notifier, SilentNotifier
 from bot.errors import SaveFailed, StaleVersion, TableError
 from bot.sessions.manager import BOT_LEVELS, Change, SessionManager
 from bot.sessions.models import Session, Status
-from game.base import IllegalAction, PlayerId, rng_for
+from game.base import IllegalAction, PlayerId
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +213,7 @@ class Autoplay:
         if fallback:
             action = engine.default_action(session.state, player)
         else:
-            rng = rng_for(session.state.seed, "autoplay", session.version, player)
+            rng = move_rng(session.state.seed, session.version, player)
             level = self.level_of(session, player)
             if self.decisions is not None and level in POOLED_LEVELS:
                 action = await self.decisions.bot_action(

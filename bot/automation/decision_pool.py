@@ -29,8 +29,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from bot.automation.hints import Hint, advise
 from bot.ops.metrics import METRICS
-from game.base import PlayerId
+from game.base import PlayerId, rng_for
 from game.registry import engines
 
 log = logging.getLogger(__name__)
@@ -56,11 +57,22 @@ class Deadline:
         return time.monotonic() >= self.until
 
 
+def move_rng(seed: int, version: int, player: PlayerId) -> random.Random:
+    """The generator of a machine move for ``player`` at ``version`` of the game dealt from
+    ``seed`` (``bot.automation.autoplay``), and of a hint for that seat then."""
+    return rng_for(seed, "autoplay", version, player)
+
+
 def decide(
     game: str, state: Any, player: PlayerId, level: str, rng: random.Random, seconds: float
 ) -> Any:
     """One machine move, within ``seconds`` from now (what a worker process runs)."""
     return engines()[game].bot_action(state, player, level, rng, Deadline.after(seconds))
+
+
+def suggest(game: str, state: Any, player: PlayerId, rng: random.Random, seconds: float) -> Hint:
+    """The expert's hint for ``player``, within ``seconds`` from now (a worker runs it)."""
+    return advise(game, state, player, rng, Deadline.after(seconds))
 
 
 def _worker_start() -> None:
@@ -110,14 +122,21 @@ class DecisionPool:
         self, game: str, state: Any, player: PlayerId, level: str, rng: random.Random
     ) -> Any:
         """The engine's ``bot_action``, run in a worker under the deadline."""
+        with METRICS.timed(METRICS.expert_decision, game=game):
+            return await self._run(decide, game, state, player, level, rng, self.deadline)
+
+    async def hint(self, game: str, state: Any, player: PlayerId, rng: random.Random) -> Hint:
+        """The expert's hint for ``player`` (``bot.automation.hints``): the expert seat's
+        search, run in a worker under the same deadline; only its summary comes back."""
+        result: Hint = await self._run(suggest, game, state, player, rng, self.deadline)
+        return result
+
+    async def _run(self, work: Any, *args: Any) -> Any:
         pool = self._executor()
         loop = asyncio.get_running_loop()
         try:
-            with (METRICS.expert_in_progress.track_inprogress(),
-                  METRICS.timed(METRICS.expert_decision, game=game)):
-                return await loop.run_in_executor(
-                    pool, decide, game, state, player, level, rng, self.deadline
-                )
+            with METRICS.expert_in_progress.track_inprogress():
+                return await loop.run_in_executor(pool, work, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next move gets a fresh pool.
             log.warning("a decision worker died; the pool is started again")

@@ -125,7 +125,7 @@ class Metrics:
             ["game"], buckets=WORK_BUCKETS, registry=r,
         )
         self.expert_in_progress = Gauge(
-            "tablebot_expert_decisions_in_progress", "Machine moves being decided in the pool",
+            "tablebot_expert_decisions_in_progress", "Expert searches (moves, hints) in the pool",
             registry=r,
         )
         self.pictures_in_progress = Gauge(

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.errors import Refusal
-from bot.sessions.models import ActionRow, ResultRow, Session, Status
+from bot.sessions.models import ActionRow, ResultRow, Session, Status, engine_options
 from bot.store import Store
 from game.export_format import (
     FORMAT_VERSION,
@@ -85,7 +85,7 @@ def build_export(
         game=session.game,
         status="finished" if session.status is Status.FINISHED else "abandoned",
         session_id=session.id,
-        options=dict(session.options),
+        options=engine_options(session.options),
         seed=int(_state_field(session.state, "seed")),
         seats=[
             ExportSeat(

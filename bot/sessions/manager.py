@@ -54,7 +54,15 @@ from bot.ops import log_context
 from bot.ops.metrics import METRICS
 from bot.sessions import transitions
 from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
-from bot.sessions.models import LIVE_STATUSES, Seat, Session, Status, utcnow
+from bot.sessions.models import (
+    HINTS,
+    LIVE_STATUSES,
+    Seat,
+    Session,
+    Status,
+    engine_options,
+    utcnow,
+)
 from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
 from bot.sharding import ShardSet
 from bot.store import Store
@@ -326,10 +334,12 @@ class SessionManager:
         minutes = self.turn_minutes if turn_minutes is None else turn_minutes
         if not 0 <= minutes <= MAX_TURN_MINUTES:
             raise Refusal(errors.BAD_TURN_MINUTES, most=MAX_TURN_MINUTES)
+        options = dict(options or {})
         try:
-            checked = engine.options_model.model_validate(dict(options or {}))
+            checked = engine.options_model.model_validate(engine_options(options))
         except ValidationError as err:
             raise Refusal(errors.BAD_OPTIONS, reason=err.errors()[0]["msg"]) from None
+        table = {HINTS: True} if options.get(HINTS) is True else {}
         async with self._open_lock:
             if self.in_channel(channel_id) is not None:
                 raise Refusal(errors.GAME_RUNNING)
@@ -342,7 +352,7 @@ class SessionManager:
                 status=Status.LOBBY,
                 host_id=host.player_id,
                 seats=(host,),
-                options=checked.model_dump(mode="json"),
+                options={**checked.model_dump(mode="json"), **table},
                 turn_minutes=minutes,
                 created_at=now,
                 updated_at=now,
@@ -434,6 +444,19 @@ class SessionManager:
         return change.session
 
     @in_flight
+    async def set_hints(
+        self, session_id: int, player_id: PlayerId, on: bool, *, origin: object = None
+    ) -> Session:
+        """The host turns hints on or off in the lobby (a game with hints is never rated)."""
+        change = await self._transition(
+            session_id, lambda s: transitions.set_hints(s, player_id, on),
+            actor=player_id, origin=origin,
+        )
+        log.info("session %s: hints turned %s by %s", session_id, "on" if on else "off",
+                 player_id)
+        return change.session
+
+    @in_flight
     async def start(
         self, session_id: int, player_id: PlayerId, *, origin: object = None
     ) -> Session:
@@ -489,6 +512,11 @@ class SessionManager:
     def check_viewer(session: Session, player_id: PlayerId) -> None:
         """Refused unless ``player_id`` may open a private view of ``session``."""
         transitions.check_viewer(session, player_id)
+
+    def check_turn(self, session: Session, player_id: PlayerId, version: int) -> None:
+        """Refused as a move against ``version`` would be (the gate of :meth:`act`, which
+        changes nothing): for a read that only the player whose turn it is may make."""
+        self._gate(session, player_id, version, autopilot=False)
 
     @in_flight
     async def act(

@@ -34,6 +34,15 @@ LOG_KEEP = 12
 # The kind of a log entry stored as an English line before the log kept events (migration
 # 9): ``data["text"]`` is the line, shown as it is. No engine's event kinds has a hyphen.
 OLD_LINE = "old-line"
+# The table's own options, kept in ``Session.options`` beside the engine's: ``hints`` (each
+# human seat may ask the expert for a move; such a game is recorded, never rated).
+HINTS = "hints"
+TABLE_OPTIONS = frozenset({HINTS})
+
+
+def engine_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` without the table's own: what the engine deals and replays with."""
+    return {key: value for key, value in options.items() if key not in TABLE_OPTIONS}
 
 
 def public_event(event: Event) -> Event:
@@ -130,6 +139,11 @@ word them in the reader's language).
     @property
     def has_bots(self) -> bool:
         return any(seat.is_bot for seat in self.seats)
+
+    @property
+    def hints(self) -> bool:
+        """Whether its human seats may ask for hints (then the game is never rated)."""
+        return self.options.get(HINTS) is True
 
 
 @dataclass(frozen=True)

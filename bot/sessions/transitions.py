@@ -26,7 +26,16 @@ from pydantic import BaseModel
 
 from bot import errors
 from bot.errors import NotYourTurn, Refusal, StaleVersion
-from bot.sessions.models import LOG_KEEP, ResultRow, Seat, Session, Status, public_event
+from bot.sessions.models import (
+    HINTS,
+    LOG_KEEP,
+    ResultRow,
+    Seat,
+    Session,
+    Status,
+    engine_options,
+    public_event,
+)
 from game.base import Engine, Event, IllegalAction, PlayerId, play
 from game.standings import leavers_last
 
@@ -193,7 +202,8 @@ def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed:
         # (TEN, spec section 6); a bot in the game means it is never rated.
         seats = (*seats, bot_seat(seats, "normal"))
     try:
-        state, events = engine.new_game([seat.player_id for seat in seats], seed, session.options)
+        state, events = engine.new_game([seat.player_id for seat in seats], seed,
+                                        engine_options(session.options))
     except IllegalAction as err:
         raise Refusal(str(err)) from None
     seated = replace(session, seats=seats)
@@ -203,6 +213,15 @@ def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed:
          "log": extend_log(seated, events)},
         events=tuple(events),
     )
+
+
+def set_hints(session: Session, player_id: PlayerId, on: bool) -> Step:
+    """The host turns hints on or off in the lobby (a game with hints is never rated)."""
+    _check_host_in_lobby(session, player_id)
+    options = {key: value for key, value in session.options.items() if key != HINTS}
+    if on:
+        options[HINTS] = True
+    return Step(ChangeKind.LOBBY, {"options": options})
 
 
 def cancel(session: Session, player_id: PlayerId, *, moderator: bool) -> Step:
@@ -329,9 +348,10 @@ def play_action(
 
 def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
     """The rows of a finished ``session``, one per seat, leavers placed last. Rated only with
-    two seats or more and no bot seat; ``finished_at`` is the session's last change."""
+    two seats or more, no bot seat and no hints; ``finished_at`` is the session's last
+    change."""
     bots = session.has_bots
-    rated = not bots and len(session.seats) >= 2
+    rated = not bots and len(session.seats) >= 2 and not session.hints
     results = engine.results(session.state)
     places = leavers_last(results, {seat.player_id for seat in session.seats if seat.left})
     rows = []

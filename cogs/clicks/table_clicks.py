@@ -22,6 +22,7 @@ from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.sessions.manager import Change
 from bot.sessions.models import Session, Status
+from cogs.clicks.hint_click import HINTS_OFF, answer_hint
 from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.client_services import (
     Interaction,
@@ -44,6 +45,7 @@ from cogs.game_ui import (
     OpenStep,
     Render,
     ShowsScores,
+    WordsHints,
     WordsTurns,
     action_in,
     private_in,
@@ -122,6 +124,14 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             session = await manager.cancel(
                 session_id, me, moderator=is_moderator(interaction), origin=origin
             )
+        elif action is LobbyAction.HINTS:
+            current = own_table(interaction, session_id)
+            if current is None:
+                raise errors.Refusal(errors.NO_GAME)
+            if not isinstance(game_uis(interaction.client).ui(current.game), WordsHints):
+                await refuse(interaction, HINTS_OFF)  # a forged toggle: the game has none
+                return
+            session = await manager.set_hints(session_id, me, not current.hints, origin=origin)
         elif action in BOT_BUTTON_LEVELS:
             level = BOT_BUTTON_LEVELS[action]
             offered = offered_bot_levels(interaction.client)
@@ -360,6 +370,17 @@ def _info_render(
             raise errors.Refusal(errors.NOT_STARTED)
         return ui.scores(session, words)
     return None
+
+
+async def hint_click(interaction: Interaction, session_id: int, version: int) -> None:
+    """The Hint button of a private view: the expert's move for the clicker, ephemeral
+    (``cogs.clicks.hint_click``); a read, nothing is stored."""
+    try:
+        session = own_table(interaction, session_id)
+    except TableError as err:
+        await refuse(interaction, err)
+        return
+    await answer_hint(interaction, session, version)
 
 
 async def back_click(interaction: Interaction, session_id: int) -> None:

@@ -32,6 +32,7 @@ from cogs.settings.server_settings import (
     AUTOMATIC,
     CHAMPION_ROLE,
     CHANNELS,
+    HINTS,
     IMAGES,
     LANGUAGE,
     LEADERBOARD_MIN_GAMES,
@@ -77,6 +78,7 @@ LABELS: dict[str, Message] = {
     SEASON: N_("Seasons"),
     SEASON_CHANNEL: N_("Channel of the end-of-season post"),
     CHAMPION_ROLE: N_("Role of each game's season champion"),
+    HINTS: N_("Hints in a new game (such games are not rated)"),
 }
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "English"), value="en"),
@@ -121,6 +123,8 @@ def shown(words: Words, settings: ServerSettings, key: str, guild_locale: str | 
         return _switch(words, settings.images)
     if key == THREADS:
         return _switch(words, settings.threads)
+    if key == HINTS:
+        return _switch(words, settings.hints)
     if key == CHANNELS:
         if not settings.channels:
             return words.gettext("every channel")
@@ -230,6 +234,8 @@ class ConfigCog(commands.Cog):
         champion_role=L_("parameter-description",
                          "A role given to each game's champion (needs Manage Roles)"),
         no_champion_role=L_("parameter-description", "True: champions get no role"),
+        hints=L_("parameter-description",
+                 "New games start with hints on (games with hints are not rated)"),
     )
     @app_commands.rename(
         language=L_("parameter-name", "language"),
@@ -245,10 +251,11 @@ class ConfigCog(commands.Cog):
         season_channel=L_("parameter-name", "season_channel"),
         champion_role=L_("parameter-name", "champion_role"),
         no_champion_role=L_("parameter-name", "no_champion_role"),
+        hints=L_("parameter-name", "hints"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, images=SWITCH_CHOICES,
                           threads=SWITCH_CHOICES, replays=REPLAY_CHOICES,
-                          season=SEASON_CHOICES)
+                          season=SEASON_CHOICES, hints=SWITCH_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def config(
@@ -267,6 +274,7 @@ class ConfigCog(commands.Cog):
         season_channel: discord.TextChannel | None = None,
         champion_role: discord.Role | None = None,
         no_champion_role: bool | None = None,
+        hints: app_commands.Choice[str] | None = None,
     ) -> None:
         # default_permissions only hides the command; a server may grant it to anyone.
         permissions = interaction.permissions
@@ -297,7 +305,7 @@ class ConfigCog(commands.Cog):
         before = await server_settings(interaction.client, guild_id)
         wanted: dict[str, str] = {}
         for key, choice in ((LANGUAGE, language), (IMAGES, images), (THREADS, threads),
-                            (REPLAYS, replays), (SEASON, season)):
+                            (REPLAYS, replays), (SEASON, season), (HINTS, hints)):
             if choice is not None:
                 wanted[key] = choice.value
         if turn_minutes is not None:

@@ -137,11 +137,11 @@ class GameCog(commands.Cog):
             await refuse(interaction, errors.bad_bot_level(levels))
             return
         if in_thread:
-            await open_in_thread(interaction, game, minutes, bot_level)
+            await open_in_thread(interaction, game, minutes, bot_level, hints=server.hints)
             return
         try:
             session = await open_lobby(interaction, interaction.channel_id or 0, game, minutes,
-                                       bot_level)
+                                       bot_level, hints=server.hints)
             render = table_render(interaction.client, session, await channel_words(interaction))
         except TableError as err:
             await refuse(interaction, err)

@@ -36,9 +36,9 @@ def wants_thread(interaction: Interaction, asked: bool | None, server_default: b
 
 
 async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
-                         bot_level: str | None = None) -> None:
+                         bot_level: str | None = None, *, hints: bool = False) -> None:
     """The lobby of a new game in a thread started from the command's answer (with a bot of
-    ``bot_level`` seated, as ``/game new level:`` asks)."""
+    ``bot_level`` seated, as ``/game new level:`` asks; hints on when ``hints``)."""
     client = interaction.client
     manager = client.manager
     try:
@@ -58,7 +58,8 @@ async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
                   MAX_THREAD_NAME)
     )
     try:
-        session = await open_lobby(interaction, thread.id, game, turn_minutes, bot_level)
+        session = await open_lobby(interaction, thread.id, game, turn_minutes, bot_level,
+                                   hints=hints)
     except TableError as err:
         await refuse(interaction, err)
         return

@@ -14,22 +14,26 @@ from typing import Any
 import discord
 
 from bot.errors import TableError
-from bot.sessions.models import Session
-from cogs.client_services import Interaction, release_view, seat_for
+from bot.sessions.models import HINTS, Session
+from cogs.client_services import Interaction, game_uis, release_view, seat_for
+from cogs.game_ui import WordsHints
 from cogs.rendering.table_renders import Render
 
 Post = Callable[..., Awaitable[discord.Message]]
 
 
 async def open_lobby(interaction: Interaction, channel_id: int, game: str, turn_minutes: int,
-                     bot_level: str | None) -> Session:
+                     bot_level: str | None, *, hints: bool = False) -> Session:
     """A new lobby in ``channel_id`` hosted by the command's user, with a bot of
-    ``bot_level`` seated (none when None). Raises :class:`TableError` and leaves no lobby
-    open when either step is refused."""
+    ``bot_level`` seated (none when None), hints on when ``hints`` (the server's default; the
+    host may turn them off). Raises :class:`TableError` and leaves no lobby open when either
+    step is refused. A game whose UI words no hints never has them."""
     manager = interaction.client.manager
+    hints = hints and game in manager.engines \
+        and isinstance(game_uis(interaction.client).ui(game), WordsHints)
     session = await manager.open_lobby(
         interaction.guild_id or 0, channel_id, game, seat_for(interaction.user),
-        turn_minutes=turn_minutes,
+        {HINTS: True} if hints else None, turn_minutes=turn_minutes,
     )
     if bot_level is None:
         return session

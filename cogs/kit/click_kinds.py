@@ -48,6 +48,7 @@ class LobbyAction(StrEnum):
     BOT_NORMAL = "bot-normal"
     BOT_EXPERT = "bot-expert"
     UNBOT = "unbot"
+    HINTS = "hints"  # the host turns hints on or off
 
 
 class ReplayTag(StrEnum):
@@ -72,6 +73,9 @@ class TableClicks(Protocol):
                          what: InfoKind) -> None: ...
 
     async def back_click(self, interaction: Interaction, session_id: int) -> None: ...
+
+    async def hint_click(self, interaction: Interaction, session_id: int,
+                         version: int) -> None: ...
 
     async def lobby_click(self, interaction: Interaction, action: LobbyAction,
                           session_id: int) -> None: ...

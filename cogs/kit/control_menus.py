@@ -244,15 +244,18 @@ def page_of(payload: str) -> int | None:
 
 
 def layout(session: Session, controls: Controls, page: int = 0,
-           words: Words | None = None) -> tuple[discord.ui.View, str]:
+           words: Words | None = None, extra: Sequence[Item] = ()) -> tuple[discord.ui.View, str]:
     """A view with the control rows; more than five rows are split into pages of four plus a
-    row with Previous / More buttons (in ``words``, English by default). Returns the view and
-    the page note ("" when one page)."""
+    row with Previous / More buttons (in ``words``, English by default). ``extra`` (at most
+    three buttons, such as the Hint button) is on every page: in a last row of its own, or
+    beside the page buttons. Returns the view and the page note ("" when one page)."""
     words = words or words_for(Language.EN)
     rows = controls.rows()
     view = discord.ui.View(timeout=None)
-    if len(rows) <= MAX_ROWS:
+    if len(rows) + (1 if extra else 0) <= MAX_ROWS:
         shown, note = rows, ""
+        if extra:
+            shown = [*rows, list(extra)]
     else:
         pages = (len(rows) + ROWS_PER_PAGE - 1) // ROWS_PER_PAGE
         page = max(0, min(page, pages - 1))
@@ -263,6 +266,7 @@ def layout(session: Session, controls: Controls, page: int = 0,
                       label=f"◀ {words.text(PREVIOUS)}", disabled=page == 0),
             ActButton(session.id, session.version, f"{PAGE}:{min(page + 1, pages - 1)}",
                       label=f"{words.text(MORE)} ▶", disabled=page >= pages - 1),
+            *extra,
         ]]
     for row_number, items in enumerate(shown):
         for item in items:

@@ -19,6 +19,9 @@ characters.
 ``tb:info:{session}:{table|rules|scores|log}`` (:data:`InfoButton`)
     For anyone in the channel, answered ephemeral: a copy of the table, the rules, the scores,
     the last lines of the event log.
+``tb:hint:{session}:{version}`` (:data:`HintButton`)
+    "Hint": the expert's suggestion for the clicker's move at that version, ephemeral (a
+    game with hints only; ``cogs.clicks.hint_click``).
 ``tb:back:{session}`` (:data:`BackButton`)
     "I'm back": an away player takes their seat back.
 ``tb:lobby:{action}:{session}`` (:data:`LobbyButton`)
@@ -341,6 +344,10 @@ HAND: ControlKind[int] = ControlKind(
 INFO: ControlKind[int, InfoKind] = ControlKind(
     "info", (SESSION, one_of("what", InfoKind)),
     lambda ia, parts, _: clicks_of(ia.client).info_click(ia, *parts), GAME_GONE, label="")
+HINT: ControlKind[int, int] = ControlKind(
+    "hint", (SESSION, VERSION),
+    lambda ia, parts, _: clicks_of(ia.client).hint_click(ia, *parts), GAME_GONE,
+    label="Hint", style=discord.ButtonStyle.secondary)
 BACK: ControlKind[int] = ControlKind(
     "back", (SESSION,),
     lambda ia, parts, _: clicks_of(ia.client).back_click(ia, *parts), GAME_GONE,
@@ -372,6 +379,7 @@ ActButton = button_control("ActButton", ACT)
 ActSelect = select_control("ActSelect", SELECT)
 HandButton = button_control("HandButton", HAND)
 InfoButton = button_control("InfoButton", INFO)
+HintButton = button_control("HintButton", HINT)
 BackButton = button_control("BackButton", BACK)
 LobbyButton = button_control("LobbyButton", LOBBY)
 HostSelect = select_control("HostSelect", HOST)
@@ -383,7 +391,8 @@ RematchButton = button_control("RematchButton", REMATCH)
 # The controls of a running table or lobby: each carries its session, and one on a message
 # with another session's controls is refused (``cogs.clicks.table_clicks.own_table``).
 _OF_A_TABLE: tuple[type[AnyControl], ...] = (
-    ActButton, ActSelect, HandButton, InfoButton, BackButton, LobbyButton, HostSelect,
+    ActButton, ActSelect, HandButton, InfoButton, HintButton, BackButton, LobbyButton,
+    HostSelect,
 )
 
 
@@ -398,5 +407,5 @@ def session_of_id(custom_id: str) -> int | None:
 
 TABLE_CONTROLS: tuple[type[AnyControl], ...] = (
     LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
-    ReplayButton, ReplayJump, RematchButton, HostSelect,
+    ReplayButton, ReplayJump, RematchButton, HostSelect, HintButton,
 )

@@ -11,13 +11,16 @@ from bot.process.client import TableBot
 from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Seat, Session, Status
 from cogs.client_services import game_uis, offered_bot_levels
-from cogs.game_ui import GameUI, Render, ShowsScores, WordsTables
+from cogs.game_ui import GameUI, Render, ShowsScores, WordsHints, WordsTables
+from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import (
     ADD_BOT_EASY,
     ADD_BOT_EXPERT,
     ADD_BOT_NORMAL,
     CANCEL,
+    HINTS_OFF,
+    HINTS_ON,
     HOST,
     IM_BACK,
     JOIN,
@@ -42,6 +45,7 @@ from cogs.kit.custom_ids import (
     LobbyAction,
     LobbyButton,
 )
+from cogs.kit.hint_button import HINT_EMOJI
 from cogs.rendering.notice_text import away_line
 from cogs.rendering.replay_pages import replay_button
 
@@ -109,7 +113,8 @@ BOT_BUTTON_LEVELS: dict[LobbyAction, str] = {
 
 
 def lobby_view(
-    session: Session, words: Words, bot_levels: tuple[str, ...] = BOT_LEVELS
+    session: Session, words: Words, bot_levels: tuple[str, ...] = BOT_LEVELS,
+    hints: bool = False,
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     has_bots = session.has_bots
@@ -120,9 +125,29 @@ def lobby_view(
             action, session.id, label=words.text(label), style=style, row=row if row else None,
             disabled=action is LobbyAction.UNBOT and not has_bots,
         ))
+    if hints:
+        view.add_item(hints_button(session, words))
     for tool in host_tools(session, words):
         view.add_item(tool)
     return view
+
+
+def hints_button(session: Session, words: Words) -> Item:
+    """The host's toggle of hints, saying whether they are on."""
+    return LobbyButton(
+        LobbyAction.HINTS, session.id, label=words.text(HINTS_ON if session.hints else HINTS_OFF),
+        style=discord.ButtonStyle.primary if session.hints else discord.ButtonStyle.secondary,
+        emoji=HINT_EMOJI, row=1,
+    )
+
+
+def hints_line(session: Session, words: Words) -> str:
+    """What the lobby says of hints: off, or on and so not rated."""
+    if session.hints:
+        return words.gettext("On: each player may ask the expert for a move with"
+                             " {hint_button}. The game is recorded but not rated.",
+                             **button_names(words))
+    return words.pgettext("switch", "off")
 
 
 def seat_line(words: Words, index: int, seat: Seat, host: bool) -> str:
@@ -135,7 +160,10 @@ def seat_line(words: Words, index: int, seat: Seat, host: bool) -> str:
 
 
 def lobby_render(session: Session, title: str, min_players: int, max_players: int,
-                 words: Words = ENGLISH, bot_levels: tuple[str, ...] = BOT_LEVELS) -> Render:
+                 words: Words = ENGLISH, bot_levels: tuple[str, ...] = BOT_LEVELS,
+                 hints: bool = False) -> Render:
+    """The lobby; ``hints``: the game offers hints (its UI words them), so the lobby says
+    whether they are on and the host may turn them on or off."""
     seats = "\n".join(
         seat_line(words, index, seat, seat.player_id == session.host_id)
         for index, seat in enumerate(session.seats, start=1)
@@ -153,11 +181,14 @@ def lobby_render(session: Session, title: str, min_players: int, max_players: in
                     value=host.display_name if host else session.host_id)
     embed.add_field(name=words.gettext("Turn limit"),
                     value=turn_limit(session.turn_minutes, words))
+    if hints:
+        embed.add_field(name=words.gettext("Hints"), value=hints_line(session, words),
+                        inline=False)
     footer = words.gettext("Join, then the host starts the game. The host may add bot seats.")
     if min_players == 1:
         footer += " " + words.gettext("Alone, you play solo against a bot.")
     embed.set_footer(text=footer)
-    return Render(embeds=[embed], view=lobby_view(session, words, bot_levels))
+    return Render(embeds=[embed], view=lobby_view(session, words, bot_levels, hints))
 
 
 def turn_limit(minutes: int, words: Words = ENGLISH) -> str:
@@ -216,7 +247,8 @@ def table_render(client: TableBot, session: Session, words: Words | None = None)
     engine = client.manager.engine(session.game)
     if session.status is Status.LOBBY:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players,
-                            words, offered_bot_levels(client))
+                            words, offered_bot_levels(client),
+                            isinstance(game_uis(client).ui(session.game), WordsHints))
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title, words), words)
     ui = game_uis(client).ui(session.game)

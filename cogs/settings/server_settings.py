@@ -1,7 +1,8 @@
 """One server's settings as typed values: what ``/config`` stored, else the environment's.
 
 Keys of ``guild_settings`` (values are strings): ``language`` (en|es|sq|gu, or ``auto``),
-``turn_minutes`` (int), ``leaderboard_min_games`` (int), ``images`` / ``threads`` (on|off),
+``turn_minutes`` (int), ``leaderboard_min_games`` (int), ``images`` / ``threads`` / ``hints``
+(on|off; ``hints``: whether a new game's lobby starts with hints on),
 ``channels`` (comma-separated channel ids where games may start; empty = everywhere),
 ``replays`` (everyone|players), ``season`` (month|quarter|off), ``season_channel`` (a channel
 id) and ``champion_role`` (a role id; ``bot.rankings.seasons`` names these three, which the
@@ -40,8 +41,9 @@ REPLAYS = "replays"  # cogs.rendering.replay_pages.REPLAYS_KEY
 SEASON = SEASON_KEY
 SEASON_CHANNEL = SEASON_CHANNEL_KEY
 CHAMPION_ROLE = CHAMPION_ROLE_KEY
+HINTS = "hints"
 KEYS = (LANGUAGE, TURN_MINUTES, LEADERBOARD_MIN_GAMES, IMAGES, THREADS, CHANNELS, REPLAYS,
-        SEASON, SEASON_CHANNEL, CHAMPION_ROLE)
+        SEASON, SEASON_CHANNEL, CHAMPION_ROLE, HINTS)
 SEASON_VALUES = (*SEASON_KINDS, SEASON_OFF)
 NONE = "none"  # season_channel / champion_role: none set
 
@@ -81,6 +83,7 @@ class ServerSettings:
     season: str = DEFAULT_SEASON_KIND  # month, quarter or off
     season_channel: int | None = None  # where the end of a season is posted
     champion_role: int | None = None  # given to each game's champion
+    hints: bool = False  # a new game's lobby starts with hints on (such games are not rated)
 
     def allows_games_in(self, *channel_ids: int | None) -> bool:
         """True when a game may start in a channel with one of ``channel_ids`` (the channel
@@ -158,8 +161,11 @@ def resolve(values: dict[str, str], defaults: ServerDefaults) -> ServerSettings:
     champion_role = _snowflake(values.get(CHAMPION_ROLE))
     if CHAMPION_ROLE in values:
         stored.add(CHAMPION_ROLE)
+    hints, ok = _switch(values.get(HINTS), False)
+    if ok:
+        stored.add(HINTS)
     return ServerSettings(language, minutes, min_games, images, threads, channels, replays,
-                          frozenset(stored), season, season_channel, champion_role)
+                          frozenset(stored), season, season_channel, champion_role, hints)
 
 
 def _snowflake(value: str | None) -> int | None:

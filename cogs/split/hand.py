@@ -19,6 +19,7 @@ from cogs.i18n.button_names import button_names
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
+from cogs.kit.hint_button import hint_buttons
 from cogs.split.format import (
     COLOUR,
     STEP_WORDS,
@@ -210,7 +211,8 @@ def private_render(
         return Render(embeds=[embed], view=None)
     controls = LEGAL.controls(session, actions, looks(session, view, actions, words),
                               groups(words), order=[option_order(action) for action in actions])
-    discord_view, note = layout(session, controls, page, words)
+    discord_view, note = layout(session, controls, page, words,
+                                extra=hint_buttons(session, viewer, words))
     if note:
         embed.set_footer(text=note)
     return Render(embeds=[embed], view=discord_view)

@@ -15,7 +15,7 @@ import discord
 
 from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
-from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.game_ui import Click, HintUnit, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
@@ -26,6 +26,7 @@ from cogs.split.events import event_line
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
 from cogs.split.hand_image import render_hand
+from cogs.split.labels import action_label
 from cogs.split.rules_text import PAGES, RULES
 from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
@@ -70,6 +71,18 @@ class SplitUI:
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         return private_render(self.engine, session, viewer, words)
+
+    # --- hints (cogs.game_ui.WordsHints) -------------------------------------------------------
+
+    def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        """The move as its control in the hand says it."""
+        return action_label(session.state, action, session.names, words)
+
+    def hint_unit(self, session: Session) -> HintUnit:
+        """The expert values a round by its margin in points; the last round's end is the
+        game's, valued by the share of the win (``game.split.expert.outcome_value``)."""
+        view = self.engine.view(session.state, None)
+        return HintUnit.WIN if view.round >= view.rounds else HintUnit.POINTS
 
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
 

@@ -16,7 +16,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.sessions.models import Session, Status
-from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.game_ui import Click, HintUnit, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
@@ -34,6 +34,7 @@ from cogs.kit.control_menus import (
 )
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
+from cogs.kit.hint_button import hint_buttons, with_buttons
 from cogs.ten import controls, table_text, text
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
@@ -221,7 +222,8 @@ class TenUI:
         )
         items: list[Item] = []
         if session.status is Status.ACTIVE and view.awaiting == viewer:
-            items = self._my_controls(session, view, viewer, embed, words)
+            items = with_buttons(self._my_controls(session, view, viewer, embed, words),
+                                 hint_buttons(session, viewer, words))
         else:
             embed.set_footer(text=words.gettext(
                 "Waiting for {name}.", name=text.name(names, view.awaiting, words)))
@@ -229,6 +231,25 @@ class TenUI:
         for item in items:
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
+
+    # --- hints (cogs.game_ui.WordsHints) -------------------------------------------------------
+
+    def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        """The move as its control in the private view says it (a payment as the payment
+        select lists it)."""
+        if isinstance(action, Pay):
+            view: TenView = self.engine.view(session.state, viewer)
+            assert view.payment is not None  # a Pay is legal in the payment phase only
+            return controls.payment_label(payment_of(action, view.payment.price), words)
+        currency = self.engine.view(session.state, viewer).tableau_currency
+        shown = controls.look(action, currency, words)
+        return shown.label if shown is not None else str(action)
+
+    def hint_unit(self, session: Session) -> HintUnit:
+        """The expert values a move by its share of the win in playouts to the end of the
+        game, plus a small part of the score margin (``game.ten.expert``, whose playouts
+        stop early only when its ``HORIZON_ROUNDS`` is set, which the bot never does)."""
+        return HintUnit.WIN
 
     def _my_controls(
         self, session: Session, view: TenView, viewer: PlayerId, embed: discord.Embed,

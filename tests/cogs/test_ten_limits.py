@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.sessions.models import Seat, Session, Status
+from bot.sessions.models import HINTS, Seat, Session, Status
 from cogs.game_ui import OpenStep, Render
 from cogs.kit.control_menus import action_code
 from cogs.ten import TenUI
@@ -25,8 +25,10 @@ UI = TenUI(ENGINE)
 def _session(state: TenState, log: tuple[str, ...], status: Status = Status.ACTIVE) -> Session:
     seats = tuple(Seat(player_id=p, display_name=f"Player with a long name {p}")
                   for p in state.players)
+    # Hints on: the private view's controls leave room for the Hint button too.
     return Session(id=123456, guild_id=1, channel_id=2, game="ten", status=status,
-                   host_id=state.players[0], seats=seats, state=state, version=98765, log=log)
+                   host_id=state.players[0], seats=seats, state=state, version=98765, log=log,
+                   options={HINTS: True})
 
 
 def _check(render: Render) -> None:
@@ -73,7 +75,10 @@ def test_every_render_fits_discord(players: int, seed: int) -> None:
         _check(table)
         text: Any = "".join(f.value for e in table.embeds for f in e.fields)
         assert not _pile_leak(state, text)
-        _check(UI.private(session, player))
+        mine = UI.private(session, player)
+        _check(mine)
+        assert mine.view is not None
+        assert "tb:hint:123456:98765" in [str(c.custom_id) for c in mine.view.children]
         for other in state.players:
             if other != player:
                 _check(UI.private(session, other))
