@@ -18,6 +18,7 @@ from bot.sessions.models import SessionKind
 from bot.store import open_store
 from cogs.commands.daily_commands import DailyCog, daily_addon
 from cogs.commands.leaderboard_commands import LeaderboardCog
+from cogs.rendering.replay_pages import export_command
 from tests.bot.conftest import FakeClock
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.private_table_fixture import PrivateServer, engines
@@ -121,6 +122,15 @@ async def test_the_board_and_a_replay_only_once_the_day_is_over(server: DailySer
     refused = await server.command("replay", ANA, game="ten", day="2026-12-02")
     assert refused.last.ephemeral and "once its day is over" in refused.last.text
     assert f"<t:{NEXT_DEAL}:R>" in refused.last.text
+    # Nor through a forged Replay button or /game export while the day runs (its cards).
+    [ben_daily] = [p.session_id for p in await server.daily.board(1, "ten", NOON.date())
+                   if p.user_id == str(BEN.id)]
+    forged = server.interaction(ANA)
+    await click(forged, f"tb:rp:{ben_daily}:0:o")
+    assert forged.last.ephemeral and "once its day is over" in forged.last.text
+    export = server.interaction(BEN)
+    await export_command(export, ben_daily)  # type: ignore[arg-type]
+    assert export.last.ephemeral and "once its day is over" in export.last.text
     bad = await server.command("replay", ANA, game="ten", day="2026-02-30")
     assert bad.last.ephemeral and "YYYY-MM-DD" in bad.last.text
     server.clock.advance(days=1)  # midnight has passed: yesterday's deal may be watched
