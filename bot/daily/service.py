@@ -3,7 +3,8 @@
 Once per player, game and UTC day: a play is claimed in the store (``daily_plays``, keyed by
 game, day and player) before its deal, then dealt at a private table
 (``SessionManager.open_private``, kind ``daily``) from the day's seed. Running the command again
-the same day resumes the live table, or is refused once it ended. A daily of an earlier day
+the same day resumes the live table (from the server it was dealt in when that server is on
+another process's shards), or is refused once it ended. A daily of an earlier day
 left unfinished is abandoned when its player starts the next one, and a game that ends after its
 day is over does not count: each day's board closes at midnight, when its replays open.
 The score is recorded by a listener (:meth:`DailyDeals.on_change`) when the game ends, and read
@@ -43,6 +44,15 @@ class AlreadyPlayed(Exception):
     def __init__(self, next_at: datetime) -> None:
         super().__init__(f"played already; the next deal starts at {next_at.isoformat()}")
         self.next_at = next_at
+
+
+class OpenElsewhere(Exception):
+    """Today's deal runs at a table that another process holds (the server where it was
+    dealt, ``guild_id``, is on another shard): it is resumed from that server."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(f"the daily runs in server {guild_id}")
+        self.guild_id = guild_id
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,9 @@ class DailyDeals:
                 live = self.manager.get(play.session_id)
                 if live is not None:
                     return Opened(live, True)
+                stored = await self.store.load_session(play.session_id)
+                if stored is not None and stored.is_live:
+                    raise OpenElsewhere(play.guild_id)  # another process's server holds it
                 raise AlreadyPlayed(self.next_deal_at())
             await self._abandon_earlier(me, game, day)
             session = await self.manager.open_private(

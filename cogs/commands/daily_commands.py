@@ -12,7 +12,7 @@ past day's deal as a replay (the replay pages), never today's.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import discord
@@ -22,9 +22,9 @@ from discord.ext import commands
 from bot import errors
 from bot.daily.deal import day_ends_at
 from bot.daily.plays import DailyPlay
-from bot.daily.service import AlreadyPlayed, DailyDeals, Summary, yesterday
+from bot.daily.service import AlreadyPlayed, DailyDeals, OpenElsewhere, Summary, yesterday
 from bot.process.client import TableBot
-from bot.sessions.models import Session, SessionKind, Status
+from bot.sessions.models import Session, Status
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.i18n.commands import L_
@@ -38,6 +38,8 @@ from cogs.table_services import services_of
 from game.base import PlayerId
 
 Item = discord.ui.Item[Any]
+OTHER_SERVER_TABLE = N_("Your daily deal of today was dealt in another server: run the command"
+                        " there to go on with it.")
 NOT_FINISHED = N_("Your daily deal is not finished yet.")
 SHARED_ALREADY = N_("You have shared this deal already.")
 NOT_YOURS = N_("That button belongs to another player's daily deal.")
@@ -58,12 +60,12 @@ def titles_of(client: TableBot) -> dict[str, str]:
     return {key: engine.title for key, engine in client.manager.engines.items()}
 
 
-def relative(moment: object) -> str:
+def relative(moment: datetime) -> str:
     """A Discord timestamp that every reader sees in their own time ("in 5 hours")."""
-    return discord.utils.format_dt(moment, "R")  # type: ignore[arg-type]
+    return discord.utils.format_dt(moment, "R")
 
 
-def played_already(words: Words, interaction: Interaction, error: AlreadyPlayed) -> str:
+def played_already(words: Words, error: AlreadyPlayed) -> str:
     return words.gettext("You have played today's deal. The next one starts {when}.",
                          when=relative(error.next_at))
 
@@ -90,7 +92,8 @@ def streak_text(words: Words, current: int, best: int) -> str:
                           best=words.number(best))
 
 
-def summary_embed(words: Words, title: str, summary: Summary, next_at: object) -> discord.Embed:
+def summary_embed(words: Words, title: str, summary: Summary,
+                  next_at: datetime) -> discord.Embed:
     play = summary.play
     embed = discord.Embed(
         title=words.gettext("Daily deal · {game} · {day}", game=title, day=words.date(play.day)),
@@ -203,7 +206,10 @@ class DailyCog(commands.Cog):
                                       game, seat_for(interaction.user))
         except AlreadyPlayed as played:
             words = await user_words(interaction)
-            await refuse(interaction, played_already(words, interaction, played))
+            await refuse(interaction, played_already(words, played))
+            return
+        except OpenElsewhere:
+            await refuse(interaction, OTHER_SERVER_TABLE)
             return
         except errors.TableError as err:
             await refuse(interaction, err)
@@ -280,4 +286,3 @@ def not_over_text(words: Words, day: date) -> str:
                          day=words.date(day), when=relative(day_ends_at(day)))
 
 
-__all__ = ["DAILY_ITEMS", "DailyCog", "SessionKind", "daily_addon"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.daily.deal import daily_seed, deal_day, next_deal_at
-from bot.daily.service import AlreadyPlayed, DailyDeals
+from bot.daily.service import AlreadyPlayed, DailyDeals, OpenElsewhere
 from bot.daily.streaks import Streak, streak_of
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import SessionKind, Status
@@ -181,6 +181,24 @@ async def test_the_summary_board_best_and_streak(deals: DailyDeals) -> None:
     assert (await deals.streak("9", "ten")).current == 1  # today's still to play
     clock.advance(days=1)
     assert (await deals.streak("9", "ten")) == Streak(0, 1, DAY)  # a day missed
+
+
+async def test_a_daily_held_by_another_process_is_resumed_from_its_server(
+    tmp_path: Path,
+) -> None:
+    url = tmp_path / "shards.sqlite3"
+    first, second = await open_store(url), await open_store(url)
+    try:
+        clock = FakeClock()
+        owner = DailyDeals(SessionManager(first, ENGINES, clock=clock), secret="s")
+        other = DailyDeals(SessionManager(second, ENGINES, clock=clock), secret="s")
+        await owner.open(1, 100, "ten", seat(7))  # server 1, on the first process's shards
+        with pytest.raises(OpenElsewhere) as elsewhere:
+            await other.open(2, 200, "ten", seat(7))
+        assert elsewhere.value.guild_id == 1
+    finally:
+        await first.close()
+        await second.close()
 
 
 # --- streaks --------------------------------------------------------------------------------
