@@ -131,6 +131,14 @@ async def test_the_board_and_a_replay_only_once_the_day_is_over(server: DailySer
     export = server.interaction(BEN)
     await export_command(export, ben_daily)  # type: ignore[arg-type]
     assert export.last.ephemeral and "once its day is over" in export.last.text
+    # Nor through a forged Table/Scores button or Rematch in the channel it was played from.
+    for forged_id in (f"tb:info:{ben_daily}:table", f"tb:info:{ben_daily}:scores",
+                      f"tb:rematch:{ben_daily}"):
+        peek = server.interaction(ANA)
+        await click(peek, forged_id)
+        assert peek.last.ephemeral and "Your score" not in peek.last.text, forged_id
+        assert len(peek.sent) == 1 and not peek.last.embeds, forged_id
+    assert server.manager.in_channel(100) is None  # no rematch lobby opened
     bad = await server.command("replay", ANA, game="ten", day="2026-02-30")
     assert bad.last.ephemeral and "YYYY-MM-DD" in bad.last.text
     server.clock.advance(days=1)  # midnight has passed: yesterday's deal may be watched
