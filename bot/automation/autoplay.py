@@ -5,7 +5,8 @@ task for that session (never more), which moves through ``SessionManager.act`` l
 player (every move stored and logged) until the game waits only for humans. Working in a task
 of its own keeps a long run of bot moves off the listener call stack.
 
-Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op) and
+Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op; a
+private table's are not, its player sees each run once it is over) and
 made with ``origin=AUTOMATIC``; the table is redrawn through the notifier once per bot turn,
 when the game stops waiting for that seat. Bot seats play their own level; away and left
 players are played at "normal". Expert moves are searched in the bot's process pool
@@ -165,7 +166,8 @@ class Autoplay:
         failed_saves = 0
         refused_at: int | None = None  # the version at which the engine's bot move was refused
         while True:
-            player = self.next_player(self.manager.get(session_id))
+            live = self.manager.get(session_id)
+            player = self.next_player(live)
             if turn_of is not None and player != turn_of:
                 assert latest is not None
                 turn_of = None
@@ -173,7 +175,9 @@ class Autoplay:
                 continue  # look again: things may have changed while we redrew
             if player is None:
                 return
-            await self._sleep(self.pace)
+            if live is not None and not live.is_private:
+                # A private table shows a machine's run once it is over: nobody watches it.
+                await self._sleep(self.pace)
             session = self.manager.get(session_id)
             if session is None or self.next_player(session) != player:
                 continue
