@@ -1,0 +1,51 @@
+"""The tutor of each running /learn game, rebuilt from the stored seed and action log.
+
+What the learner has met is derived data (``game.tutor``): nothing is stored for it, so a
+resumed or restarted game knows it from its log. This cache keeps the newest tutors per
+process so that a render after a click only follows the new actions.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from bot.sessions.models import Session
+from bot.store import Store
+from game.base import Engine, PlayerId
+from game.tutor import Tutor, teachers
+
+CACHE_SIZE = 64
+
+
+class TutorCache:
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._size = size
+        # (session, learner) -> (the session's version, the last action row followed, tutor)
+        self._tutors: OrderedDict[tuple[int, PlayerId], tuple[int, int, Tutor]] = OrderedDict()
+
+    async def tutor(
+        self, store: Store, engine: Engine[Any, Any], session: Session, learner: PlayerId
+    ) -> Tutor:
+        """The tutor of ``session`` at its stored version."""
+        key = (session.id, learner)
+        cached = self._tutors.get(key)
+        if cached is not None and cached[0] == session.version:
+            self._tutors.move_to_end(key)
+            return cached[2]
+        rows = await store.actions(session.id)
+        if cached is None or cached[0] > session.version:
+            seen = -1
+            tutor = Tutor.start(engine, teachers()[session.game], session.player_ids,
+                                session.state.seed, learner, session.options)
+        else:
+            _, seen, tutor = cached
+        for row in rows:
+            if row.seq > seen:
+                tutor.step(row.user_id, row.action)
+                seen = row.seq
+        self._tutors[key] = (session.version, seen, tutor)
+        self._tutors.move_to_end(key)
+        while len(self._tutors) > self._size:
+            self._tutors.popitem(last=False)
+        return tutor
