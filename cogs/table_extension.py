@@ -32,6 +32,7 @@ from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
+from cogs.listeners.private_tables import PrivateTables, public_only
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.table_watch import TableWatch
 from cogs.listeners.turn_ping import TurnPing
@@ -48,8 +49,9 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
     them: the table, the round summaries, the ping, the final post, then a game's thread is
     archived; the followed private views, the channel health; last the machine seats and the
     turn clock, so a change is drawn and posted before a machine seat's worker or the clock
-    looks at it."""
-    return (
+    looks at it. The channel's listeners never hear of a private table
+    (``cogs.listeners.private_tables``)."""
+    channel = (
         publisher.on_change,
         Announcer(bot).on_change,
         turn_ping.on_change,
@@ -57,6 +59,9 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
         ThreadArchiver(bot).on_change,
         ViewFollower(bot).on_change,
         services.health.on_change,
+    )
+    return (
+        *(public_only(listener) for listener in channel),
         bot.autoplay.on_change,
         bot.turn_clock.on_change,
     )
@@ -89,12 +94,13 @@ async def setup(bot: TableBot) -> None:
     publisher.on_moved = turn_ping.relink
     for listener in listeners(bot, services, publisher, turn_ping):
         manager.subscribe(listener)
-    bot.autoplay.notifier = publisher
-    bot.turn_clock.notifier = publisher
+    notifier = PrivateTables(bot, publisher)  # a private table's redraws edit its message
+    bot.autoplay.notifier = notifier
+    bot.turn_clock.notifier = notifier
 
     async def catch_up(ping_again: bool) -> int:
         then = turn_ping.ping_again if ping_again else None
-        sessions = manager.live_sessions()
+        sessions = [session for session in manager.live_sessions() if not session.is_private]
         settings = stored_settings(manager.store)
         for guild_id in {session.guild_id for session in sessions}:
             await settings.guild(guild_id)  # the redrawn tables speak the server's language

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.process.client import TableBot
 from bot.sessions.manager import BOT_LEVELS
-from bot.sessions.models import Session
+from bot.sessions.models import Session, SessionKind
 from cogs.kit.channel_health import ChannelHealth
 from cogs.kit.click_kinds import TableClicks
 from cogs.listeners.followed_views import FollowedViews
@@ -35,6 +35,11 @@ class Publisher(Protocol):
     on_moved: Callable[[Session], Awaitable[object]] | None
 
 
+# cogs.rendering.private_table.AddOn (its PrivateExtras), named loosely: that module imports
+# this one.
+PrivateAddOn = Callable[[TableBot, Session, str, Any], Awaitable[Any]]
+
+
 def _no_pictures() -> Pictures:
     return Pictures(default_on=False)
 
@@ -45,7 +50,9 @@ class TableServices:
     (``cogs.clicks.table_clicks``); ``pictures``: tables and hands drawn (off unless set per server
     without one given); ``bot_levels``: the machine levels the lobby offers; ``replays``: the
     built replays; ``health``: channels that refuse the bot's posts; ``views``: each player's
-    latest private view; ``publisher``: the table publisher, once the table extension made it."""
+    latest private view; ``publisher``: the table publisher, once the table extension made it;
+    ``private_addons``: what each private kind adds to its table's message
+    (``cogs.rendering.private_table.AddOn``)."""
 
     uis: GameUIs
     clicks: TableClicks
@@ -55,6 +62,7 @@ class TableServices:
     health: ChannelHealth = field(default_factory=ChannelHealth)
     views: FollowedViews = field(default_factory=FollowedViews)
     publisher: Publisher | None = None
+    private_addons: dict[SessionKind, PrivateAddOn] = field(default_factory=dict)
 
 
 def services_of(client: TableBot) -> TableServices:

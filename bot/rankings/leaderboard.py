@@ -227,7 +227,7 @@ class Leaderboards:
         """The channel's last finished games, newest first, with everyone's placement."""
         sessions = await self.store.query(
             "SELECT id, game, seats FROM sessions WHERE channel_id = ? AND status = ?"
-            " ORDER BY id DESC LIMIT ?",
+            " AND kind = 'table' ORDER BY id DESC LIMIT ?",
             [channel_id, Status.FINISHED.value, limit],
         )
         if not sessions:

@@ -41,7 +41,7 @@ import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -54,7 +54,7 @@ from bot.ops import log_context
 from bot.ops.metrics import METRICS
 from bot.sessions import transitions
 from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
-from bot.sessions.models import LIVE_STATUSES, Seat, Session, Status, utcnow
+from bot.sessions.models import LIVE_STATUSES, Seat, Session, SessionKind, Status, utcnow
 from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
 from bot.sharding import ShardSet
 from bot.store import Store
@@ -182,6 +182,16 @@ class SessionManager:
 
     def live_sessions(self) -> list[Session]:
         return list(self._sessions.values())
+
+    def private_of(self, player_id: PlayerId, kind: SessionKind,
+                   game: str | None = None) -> list[Session]:
+        """The live private tables of ``kind`` (and ``game``) that ``player_id`` plays, oldest
+        first (they are in no channel: :meth:`in_channel` never returns one)."""
+        return [
+            session for session in self._sessions.values()
+            if session.kind is kind and (game is None or session.game == game)
+            and session.host_id == player_id
+        ]
 
     def pending_changes(self) -> int:
         """Stored changes whose listeners (channel posts) have not run yet."""
@@ -354,6 +364,57 @@ class SessionManager:
                                      origin=origin))
                 log.info("session %s: %s lobby opened in channel %s", session.id, game,
                          channel_id)
+        return session
+
+    @in_flight
+    async def open_private(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        player: Seat,
+        bots: Sequence[Seat] = (),
+        *,
+        kind: SessionKind,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        origin: object = None,
+    ) -> Session:
+        """Deal a private table (``kind`` not ``table``) at once: ``player`` (the one human,
+        its host) in the first seat, then the ``bots`` (bot seats), the game dealt from
+        ``seed``. No turn clock; it takes no channel (``channel_id`` is where it was opened).
+        Published as a ``started`` change, so the machine seats move; the cogs' listeners make
+        no channel post for a private kind (``cogs.listeners.private_tables``)."""
+        if kind is SessionKind.TABLE:
+            raise ValueError("a private table needs a private kind")
+        engine = self.engine(game)
+        try:
+            checked = engine.options_model.model_validate(dict(options or {}))
+        except ValidationError as err:
+            raise Refusal(errors.BAD_OPTIONS, reason=err.errors()[0]["msg"]) from None
+        seats = (player, *bots)
+        if player.is_bot or not all(seat.is_bot for seat in bots):
+            raise ValueError("a private table has one human, in the first seat")
+        opts = checked.model_dump(mode="json")
+        try:
+            state, events = engine.new_game([seat.player_id for seat in seats], seed, opts)
+        except IllegalAction as err:
+            raise Refusal(str(err)) from None
+        now = self.clock()
+        draft = Session(
+            id=0, guild_id=guild_id, channel_id=channel_id, game=game, status=Status.ACTIVE,
+            host_id=player.player_id, seats=seats, options=opts, state=state,
+            created_at=now, updated_at=now, kind=kind,
+        )
+        draft = replace(draft, log=transitions.extend_log(draft, events))
+        session = await self._save(self.store.create_session(draft))
+        self._register(session)
+        awaiting = self.awaiting(session)
+        with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+            self._publish(Change(ChangeKind.STARTED, session, tuple(events),
+                                 actor=player.player_id, origin=origin, awaiting=awaiting))
+            log.info("session %s: private %s table of %s opened (%s)", session.id, game,
+                     kind.value, len(seats))
         return session
 
     @in_flight
@@ -700,7 +761,8 @@ class SessionManager:
 
     def _register(self, session: Session) -> None:
         self._sessions[session.id] = session
-        self._by_channel[session.channel_id] = session.id
+        if not session.is_private:  # a private table takes no channel
+            self._by_channel[session.channel_id] = session.id
         self._locks.setdefault(session.id, asyncio.Lock())
 
     def _swap(self, session: Session) -> None:

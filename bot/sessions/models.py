@@ -28,6 +28,17 @@ class Status(StrEnum):
     ABANDONED = "abandoned"
 
 
+class SessionKind(StrEnum):
+    """What a session is for. A ``table`` is played in its channel for everyone to see; the
+    other kinds are private tables: one human (the other seats bot seats) and no channel noise
+    at all, shown only in the player's ephemeral messages (``cogs.listeners.private_tables``).
+    A private game is never rated and never counted on the leaderboards."""
+
+    TABLE = "table"
+    DAILY = "daily"  # the daily deal (bot.daily)
+    LEARN = "learn"  # a guided game (/learn)
+
+
 LIVE_STATUSES = (Status.LOBBY, Status.ACTIVE)
 # How many public events a session keeps for its table log.
 LOG_KEEP = 12
@@ -108,6 +119,12 @@ word them in the reader's language).
     # The game's one live turn ping in the channel (cogs.listeners.turn_ping), deleted when the next
     # one goes out; kept so that a restarted process still deletes it.
     ping_message_id: int | None = None
+    kind: SessionKind = SessionKind.TABLE  # stored once, at creation
+
+    @property
+    def is_private(self) -> bool:
+        """A private table: no channel message, only its player's ephemeral ones."""
+        return self.kind is not SessionKind.TABLE
 
     @property
     def is_live(self) -> bool:

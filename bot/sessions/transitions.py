@@ -329,7 +329,10 @@ def play_action(
 
 def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
     """The rows of a finished ``session``, one per seat, leavers placed last. Rated only with
-    two seats or more and no bot seat; ``finished_at`` is the session's last change."""
+    two seats or more and no bot seat; ``finished_at`` is the session's last change. A private
+    table (``Session.is_private``) has none: it is never rated nor counted on the boards."""
+    if session.is_private:
+        return []
     bots = session.has_bots
     rated = not bots and len(session.seats) >= 2
     results = engine.results(session.state)

@@ -167,6 +167,34 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
     """,
+    # 11: private tables and the daily deal. ``kind`` (bot.sessions.models.SessionKind): a
+    # private table (daily, learn) has no channel message, so only ordinary tables keep to one
+    # live session per channel. ``daily_plays``: one row per player, game and UTC day (the
+    # key makes it once a day), claimed before the deal; ``score`` once the game ended,
+    # ``shared_at`` once its summary was posted; ``guild_id``: the server whose board it is on.
+    """
+    ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'table'
+        CHECK (kind IN ('table', 'daily', 'learn'));
+    DROP INDEX sessions_one_live_per_channel;
+    CREATE UNIQUE INDEX sessions_one_live_per_channel
+        ON sessions (channel_id) WHERE status IN ('lobby', 'active') AND kind = 'table';
+    CREATE TABLE daily_plays (
+        game TEXT NOT NULL,
+        day TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        session_id INTEGER REFERENCES sessions (id),
+        claimed_at TEXT NOT NULL,
+        score INTEGER,
+        finished_at TEXT,
+        shared_at TEXT,
+        PRIMARY KEY (game, day, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX daily_plays_board ON daily_plays (guild_id, game, day, score);
+    CREATE INDEX daily_plays_by_user ON daily_plays (user_id, game, day);
+    CREATE INDEX daily_plays_by_session ON daily_plays (session_id);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -317,6 +345,30 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, season, game)
     );
     CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
+    """,
+    # 11: private tables (the session's kind) and the daily deal's plays
+    """
+    ALTER TABLE sessions ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'table'
+        CHECK (kind IN ('table', 'daily', 'learn'));
+    DROP INDEX sessions_one_live_per_channel;
+    CREATE UNIQUE INDEX sessions_one_live_per_channel
+        ON sessions (channel_id) WHERE status IN ('lobby', 'active') AND kind = 'table';
+    CREATE TABLE daily_plays (
+        game TEXT COLLATE "C" NOT NULL,
+        day TEXT COLLATE "C" NOT NULL,
+        user_id TEXT COLLATE "C" NOT NULL,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        session_id BIGINT REFERENCES sessions (id),
+        claimed_at TEXT COLLATE "C" NOT NULL,
+        score INTEGER,
+        finished_at TEXT COLLATE "C",
+        shared_at TEXT COLLATE "C",
+        PRIMARY KEY (game, day, user_id)
+    );
+    CREATE INDEX daily_plays_board ON daily_plays (guild_id, game, day, score);
+    CREATE INDEX daily_plays_by_user ON daily_plays (user_id, game, day);
+    CREATE INDEX daily_plays_by_session ON daily_plays (session_id);
     """,
 )
 

@@ -21,7 +21,16 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.errors import StaleWrite
 from bot.rankings.period_standings import DerivedLine
-from bot.sessions.models import ActionRow, Deadline, ResultRow, Seat, Session, Status, old_line
+from bot.sessions.models import (
+    ActionRow,
+    Deadline,
+    ResultRow,
+    Seat,
+    Session,
+    SessionKind,
+    Status,
+    old_line,
+)
 from bot.sharding import ShardSet
 from bot.store import standings_rows
 from bot.store.interface import Store
@@ -30,9 +39,10 @@ from game.base import Event
 
 SESSION_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seats, state, version, "
-    "table_message_id, created_at, updated_at, log, turn_minutes, deadlines, ping_message_id"
+    "table_message_id, created_at, updated_at, log, turn_minutes, deadlines, ping_message_id, kind"
 )
-# Everything but ``id`` and the columns set once at creation (guild, channel, game, created).
+# Everything but ``id`` and the columns set once at creation (guild, channel, game, created,
+# kind).
 _UPDATED_COLUMNS = (
     "status", "host_id", "options", "seats", "state", "version", "table_message_id",
     "updated_at", "log", "turn_minutes", "deadlines", "ping_message_id",
@@ -103,6 +113,7 @@ def session_values(session: Session) -> dict[str, Any]:
         "turn_minutes": session.turn_minutes,
         "deadlines": _DEADLINES.dump_json(session.deadlines).decode(),
         "ping_message_id": session.ping_message_id,
+        "kind": session.kind.value,
     }
 
 
@@ -134,6 +145,7 @@ def session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:
         turn_minutes=row[14],
         deadlines=_DEADLINES.validate_json(row[15]),
         ping_message_id=row[16],
+        kind=SessionKind(row[17]),
     )
 
 
@@ -214,6 +226,8 @@ class SqlStore(Store):
 
     async def create_session(self, session: Session) -> Session:
         values = session_values(session)
+        if session.kind is SessionKind.TABLE:
+            del values["kind"]  # the column's default (and a schema from before 11 has none)
         async with self._transaction() as tx:
             rows = await tx.fetch(
                 f"INSERT INTO sessions ({', '.join(values)})"

@@ -65,6 +65,7 @@ from cogs.rendering.message_delivery import (
     table_copy_shown,
     table_shown,
 )
+from cogs.rendering.private_table import private_table
 from cogs.rendering.replay_pages import replay_click as replay_click  # a TableClicks handler
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
@@ -91,15 +92,20 @@ def own_table(interaction: Interaction, session_id: int) -> Session | None:
     """The live session a table control of ``session_id`` acts on, None when it ended.
 
     Refused (WRONG_TABLE) unless the session is this channel's and every table control on
-    the clicked message carries the same session: a control acts only on its own table.
+    the clicked message carries the same session: a control acts only on its own table. A
+    private table is in no channel: only its player may click its controls.
     """
     manager = interaction.client.manager
     session = manager.get(session_id)
     if session is None:
         return None
-    here = manager.in_channel(interaction.channel_id or 0)
     others = {session_of_id(custom_id) for custom_id in controls_on(interaction.message)}
     others.discard(None)
+    if session.is_private:  # in no channel: its own player's message only
+        if session.host_id != player_id(interaction.user) or others - {session_id}:
+            raise errors.Refusal(WRONG_TABLE)
+        return session
+    here = manager.in_channel(interaction.channel_id or 0)
     if here is None or here.id != session_id or others - {session_id}:
         raise errors.Refusal(WRONG_TABLE)
     return session
@@ -232,7 +238,7 @@ async def act_click(
                                       origin=_origin(interaction))
         if not isinstance(outcome, Change):
             drawn_from, step = outcome
-            shown = await private_shown(interaction, drawn_from, me, step.render)
+            shown = await own_view_shown(interaction, ui, drawn_from, me, words, step.render)
             await answer(interaction, shown, edit=is_ephemeral(interaction.message))
             remember_view(interaction, session_id, me)
             return
@@ -244,8 +250,7 @@ async def act_click(
             return
         words = await user_words(interaction)
         note = refusal_text(words, err)
-        shown = await private_shown(interaction, current, me,
-                                    private_in(ui, current, me, words))
+        shown = await own_view_shown(interaction, ui, current, me, words)
         await answer(interaction, shown, edit=False, note=note)
         remember_view(interaction, session_id, me)
         return
@@ -263,8 +268,7 @@ async def act_click(
     async with _after_change(MOVE_MADE):
         private = is_ephemeral(interaction.message)
         if private:
-            shown = await private_shown(interaction, new, me,
-                                        private_in(ui, new, me, await user_words(interaction)))
+            shown = await own_view_shown(interaction, ui, new, me, await user_words(interaction))
         elif _is_ping(interaction.message, new):
             await _answer_on_ping(interaction, change, me)
             await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
@@ -275,6 +279,17 @@ async def act_click(
         if private:
             remember_view(interaction, session_id, me)
         await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
+
+
+async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session, me: str,
+                         words: Words, step: Render | None = None) -> Shown:
+    """The clicker's own view of ``session`` as an answer (``step``: a next step to show
+    instead of their hand): a private table's whole message
+    (``cogs.rendering.private_table``), else their private view with its picture."""
+    if session.is_private:
+        return Shown(await private_table(interaction.client, session, me, words, step))
+    render = step if step is not None else private_in(ui, session, me, words)
+    return await private_shown(interaction, session, me, render)
 
 
 def _is_ping(message: discord.Message | None, session: Session) -> bool:

@@ -319,7 +319,8 @@ EXPORT_PLAYERS_ONLY = N_("Only the game's players (or Manage Server) may export 
 async def last_finished(interaction: Interaction) -> int | None:
     """The id of the channel's last finished game, or None."""
     rows = await interaction.client.manager.store.query(
-        "SELECT id FROM sessions WHERE channel_id = ? AND status = ? ORDER BY id DESC LIMIT 1",
+        "SELECT id FROM sessions WHERE channel_id = ? AND status = ? AND kind = 'table'"
+        " ORDER BY id DESC LIMIT 1",
         [interaction.channel_id or 0, Status.FINISHED.value],
     )
     return int(rows[0][0]) if rows else None
