@@ -8,17 +8,16 @@ game's UI (``cogs.game_ui.Teaches``); what applies comes from ``game.tutor``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import discord
 
 from bot.sessions.models import Session
-from cogs.game_ui import Render, Teaches
-from cogs.i18n.command_mentions import mention
+from cogs.game_ui import Teaches
+from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.messages import N_, NP_
 from cogs.i18n.rules_catalog import RulesPage
 from cogs.i18n.words import Words
-from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS, clip, fit_embed
+from cogs.kit.discord_limits import EMBED_DESCRIPTION, clip
 from game.base import PlayerId
 from game.tutor import Comment, Tutor
 
@@ -71,8 +70,7 @@ def learned_embed(
                if lesson not in met]
     if missing:
         lines.append(words.text(NOT_MET, lessons=", ".join(missing)))
-    lines.append(words.text(READ_MORE, rules_command=mention(words, "rules"),
-                            learn_command=mention(words, "learn")))
+    lines.append(words.text(READ_MORE, **command_fields(words)))
     return discord.Embed(title=words.text(LEARNED_TITLE), colour=COLOUR,
                          description=clip("\n".join(lines), EMBED_DESCRIPTION))
 
@@ -91,21 +89,3 @@ def tutor_embeds(
         embeds.append(learned_embed(ui, tutor.teacher.REQUIRED, tutor.met, pages, words))
     return embeds
 
-
-def with_tutor(render: Render, tutor_part: list[discord.Embed]) -> Render:
-    """``render`` (the learner's private view) with the tutor's embeds after its own, the
-    tutor's texts shortened when the message would pass Discord's 6,000-character total."""
-    room = EMBED_TOTAL - sum(len(fit_embed(embed)) for embed in render.embeds)
-    kept: list[discord.Embed] = []
-    for embed in tutor_part[: max(0, EMBEDS - len(render.embeds))]:
-        size = len(embed)
-        if size > room:
-            text = embed.description or ""
-            cut = len(text) - (size - room)
-            if cut < 40:  # too little room for words worth reading
-                break
-            embed.description = clip(text, cut)
-            size = len(embed)
-        kept.append(embed)
-        room -= size
-    return replace(render, embeds=[*render.embeds, *kept])
