@@ -27,7 +27,7 @@ TUTOR_TITLE = NP_("tutor", "📘 Tutor")
 LESSON_LINE = NP_("tutor", "**{title}**: {text}")
 SUGGESTED = NP_("tutor", "Suggested: **{move}** (you may play anything legal).")
 LEARNED_TITLE = NP_("tutor", "📘 What you learned")
-PAGE_LINE = NP_("tutor", "✅ {lessons} — /rules page {page}, *{heading}*")
+PAGE_LINE = NP_("tutor", "✅ {lessons} — {rules_command}, page {page}: *{heading}*")
 NOT_MET = NP_("tutor", "Not met this game: {lessons}.")
 READ_MORE = N_("Every rule, page by page: {rules_command}. Play again with {learn_command}.")
 
@@ -57,20 +57,21 @@ def learned_embed(
 ) -> discord.Embed:
     """What was learned, grouped by the /rules page that holds each rule, and what the game
     did not bring up."""
+    commands = command_fields(words)
     by_page: dict[int, list[str]] = {}
     for lesson in met:
         page = ui.lesson_words(lesson).page
         by_page.setdefault(page, []).append(words.text(ui.lesson_words(lesson).title))
     lines = [
         words.text(PAGE_LINE, lessons=", ".join(titles), page=words.number(page + 1),
-                   heading=words.text(pages[page].title))
+                   heading=words.text(pages[page].title), rules_command=commands["rules_command"])
         for page, titles in sorted(by_page.items())
     ]
     missing = [words.text(ui.lesson_words(lesson).title) for lesson in required
                if lesson not in met]
     if missing:
         lines.append(words.text(NOT_MET, lessons=", ".join(missing)))
-    lines.append(words.text(READ_MORE, **command_fields(words)))
+    lines.append(words.text(READ_MORE, **commands))
     return discord.Embed(title=words.text(LEARNED_TITLE), colour=COLOUR,
                          description=clip("\n".join(lines), EMBED_DESCRIPTION))
 

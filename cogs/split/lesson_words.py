@@ -61,7 +61,7 @@ LESSONS: dict[Lesson, LessonWords] = {
     Lesson.SWAP: LessonWords(
         NP_("lesson title", "Swap"),
         NP_("lesson SPLIT", "Your weak match lets you swap one of your matches for another "
-            "player's match of the same level; covered halves move with them."),
+            "player's match of the same level; covered halves go with them."),
         1,
     ),
     Lesson.DISCARD: LessonWords(

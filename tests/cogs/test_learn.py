@@ -16,6 +16,7 @@ from bot.sessions.models import SessionKind, Status
 from bot.store import open_store
 from cogs.commands.learn_command import LearnCog
 from cogs.i18n.catalogs import words_for
+from cogs.i18n.command_mentions import mention
 from cogs.i18n.interaction import LANGUAGE_KEY
 from cogs.i18n.language import Language
 from cogs.rendering.tutor_render import LEARNED_TITLE, TUTOR_TITLE
@@ -120,7 +121,7 @@ async def test_following_the_suggestions_meets_every_rule(
     words = words_for(language)
     assert words_in(final, LEARNED_TITLE)
     learned = next(e for e in final.embeds if e.title == words.text(LEARNED_TITLE))
-    assert "/rules" in (learned.description or "") or "</rules:" in (learned.description or "")
+    assert mention(words, "rules") in (learned.description or "")
     assert private.channel_traffic() == []
 
 
