@@ -5,8 +5,8 @@ task for that session (never more), which moves through ``SessionManager.act`` l
 player (every move stored and logged) until the game waits only for humans. Working in a task
 of its own keeps a long run of bot moves off the listener call stack.
 
-Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op) and
-made with ``origin=AUTOMATIC``; the table is redrawn through the notifier once per bot turn,
+Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op; a
+private table is not paced) and made with ``origin=AUTOMATIC``; the table is redrawn through the notifier once per bot turn,
 when the game stops waiting for that seat. Bot seats play their own level; away and left
 players are played at "normal". Expert moves are searched in the bot's process pool
 (``bot.automation.decision_pool``, when one is given) so the event loop stays free. The random
@@ -159,6 +159,13 @@ class Autoplay:
                               session_id, delay)
                 await self._sleep(delay)
 
+    def _private(self, session_id: int) -> bool:
+        """A private table is not paced: nobody follows it in a channel, and its player's
+        message is redrawn after the machine seats' turns anyway, so a pause would only keep
+        the player from their next decision."""
+        session = self.manager.get(session_id)
+        return session is not None and session.is_private
+
     async def _run(self, session_id: int) -> None:
         turn_of: PlayerId | None = None  # the seat whose turn runs and is not redrawn yet
         latest: Session | None = None
@@ -173,7 +180,8 @@ class Autoplay:
                 continue  # look again: things may have changed while we redrew
             if player is None:
                 return
-            await self._sleep(self.pace)
+            if not self._private(session_id):
+                await self._sleep(self.pace)
             session = self.manager.get(session_id)
             if session is None or self.next_player(session) != player:
                 continue
