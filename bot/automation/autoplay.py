@@ -7,11 +7,12 @@ of its own keeps a long run of bot moves off the listener call stack.
 
 Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op; a
 private table is not paced) and made with ``origin=AUTOMATIC``; the table is redrawn through
-the notifier once per bot turn, when the game stops waiting for that seat. Bot seats play their own level; away and left
-players are played at "normal". Expert moves are searched in the bot's process pool
-(``bot.automation.decision_pool``, when one is given) so the event loop stays free. The random
-generator of a move is derived from the game seed, the version and the seat, so a restarted process
-makes the same choices (an expert move in the pool: unless its deadline cut the search short).
+the notifier once per bot turn, when the game stops waiting for that seat. Bot seats play their
+own level; away and left players are played at "normal". Expert moves are searched in the bot's
+process pool (``bot.automation.decision_pool``, when one is given) so the event loop stays free.
+The random generator of a move is derived from the game seed, the version and the seat, so a
+restarted process makes the same choices (an expert move in the pool: unless its deadline cut
+the search short).
 
 Nothing else would ever move a machine's seat (they have no turn clock), so a worker does not
 give up on a failure that may pass: a failed save, or an unexpected error, is tried again after
