@@ -73,7 +73,13 @@ class Learner:
         return None
 
     async def next_decision(self) -> StoredMessage:
-        await self.bot.wait_until(self._ready, 30.0, "the player's next decision")
+        try:
+            await self.bot.wait_until(self._ready, 30.0, "the player's next decision")
+        except TimeoutError:
+            shown = self.fd.message(self.message().id)
+            print("EMBEDS", [(e.get("title"), e.get("description")) for e in shown.embeds])
+            print("CHOICES", choices_on(shown))
+            raise
         ready = self._ready()
         assert ready is not None
         return ready
