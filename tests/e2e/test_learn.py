@@ -151,6 +151,7 @@ async def test_following_the_tutor_meets_every_rule(
     assert tutor.missing() == []
     assert _channel_writes(fd, since) == []
     assert fd.public(fd.general) == []
+    assert "Traceback" not in live_bot.log_text()
 
 
 @pytest.mark.parametrize("game", ["split", "ten"])
