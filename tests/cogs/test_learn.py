@@ -17,8 +17,10 @@ from bot.store import open_store
 from cogs.commands.learn_command import LearnCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.command_mentions import mention
-from cogs.i18n.interaction import LANGUAGE_KEY
+from cogs.i18n.interaction import LANGUAGE_KEY, player_words
 from cogs.i18n.language import Language
+from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS
+from cogs.rendering.private_table import private_table
 from cogs.rendering.tutor_render import LEARNED_TITLE, TUTOR_TITLE
 from cogs.settings.settings_cache import stored_settings
 from game.tutor import LEARN_DEALS, teachers
@@ -75,6 +77,12 @@ async def play(server: PrivateServer, user: FakeUser, session_id: int, message: 
         engine = server.manager.engine(live.game)
         assert me in server.manager.awaiting(live), "the machine seats stopped"
         assert words_in(shown, TUTOR_TITLE), "no tutor before a decision"
+        # Within Discord's limits as drawn: nothing is cut or dropped to fit.
+        drawn = await private_table(server.client, live, me,  # type: ignore[arg-type]
+                                    await player_words(server.client, user.id))  # type: ignore[arg-type]
+        assert sum(len(embed) for embed in drawn.embeds) <= EMBED_TOTAL
+        assert len(drawn.embeds) <= EMBEDS
+        assert all(len(embed.description or "") <= EMBED_DESCRIPTION for embed in drawn.embeds)
         seat = live.state.players.index(me)
         action = choose(live.state, seat, engine.legal_actions(live.state, me))
         target = control_for(shown, action)
