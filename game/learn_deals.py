@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from game.base import Engine
-from game.registry import engines
-from game.tutor import Deal, Tutor, teachers
+from game.registry import engines, teachers
+from game.tutor import Deal, Tutor
 
 LEARNER = "learner"
 BOT_LEVEL = "normal"  # the bot seats of /learn

@@ -141,14 +141,6 @@ def replay(
     return tutor
 
 
-def teachers() -> dict[str, Teacher]:
-    """Game key -> its lessons."""
-    from game.split import lessons as split_lessons
-    from game.ten import lessons as ten_lessons
-
-    return {"split": split_lessons, "ten": ten_lessons}  # type: ignore[dict-item]
-
-
 # Found by ``python -m game.learn_deals split --seats 3 --count 400`` (every rule by the
 # learner's 10th decision; three seats, so that the perfect bonus asks whom to mark) and
 # ``python -m game.learn_deals ten --seats 2 --count 400`` (the shortest TEN deck).

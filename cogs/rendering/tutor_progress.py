@@ -14,7 +14,8 @@ from bot.sessions.models import Session
 from bot.store import Store
 from cogs.kit.keyed_locks import Turns
 from game.base import Engine, PlayerId
-from game.tutor import Tutor, teachers
+from game.registry import teachers
+from game.tutor import Tutor
 
 CACHE_SIZE = 64
 

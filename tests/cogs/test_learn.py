@@ -23,7 +23,8 @@ from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS
 from cogs.rendering.private_table import private_table
 from cogs.rendering.tutor_render import LEARNED_TITLE, TUTOR_TITLE
 from cogs.settings.settings_cache import stored_settings
-from game.tutor import LEARN_DEALS, teachers
+from game.registry import teachers
+from game.tutor import LEARN_DEALS
 from tests.cogs.conftest import ANA
 from tests.cogs.private_table_fixture import PrivateServer, engines
 from tests.cogs.split_table_fixture import control_for, more_button

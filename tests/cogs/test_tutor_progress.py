@@ -14,7 +14,8 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.models import SessionKind, Status
 from bot.store import open_store
 from cogs.rendering.tutor_progress import TutorCache
-from game.tutor import LEARN_DEALS, teachers
+from game.registry import teachers
+from game.tutor import LEARN_DEALS
 from tests.cogs.conftest import ANA
 from tests.cogs.private_table_fixture import PrivateServer, engines
 
