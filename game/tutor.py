@@ -8,7 +8,7 @@ a script. Which rules the learner has met (shown in a comment, or played) is der
 seed and the action log alone, so a resumed or restarted game knows it without storing it.
 
 The fixed deals (``LEARN_DEALS``) were found by ``python -m game.learn_deals`` (see there): a
-learner who follows every suggestion meets every rule of ``Teacher.required`` early.
+learner who follows every suggestion meets every rule of ``Teacher.REQUIRED`` early.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pydantic import BaseModel
 
 from game.base import Engine, Event, PlayerId, play
 
-# A comment names at most this many rules that just came up (the newest first), so that it
-# stays short next to the table.
+# A comment names at most this many rules that just came up (those not met yet first), so
+# that it stays short next to the table; the end names them all.
 MAX_HAPPENED = 2
 
 
@@ -71,6 +71,9 @@ class Tutor:
     state: Any
     pending: list[Event] = field(default_factory=list)  # events since the learner's last move
     met: list[str] = field(default_factory=list)  # in the order met
+    # ``met`` as the learner's last move left it: what counts as new in the comment after it,
+    # whenever (and however often) that comment is drawn.
+    met_before: frozenset[str] = frozenset()
 
     @classmethod
     def start(
@@ -91,7 +94,7 @@ class Tutor:
         if not over and self.learner not in self.engine.awaiting(self.state):
             return None
         found = self.teacher.event_lessons(self.pending, self.learner, self.state)
-        fresh = [lesson for lesson in found if lesson not in self.met]
+        fresh = [lesson for lesson in found if lesson not in self.met_before]
         happened = tuple((fresh or found)[:MAX_HAPPENED]) if not over else tuple(found)
         if over:
             return Comment(happened, None, None)
@@ -113,6 +116,7 @@ class Tutor:
                 self._meet(shown.lessons)
             self._meet([self.teacher.decision_lesson(self.state, self.seat, action)])
             self.pending = []
+            self.met_before = frozenset(self.met)
         self.state, events = play(self.engine, self.state, player, action)
         self.pending.extend(events)
         return events
