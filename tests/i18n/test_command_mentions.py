@@ -74,6 +74,6 @@ def test_no_text_spells_a_slash_command() -> None:
         if message.id and not (message.context or "").startswith(("command", "parameter"))
         for text in forms(message.id)
         if any(f"/{name}" in text for name in ("game", "config", "rules", "language", "images",
-                                                 "leaderboard", "stats", "history"))
+                                                 "leaderboard", "stats", "history", "learn"))
     ]
     assert spelled == []
