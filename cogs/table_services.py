@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.daily.service import DailyDeals
 from bot.process.client import TableBot
 from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Session, SessionKind
@@ -52,7 +53,8 @@ class TableServices:
     built replays; ``health``: channels that refuse the bot's posts; ``views``: each player's
     latest private view; ``publisher``: the table publisher, once the table extension made it;
     ``private_addons``: what each private kind adds to its table's message
-    (``cogs.rendering.private_table.AddOn``)."""
+    (``cogs.rendering.private_table.AddOn``); ``daily``: the daily deal
+    (``cogs.daily_extension``)."""
 
     uis: GameUIs
     clicks: TableClicks
@@ -63,6 +65,7 @@ class TableServices:
     views: FollowedViews = field(default_factory=FollowedViews)
     publisher: Publisher | None = None
     private_addons: dict[SessionKind, PrivateAddOn] = field(default_factory=dict)
+    daily: DailyDeals | None = None  # the daily deal, once its extension is loaded
 
 
 def services_of(client: TableBot) -> TableServices:

@@ -26,6 +26,7 @@ from pydantic import SecretStr
 
 from bot.process.env_settings import Settings
 from cogs.clicks import table_clicks as handlers
+from cogs.commands.daily_commands import DAILY_ITEMS
 from cogs.commands.game_commands import GameCog
 from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
 from cogs.game_ui import GameUI
@@ -33,7 +34,7 @@ from cogs.kit.custom_ids import TABLE_CONTROLS
 from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
 
-DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS)
+DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS, *DAILY_ITEMS)
 
 _ids = itertools.count(900_000)
 

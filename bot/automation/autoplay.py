@@ -6,13 +6,13 @@ player (every move stored and logged) until the game waits only for humans. Work
 of its own keeps a long run of bot moves off the listener call stack.
 
 Moves are paced (``pace`` seconds through the injectable ``sleep``; tests pass a no-op; a
-private table is not paced) and made with ``origin=AUTOMATIC``; the table is redrawn through
-the notifier once per bot turn, when the game stops waiting for that seat. Bot seats play their
-own level; away and left players are played at "normal". Expert moves are searched in the bot's
-process pool (``bot.automation.decision_pool``, when one is given) so the event loop stays free.
-The random generator of a move is derived from the game seed, the version and the seat, so a
-restarted process makes the same choices (an expert move in the pool: unless its deadline cut
-the search short).
+private table's are not, its player sees each run once it is over) and
+made with ``origin=AUTOMATIC``; the table is redrawn through the notifier once per bot turn,
+when the game stops waiting for that seat. Bot seats play their own level; away and left
+players are played at "normal". Expert moves are searched in the bot's process pool
+(``bot.automation.decision_pool``, when one is given) so the event loop stays free. The random
+generator of a move is derived from the game seed, the version and the seat, so a restarted process
+makes the same choices (an expert move in the pool: unless its deadline cut the search short).
 
 Nothing else would ever move a machine's seat (they have no turn clock), so a worker does not
 give up on a failure that may pass: a failed save, or an unexpected error, is tried again after
@@ -160,20 +160,14 @@ class Autoplay:
                               session_id, delay)
                 await self._sleep(delay)
 
-    def _private(self, session_id: int) -> bool:
-        """A private table is not paced: nobody follows it in a channel, and its player's
-        message is redrawn after the machine seats' turns anyway, so a pause would only keep
-        the player from their next decision."""
-        session = self.manager.get(session_id)
-        return session is not None and session.is_private
-
     async def _run(self, session_id: int) -> None:
         turn_of: PlayerId | None = None  # the seat whose turn runs and is not redrawn yet
         latest: Session | None = None
         failed_saves = 0
         refused_at: int | None = None  # the version at which the engine's bot move was refused
         while True:
-            player = self.next_player(self.manager.get(session_id))
+            live = self.manager.get(session_id)
+            player = self.next_player(live)
             if turn_of is not None and player != turn_of:
                 assert latest is not None
                 turn_of = None
@@ -181,7 +175,8 @@ class Autoplay:
                 continue  # look again: things may have changed while we redrew
             if player is None:
                 return
-            if not self._private(session_id):
+            if live is not None and not live.is_private:
+                # A private table shows a machine's run once it is over: nobody watches it.
                 await self._sleep(self.pace)
             session = self.manager.get(session_id)
             if session is None or self.next_player(session) != player:

@@ -51,7 +51,7 @@ CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while run
 # Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
 EXTENSIONS = (
     "cogs.table_extension", "cogs.leaderboard_extension", "cogs.settings_extension",
-    "cogs.admin_extension",
+    "cogs.admin_extension", "cogs.daily_extension",
 )
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.

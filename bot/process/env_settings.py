@@ -78,6 +78,9 @@ class Settings(DatabaseSettings):
     # Worker processes that draw them (0: threads of the bot process; cogs.rendering.pictures).
     image_processes: int = Field(default=1, ge=0, le=8)
     game_seed: int | None = None  # tests and replays only; never logged
+    # The daily deal's key (bot.daily.deal): every process of one bot must have the same one.
+    # Unset: a key generated once and kept in the database. Never logged.
+    daily_secret: SecretStr | None = None
     # End-to-end tests only: seconds added to the process's clock (sessions, turn clock,
     # leaderboards, seasons), so a test can put the bot past a season's end. 0 in production.
     clock_offset_seconds: float = 0.0

@@ -413,8 +413,8 @@ class SessionManager:
         with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
             self._publish(Change(ChangeKind.STARTED, session, tuple(events),
                                  actor=player.player_id, origin=origin, awaiting=awaiting))
-            log.info("session %s: private %s table of %s opened (%s)", session.id, game,
-                     kind.value, len(seats))
+            log.info("session %s: private %s table (%s) dealt with %d seats", session.id,
+                     game, kind.value, len(seats))
         return session
 
     @in_flight

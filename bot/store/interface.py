@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bot.daily.plays import DailyPlay
 from bot.rankings.period_standings import DerivedLine
 from bot.sessions.models import ActionRow, ResultRow, Session, Status
 
@@ -136,6 +137,47 @@ class Store(ABC):
     async def season_titles(self, guild_id: int, user_id: str) -> list[tuple[str, str]]:
         """The seasons a player won in server ``guild_id``: (season name, game), newest first."""
 
+    # --- the daily deal (bot.daily) ---------------------------------------------------------
+
+    @abstractmethod
+    async def claim_daily(self, play: DailyPlay) -> bool:
+        """Store ``play`` (not dealt yet) unless its player has one of that game and day:
+        True when this call stored it (once per player, game and day)."""
+
+    @abstractmethod
+    async def set_daily_session(self, game: str, day: date, user_id: str,
+                                session_id: int) -> bool:
+        """Record the session dealt for a claimed play; False when one was recorded already."""
+
+    @abstractmethod
+    async def finish_daily(self, session_id: int, score: int, at: datetime) -> bool:
+        """Record the score of the play of ``session_id`` (once; False when it had one)."""
+
+    @abstractmethod
+    async def share_daily(self, session_id: int, at: datetime) -> bool:
+        """Mark the finished play of ``session_id`` shared; False when it was, or is not
+        finished."""
+
+    @abstractmethod
+    async def daily_play(self, game: str, day: date, user_id: str) -> DailyPlay | None: ...
+
+    @abstractmethod
+    async def daily_play_of(self, session_id: int) -> DailyPlay | None: ...
+
+    @abstractmethod
+    async def daily_board(self, guild_id: int, game: str, day: date,
+                          limit: int) -> list[DailyPlay]:
+        """The finished plays of one day in one server: best score first, then the earliest
+        finished."""
+
+    @abstractmethod
+    async def daily_best(self, game: str, day: date) -> int | None:
+        """The best score of that day's deal across every server (None: nobody finished)."""
+
+    @abstractmethod
+    async def daily_days(self, user_id: str, game: str) -> list[date]:
+        """The days on which the player finished that game's daily deal, oldest first."""
+
     # --- meta -------------------------------------------------------------------------------
 
     @abstractmethod
@@ -143,6 +185,11 @@ class Store(ABC):
 
     @abstractmethod
     async def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    async def claim_meta(self, key: str, value: str) -> str:
+        """Store ``key = value`` unless the key has a value; returns the stored value (two
+        processes that claim one key at once agree on the first)."""
 
     # --- per-server settings ----------------------------------------------------------------
 

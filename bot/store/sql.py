@@ -14,11 +14,12 @@ import json
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
+from bot.daily.plays import DailyPlay
 from bot.errors import StaleWrite
 from bot.rankings.period_standings import DerivedLine
 from bot.sessions.models import (
@@ -60,6 +61,10 @@ _INSERT_RESULT = (
 _RESULT_COLUMNS = (
     "session_id, guild_id, game, user_id, placement, score, is_bot_seat, bots_in_game, rated,"
     " finished_at"
+)
+_DAILY_COLUMNS = (
+    "game, day, user_id, guild_id, channel_id, session_id, claimed_at, score, finished_at,"
+    " shared_at"
 )
 _SEATS = TypeAdapter(tuple[Seat, ...])
 _DEADLINES = TypeAdapter(tuple[Deadline, ...])
@@ -146,6 +151,21 @@ def session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:
         deadlines=_DEADLINES.validate_json(row[15]),
         ping_message_id=row[16],
         kind=SessionKind(row[17]),
+    )
+
+
+def _when(text: Any) -> datetime | None:
+    return datetime.fromisoformat(str(text)) if text is not None else None
+
+
+def _daily_from_row(row: Sequence[Any]) -> DailyPlay:
+    return DailyPlay(
+        game=str(row[0]), day=date.fromisoformat(str(row[1])), user_id=str(row[2]),
+        guild_id=int(row[3]), channel_id=int(row[4]),
+        session_id=int(row[5]) if row[5] is not None else None,
+        claimed_at=datetime.fromisoformat(str(row[6])),
+        score=int(row[7]) if row[7] is not None else None,
+        finished_at=_when(row[8]), shared_at=_when(row[9]),
     )
 
 
@@ -389,7 +409,89 @@ class SqlStore(Store):
             )
         return [(str(season), str(game)) for season, game in rows]
 
+    # --- the daily deal ----------------------------------------------------------------------
+
+    async def claim_daily(self, play: DailyPlay) -> bool:
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "INSERT INTO daily_plays (game, day, user_id, guild_id, channel_id, session_id,"
+                " claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game, day, user_id) DO NOTHING",
+                (play.game, play.day.isoformat(), play.user_id, play.guild_id, play.channel_id,
+                 play.session_id, play.claimed_at.isoformat()),
+            ) == 1
+
+    async def set_daily_session(self, game: str, day: date, user_id: str,
+                                session_id: int) -> bool:
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "UPDATE daily_plays SET session_id = ? WHERE game = ? AND day = ?"
+                " AND user_id = ? AND session_id IS NULL",
+                (session_id, game, day.isoformat(), user_id),
+            ) == 1
+
+    async def finish_daily(self, session_id: int, score: int, at: datetime) -> bool:
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "UPDATE daily_plays SET score = ?, finished_at = ?"
+                " WHERE session_id = ? AND score IS NULL",
+                (score, at.isoformat(), session_id),
+            ) == 1
+
+    async def share_daily(self, session_id: int, at: datetime) -> bool:
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "UPDATE daily_plays SET shared_at = ? WHERE session_id = ?"
+                " AND shared_at IS NULL AND score IS NOT NULL",
+                (at.isoformat(), session_id),
+            ) == 1
+
+    async def _daily_plays(self, where: str, params: Sequence[Any],
+                           tail: str = "") -> list[DailyPlay]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(f"SELECT {_DAILY_COLUMNS} FROM daily_plays WHERE {where}{tail}",
+                                  params)
+        return [_daily_from_row(row) for row in rows]
+
+    async def daily_play(self, game: str, day: date, user_id: str) -> DailyPlay | None:
+        found = await self._daily_plays("game = ? AND day = ? AND user_id = ?",
+                                        (game, day.isoformat(), user_id))
+        return found[0] if found else None
+
+    async def daily_play_of(self, session_id: int) -> DailyPlay | None:
+        found = await self._daily_plays("session_id = ?", (session_id,))
+        return found[0] if found else None
+
+    async def daily_board(self, guild_id: int, game: str, day: date,
+                          limit: int) -> list[DailyPlay]:
+        return await self._daily_plays(
+            "guild_id = ? AND game = ? AND day = ? AND score IS NOT NULL",
+            (guild_id, game, day.isoformat(), limit),
+            " ORDER BY score DESC, finished_at, user_id LIMIT ?")
+
+    async def daily_best(self, game: str, day: date) -> int | None:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT max(score) FROM daily_plays WHERE game = ? AND day = ?",
+                (game, day.isoformat()))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def daily_days(self, user_id: str, game: str) -> list[date]:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT day FROM daily_plays WHERE user_id = ? AND game = ?"
+                " AND score IS NOT NULL ORDER BY day", (user_id, game))
+        return [date.fromisoformat(str(row[0])) for row in rows]
+
     # --- meta -------------------------------------------------------------------------------
+
+    async def claim_meta(self, key: str, value: str) -> str:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                (key, value))
+            rows = await tx.fetch("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0])
 
     async def get_meta(self, key: str) -> str | None:
         async with self._reading() as tx:

@@ -34,6 +34,7 @@ async def rematch_click(interaction: Interaction, session_id: int) -> None:
         old = await manager.store.load_session(session_id)
         if (
             old is None
+            or old.is_private  # a private table has no final post, so no Rematch
             or old.status is not Status.FINISHED
             or old.channel_id != (interaction.channel_id or 0)
         ):

@@ -340,11 +340,12 @@ async def info_click(interaction: Interaction, session_id: int, what: InfoKind) 
 
 async def finished_here(interaction: Interaction, session_id: int) -> Session | None:
     """The stored finished game ``session_id`` of this channel (its final table's Rules and
-    Scores, its Rematch), or None."""
+    Scores, its Rematch), or None. A private table has no final table in any channel."""
     manager = interaction.client.manager
     stored = await manager.store.load_session(session_id)
     if (
         stored is None
+        or stored.is_private
         or stored.status is not Status.FINISHED
         or stored.channel_id != (interaction.channel_id or 0)
         or stored.game not in manager.engines

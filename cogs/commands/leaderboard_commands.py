@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
+from bot.daily.streaks import Streak
 from bot.rankings.leaderboard import (
     Board,
     FinishedGame,
@@ -56,6 +57,7 @@ from cogs.kit.custom_ids import (
 )
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_live_table, on_own_page
 from cogs.settings.server_settings import server_settings
+from cogs.table_services import services_of
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
@@ -253,6 +255,7 @@ def season_titles_text(won: list[tuple[str, str]], titles: dict[str, str],
 def stats_render(
     user: discord.abc.User, boards: list[tuple[str, Board]], recent: list[PastGame],
     titles: dict[str, str], words: Words = ENGLISH, won: list[tuple[str, str]] | None = None,
+    streaks: list[tuple[str, Streak]] | None = None,
 ) -> Render:
     me = player_id(user)
     mention = f"<@{me}>"
@@ -263,6 +266,13 @@ def stats_render(
     champion = season_titles_text(won or [], titles, words)
     if champion is not None:
         embed.add_field(name=words.gettext("Season titles"), value=champion, inline=False)
+    played = [(title, streak) for title, streak in streaks or [] if streak.best > 0]
+    if played:
+        embed.add_field(name=words.gettext("Daily deal streaks"), inline=False, value="\n".join(
+            words.ngettext("{game}: {count} day in a row (best {best})",
+                           "{game}: {count} days in a row (best {best})", streak.current,
+                           game=title, best=words.number(streak.best))
+            for title, streak in played))
     heading = words.gettext("Last games")
     if recent:
         embed.add_field(name=heading, inline=False, value="\n".join(
@@ -423,7 +433,10 @@ class LeaderboardCog(commands.Cog):
         recent = await service.recent_games(guild_id, games, player_id(target), RECENT_GAMES)
         won = [(season, key) for season, key in
                await service.season_titles(guild_id, player_id(target)) if key in games]
-        render = stats_render(target, boards, recent, titles, words, won)
+        daily = services_of(interaction.client).daily
+        streaks = [(titles[key], await daily.streak(player_id(target), key))
+                   for key in games] if daily is not None else []
+        render = stats_render(target, boards, recent, titles, words, won, streaks)
         await send_private(interaction, render)
 
     @app_commands.command(

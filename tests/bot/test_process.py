@@ -110,8 +110,10 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
 
 async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
+    from cogs.commands.daily_commands import DAILY_ITEMS
     from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
     from cogs.kit.custom_ids import TABLE_CONTROLS
+    from cogs.table_services import services_of
     from tests.testgame import CountEngine
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
@@ -130,10 +132,12 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
         assert bot.get_cog("GameCog") is not None
         assert {c.name for c in bot.tree.get_commands()} == {
             "game", "rules", "leaderboard", "stats", "history", "config", "images", "language",
-            "admin", "learn",
+            "admin", "daily", "learn",
         }
         registered = set(bot._connection._view_store._dynamic_items.values())
-        assert registered == {*TABLE_CONTROLS, *LEADERBOARD_ITEMS}
+        assert registered == {*TABLE_CONTROLS, *LEADERBOARD_ITEMS, *DAILY_ITEMS}
+        daily = services_of(bot).daily  # the daily deal shares the process's clock
+        assert daily is not None and daily.clock == bot.clock
         assert bot.leaderboards.min_games == 3
         assert bot.manager.engines.keys() == {"count"}
         # The leaderboard extension posts the ends of seasons; everything shares one clock.

@@ -1,0 +1,288 @@
+"""/daily: the daily deal (``bot.daily``) in Discord.
+
+``/daily play game:`` deals today's deal at a private table (``cogs.rendering.private_table``:
+one ephemeral message, no channel noise), resumes it, or refuses a second try with the time of
+the next deal. Once the game ends its message shows the score, the server's board of the day,
+the best score across every server, the streak, and a Share button
+(``tb:dshare:{session}``) that posts a summary without cards to the channel, once.
+``/daily board game:`` shows the server's board of the day; ``/daily replay game: day:`` opens a
+past day's deal as a replay (the replay pages), never today's.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.daily.deal import day_ends_at
+from bot.daily.plays import DailyPlay
+from bot.daily.service import AlreadyPlayed, DailyDeals, OpenElsewhere, Summary, yesterday
+from bot.process.client import TableBot
+from bot.sessions.models import Session, Status
+from cogs.client_services import Interaction, player_id, refuse, seat_for
+from cogs.commands.game_option import GameOption, game_choices
+from cogs.i18n.commands import L_
+from cogs.i18n.interaction import channel_words, user_words
+from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
+from cogs.kit.custom_ids import ControlKind, button_control, number
+from cogs.rendering.private_table import PrivateExtras, send_private_table
+from cogs.rendering.replay_pages import replay_click
+from cogs.table_services import services_of
+from game.base import PlayerId
+
+Item = discord.ui.Item[Any]
+OTHER_SERVER_TABLE = N_("Your daily deal of today was dealt in another server: run the command"
+                        " there to go on with it.")
+NOT_FINISHED = N_("Your daily deal is not finished yet.")
+SHARED_ALREADY = N_("You have shared this deal already.")
+NOT_YOURS = N_("That button belongs to another player's daily deal.")
+BAD_DAY = N_("Write the day as YYYY-MM-DD, for example 2026-12-01.")
+NOBODY_HERE = N_("Nobody in this server finished the daily {game} deal of {day}.")
+DAY_FORMAT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+DAY_MAX = 10
+
+
+def daily_of(client: TableBot) -> DailyDeals:
+    daily = services_of(client).daily
+    if daily is None:
+        raise RuntimeError("the daily extension (cogs.daily_extension) is not loaded")
+    return daily
+
+
+def titles_of(client: TableBot) -> dict[str, str]:
+    return {key: engine.title for key, engine in client.manager.engines.items()}
+
+
+def relative(moment: datetime) -> str:
+    """A Discord timestamp that every reader sees in their own time ("in 5 hours")."""
+    return discord.utils.format_dt(moment, "R")
+
+
+def played_already(words: Words, error: AlreadyPlayed) -> str:
+    return words.gettext("You have played today's deal. The next one starts {when}.",
+                         when=relative(error.next_at))
+
+
+def board_lines(words: Words, board: list[DailyPlay], me: PlayerId | None = None) -> str:
+    """The board as lines: place, player (a mention: it never pings in an embed), score."""
+    if not board:
+        return words.gettext("Nobody has finished today's deal here yet.")
+    lines = []
+    place = 0
+    for index, play in enumerate(board):
+        if index == 0 or play.score != board[index - 1].score:
+            place = index + 1
+        mark = " ◀" if play.user_id == me else ""
+        lines.append(words.gettext("{place}. <@{player}> · {score}",
+                                   place=words.number(place), player=play.user_id,
+                                   score=words.number(play.score or 0)) + mark)
+    return "\n".join(lines)
+
+
+def streak_text(words: Words, current: int, best: int) -> str:
+    return words.ngettext("{count} day in a row (best {best})",
+                          "{count} days in a row (best {best})", current,
+                          best=words.number(best))
+
+
+def summary_embed(words: Words, title: str, summary: Summary,
+                  next_at: datetime) -> discord.Embed:
+    play = summary.play
+    embed = discord.Embed(
+        title=words.gettext("Daily deal · {game} · {day}", game=title, day=words.date(play.day)),
+        description="\n".join((
+            words.gettext("Your score: **{score}**", score=words.number(play.score or 0)),
+            words.gettext("Best score across all servers: **{score}**",
+                          score=words.number(summary.best)),
+            words.gettext("Your streak: {streak}", streak=streak_text(
+                words, summary.streak.current, summary.streak.best)),
+            words.gettext("The next deal starts {when}.", when=relative(next_at)),
+        )),
+    )
+    embed.add_field(name=words.gettext("This server's board"),
+                    value=board_lines(words, summary.board, play.user_id), inline=False)
+    return embed
+
+
+async def daily_addon(client: TableBot, session: Session, viewer: PlayerId,
+                      words: Words) -> PrivateExtras:
+    """What a daily's private message shows below the table once the game is over."""
+    if session.status is not Status.FINISHED:
+        return PrivateExtras()
+    daily = daily_of(client)
+    summary = await daily.summary(session)
+    title = titles_of(client).get(session.game, session.game)
+    if summary is None:
+        late = discord.Embed(description=words.gettext(
+            "This game ended after its day was over, so it does not count."))
+        return PrivateExtras(below=[late])
+    items: list[Item] = []
+    if summary.play.shared_at is None:
+        items.append(ShareButton(session.id, label=words.gettext("Share"),
+                                 style=discord.ButtonStyle.success))
+    return PrivateExtras(below=[summary_embed(words, title, summary, daily.next_deal_at())],
+                         items=items)
+
+
+async def share_click(interaction: Interaction, session_id: int) -> None:
+    """Share: the finished daily's summary (score, streak; no card) in the channel, once."""
+    daily = daily_of(interaction.client)
+    play = await daily.store.daily_play_of(session_id)
+    if play is None:
+        await refuse(interaction, errors.Refusal(errors.NO_GAME))
+        return
+    if play.user_id != player_id(interaction.user):
+        await refuse(interaction, NOT_YOURS)
+        return
+    stored = await daily.store.load_session(session_id)
+    settled = await daily.settled(stored) if stored is not None else None
+    if settled is None or not settled.finished:
+        await refuse(interaction, NOT_FINISHED)
+        return
+    if not await daily.store.share_daily(session_id, daily.clock()):
+        await refuse(interaction, SHARED_ALREADY)
+        return
+    words = await channel_words(interaction)  # a public post: the server's language
+    streak = await daily.streak(play.user_id, play.game)
+    title = titles_of(interaction.client).get(play.game, play.game)
+    text = words.gettext(
+        "{player} played the daily {game} deal of {day}: **{score}** points · streak: {streak}.",
+        player=interaction.user.mention, game=title, day=words.date(play.day),
+        score=words.number(settled.score or 0),
+        streak=streak_text(words, streak.current, streak.best))
+    await interaction.response.send_message(text,
+                                            allowed_mentions=discord.AllowedMentions.none())
+
+
+SHARE: ControlKind[int] = ControlKind(
+    "dshare", (number("sid", 2**63 - 1),),
+    lambda ia, parts, _: share_click(ia, *parts), NOT_YOURS, label="Share",
+    style=discord.ButtonStyle.success)
+ShareButton = button_control("ShareButton", SHARE)
+DAILY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ShareButton,)
+
+
+def parse_day(text: str | None, today: date) -> date | None:
+    """The day a user wrote (YYYY-MM-DD), yesterday when empty; None when it is not a day."""
+    if text is None:
+        return yesterday(today)
+    text = text.strip()
+    if DAY_FORMAT.fullmatch(text) is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+class DailyCog(commands.Cog):
+    """``/daily play``, ``/daily board``, ``/daily replay``."""
+
+    daily = app_commands.Group(
+        name=L_("command-name", "daily"),
+        description=L_("command-description", "The daily deal: the same cards for everyone"),
+        guild_only=True,
+    )
+
+    @daily.command(name=L_("command-name", "play"),
+                   description=L_("command-description",
+                                  "Play today's deal, once a day (only you see it)"))
+    @app_commands.describe(game=L_("parameter-description", "Which game"))
+    @app_commands.rename(game=L_("parameter-name", "game"))
+    async def play(self, interaction: Interaction, game: GameOption) -> None:
+        if game not in titles_of(interaction.client):
+            await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        daily = daily_of(interaction.client)
+        try:
+            opened = await daily.open(interaction.guild_id or 0, interaction.channel_id or 0,
+                                      game, seat_for(interaction.user))
+        except AlreadyPlayed as played:
+            words = await user_words(interaction)
+            await refuse(interaction, played_already(words, played))
+            return
+        except OpenElsewhere:
+            await refuse(interaction, OTHER_SERVER_TABLE)
+            return
+        except errors.TableError as err:
+            await refuse(interaction, err)
+            return
+        await send_private_table(interaction, opened.session)
+
+    @daily.command(name=L_("command-name", "board"),
+                   description=L_("command-description",
+                                  "Today's daily deal scores in this server"))
+    @app_commands.describe(game=L_("parameter-description", "Which game"))
+    @app_commands.rename(game=L_("parameter-name", "game"))
+    async def board(self, interaction: Interaction, game: GameOption) -> None:
+        titles = titles_of(interaction.client)
+        if game not in titles:
+            await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        daily = daily_of(interaction.client)
+        day = daily.today()
+        board = await daily.board(interaction.guild_id or 0, game, day)
+        best = await daily.store.daily_best(game, day)
+        words = await channel_words(interaction)
+        embed = discord.Embed(
+            title=words.gettext("Daily deal · {game} · {day}", game=titles[game],
+                                day=words.date(day)),
+            description=board_lines(words, board))
+        if best is not None:
+            embed.add_field(name=words.gettext("Best score across all servers"),
+                            value=words.number(best), inline=False)
+        embed.set_footer(text=words.gettext("Not rated; one try per player and day (UTC)."))
+        await interaction.response.send_message(embed=embed)
+
+    @daily.command(name=L_("command-name", "replay"),
+                   description=L_("command-description",
+                                  "Replay a past day's deal (yesterday by default)"))
+    @app_commands.describe(game=L_("parameter-description", "Which game"),
+                           day=L_("parameter-description",
+                                  "The day, like 2026-12-01 (UTC; yesterday when empty)"))
+    @app_commands.rename(game=L_("parameter-name", "game"), day=L_("parameter-name", "day"))
+    async def replay(self, interaction: Interaction, game: GameOption,
+                     day: app_commands.Range[str, 1, DAY_MAX] | None = None) -> None:
+        titles = titles_of(interaction.client)
+        if game not in titles:
+            await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        daily = daily_of(interaction.client)
+        chosen = parse_day(day, daily.today())
+        if chosen is None:
+            await refuse(interaction, BAD_DAY)
+            return
+        if not daily.is_over(chosen):
+            words = await user_words(interaction)
+            await refuse(interaction, not_over_text(words, chosen))
+            return
+        session_id = await daily.replay_of(interaction.guild_id or 0, game, chosen,
+                                           player_id(interaction.user))
+        if session_id is None:
+            words = await user_words(interaction)
+            await refuse(interaction, words.text(NOBODY_HERE, game=titles[game],
+                                                 day=words.date(chosen)))
+            return
+        await replay_click(interaction, session_id, 0, True)
+
+    @play.autocomplete("game")
+    @board.autocomplete("game")
+    @replay.autocomplete("game")
+    async def _game_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(titles_of(interaction.client), current)
+
+
+def not_over_text(words: Words, day: date) -> str:
+    return words.gettext("The deal of {day} can be replayed once its day is over, {when}.",
+                         day=words.date(day), when=relative(day_ends_at(day)))
+
+
