@@ -20,7 +20,7 @@ from cogs.i18n.command_mentions import mention
 from cogs.i18n.interaction import LANGUAGE_KEY, player_words
 from cogs.i18n.language import Language
 from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS
-from cogs.rendering.private_table import private_table
+from cogs.rendering.private_table import private_table, send_private_table
 from cogs.rendering.tutor_render import LEARNED_TITLE, TUTOR_TITLE
 from cogs.settings.settings_cache import stored_settings
 from game.registry import teachers
@@ -174,3 +174,23 @@ async def test_learn_refuses_a_game_it_does_not_teach(
     assert ia.last.ephemeral and ia.last.kind == "send_message"
     assert private.manager.private_of(str(ANA.id), SessionKind.LEARN) == []
     assert private.channel_traffic() == []
+
+
+async def test_a_table_the_bots_moved_on_before_it_was_shown_is_redrawn(
+    server: tuple[PrivateServer, LearnCog]
+) -> None:
+    """The bot seats move first in the SPLIT deal: when they are done before the command's
+    answer is followed, the answer is redrawn at once (their own redraw had nothing to edit)."""
+    private, _ = server
+    deal = LEARN_DEALS["split"]
+    session = await private.open(ANA, "split", deal.seats - 1, seed=deal.seed,
+                                 kind=SessionKind.LEARN)
+    await private.idle()
+    live = private.manager.get(session.id)
+    assert live is not None and live.version > session.version
+    ia = private.interaction(ANA)
+    await send_private_table(ia, session)  # type: ignore[arg-type]
+    assert ia.sent[0].kind == "send_message"
+    assert ia.last.kind == "edit_original"
+    assert any(f":{live.version}:" in custom_id for custom_id in ia.last.custom_ids)
+    assert words_in(ia.last, TUTOR_TITLE)
