@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 
 import pytest
 
@@ -154,15 +153,17 @@ async def test_following_the_tutor_meets_every_rule(
     assert "Traceback" not in live_bot.log_text()
 
 
+@pytest.mark.parametrize("language", list(Language))
 @pytest.mark.parametrize("game", ["split", "ten"])
 async def test_ignoring_the_tutor_still_ends_cleanly(
-    guild: FakeDiscord, live_bot: BotProcess, game: str
+    guild: FakeDiscord, live_bot: BotProcess, game: str, language: Language
 ) -> None:
     fd = guild
     _, bob, _ = guild.world.users.values()
+    await _set_language(fd, bob, language)
     since = time.monotonic()
     await fd.slash(bob, fd.general, "learn", game=game)
-    learner = Learner(fd, live_bot, bob, Language.EN)
+    learner = Learner(fd, live_bot, bob, language)
     final = await learner.play("last")
     assert _embed(final, learner.learned) is not None
     assert _tutor_from_db(live_bot, bob, game).engine.is_over(
@@ -171,13 +172,15 @@ async def test_ignoring_the_tutor_still_ends_cleanly(
     assert "Traceback" not in live_bot.log_text()
 
 
+@pytest.mark.parametrize("language", list(Language))
 async def test_leaving_and_running_learn_again_resumes(
-    guild: FakeDiscord, live_bot: BotProcess, tmp_path: Path
+    guild: FakeDiscord, live_bot: BotProcess, language: Language
 ) -> None:
     fd = guild
     _, _, carol = guild.world.users.values()
+    await _set_language(fd, carol, language)
     await fd.slash(carol, fd.general, "learn", game="split")
-    learner = Learner(fd, live_bot, carol, Language.EN)
+    learner = Learner(fd, live_bot, carol, language)
     first = learner.message()
     for _ in range(3):
         message = await learner.next_decision()
