@@ -48,6 +48,7 @@ from pydantic import BaseModel
 
 from bot.sessions.manager import Change
 from bot.sessions.models import OLD_LINE, Session
+from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.kit.discord_limits import (
     ATTACHMENT_SCHEME,
@@ -246,6 +247,24 @@ class WordsPrivate(Protocol):
         self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
         values: Sequence[str] | None, words: Words,
     ) -> Click: ...
+
+
+@runtime_checkable
+class Teaches(Protocol):
+    """A GameUI that can comment a /learn game (``game.tutor``): the words of each rule of
+    the engine's lessons, and a suggested move named as its control is labelled."""
+
+    def lesson_words(self, lesson: str) -> LessonWords: ...
+
+    def lesson_fields(self, session: Session, viewer: PlayerId, words: Words) -> dict[str, str]:
+        """The fields the lessons' texts hold (TEN's bust chance), from ``viewer``'s view."""
+        ...
+
+    def move_label(
+        self, session: Session, viewer: PlayerId, action: BaseModel, words: Words
+    ) -> str:
+        """``action`` (one of ``viewer``'s legal actions) as its control is labelled."""
+        ...
 
 
 def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> Render:

@@ -26,6 +26,7 @@ from cogs.clicks import table_clicks
 from cogs.commands.game_commands import GameCog
 from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
+from cogs.commands.learn_command import LearnCog
 from cogs.i18n.commands import CatalogTranslator
 from cogs.kit.custom_ids import TABLE_CONTROLS
 from cogs.kit.option_check import check_options
@@ -82,6 +83,7 @@ async def setup(bot: TableBot) -> None:
     bot.services = services
     await bot.add_cog(GameCog(services))
     await bot.add_cog(ImagesCog())
+    await bot.add_cog(LearnCog(services))
     bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
     # Every slash command's options are checked against its declaration before it runs (a

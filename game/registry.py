@@ -6,6 +6,7 @@ from typing import Any
 
 from game.base import Engine
 from game.replay import StepMarkerFn
+from game.tutor import Teacher
 
 
 def engines() -> dict[str, Engine[Any, Any]]:
@@ -24,3 +25,11 @@ def step_markers() -> dict[str, StepMarkerFn]:
     from game.ten.markers import step_marker as ten_marker
 
     return {SplitEngine.key: split_marker, TenEngine.key: ten_marker}
+
+
+def teachers() -> dict[str, Teacher]:
+    """Game key -> its /learn lessons (``game/<game>/lessons.py``)."""
+    from game.split import lessons as split_lessons
+    from game.ten import lessons as ten_lessons
+
+    return {"split": split_lessons, "ten": ten_lessons}  # type: ignore[dict-item]

@@ -24,6 +24,8 @@ COMMAND_FIELDS: dict[str, str] = {
     "game_status_command": "game status",
     "config_command": "config",
     "leaderboard_command": "leaderboard",
+    "rules_command": "rules",
+    "learn_command": "learn",
 }
 
 # The process's registered commands: top-level name -> id (one application per process).

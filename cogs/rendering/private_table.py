@@ -23,6 +23,7 @@ from cogs.client_services import (
     Interaction,
     game_uis,
     player_id,
+    release_view,
     remember_view,
     send_private,
 )
@@ -69,13 +70,30 @@ async def private_table(client: TableBot, session: Session, viewer: PlayerId, wo
                   view=view, files=[])
 
 
+# Redraws of a just-sent message that the machine seats overtook (each one is current when
+# drawn; a later machine turn is redrawn by the notifier anyway).
+REDRAWS = 3
+
+
 async def send_private_table(interaction: Interaction, session: Session,
                              note: str | None = None) -> None:
     """Answer ``interaction`` (a slash command: open or resume a private table) with the
     table's message, ephemeral, drawn from the stored game; the machine seats' moves edit it
     from now on (``cogs.listeners.private_tables``). ``note`` goes above it."""
     me = player_id(interaction.user)
-    render = await private_table(interaction.client, session, me,
-                                 await user_words(interaction))
+    words = await user_words(interaction)
+    render = await private_table(interaction.client, session, me, words)
     await send_private(interaction, render, note=note)
     remember_view(interaction, session.id, me)
+    # The machine seats may have moved while the answer was on its way, before the message
+    # could be followed: their redraw found no message to edit, so it is redrawn here.
+    shown = session.version
+    for _ in range(REDRAWS):
+        live = interaction.client.manager.get(session.id)
+        if live is None or live.version == shown:
+            return
+        render = await private_table(interaction.client, live, me, words)
+        await interaction.edit_original_response(**render.edit_kwargs())
+        release_view(render.view)
+        shown = live.version
+

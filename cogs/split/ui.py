@@ -12,12 +12,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
+from pydantic import BaseModel
 
 from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
 from cogs.game_ui import Click, HintUnit, Move, OpenStep, Page, Render
+from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
 from cogs.kit.control_menus import page_of
@@ -27,12 +30,13 @@ from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
 from cogs.split.hand_image import render_hand
 from cogs.split.labels import action_label
+from cogs.split.lesson_words import LESSONS
 from cogs.split.rules_text import PAGES, RULES
 from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
 from cogs.split.table_image import render_table
 from game.base import Engine, Event, PlayerId
-from game.split import RoundSummary, SplitEngine
+from game.split import Lesson, RoundSummary, SplitEngine
 
 # Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
 # buttons; a restarted bot still answers those for the seated players.
@@ -143,6 +147,19 @@ class SplitUI:
         if payload == LEGACY_SCORES_PAYLOAD:
             return self.scores(session, words)
         return None
+
+    # --- the /learn tutor (cogs.game_ui.Teaches) -------------------------------------------
+
+    def lesson_words(self, lesson: str) -> LessonWords:
+        return LESSONS[Lesson(lesson)]
+
+    def lesson_fields(self, session: Session, viewer: PlayerId, words: Words) -> dict[str, str]:
+        return button_names(words)
+
+    def move_label(
+        self, session: Session, viewer: PlayerId, action: BaseModel, words: Words
+    ) -> str:
+        return action_label(session.state, action, session.names, words)  # type: ignore[arg-type]
 
     def action_for(
         self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,

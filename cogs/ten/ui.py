@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
+from pydantic import BaseModel
 
 from bot.errors import Refusal
 from bot.sessions.models import Session, Status
@@ -21,6 +22,7 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
 from cogs.i18n.language import Language
+from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
@@ -39,6 +41,7 @@ from cogs.ten import controls, table_text, text
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
 from cogs.ten.hand_image import render_hand
+from cogs.ten.lesson_words import LESSONS
 from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
@@ -46,6 +49,7 @@ from game.ten import (
     Bid,
     Buy,
     Draw,
+    Lesson,
     Pay,
     PlayerView,
     Stop,
@@ -317,6 +321,24 @@ class TenUI:
                                                 words).items():
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
+
+    # --- the /learn tutor (cogs.game_ui.Teaches) -------------------------------------------
+
+    def lesson_words(self, lesson: str) -> LessonWords:
+        return LESSONS[Lesson(lesson)]
+
+    def lesson_fields(self, session: Session, viewer: PlayerId, words: Words) -> dict[str, str]:
+        view: TenView = self.engine.view(session.state, viewer)
+        return {"chance": f"{view.bust_chance:.0%}"}
+
+    def move_label(
+        self, session: Session, viewer: PlayerId, action: BaseModel, words: Words
+    ) -> str:
+        if isinstance(action, Pay):
+            return controls.payment_label(payment_of(action, session.state.pay_price), words)
+        view: TenView = self.engine.view(session.state, viewer)
+        look = controls.look(action, view.tableau_currency, words)  # type: ignore[arg-type]
+        return look.label if look is not None else str(action)
 
     # --- clicks ---------------------------------------------------------------------------------
 

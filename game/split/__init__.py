@@ -28,6 +28,7 @@ from game.split.actions import (
 )
 from game.split.cards import FACE_OF, LEVEL_NAMES, RANKS, SUIT_COLOUR, SUITS, face_level, parse_face
 from game.split.engine import SplitEngine
+from game.split.lessons import Lesson
 from game.split.rules import pair_name
 from game.split.state import RoundSummary, SplitState
 from game.split.view import MatchView, SheetView, SplitView
@@ -46,6 +47,7 @@ __all__ = [
     "Draw",
     "EventKind",
     "LayMatch",
+    "Lesson",
     "Level",
     "MakeMatch",
     "MatchView",

@@ -17,6 +17,7 @@ from game.ten import data
 from game.ten.cards import display, sort_key
 from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
 from game.ten.engine import TenEngine
+from game.ten.lessons import Lesson
 from game.ten.odds import bust_chance
 from game.ten.payments import Payment, pay_action, payment_of, payment_options, wealth
 from game.ten.rules import may_draw, may_stop
@@ -44,6 +45,7 @@ __all__ = [
     "Buy",
     "Draw",
     "EventKind",
+    "Lesson",
     "MarketCard",
     "Pass",
     "Pay",

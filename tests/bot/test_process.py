@@ -132,7 +132,7 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
         assert bot.get_cog("GameCog") is not None
         assert {c.name for c in bot.tree.get_commands()} == {
             "game", "rules", "leaderboard", "stats", "history", "config", "images", "language",
-            "admin", "daily",
+            "admin", "daily", "learn",
         }
         registered = set(bot._connection._view_store._dynamic_items.values())
         assert registered == {*TABLE_CONTROLS, *LEADERBOARD_ITEMS, *DAILY_ITEMS}

@@ -42,13 +42,16 @@ def test_before_the_ids_are_known_a_command_is_its_name_in_the_readers_language(
 
 def test_once_registered_a_command_is_a_mention_with_its_id() -> None:
     remember([registered("game", 1234), registered("config", 99), registered("leaderboard", 55),
+              registered("rules", 12), registered("learn", 13),
               registered("Report", 7, kind=3)])  # a context-menu command is no slash command
     for language in Language:
         fields = command_fields(words_for(language))
         assert fields == {"game_new_command": "</game new:1234>",
                           "game_status_command": "</game status:1234>",
                           "config_command": "</config:99>",
-                          "leaderboard_command": "</leaderboard:55>"}
+                          "leaderboard_command": "</leaderboard:55>",
+                          "rules_command": "</rules:12>",
+                          "learn_command": "</learn:13>"}
     said = refusal_text(words_for(Language.SQ), errors.Refusal(errors.NO_GAME))
     assert said == "Nuk ka lojë në këtë kanal. Hapni një me </game new:1234>."
 
@@ -71,6 +74,6 @@ def test_no_text_spells_a_slash_command() -> None:
         if message.id and not (message.context or "").startswith(("command", "parameter"))
         for text in forms(message.id)
         if any(f"/{name}" in text for name in ("game", "config", "rules", "language", "images",
-                                                 "leaderboard", "stats", "history"))
+                                                 "leaderboard", "stats", "history", "learn"))
     ]
     assert spelled == []

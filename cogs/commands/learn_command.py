@@ -1,0 +1,100 @@
+"""/learn game:<split|ten>: a guided first game against bot seats, on a private table
+(``cogs.rendering.private_table``: the player's ephemeral message is its only surface).
+
+The deal is fixed (``game.tutor.LEARN_DEALS``: chosen so that every rule comes up early) and
+the bot seats play the normal level, as the deal's search assumed. Before each of the
+player's decisions the tutor's comment stands above the table (``cogs.rendering.tutor_render``,
+the private table's add-on for the ``learn`` kind); running the command again resumes the
+game, drawn from the stored state.
+"""
+
+from __future__ import annotations
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.errors import TableError
+from bot.process.client import TableBot
+from bot.sessions.models import Seat, Session, SessionKind
+from bot.sessions.transitions import bot_seat
+from cogs.client_services import Interaction, game_uis, player_id, refuse, seat_for
+from cogs.commands.game_option import GameOption, game_choices
+from cogs.game_ui import GameUI, Teaches
+from cogs.i18n.commands import L_
+from cogs.i18n.words import Words
+from cogs.rendering.private_table import PrivateExtras, send_private_table
+from cogs.rendering.tutor_progress import TutorCache
+from cogs.rendering.tutor_render import tutor_embeds
+from cogs.table_services import TableServices
+from game.base import PlayerId
+from game.tutor import LEARN_DEALS
+
+BOT_LEVEL = "normal"  # the level game.learn_deals searched the deals with
+
+
+def learn_seats(game: str) -> tuple[Seat, ...]:
+    """The bot seats of a /learn game (the learner takes the first seat)."""
+    seats: tuple[Seat, ...] = ()
+    for _ in range(LEARN_DEALS[game].seats - 1):
+        seats = (*seats, bot_seat(seats, BOT_LEVEL))
+    return seats
+
+
+class LearnCog(commands.Cog):
+    """``/learn``; its tutor is the ``learn`` kind's add-on to the private table's message."""
+
+    def __init__(self, services: TableServices) -> None:
+        self.services = services
+        self.tutors = TutorCache()
+        services.private_addons[SessionKind.LEARN] = self.addon
+
+    def teaching(self) -> dict[str, GameUI]:
+        """The games /learn teaches: a fixed deal, and a UI with the tutor's words."""
+        return {ui.key: ui for ui in self.services.uis
+                if ui.key in LEARN_DEALS and isinstance(ui, Teaches)}
+
+    async def addon(self, client: TableBot, session: Session, viewer: PlayerId,
+                    words: Words) -> PrivateExtras:
+        ui = game_uis(client).ui(session.game)
+        if not isinstance(ui, Teaches) or viewer != session.host_id:
+            return PrivateExtras()
+        engine = client.manager.engine(session.game)
+        tutor = await self.tutors.tutor(client.manager.store, engine, session, viewer)
+        pages = getattr(ui, "rules_pages", ())
+        return PrivateExtras(above=tutor_embeds(ui, session, viewer, tutor, pages, words))
+
+    @app_commands.command(
+        name=L_("command-name", "learn"),
+        description=L_("command-description",
+                       "Learn a game by playing it, with a tutor (only you see it)"),
+    )
+    @app_commands.describe(game=L_("parameter-description", "Which game"))
+    @app_commands.rename(game=L_("parameter-name", "game"))
+    @app_commands.guild_only()
+    async def learn(self, interaction: Interaction, game: GameOption) -> None:
+        manager = interaction.client.manager
+        if game not in self.teaching():
+            await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        me = player_id(interaction.user)
+        running = manager.private_of(me, SessionKind.LEARN, game)
+        if running:
+            await send_private_table(interaction, running[-1])
+            return
+        try:
+            session = await manager.open_private(
+                interaction.guild_id or 0, interaction.channel_id or 0, game,
+                seat_for(interaction.user), learn_seats(game), kind=SessionKind.LEARN,
+                seed=LEARN_DEALS[game].seed)
+        except TableError as err:
+            await refuse(interaction, err)
+            return
+        await send_private_table(interaction, session)
+
+    @learn.autocomplete("game")
+    async def _learn_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices({key: ui.title for key, ui in self.teaching().items()}, current)
+
