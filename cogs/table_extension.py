@@ -48,7 +48,7 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
     them: the table, the round summaries, the ping, the final post, then a game's thread is
     archived; the followed private views, the channel health; last the machine seats and the
     turn clock, so a change is drawn and posted before a machine seat's worker or the clock
-    looks at it."""
+    looks at it; the reviews of a finished game are queued last."""
     return (
         publisher.on_change,
         Announcer(bot).on_change,
@@ -59,6 +59,7 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
         services.health.on_change,
         bot.autoplay.on_change,
         bot.turn_clock.on_change,
+        bot.reviews.on_change,
     )
 
 

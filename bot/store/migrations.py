@@ -167,6 +167,22 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
     """,
+    # 12: the expert's reviews (bot.reviews): one row per finished game and human player,
+    # "pending" from when it is asked for (at the game's end) until its body is stored once
+    # ("done"; "failed" when the game does not replay). Pending rows are redone at the next
+    # start. (11 is /learn's; until it is merged this script runs as the 11th.)
+    """
+    CREATE TABLE reviews (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        user_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+        body TEXT,
+        queued_at TEXT NOT NULL,
+        done_at TEXT,
+        PRIMARY KEY (session_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX reviews_pending ON reviews (status, queued_at);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -317,6 +333,19 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, season, game)
     );
     CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
+    """,
+    # 12: the expert's reviews (11 is /learn's; until it is merged this script runs as the 11th)
+    """
+    CREATE TABLE reviews (
+        session_id BIGINT NOT NULL REFERENCES sessions (id),
+        user_id TEXT COLLATE "C" NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+        body TEXT,
+        queued_at TEXT COLLATE "C" NOT NULL,
+        done_at TEXT COLLATE "C",
+        PRIMARY KEY (session_id, user_id)
+    );
+    CREATE INDEX reviews_pending ON reviews (status, queued_at);
     """,
 )
 
