@@ -294,6 +294,26 @@ def event_lines(ui: GameUI, events: Iterable[Event], viewer: PlayerId | None,
     return [event_line(ui, event, viewer, names, words) for event in events]
 
 
+# A review's cost unit (``cogs.rendering.review_pages``): points of margin, or a share of a win.
+POINTS_UNIT = "points"
+WIN_UNIT = "win"
+
+
+@runtime_checkable
+class WordsDecisions(Protocol):
+    """A GameUI that words a player's decision for the expert's review: ``session.state`` is
+    the state before it (``viewer``'s turn)."""
+
+    def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        """``action`` (one of ``viewer``'s legal actions) as a short phrase in ``words``."""
+        ...
+
+    def cost_unit(self, session: Session, viewer: PlayerId) -> str:
+        """The unit of the expert search's outcome at this decision: :data:`POINTS_UNIT` or
+        :data:`WIN_UNIT`."""
+        ...
+
+
 @runtime_checkable
 class DrawsReplay(Protocol):
     """A GameUI with its own compact hands for a replay step (``cogs.rendering.replay_pages``);

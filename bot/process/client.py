@@ -30,8 +30,6 @@ from discord.ext import commands
 
 from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import DecisionPool
-from bot.reviews.pool import ReviewPool
-from bot.reviews.reviewer import Reviewer
 from bot.automation.season_watcher import SeasonWatcher
 from bot.automation.turn_clock import TurnClock
 from bot.ops.rest_trace import rest_trace
@@ -40,6 +38,8 @@ from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
 from bot.rankings.leaderboard import Leaderboards
+from bot.reviews.pool import ReviewPool
+from bot.reviews.reviewer import Reviewer
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import utcnow
 from bot.store import Store, open_store

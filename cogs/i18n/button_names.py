@@ -27,6 +27,7 @@ BUTTON_FIELDS: dict[str, Message] = {
     "my_view_button": cw.MY_VIEW,
     "im_back_button": cw.IM_BACK,
     "replay_button": cw.REPLAY,
+    "my_review_button": cw.MY_REVIEW,
     "done_button": cw.DONE_LAYING_DOWN,
     "flip_button": cw.FLIP,
 }

@@ -35,6 +35,7 @@ BACK = NP_("button", "Back")
 MORE = NP_("button", "More")
 IM_BACK = NP_("button", "I'm back")
 REPLAY = NP_("button", "Replay")
+MY_REVIEW = NP_("button", "My review")
 
 # Moves (SPLIT: draw from the draw pile; TEN: draw again or stop, bid, pass, buy)
 DRAW = NP_("button", "Draw")

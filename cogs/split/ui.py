@@ -15,7 +15,7 @@ import discord
 
 from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
-from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.game_ui import POINTS_UNIT, WIN_UNIT, Click, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
@@ -26,12 +26,14 @@ from cogs.split.events import event_line
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
 from cogs.split.hand_image import render_hand
+from cogs.split.labels import action_label
 from cogs.split.rules_text import PAGES, RULES
 from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
 from cogs.split.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.split import RoundSummary, SplitEngine
+from game.split.state import ROUNDS
 
 # Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
 # buttons; a restarted bot still answers those for the seated players.
@@ -67,6 +69,14 @@ class SplitUI:
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, words_for(Language.EN))
+
+    def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        return action_label(session.state, action, session.names, words)
+
+    def cost_unit(self, session: Session, viewer: PlayerId) -> str:
+        # The expert plays a round out: its margin in points, but the last round's end is the
+        # game's, valued as a share of the win (``game.split.expert.outcome_value``).
+        return WIN_UNIT if session.state.round >= ROUNDS else POINTS_UNIT
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         return private_render(self.engine, session, viewer, words)
