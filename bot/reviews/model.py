@@ -77,6 +77,7 @@ class Summary:
     differing: int
     not_assessed: int
     mean_cost: dict[str, float]
+    costed: dict[str, int]  # per unit: the decisions its mean cost is over
     mean_simulations: float
     least_simulations: int
 
@@ -107,6 +108,7 @@ def summary(review: Review, unit: Callable[[ReviewedDecision], str] = lambda d: 
         differing=len(assessed) - matched,
         not_assessed=len(review.decisions) - len(assessed),
         mean_cost={key: sum(values) / len(values) for key, values in costs.items()},
+        costed={key: len(values) for key, values in costs.items()},
         mean_simulations=sum(sims) / len(sims) if sims else 0.0,
         least_simulations=min(sims) if sims else 0,
     )

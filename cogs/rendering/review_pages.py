@@ -129,14 +129,21 @@ def summary_embed(ui: GameUI, built: BuiltReplay, review: Review, words: Words) 
             figures.assessed, matched=figures.matched,
             percent=_percent(words, figures.accuracy)))
     for unit, mean in sorted(figures.mean_cost.items()):
+        # SPLIT measures points until its last round, then a share of the win: two means.
         if unit == POINTS_UNIT:
-            lines.append(words.gettext(
-                "**Mean cost per decision:** about {points} points by the round's end.",
-                points=words.decimal(mean, 2)))
+            lines.append(words.ngettext(
+                "**Mean cost per decision:** about {points} points by the round's end"
+                " (over {count} decision).",
+                "**Mean cost per decision:** about {points} points by the round's end"
+                " (over {count} decisions).",
+                figures.costed[unit], points=words.decimal(mean, 2)))
         else:
-            lines.append(words.gettext(
-                "**Mean cost per decision:** about {percent} % of a win.",
-                percent=words.decimal(100 * mean, 1)))
+            lines.append(words.ngettext(
+                "**Mean cost per decision:** about {percent} % of a win (over {count}"
+                " decision).",
+                "**Mean cost per decision:** about {percent} % of a win (over {count}"
+                " decisions).",
+                figures.costed[unit], percent=words.decimal(100 * mean, 1)))
     if figures.assessed:
         lines.append(words.gettext(
             "**How sure:** {mean} simulations per decision on average, at least {least}.",
