@@ -1,9 +1,10 @@
 """When reviews are computed, and where they are kept.
 
 A review is **queued when a game ends**, for each human seat (a manager listener, like the
-machine seats): a player who opens it minutes later usually finds it ready, and the worker
-does it while the table is quiet anyway. It is also queued on the first request for a game
-that ended before reviews existed (or whose row was lost). Each is stored once
+machine seats): a player who opens it minutes later usually finds it ready, and the
+low-priority worker uses CPU that nothing else wants. It is also queued on the first request
+for a game that ended before reviews existed, and only then with ``REVIEW_AT_END`` off (a
+host that would rather spend CPU only on the reviews players open). Each is stored once
 (``Store.finish_review`` only writes a pending row) and never recomputed; a row left pending
 by a crash or a stop is queued again at the next start (:meth:`Reviewer.resume`).
 
@@ -57,13 +58,14 @@ class Reviewer:
 
     def __init__(
         self, store: Store, pool: ReviewPool, cpu_seconds: float,
-        clock: Callable[[], datetime], *, shards: ShardSet | None = None,
+        clock: Callable[[], datetime], *, shards: ShardSet | None = None, at_end: bool = True,
     ) -> None:
         self._store = store
         self._pool = pool
         self.cpu_seconds = cpu_seconds
         self._clock = clock
         self._shards = shards
+        self.at_end = at_end  # queue each human seat's review when a game ends
         self._queue: asyncio.Queue[Key] = asyncio.Queue()
         self._queued: set[Key] = set()
         self._waiters: dict[Key, list[asyncio.Future[Stored]]] = {}
@@ -87,7 +89,8 @@ class Reviewer:
     async def on_change(self, change: Change) -> None:
         """A manager listener: when a game ends, each human seat's review is queued."""
         session = change.session
-        if change.kind != ChangeKind.FINISHED or session.status is not Status.FINISHED:
+        if (not self.at_end or change.kind != ChangeKind.FINISHED
+                or session.status is not Status.FINISHED):
             return
         for seat in session.seats:
             if not seat.is_bot:
