@@ -3,14 +3,16 @@
 A review searches every decision of a player's game (seconds of CPU); run beside the
 decision pool (``bot.automation.decision_pool``) at the same priority it would slow the
 expert seats' moves and the event loop's answers. Its workers (``REVIEW_WORKERS``, default 1)
-lower their own priority at start (``os.nice(19)``), so the scheduler gives them only the
-CPU nothing else wants; each review is bounded by its CPU budget (``REVIEW_CPU_SECONDS``,
-``bot.reviews.cpu_budget``), not by a wall-clock deadline.
+run at the lowest priority (niceness 19: set by the bot as soon as they are spawned, and by
+each worker itself at start), so the scheduler gives them only the CPU nothing else wants;
+each review is bounded by its CPU budget (``REVIEW_CPU_SECONDS``, ``bot.reviews.cpu_budget``),
+not by a wall-clock deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -39,6 +41,7 @@ class ReviewPool:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        self._lowered: set[int] = set()  # worker pids whose priority was lowered
 
     @property
     def started(self) -> bool:
@@ -60,14 +63,28 @@ class ReviewPool:
         reviewed), computed in a worker."""
         pool = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(
+            answer = asyncio.get_running_loop().run_in_executor(
                 pool, review_json, export_json, player, cpu_seconds)
+            self._lower_priority(pool)
+            return await answer
         except BrokenProcessPool:
             log.warning("a review worker died; the pool is started again")
             if self._pool is pool:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+    def _lower_priority(self, pool: ProcessPoolExecutor) -> None:
+        """Lower the new workers' priority from here at once: a spawned worker imports the
+        bot's modules (a second of CPU) before its initializer runs, and at the normal
+        priority that start would compete with the answers."""
+        for process in list(getattr(pool, "_processes", {}).values()):
+            pid = process.pid
+            if pid is None or pid in self._lowered:
+                continue
+            self._lowered.add(pid)
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                os.setpriority(os.PRIO_PROCESS, pid, NICENESS)
 
     async def close(self) -> None:
         """Stop the workers: a review under way is not waited for (it may take seconds)."""

@@ -293,3 +293,18 @@ async def test_with_review_at_end_off_a_review_waits_for_its_request(
     assert await store.pending_reviews() == [(sid, "1")]
     await reviewer.close()
     await store.close()
+
+
+async def test_the_bot_lowers_a_review_workers_priority_as_soon_as_it_is_spawned(
+    split_game: GameExport
+) -> None:
+    pool = ReviewPool(1)
+    try:
+        answer = await asyncio.wait_for(
+            pool.review(dump_export(split_game), split_game.players[0], 0.05), 120)
+        assert answer is not None and Review.model_validate_json(answer).player == \
+            split_game.players[0]
+        (pid,) = pool._lowered
+        assert os.getpriority(os.PRIO_PROCESS, pid) == NICENESS
+    finally:
+        await pool.close()
