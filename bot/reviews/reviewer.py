@@ -102,7 +102,10 @@ class Reviewer:
 
     async def request(self, session_id: int, player: str) -> Stored:
         """The stored review, or its pending row (then queued, unless it is already)."""
-        stored = _stored(await self._store.queue_review(session_id, player, at=self._clock()))
+        row = await self._store.stored_review(session_id, player)  # a read: pages are clicked
+        if row is None:
+            row = await self._store.queue_review(session_id, player, at=self._clock())
+        stored = _stored(row)
         if stored.status == PENDING:
             self._put((session_id, player))
         return stored
