@@ -56,6 +56,7 @@ from cogs.kit.discord_limits import (
     unlink_images,
 )
 from game.base import Event, PlayerId
+from game.replay import StepMarker
 
 log = logging.getLogger(__name__)
 
@@ -308,9 +309,9 @@ class WordsDecisions(Protocol):
         """``action`` (one of ``viewer``'s legal actions) as a short phrase in ``words``."""
         ...
 
-    def cost_unit(self, session: Session, viewer: PlayerId) -> str:
-        """The unit of the expert search's outcome at this decision: :data:`POINTS_UNIT` or
-        :data:`WIN_UNIT`."""
+    def cost_unit(self, marker: StepMarker) -> str:
+        """The unit of the expert search's outcome at a decision in ``marker``'s round and
+        turn (``game.replay``): :data:`POINTS_UNIT` or :data:`WIN_UNIT`."""
         ...
 
 

@@ -3,8 +3,9 @@
 A review searches every decision of a player's game (seconds of CPU); run beside the
 decision pool (``bot.automation.decision_pool``) at the same priority it would slow the
 expert seats' moves and the event loop's answers. Its workers (``REVIEW_WORKERS``, default 1)
-run at the lowest priority (niceness 19: set by the bot as soon as they are spawned, and by
-each worker itself at start), so the scheduler gives them only the CPU nothing else wants;
+run at the lowest priority (niceness 19 and Linux's SCHED_IDLE policy: set by the bot as soon
+as they are spawned, and by each worker itself at start), so the scheduler gives them only the
+CPU nothing else wants;
 each review is bounded by its CPU budget (``REVIEW_CPU_SECONDS``, ``bot.reviews.cpu_budget``),
 not by a wall-clock deadline.
 """
@@ -27,8 +28,18 @@ log = logging.getLogger(__name__)
 NICENESS = 19  # the lowest priority a process may give itself
 
 
+def lowest_priority(pid: int) -> None:
+    """Niceness 19 and, where Linux offers it, the SCHED_IDLE policy (the scheduler runs the
+    process only when nothing else wants the core, and any waking task preempts it)."""
+    os.setpriority(os.PRIO_PROCESS, pid, NICENESS)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(pid, idle, os.sched_param(0))
+
+
 def _review_worker_start() -> None:
-    os.nice(NICENESS)
+    lowest_priority(0)
     _worker_start()  # Ctrl-C ignored; the worker exits with its parent
 
 
@@ -84,7 +95,7 @@ class ReviewPool:
                 continue
             self._lowered.add(pid)
             with contextlib.suppress(OSError):  # it ended meanwhile
-                os.setpriority(os.PRIO_PROCESS, pid, NICENESS)
+                lowest_priority(pid)
 
     async def close(self) -> None:
         """Stop the workers: a review under way is not waited for (it may take seconds)."""

@@ -110,15 +110,15 @@ def _move(ui: GameUI, before: Session, player: str, action: object, words: Words
     return clip(str(action), FIELD_VALUE)
 
 
-def _unit(ui: GameUI, built: BuiltReplay, player: str, decision: ReviewedDecision) -> str:
+def _unit(ui: GameUI, built: BuiltReplay, decision: ReviewedDecision) -> str:
+    """The cost's unit at ``decision`` (from the step's marker: no state is rebuilt)."""
     if not isinstance(ui, WordsDecisions):
         return POINTS_UNIT
-    before = step_session(built, built.replay.step(decision.step - 1))
-    return ui.cost_unit(before, player)
+    return ui.cost_unit(built.replay.markers[decision.step - 1])
 
 
 def summary_embed(ui: GameUI, built: BuiltReplay, review: Review, words: Words) -> discord.Embed:
-    figures = summary(review, lambda d: _unit(ui, built, review.player, d))
+    figures = summary(review, lambda d: _unit(ui, built, d))
     lines = []
     if figures.accuracy is not None:
         lines.append(words.ngettext(
@@ -196,9 +196,8 @@ def decision_embed(ui: GameUI, built: BuiltReplay, review: Review, decision: Rev
     embed.add_field(name=words.gettext("The expert plays"), inline=False,
                     value=_move(ui, before, player, engine.parse_action(decision.expert), words))
     embed.add_field(name=words.gettext("Estimated cost"), inline=False,
-                    value=clip(cost_text(decision, ui.cost_unit(before, player)
-                                         if isinstance(ui, WordsDecisions) else POINTS_UNIT,
-                                         words), FIELD_VALUE))
+                    value=clip(cost_text(decision, _unit(ui, built, decision), words),
+                               FIELD_VALUE))
     embed.set_footer(text=words.ngettext(
         "{count} simulation for this decision.", "{count} simulations for this decision.",
         decision.simulations))

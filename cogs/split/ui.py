@@ -32,6 +32,7 @@ from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
 from cogs.split.table_image import render_table
 from game.base import Engine, Event, PlayerId
+from game.replay import StepMarker
 from game.split import RoundSummary, SplitEngine
 from game.split.state import ROUNDS
 
@@ -73,10 +74,10 @@ class SplitUI:
     def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
         return action_label(session.state, action, session.names, words)
 
-    def cost_unit(self, session: Session, viewer: PlayerId) -> str:
+    def cost_unit(self, marker: StepMarker) -> str:
         # The expert plays a round out: its margin in points, but the last round's end is the
         # game's, valued as a share of the win (``game.split.expert.outcome_value``).
-        return WIN_UNIT if session.state.round >= ROUNDS else POINTS_UNIT
+        return WIN_UNIT if (marker.round or 1) >= ROUNDS else POINTS_UNIT
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         return private_render(self.engine, session, viewer, words)

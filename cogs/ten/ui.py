@@ -41,6 +41,7 @@ from cogs.ten.hand_image import render_hand
 from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
+from game.replay import StepMarker
 from game.ten import (
     Bid,
     Buy,
@@ -202,7 +203,7 @@ class TenUI:
         look = controls.look(action, view.tableau_currency, words)
         return look.label if look is not None else str(action)
 
-    def cost_unit(self, session: Session, viewer: PlayerId) -> str:
+    def cost_unit(self, marker: StepMarker) -> str:
         return WIN_UNIT  # the expert plays the game out: its share of the win
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:

@@ -152,7 +152,8 @@ def test_the_review_workers_run_at_the_lowest_priority() -> None:
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                              initializer=_review_worker_start) as pool:
         niceness = pool.submit(os.nice, 0).result(timeout=60)
-    assert niceness >= min(NICENESS, 19)
+        policy = pool.submit(os.sched_getscheduler, 0).result(timeout=60)
+    assert niceness == NICENESS and policy == os.SCHED_IDLE
 
 
 # --- the reviewer ---------------------------------------------------------------------------
@@ -306,5 +307,6 @@ async def test_the_bot_lowers_a_review_workers_priority_as_soon_as_it_is_spawned
             split_game.players[0]
         (pid,) = pool._lowered
         assert os.getpriority(os.PRIO_PROCESS, pid) == NICENESS
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
     finally:
         await pool.close()
