@@ -74,10 +74,12 @@ class ReviewPool:
         reviewed), computed in a worker."""
         pool = self._executor()
         try:
-            answer = asyncio.get_running_loop().run_in_executor(
-                pool, review_json, export_json, player, cpu_seconds)
+            # Submitted from a thread: the first submit spawns the workers (a fork and exec
+            # each), which would hold up the event loop's answers meanwhile.
+            answer = await asyncio.to_thread(
+                pool.submit, review_json, export_json, player, cpu_seconds)
             self._lower_priority(pool)
-            return await answer
+            return await asyncio.wrap_future(answer)
         except BrokenProcessPool:
             log.warning("a review worker died; the pool is started again")
             if self._pool is pool:
