@@ -41,14 +41,14 @@ def machine_game(game: str, players: int, seed: int, level: str = "normal") -> G
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--budget", type=float, default=60.0,
                         help="CPU seconds per review (REVIEW_CPU_SECONDS)")
     parser.add_argument("--only", choices=sorted(engines()), default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for game in [args.only] if args.only else sorted(engines()):
         spent: list[float] = []
         for seed in range(1, args.games + 1):
@@ -63,7 +63,8 @@ def main() -> None:
                   f" stopped by the budget: {review.stopped}")
         print(f"{game} {args.players}p: CPU s per review median {statistics.median(spent):.2f},"
               f" max {max(spent):.2f} ({len(spent)} reviews, budget {args.budget:g} s)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
