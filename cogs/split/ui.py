@@ -33,8 +33,7 @@ from cogs.split.table import final_embed, round_summary_embed, scores_embed, tab
 from cogs.split.table_image import render_table
 from game.base import Engine, Event, PlayerId
 from game.replay import StepMarker
-from game.split import RoundSummary, SplitEngine
-from game.split.state import ROUNDS
+from game.split import ROUNDS, RoundSummary, SplitEngine
 
 # Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
 # buttons; a restarted bot still answers those for the seated players.
