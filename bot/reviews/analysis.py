@@ -73,12 +73,15 @@ def review_player(export: GameExport, player: str, cpu_seconds: float) -> Review
         compared = decision.index(played) is not None
         paired = None if matched else decision.paired(decision.action, played)
         cost: float | None = 0.0 if matched else (paired[0] if paired else None)
-        if not decision.searched:  # the budget cut the search before its first sweeps
+        # A single candidate (TEN's buy phase when no purchase adds points) is the expert's
+        # move without a search: assessed, and a differing move was not compared.
+        searched = decision.searched or len(decision.estimates) == 1
+        if not searched:  # the budget cut the search before its first sweeps
             cost = None
             stopped = True
         decisions.append(ReviewedDecision(
             step=index, played=_json(played), expert=_json(decision.action),
-            matched=matched, searched=decision.searched, compared=compared,
+            matched=matched, searched=searched, compared=compared,
             candidates=len(decision.estimates), cost=cost,
             worlds=decision.sweeps if matched else (paired[1] if paired else 0),
             sweeps=decision.sweeps, simulations=decision.simulations,

@@ -12,12 +12,14 @@ one the CPU budget left unsearched is counted but not assessed.
   game UI words it: SPLIT points of margin at the round's end, or a share of a win in the
   last round; TEN a share of a win). A move that dropped out of the search early has its gap
   on fewer worlds (``worlds`` < ``sweeps``), which the review says. A move the search did not
-  compare (TEN prunes bids and payments to a few) has no cost (``cost`` None): it counts
-  against accuracy but not in the mean cost. A negative gap (TEN's expert keeps the normal
+  compare (TEN prunes bids, payments and purchases to a few; a single candidate left is
+  the expert's move without a search) has no cost (``cost`` None): it counts against
+  accuracy but not in the mean cost. A negative gap (TEN's expert keeps the normal
   bot's move unless another beats it clearly) counts as no cost.
 - **Mean cost per decision**: the mean of the costs (0 for a matching move, negatives as 0)
   over the assessed decisions that have one, per unit.
-- **How sure**: the simulations per assessed decision (mean and least).
+- **How sure**: the simulations per searched decision (mean and least; a decision with a
+  single candidate needs none).
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def summary(review: Review, unit: Callable[[ReviewedDecision], str] = lambda d: 
         value = 0.0 if decision.matched else decision.cost
         if value is not None:
             costs.setdefault(unit(decision), []).append(clamped(value))
-    sims = [d.simulations for d in assessed]
+    sims = [d.simulations for d in assessed if d.simulations > 0]
     return Summary(
         decisions=len(review.decisions),
         assessed=len(assessed),

@@ -76,7 +76,7 @@ def cost_text(decision: ReviewedDecision, unit: str, words: Words) -> str:
     """The estimated cost of a differing move, with what it rests on."""
     if decision.cost is None:
         return words.gettext("Not measured: the expert compares only a few of the possible"
-                             " amounts and payments, and yours was not among them.")
+                             " bids, payments and purchases, and yours was not among them.")
     if decision.cost <= 0:
         cost = words.gettext("No measurable cost: the expert kept its move, but yours did as"
                              " well on the same deals.")
@@ -144,7 +144,7 @@ def summary_embed(ui: GameUI, built: BuiltReplay, review: Review, words: Words) 
                 "**Mean cost per decision:** about {percent} % of a win (over {count}"
                 " decisions).",
                 figures.costed[unit], percent=words.decimal(100 * mean, 1)))
-    if figures.assessed:
+    if figures.least_simulations:
         lines.append(words.gettext(
             "**How sure:** {mean} simulations per decision on average, at least {least}.",
             mean=words.decimal(figures.mean_simulations, 0),

@@ -76,6 +76,13 @@ def test_mean_cost_is_kept_apart_per_unit_and_sure_counts_simulations() -> None:
     assert figures.mean_simulations == pytest.approx(50.0) and figures.least_simulations == 20
 
 
+def test_a_single_candidate_is_assessed_without_simulations_and_how_sure_leaves_it_out() -> None:
+    figures = summary(review_of(decision(1, matched=True, simulations=0, sweeps=0, worlds=0),
+                                decision(2, simulations=30, cost=1.0)))
+    assert figures.assessed == 2 and figures.matched == 1
+    assert figures.least_simulations == 30 and figures.mean_simulations == 30
+
+
 def test_no_assessed_decision_has_no_accuracy() -> None:
     figures = summary(review_of(decision(1, searched=False, cost=None), forced=3))
     assert figures.accuracy is None and figures.mean_cost == {}
