@@ -69,12 +69,13 @@ async def test_review_from_the_final_post_and_the_replay_in_every_language(
 
     review = await open_review(guild, review_bot, alice, post, button, TITLES["en"])
     assert "Accuracy" in review.text and "simulations per decision" in review.text
-    nxt = review.component(f"tb:rv:{sid}:1:n")
-    if nxt is not None:  # a decision where Alice's move differs: its page
-        await guild.click(alice, review, f"tb:rv:{sid}:1:n")
-        page = guild.message(review)
-        assert "Decision 1 of" in page.text and "The expert plays" in page.text
-        assert "Estimated cost" in page.text
+    # The seeded players do not play as the expert does: a page per differing decision.
+    assert review.component(f"tb:rv:{sid}:1:n") is not None, review.text
+    await guild.click(alice, review, f"tb:rv:{sid}:1:n")
+    page = guild.message(review)
+    assert "Decision 1 of" in page.text and "You played" in page.text
+    assert "The expert plays" in page.text and "Estimated cost" in page.text
+    assert "Your hand" in page.text  # the position as Alice saw it
 
     for language in ("es", "gu", "sq"):
         chosen = await guild.slash(alice, table.channel, "language", language=language)
