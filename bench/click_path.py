@@ -163,6 +163,8 @@ async def measure(press: Callable[[], Awaitable[None]], manager: Any) -> Countin
 async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     from bot.automation.autoplay import Autoplay
     from bot.automation.turn_clock import TurnClock
+    from bot.reviews.pool import ReviewPool
+    from bot.reviews.reviewer import Reviewer
     from bot.sessions.manager import SessionManager
     from bot.sessions.models import Seat
     from bot.store import open_store
@@ -189,6 +191,8 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     autoplay = Autoplay(manager, notifier=publisher, sleep=no_pause)
     clock = TurnClock(manager, notifier=publisher)
     client.autoplay, client.turn_clock = autoplay, clock
+    # Reviews are queued only when a game ends (no worker starts before one is).
+    client.reviews = Reviewer(store, ReviewPool(1), 1.0, manager.clock)
     # The table extension's listeners, in its one declared order.
     for listener in listeners(client, client.services, publisher, turn_ping):
         manager.subscribe(listener)

@@ -60,6 +60,7 @@ from cogs.kit.discord_limits import (
     unlink_images,
 )
 from game.base import Event, PlayerId
+from game.replay import StepMarker
 
 log = logging.getLogger(__name__)
 
@@ -314,6 +315,26 @@ def event_lines(ui: GameUI, events: Iterable[Event], viewer: PlayerId | None,
                 names: Mapping[PlayerId, str], words: Words) -> list[str]:
     """:func:`event_line` of each event."""
     return [event_line(ui, event, viewer, names, words) for event in events]
+
+
+# A review's cost unit (``cogs.rendering.review_pages``): points of margin, or a share of a win.
+POINTS_UNIT = "points"
+WIN_UNIT = "win"
+
+
+@runtime_checkable
+class WordsDecisions(Protocol):
+    """A GameUI that words a player's decision for the expert's review: ``session.state`` is
+    the state before it (``viewer``'s turn)."""
+
+    def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        """``action`` (one of ``viewer``'s legal actions) as a short phrase in ``words``."""
+        ...
+
+    def cost_unit(self, marker: StepMarker) -> str:
+        """The unit of the expert search's outcome at a decision in ``marker``'s round and
+        turn (``game.replay``): :data:`POINTS_UNIT` or :data:`WIN_UNIT`."""
+        ...
 
 
 @runtime_checkable

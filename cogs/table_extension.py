@@ -50,7 +50,8 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
     them: the table, the round summaries, the ping, the final post, then a game's thread is
     archived; the followed private views, the channel health; last the machine seats and the
     turn clock, so a change is drawn and posted before a machine seat's worker or the clock
-    looks at it. The channel's listeners never hear of a private table
+    looks at it; the reviews of a finished game are queued last. The channel's listeners (and
+    the reviews, opened from the final post) never hear of a private table
     (``cogs.listeners.private_tables``)."""
     channel = (
         publisher.on_change,
@@ -65,6 +66,7 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
         *(public_only(listener) for listener in channel),
         bot.autoplay.on_change,
         bot.turn_clock.on_change,
+        public_only(bot.reviews.on_change),
     )
 
 

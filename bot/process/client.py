@@ -38,6 +38,8 @@ from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
 from bot.rankings.leaderboard import Leaderboards
+from bot.reviews.pool import ReviewPool
+from bot.reviews.reviewer import Reviewer
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import utcnow
 from bot.store import Store, open_store
@@ -105,6 +107,8 @@ class TableBot(commands.Bot):
         self._autoplay: Autoplay | None = None
         # Expert moves' processes (bot.automation.decision_pool).
         self.decisions: DecisionPool | None = None
+        # The expert's reviews of finished games (bot.reviews), in their own pool.
+        self._reviews: Reviewer | None = None
         self._turn_clock: TurnClock | None = None
         self._season_watcher: SeasonWatcher | None = None
         self._season_task: asyncio.Task[None] | None = None
@@ -132,6 +136,10 @@ class TableBot(commands.Bot):
     @property
     def autoplay(self) -> Autoplay:
         return _ready(self._autoplay, "autoplay")
+
+    @property
+    def reviews(self) -> Reviewer:
+        return _ready(self._reviews, "reviews")
 
     @property
     def turn_clock(self) -> TurnClock:
@@ -177,11 +185,18 @@ class TableBot(commands.Bot):
             self.settings.expert_workers, self.settings.expert_deadline_ms / 1000
         )
         self._autoplay = Autoplay(manager, decisions=self.decisions)
+        self._reviews = Reviewer(
+            self.store, ReviewPool(self.settings.review_workers),
+            self.settings.review_cpu_seconds, self.clock, shards=self.ownership.shards,
+            at_end=self.settings.review_at_end,
+        )
         self._turn_clock = TurnClock(manager)
         for name in EXTENSIONS:
             await self.load_extension(name)  # the table extension subscribes the listeners
         await self.sync_commands()
         self.autoplay.resume()  # bot turns that were pending when the process stopped
+        self.reviews.start()
+        await self.reviews.resume()  # reviews a stop or a crash left pending
         self._catch_up_task = asyncio.create_task(self._catch_up(), name="table-catch-up")
         self._clock_task = asyncio.create_task(self.turn_clock.run(), name="turn-clock")
         self._season_task = asyncio.create_task(self._watch_seasons(), name="season-watcher")
@@ -302,6 +317,8 @@ class TableBot(commands.Bot):
             await self.turn_clock.close()  # its last announcements go out
         if self._autoplay is not None:
             await self._autoplay.close()
+        if self._reviews is not None:
+            await self._reviews.close()  # a review under way stays pending: redone at start
         if self.decisions is not None:
             await self.decisions.close()  # waits for searches under way (each has a deadline)
         await super().close()

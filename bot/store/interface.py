@@ -178,6 +178,33 @@ class Store(ABC):
     async def daily_days(self, user_id: str, game: str) -> list[date]:
         """The days on which the player finished that game's daily deal, oldest first."""
 
+    # --- reviews (bot.reviews: one row per game and player, its body stored once) ----------
+
+    @abstractmethod
+    async def queue_review(
+        self, session_id: int, user_id: str, *, at: datetime
+    ) -> tuple[str, str | None]:
+        """Mark ``user_id``'s review of ``session_id`` pending unless a row exists; returns
+        the row's status and body: ("pending", None), ("done", the review's JSON) or
+        ("failed", None)."""
+
+    @abstractmethod
+    async def stored_review(self, session_id: int, user_id: str) -> tuple[str, str | None] | None:
+        """The row's status and body, or None when the review was never asked for."""
+
+    @abstractmethod
+    async def pending_reviews(self, *, shards: ShardSet | None = None) -> list[tuple[int, str]]:
+        """(session id, user id) of every pending review (with ``shards``: of their guilds),
+        oldest first: the ones a crash or a stop interrupted."""
+
+    @abstractmethod
+    async def finish_review(
+        self, session_id: int, user_id: str, body: str | None, *, at: datetime
+    ) -> bool:
+        """Store a pending review once: ``body`` its JSON, None when it could not be made
+        (status "failed"). False when the row is not pending (stored already: never
+        recomputed)."""
+
     # --- meta -------------------------------------------------------------------------------
 
     @abstractmethod

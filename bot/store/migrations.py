@@ -195,6 +195,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX daily_plays_by_user ON daily_plays (user_id, game, day);
     CREATE INDEX daily_plays_by_session ON daily_plays (session_id);
     """,
+    # 12: the expert's reviews (bot.reviews): one row per finished game and human player,
+    # "pending" from when it is asked for (at the game's end) until its body is stored once
+    # ("done"; "failed" when the game does not replay). Pending rows are redone at the next
+    # start.
+    """
+    CREATE TABLE reviews (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        user_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+        body TEXT,
+        queued_at TEXT NOT NULL,
+        done_at TEXT,
+        PRIMARY KEY (session_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX reviews_pending ON reviews (status, queued_at);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -369,6 +385,19 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX daily_plays_board ON daily_plays (guild_id, game, day, score);
     CREATE INDEX daily_plays_by_user ON daily_plays (user_id, game, day);
     CREATE INDEX daily_plays_by_session ON daily_plays (session_id);
+    """,
+    # 12: the expert's reviews
+    """
+    CREATE TABLE reviews (
+        session_id BIGINT NOT NULL REFERENCES sessions (id),
+        user_id TEXT COLLATE "C" NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed')),
+        body TEXT,
+        queued_at TEXT COLLATE "C" NOT NULL,
+        done_at TEXT COLLATE "C",
+        PRIMARY KEY (session_id, user_id)
+    );
+    CREATE INDEX reviews_pending ON reviews (status, queued_at);
     """,
 )
 

@@ -483,6 +483,53 @@ class SqlStore(Store):
                 " AND score IS NOT NULL ORDER BY day", (user_id, game))
         return [date.fromisoformat(str(row[0])) for row in rows]
 
+    # --- reviews ---------------------------------------------------------------------------
+
+    async def queue_review(
+        self, session_id: int, user_id: str, *, at: datetime
+    ) -> tuple[str, str | None]:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO reviews (session_id, user_id, status, queued_at)"
+                " VALUES (?, ?, 'pending', ?) ON CONFLICT (session_id, user_id) DO NOTHING",
+                (session_id, user_id, at.isoformat()),
+            )
+            rows = await tx.fetch(
+                "SELECT status, body FROM reviews WHERE session_id = ? AND user_id = ?",
+                (session_id, user_id),
+            )
+        return str(rows[0][0]), rows[0][1]
+
+    async def stored_review(self, session_id: int, user_id: str) -> tuple[str, str | None] | None:
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT status, body FROM reviews WHERE session_id = ? AND user_id = ?",
+                (session_id, user_id),
+            )
+        return (str(rows[0][0]), rows[0][1]) if rows else None
+
+    async def pending_reviews(self, *, shards: ShardSet | None = None) -> list[tuple[int, str]]:
+        owned, owned_params = (shards or ShardSet.whole()).sql_filter("s.guild_id")
+        async with self._reading() as tx:
+            rows = await tx.fetch(
+                "SELECT r.session_id, r.user_id FROM reviews r JOIN sessions s"
+                f" ON s.id = r.session_id WHERE r.status = 'pending' AND {owned}"
+                " ORDER BY r.queued_at, r.session_id, r.user_id",
+                owned_params,
+            )
+        return [(int(session_id), str(user_id)) for session_id, user_id in rows]
+
+    async def finish_review(
+        self, session_id: int, user_id: str, body: str | None, *, at: datetime
+    ) -> bool:
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "UPDATE reviews SET status = ?, body = ?, done_at = ?"
+                " WHERE session_id = ? AND user_id = ? AND status = 'pending'",
+                ("done" if body is not None else "failed", body, at.isoformat(), session_id,
+                 user_id),
+            ) == 1
+
     # --- meta -------------------------------------------------------------------------------
 
     async def claim_meta(self, key: str, value: str) -> str:

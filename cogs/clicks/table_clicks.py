@@ -69,6 +69,7 @@ from cogs.rendering.message_delivery import (
 )
 from cogs.rendering.private_table import private_table
 from cogs.rendering.replay_pages import replay_click as replay_click  # a TableClicks handler
+from cogs.rendering.review_pages import review_click as review_click  # a TableClicks handler
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
 from cogs.settings.reader_words import reply_words

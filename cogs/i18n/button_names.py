@@ -28,6 +28,7 @@ BUTTON_FIELDS: dict[str, Message] = {
     "im_back_button": cw.IM_BACK,
     "replay_button": cw.REPLAY,
     "hint_button": cw.HINT,
+    "my_review_button": cw.MY_REVIEW,
     "done_button": cw.DONE_LAYING_DOWN,
     "flip_button": cw.FLIP,
 }

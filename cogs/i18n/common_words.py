@@ -38,6 +38,7 @@ MORE = NP_("button", "More")
 IM_BACK = NP_("button", "I'm back")
 REPLAY = NP_("button", "Replay")
 HINT = NP_("button", "Hint")
+MY_REVIEW = NP_("button", "My review")
 
 # Moves (SPLIT: draw from the draw pile; TEN: draw again or stop, bid, pass, buy)
 DRAW = NP_("button", "Draw")

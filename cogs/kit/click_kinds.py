@@ -52,7 +52,8 @@ class LobbyAction(StrEnum):
 
 
 class ReplayTag(StrEnum):
-    """Which replay button (``tb:rp:{session}:{step}:{tag}``)."""
+    """Which replay button (``tb:rp:{session}:{step}:{tag}``), or review button
+    (``tb:rv:{session}:{page}:{tag}``)."""
 
     OPEN = "o"
     FIRST = "f"
@@ -86,6 +87,9 @@ class TableClicks(Protocol):
                           values: Sequence[str]) -> None: ...
 
     async def replay_click(self, interaction: Interaction, session_id: int, step: int,
+                           fresh: bool) -> None: ...
+
+    async def review_click(self, interaction: Interaction, session_id: int, page: int,
                            fresh: bool) -> None: ...
 
     async def rematch_click(self, interaction: Interaction, session_id: int) -> None: ...

@@ -37,6 +37,10 @@ characters.
     distinct.
 ``tb:rpj:{session}:{r|t}`` (:data:`ReplayJump`)
     Jump to a round (``r``) or turn (``t``): the chosen option's value is a step index.
+``tb:rv:{session}:{page}:{o|f|p|n|l}`` (:data:`ReviewButton`)
+    The clicker's own review of a finished game (``cogs.rendering.review_pages``), at page
+    ``page``: open (a new private message, from the final post or a replay page), or first,
+    previous, next, last (that private message edited).
 ``tb:rematch:{session}`` (:data:`RematchButton`)
     On a finished game's final post: its rematch (``cogs.clicks.rematch``).
 
@@ -370,6 +374,11 @@ REPLAY: ControlKind[int, int, ReplayTag] = ControlKind(
     REPLAY_GONE, label="Replay")
 REPLAY_JUMP: ControlKind[int, Literal["r", "t"]] = ControlKind(
     "rpj", (SESSION, Part("kind", "[rt]")), _jump, REPLAY_GONE)
+REVIEW: ControlKind[int, int, ReplayTag] = ControlKind(
+    "rv", (SESSION, PAGE, one_of("tag", ReplayTag)),
+    lambda ia, parts, _: clicks_of(ia.client).review_click(
+        ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
+    REPLAY_GONE, label="My review")
 REMATCH: ControlKind[int] = ControlKind(
     "rematch", (SESSION,),
     lambda ia, parts, _: clicks_of(ia.client).rematch_click(ia, *parts), REMATCH_GONE,
@@ -386,6 +395,7 @@ HostSelect = select_control("HostSelect", HOST)
 RulesPageButton = button_control("RulesPageButton", RULES_PAGE)
 ReplayButton = button_control("ReplayButton", REPLAY)
 ReplayJump = select_control("ReplayJump", REPLAY_JUMP)
+ReviewButton = button_control("ReviewButton", REVIEW)
 RematchButton = button_control("RematchButton", REMATCH)
 
 # The controls of a running table or lobby: each carries its session, and one on a message
@@ -407,5 +417,5 @@ def session_of_id(custom_id: str) -> int | None:
 
 TABLE_CONTROLS: tuple[type[AnyControl], ...] = (
     LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
-    ReplayButton, ReplayJump, RematchButton, HostSelect, HintButton,
+    ReplayButton, ReplayJump, ReviewButton, RematchButton, HostSelect, HintButton,
 )

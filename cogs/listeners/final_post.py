@@ -1,6 +1,7 @@
-"""Every game ends at the bottom of its channel: a final post with the standings and a Rematch
-button, after the table's last edit, the last round summary and the ping's deletion (a
-manager listener subscribed after those).
+"""Every game ends at the bottom of its channel: a final post with the standings, a Rematch
+button and a My review button (each player's own review, ``cogs.rendering.review_pages``),
+after the table's last edit, the last round summary and the ping's deletion (a manager
+listener subscribed after those).
 
 :func:`final_post` builds it, in one place; the game's final picture
 (``cogs.rendering.message_delivery.final_picture``: SPLIT's score progression, TEN's final
@@ -28,6 +29,7 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
 from cogs.rendering.message_delivery import final_picture
+from cogs.rendering.review_pages import review_button
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,9 @@ def final_post(client: TableBot, session: Session, words: Words) -> Render:
         ))
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(session.id, label=words.text(REMATCH)))
+    review = review_button(session, words)
+    if review is not None:
+        view.add_item(review)
     return Render(embeds=embeds, view=view)
 
 

@@ -33,11 +33,11 @@ from bot.sessions.export import (
 from bot.sessions.models import LOG_KEEP, Session, SessionKind, Status, public_event
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
-from cogs.i18n.common_words import REPLAY
+from cogs.i18n.common_words import MY_REVIEW, REPLAY
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag
+from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.rendering.replay_cache import BuiltReplay
 from cogs.table_services import services_of
@@ -277,9 +277,19 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
             content += extra
     view = discord.ui.View(timeout=None)
     for item in [*_nav(built.session.id, index, built.replay.last_index),
-                 *_jumps(built, step, words)]:
+                 *_review(built, words), *_jumps(built, step, words)]:
         view.add_item(item)
     return Render(content=content, embeds=embeds, view=view)
+
+
+def _review(built: BuiltReplay, words: Words) -> list[Item]:
+    """The My review button of a finished game (``cogs.rendering.review_pages``: a player
+    opens their own review; anyone else is refused)."""
+    session = built.session
+    if session.status is Status.FINISHED and any(not seat.is_bot for seat in session.seats):
+        return [ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW),
+                             row=0)]
+    return []
 
 
 def replay_button(session: Session, words: Words) -> Item | None:
@@ -290,6 +300,9 @@ def replay_button(session: Session, words: Words) -> Item | None:
     return None
 
 
+_REVIEW_ID = ReviewButton.__discord_ui_compiled_template__
+
+
 async def replay_click(interaction: Interaction, session_id: int, step: int,
                        fresh: bool) -> None:
     """Open (``fresh``: a new private message) or page the replay of ``session_id`` (only on
@@ -297,11 +310,13 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
     if not fresh and not on_own_page(
         interaction.message,
         (ReplayButton.__discord_ui_compiled_template__,
-         ReplayJump.__discord_ui_compiled_template__),
+         ReplayJump.__discord_ui_compiled_template__, _REVIEW_ID),
         ephemeral=True,
-        # A replay page: this game's steps and jumps (an Open button is on a final post).
+        # A replay page: this game's steps and jumps (an Open button is on a final post),
+        # and its My review button.
         belongs=lambda match: (match["sid"] == str(session_id)
-                               and match.groupdict().get("tag") != "o"),
+                               and (match.re is _REVIEW_ID
+                                    or match.groupdict().get("tag") != "o")),
     ):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from bot.sessions.manager import Change, ChangeKind
 from bot.sessions.models import Session, Status
-from cogs.game_ui import Click, HintUnit, Move, OpenStep, Page, Render
+from cogs.game_ui import POINTS_UNIT, WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -36,7 +36,8 @@ from cogs.split.score_image import render_scores
 from cogs.split.table import final_embed, round_summary_embed, scores_embed, table_render
 from cogs.split.table_image import render_table
 from game.base import Engine, Event, PlayerId
-from game.split import Lesson, RoundSummary, SplitEngine
+from game.replay import StepMarker
+from game.split import ROUNDS, Lesson, RoundSummary, SplitEngine
 
 # Tables drawn before Rules and Scores became info buttons (``tb:info``) carry them as game
 # buttons; a restarted bot still answers those for the seated players.
@@ -72,6 +73,14 @@ class SplitUI:
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, words_for(Language.EN))
+
+    def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        return action_label(session.state, action, session.names, words)
+
+    def cost_unit(self, marker: StepMarker) -> str:
+        # The expert plays a round out: its margin in points, but the last round's end is the
+        # game's, valued as a share of the win (``game.split.expert.outcome_value``).
+        return WIN_UNIT if (marker.round or 1) >= ROUNDS else POINTS_UNIT
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         return private_render(self.engine, session, viewer, words)

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from bot.errors import Refusal
 from bot.sessions.models import Session, Status
-from cogs.game_ui import Click, HintUnit, Move, OpenStep, Page, Render
+from cogs.game_ui import WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
@@ -45,6 +45,7 @@ from cogs.ten.lesson_words import LESSONS
 from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
 from game.base import Engine, Event, PlayerId
+from game.replay import StepMarker
 from game.ten import (
     Bid,
     Buy,
@@ -198,6 +199,17 @@ class TenUI:
 
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, text.ENGLISH)
+
+    def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
+        view: TenView = self.engine.view(session.state, viewer)
+        if isinstance(action, Pay) and view.payment is not None:
+            return words.gettext("Pay {payment}", payment=controls.payment_label(
+                payment_of(action, view.payment.price), words))
+        look = controls.look(action, view.tableau_currency, words)
+        return look.label if look is not None else str(action)
+
+    def cost_unit(self, marker: StepMarker) -> str:
+        return WIN_UNIT  # the expert plays the game out: its share of the win
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
         state: TenState = session.state

@@ -30,7 +30,7 @@ from game.split.cards import FACE_OF, LEVEL_NAMES, RANKS, SUIT_COLOUR, SUITS, fa
 from game.split.engine import SplitEngine
 from game.split.lessons import Lesson
 from game.split.rules import pair_name
-from game.split.state import RoundSummary, SplitState
+from game.split.state import ROUNDS, RoundSummary, SplitState
 from game.split.view import MatchView, SheetView, SplitView
 from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
 
@@ -38,6 +38,7 @@ __all__ = [
     "FACE_OF",
     "LEVEL_NAMES",
     "RANKS",
+    "ROUNDS",
     "SUITS",
     "SUIT_COLOUR",
     "ActionType",

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.automation.autoplay import Autoplay
 from bot.automation.turn_clock import TurnClock
-from bot.sessions.manager import SessionManager
+from bot.sessions.manager import Change, SessionManager
 from bot.sessions.models import Seat, Session, SessionKind
 from cogs.listeners.private_tables import PrivateTables
 from cogs.listeners.table_publisher import TablePublisher
@@ -33,6 +33,16 @@ def engines() -> dict[str, Any]:
     return dict(ENGINES)
 
 
+class QueuedReviews:
+    """The reviewer's place among the listeners: records the changes it is given."""
+
+    def __init__(self) -> None:
+        self.changes: list[Change] = []
+
+    async def on_change(self, change: Change) -> None:
+        self.changes.append(change)
+
+
 class PrivateServer:
     def __init__(self, manager: SessionManager) -> None:
         self.manager = manager
@@ -45,6 +55,8 @@ class PrivateServer:
         self.turn_clock = TurnClock(manager, notifier=notifier)
         self.client.autoplay = self.autoplay  # type: ignore[attr-defined]
         self.client.turn_clock = self.turn_clock  # type: ignore[attr-defined]
+        self.reviews = QueuedReviews()
+        self.client.reviews = self.reviews  # type: ignore[attr-defined]
         turn_ping = TurnPing(self.client)  # type: ignore[arg-type]
         for listener in listeners(self.client, self.client.services, publisher,  # type: ignore[arg-type]
                                   turn_ping):

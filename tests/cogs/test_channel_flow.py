@@ -156,7 +156,8 @@ async def test_one_live_ping_follows_the_turn_and_goes_with_the_game(flow: Flow)
     every_ping = [s for s in flow.channel.sent if "your turn in" in (s.content or "")]
     assert sorted(flow.channel.deleted) == sorted(p.message.id for p in every_ping)
     final = flow.channel.sent[-1]
-    assert final.custom_ids == [f"tb:rematch:{sid}"] and "COUNT: final standings" in final.text
+    assert final.custom_ids == [f"tb:rematch:{sid}", f"tb:rv:{sid}:0:o"]
+    assert "COUNT: final standings" in final.text
     assert "1. Ana" in final.text or "1. Ben" in final.text or "1. Cy" in final.text
     # Nothing is kept for a finished game.
     assert len(flow.turn_ping) == 0 and len(flow.watch) == 0
@@ -277,7 +278,7 @@ async def test_rematch_same_seats_bots_and_options(flow: Flow) -> None:
     old = await finish(flow, flow.session())
     final = flow.channel.sent[-1]
     rematch = f"tb:rematch:{old.id}"
-    assert final.custom_ids == [rematch]
+    assert final.custom_ids == [rematch, f"tb:rv:{old.id}:0:o"]
 
     stranger = await flow.press(DEE, final.message, rematch)
     assert stranger.ephemeral and "Only the players" in (stranger.content or "")

@@ -40,6 +40,7 @@ async def test_a_private_table_plays_through_without_a_channel_request(
     assert stored is not None and stored.status is Status.FINISHED
     assert stored.kind is SessionKind.DAILY
     assert await server.manager.store.results(1, game) == []  # never rated nor counted
+    assert server.reviews.changes == []  # no review queued: it opens from a final post
     assert final.view is None or not [
         c for c in (getattr(i, "custom_id", "") for i in final.view.children)
         if str(c).startswith("tb:act:")]

@@ -139,7 +139,7 @@ async def test_split_game_from_new_to_leaderboard_survives_sigkill(
         lambda: "tb:rematch" in str(guild.latest_public(table.channel)), 20.0, "the final post")
     posted = guild.latest_public(table.channel)
     assert posted is not None and "SPLIT — final result" in posted.text
-    assert posted.custom_ids() == [f"tb:rematch:{sid}"]
+    assert posted.custom_ids() == [f"tb:rematch:{sid}", f"tb:rv:{sid}:0:o"]
     for player, (_, score) in expected.items():
         assert f"**{names[player]}** — {score} points" in posted.text
     rounds = [m for m in guild.public(table.channel) if "is over" in m.text]

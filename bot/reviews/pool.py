@@ -1,0 +1,119 @@
+"""The review workers: processes at the lowest CPU priority, apart from the expert's pool.
+
+A review searches every decision of a player's game (seconds of CPU); run beside the
+decision pool (``bot.automation.decision_pool``) at the same priority it would slow the
+expert seats' moves and the event loop's answers. Its workers (``REVIEW_WORKERS``, default 1)
+run at the lowest priority (niceness 19 and Linux's SCHED_IDLE policy: set by the bot as soon
+as they are spawned, and by each worker itself at start), so the scheduler gives them only the
+CPU nothing else wants;
+each review is bounded by its CPU budget (``REVIEW_CPU_SECONDS``, ``bot.reviews.cpu_budget``),
+not by a wall-clock deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from bot.automation.decision_pool import CLOSE_WAIT, _worker_start
+from bot.reviews.analysis import review_json
+
+log = logging.getLogger(__name__)
+
+NICENESS = 19  # the lowest priority a process may give itself
+
+
+def lowest_priority(pid: int) -> None:
+    """Niceness 19 and, where Linux offers it, the SCHED_IDLE policy (the scheduler runs the
+    process only when nothing else wants the core, and any waking task preempts it)."""
+    os.setpriority(os.PRIO_PROCESS, pid, NICENESS)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(pid, idle, os.sched_param(0))
+
+
+def _review_worker_start() -> None:
+    lowest_priority(0)
+    _worker_start()  # Ctrl-C ignored; the worker exits with its parent
+
+
+class ReviewPool:
+    """``workers`` low-priority processes; created on the first review, closed by
+    :meth:`close` (a review under way is abandoned: its row stays pending and is redone at
+    the next start)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+        self._lowered: set[int] = set()  # worker pids whose priority was lowered
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the review pool is closed")
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_review_worker_start,
+            )
+            log.info("reviews: %d worker process(es) at niceness %d", self.workers, NICENESS)
+        return self._pool
+
+    async def review(self, export_json: str, player: str, cpu_seconds: float) -> str | None:
+        """The review's JSON (``bot.reviews.analysis.review_json``; None: the game cannot be
+        reviewed), computed in a worker."""
+        pool = self._executor()
+        try:
+            # Submitted from a thread: the first submit spawns the workers (a fork and exec
+            # each), which would hold up the event loop's answers meanwhile.
+            answer = await asyncio.to_thread(
+                pool.submit, review_json, export_json, player, cpu_seconds)
+            self._lower_priority(pool)
+            return await asyncio.wrap_future(answer)
+        except BrokenProcessPool:
+            log.warning("a review worker died; the pool is started again")
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    def _lower_priority(self, pool: ProcessPoolExecutor) -> None:
+        """Lower the new workers' priority from here at once: a spawned worker imports the
+        bot's modules (a second of CPU) before its initializer runs, and at the normal
+        priority that start would compete with the answers."""
+        for process in list(getattr(pool, "_processes", {}).values()):
+            pid = process.pid
+            if pid is None or pid in self._lowered:
+                continue
+            self._lowered.add(pid)
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                lowest_priority(pid)
+
+    async def close(self) -> None:
+        """Stop the workers: a review under way is not waited for (it may take seconds)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        waited = 0.0
+        while any(p.is_alive() for p in processes) and waited < CLOSE_WAIT:
+            await asyncio.sleep(0.05)
+            waited += 0.05
+        for process in processes:
+            if process.is_alive():
+                process.kill()
