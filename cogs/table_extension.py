@@ -28,6 +28,7 @@ from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
 from cogs.i18n.commands import CatalogTranslator
 from cogs.kit.custom_ids import TABLE_CONTROLS
+from cogs.kit.message_routes import MessageRoutes
 from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
@@ -73,7 +74,8 @@ async def setup(bot: TableBot) -> None:
     watch = TableWatch(manager)
     publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
     services = TableServices(GameUIs(manager.engines), table_clicks, pictures=pictures,
-                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher)
+                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher,
+                             routes=MessageRoutes(bot.budget))
     bot.services = services
     await bot.add_cog(GameCog(services))
     await bot.add_cog(ImagesCog())

@@ -21,6 +21,7 @@ from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Session
 from cogs.kit.channel_health import ChannelHealth
 from cogs.kit.click_kinds import TableClicks
+from cogs.kit.message_routes import MessageRoutes
 from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.pictures import Pictures
 from cogs.rendering.replay_cache import ReplayCache
@@ -45,7 +46,8 @@ class TableServices:
     (``cogs.clicks.table_clicks``); ``pictures``: tables and hands drawn (off unless set per server
     without one given); ``bot_levels``: the machine levels the lobby offers; ``replays``: the
     built replays; ``health``: channels that refuse the bot's posts; ``views``: each player's
-    latest private view; ``publisher``: the table publisher, once the table extension made it."""
+    latest private view; ``publisher``: the table publisher, once the table extension made it;
+    ``routes``: where public messages are written (tokens, else the channel in the budget)."""
 
     uis: GameUIs
     clicks: TableClicks
@@ -55,6 +57,7 @@ class TableServices:
     health: ChannelHealth = field(default_factory=ChannelHealth)
     views: FollowedViews = field(default_factory=FollowedViews)
     publisher: Publisher | None = None
+    routes: MessageRoutes = field(default_factory=MessageRoutes)
 
 
 def services_of(client: TableBot) -> TableServices:

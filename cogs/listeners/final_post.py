@@ -1,6 +1,7 @@
 """Every game ends at the bottom of its channel: a final post with the standings and a Rematch
 button, after the table's last edit, the last round summary and the ping's deletion (a
-manager listener subscribed after those).
+manager listener subscribed after those), a follow-up of the click that ended the game when it
+can carry it (``cogs.kit.message_routes``).
 
 :func:`final_post` builds it, in one place; the game's final picture
 (``cogs.rendering.message_delivery.final_picture``: SPLIT's score progression, TEN's final
@@ -27,7 +28,9 @@ from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
+from cogs.kit.message_routes import cause_of
 from cogs.rendering.message_delivery import final_picture
+from cogs.table_services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +92,10 @@ class FinalPost:
             final_post(self._client, session, words),
             await final_picture(self._client, session),
         )
-        channel = self._client.get_partial_messageable(session.channel_id)
+        routes = services_of(self._client).routes
         try:
-            await channel.send(**render.send_kwargs())
+            await routes.send(self._client, session, cause_of(change.origin),
+                              **render.send_kwargs())
         except discord.HTTPException:
             log.warning("could not post the end of session %s", session.id)
         finally:
