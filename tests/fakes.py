@@ -134,6 +134,11 @@ def message_with(channel: FakeChannel | None, *custom_ids: str,
     return message
 
 
+def _token_refused() -> discord.HTTPException:
+    response = type("Response", (), {"status": 401, "reason": "Unauthorized"})()
+    return discord.HTTPException(response, {"code": 50027, "message": "Invalid Webhook Token"})
+
+
 def _not_found() -> discord.NotFound:
     response = type("Response", (), {"status": 404, "reason": "Not Found"})()
     return discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
@@ -275,6 +280,7 @@ class FakeFollowup:
         ia = self._interaction
         if not ia.response.is_done():
             raise AssertionError("a follow-up before the interaction was answered")
+        ia.check_token()
         ephemeral = bool(kwargs.get("ephemeral"))
         message = FakeMessage(ia.channel, ephemeral=ephemeral)
         message.view = kwargs.get("view")
@@ -290,6 +296,7 @@ class FakeFollowup:
         return message
 
     def _own(self, message_id: int) -> FakeMessage:
+        self._interaction.check_token()
         for message in self._interaction.followups:
             if message.id == message_id:
                 return message
@@ -333,6 +340,7 @@ class FakeInteraction:
         self.sent: list[Sent] = []
         self.original: FakeMessage | None = None
         self.followups: list[FakeMessage] = []  # the messages its token made
+        self.token_expired = False  # its token is refused (401/50027), as after 15 minutes
         # discord.py's per-interaction dict (bot.ops.outcomes keeps the outcome there).
         self.extras: dict[Any, Any] = {}
         self.type = (discord.InteractionType.component if message is not None
@@ -354,11 +362,16 @@ class FakeInteraction:
     def last(self) -> Sent:
         return self.sent[-1]
 
+    def check_token(self) -> None:
+        if self.token_expired:
+            raise _token_refused()
+
     async def original_response(self) -> FakeMessage:
         assert self.original is not None, "nothing was sent"
         return self.original
 
     async def edit_original_response(self, **kwargs: Any) -> FakeMessage:
+        self.check_token()
         message = await self.original_response()
         if message.deleted:
             raise _not_found()
@@ -371,6 +384,7 @@ class FakeInteraction:
         return message
 
     async def delete_original_response(self) -> None:
+        self.check_token()
         await (await self.original_response()).delete()
 
 
