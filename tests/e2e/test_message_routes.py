@@ -24,6 +24,21 @@ def all_pings(fd: FakeDiscord, table: TablePlay) -> list[StoredMessage]:
             if m.channel_id == table.channel.id and not m.ephemeral and PING_MARK in m.content]
 
 
+def live_ping_of(fd: FakeDiscord, table: TablePlay, user_id: int) -> int | None:
+    """The id of the live ping that mentions ``user_id`` (None: there is none)."""
+    return next((m.id for m in all_pings(fd, table)
+                 if user_id in m.mentions and not m.deleted), None)
+
+
+async def ping_after_machine(fd: FakeDiscord, bot: BotProcess, table: TablePlay) -> int:
+    """The id of the ping of the person the game awaits after a machine's move, once it is
+    posted."""
+    awaited = table.users[table.oracle.awaiting()[0]].id
+    await bot.wait_until(lambda: live_ping_of(fd, table, awaited) is not None, 20.0,
+                         "the ping after the machine's move")
+    return live_ping_of(fd, table, awaited) or 0
+
+
 def maker(fd: FakeDiscord, message_id: int) -> InteractionRecord | None:
     """The interaction whose token made ``message_id`` (None: a channel post)."""
     return next((r for r in fd.interactions if message_id in r.followup_ids), None)
@@ -44,13 +59,7 @@ async def test_a_persons_click_pings_by_token_a_machine_seats_move_by_channel(
         await table.machine_moves()
         if table.oracle.over:
             break
-        awaited = table.users[table.oracle.awaiting()[0]]
-        await live_bot.wait_until(
-            lambda: any(awaited.id in m.mentions and not m.deleted
-                        for m in all_pings(guild, table)),
-            20.0, "the ping after the machine's move")
-        after_machine += [m.id for m in all_pings(guild, table)
-                          if awaited.id in m.mentions and not m.deleted]
+        after_machine.append(await ping_after_machine(guild, live_bot, table))
     by_token = [m for m in all_pings(guild, table) if m.interaction_id is not None]
     by_channel = [m for m in all_pings(guild, table) if m.interaction_id is None]
     assert after_machine and by_token, "the game did not pass the turn both ways"
