@@ -325,7 +325,7 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
     print(f"most tables held: {held if held else 'none of those tried'}")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=list(SCENARIOS),
                         help=f"whole-game scenarios ({', '.join(SCENARIOS)}; 'none')")
@@ -349,7 +349,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.load:
         sizes = [int(part) for part in args.load.split(",") if part.strip()]
         asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -111,6 +111,7 @@ class MessageRoutes:
         self._clock = clock
         self._lifetime = lifetime
         self._holders: dict[int, Holder] = {}  # public message id -> who can write it
+        self._held: deque[tuple[float, int]] = deque()  # (since, message id), oldest first
         self.counts: Counter[str] = Counter()  # TOKEN / CHANNEL writes made
 
     def __len__(self) -> int:
@@ -131,6 +132,18 @@ class MessageRoutes:
         held = self._holders.get(message_id)
         if held is None or held.at <= at:
             self._holders[message_id] = Holder(interaction, original, at)
+            self._held.append((at, message_id))
+        self._prune()
+
+    def _prune(self) -> None:
+        """Drop the tokens past their lifetime (memory stays flat: a message nobody writes
+        again, such as a final post, is not held longer than its token lives)."""
+        now = self._clock()
+        while self._held and now - self._held[0][0] > self._lifetime - MARGIN:
+            at, message_id = self._held.popleft()
+            held = self._holders.get(message_id)
+            if held is not None and held.at <= at:
+                del self._holders[message_id]
 
     def took(self, cause: Cause | None) -> None:
         """After ``cause``'s click was answered by updating its public message (or deferring

@@ -155,3 +155,13 @@ async def test_a_refused_click_changes_no_route(flow: Flow) -> None:
     await fake_click(refused, f"tb:act:{session.id}:{session.version}:add2")
     assert refused.last.ephemeral  # "not your turn", privately
     assert dict(routes(flow).counts) == before and flow.session().version == session.version
+
+
+async def test_tokens_are_not_kept_past_their_lifetime(flow: Flow, clock: Clock) -> None:
+    await flow.started(ANA, BEN)
+    for _ in range(3):
+        await play_one(flow)
+    assert len(routes(flow)) >= 2  # at least the table and the ping
+    clock.now += TOKEN_LIFETIME
+    routes(flow).hold(1, flow.interaction(ANA), original=True)  # any newer hold prunes
+    assert len(routes(flow)) == 1
