@@ -5,18 +5,22 @@ held by an aging token is posted anew with a fresh one."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.ops.metrics import Metrics
+from bot.ops.request_budget import RequestBudget
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.commands.game_commands import GameCog
 from cogs.kit.message_routes import CHANNEL, RENEW_AFTER, TOKEN, TOKEN_LIFETIME, MessageRoutes
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.test_channel_flow import Flow, play_one
-from tests.fakes import FakeInteraction, invoke
+from tests.fakes import FakeInteraction, FakeMessage, invoke
 from tests.fakes import click as fake_click
 from tests.testgame import CountEngine
 
@@ -165,3 +169,54 @@ async def test_tokens_are_not_kept_past_their_lifetime(flow: Flow, clock: Clock)
     clock.now += TOKEN_LIFETIME
     routes(flow).hold(1, flow.interaction(ANA), original=True)  # any newer hold prunes
     assert len(routes(flow)) == 1
+
+
+class SlowClock(Clock):
+    """A clock that moves only when the budget sleeps for a slot."""
+
+    async def sleep(self, seconds: float) -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+        self.now += seconds
+
+
+async def test_near_the_budget_waiting_table_edits_merge_and_posts_keep_their_place(
+    store: Store,
+) -> None:
+    clock = SlowClock()
+    flow = Flow(SessionManager(store, {"count": CountEngine()}, seed_source=lambda: 7))
+    budget = RequestBudget(1, 1.0, clock=clock, sleep=clock.sleep, metrics=Metrics())
+    # No token is usable (a machine seat's or the clock's changes): everything goes by channel.
+    flow.client.services.routes = MessageRoutes(budget, clock=clock, lifetime=0.0)
+    await flow.started(ANA, BEN)
+    await budget.drain()
+    session = flow.session()
+    table = flow.table_message(session)
+    edits_before = len(table.edits)
+
+    async def spend() -> None:
+        return None
+
+    await budget.run(spend)  # the one slot of this second is used: the budget is near
+    assert budget.near
+    order: list[str] = []
+    edit = table.edit
+
+    async def recorded_edit(**kwargs: Any) -> FakeMessage:
+        order.append("edit")
+        return await edit(**kwargs)
+
+    table.edit = recorded_edit  # type: ignore[method-assign]
+    for _ in range(3):  # three redraws of the table while no slot is free
+        await flow.publisher.refresh(session)
+    notice = asyncio.ensure_future(flow.client.services.routes.send(
+        flow.client, session, None, content="a notice"))  # type: ignore[arg-type]
+    notice.add_done_callback(lambda _: order.append("notice"))
+    await flow.publisher.refresh(session)  # after the notice: merged into the waiting edit
+    await notice
+    await budget.drain()
+    # One edit went out for the four redraws, before the notice that was queued after the
+    # first of them, and it shows the game as it is.
+    assert len(table.edits) == edits_before + 1 and budget.merged == 3
+    assert order == ["edit", "notice"] and flow.channel.sent[-1].content == "a notice"
+    assert f"Total: {flow.session().state.total}" in table.edits[-1].text
