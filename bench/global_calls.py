@@ -4,7 +4,7 @@ whole games, and how many tables one process holds against the stand-in's limits
 Discord counts every request of a bot token against one global limit of 50 per second, except
 the interaction endpoints (the callback, and follow-ups and their edits made with the token).
 The stand-in (``tests/e2e/fakediscord``) records every request; a request is "global" when its
-route is not ``/interactions/...`` or ``/webhooks/...``.
+route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_globally``).
 
 * **Whole games** (stand-in limits off): simulated users play whole games by clicking what
   they see (``tests.e2e.table_play``; a player clicks through the steps of their turn in their
@@ -47,8 +47,8 @@ from game.split import SplitEngine
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeChannel, FakeUser, RouteCall
-from tests.e2e.fakediscord.ratelimit import Limits
+from tests.e2e.fakediscord.model import FakeChannel, FakeUser
+from tests.e2e.fakediscord.ratelimit import Limits, counts_globally
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
 from tests.e2e.table_play import PING_MARK, TablePlay
@@ -57,7 +57,6 @@ from tests.e2e.test_scenario_split import table_is_current as split_is_current
 from tests.e2e.test_scenario_ten import table_is_current as ten_is_current
 from tests.e2e.test_scenario_ten import ten_rank
 
-EXEMPT = ("/interactions/", "/webhooks/")  # Discord: not bound to the global rate limit
 FINAL_MARK = "Rematch"  # the final post's button
 POSTS_TIMEOUT = 20.0
 
@@ -81,11 +80,6 @@ SCENARIOS = {
         Scenario("ten-2+bot", "ten", 2, "easy"),
     )
 }
-
-
-def counts_globally(call: RouteCall) -> bool:
-    route = call.route or call.path
-    return call.path.startswith("/api/") and not route.startswith(EXEMPT)
 
 
 def new_table(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel, game: str,
@@ -187,7 +181,7 @@ async def whole_game(scenario: Scenario, seed: int, checkout: Path | None,
             await bot.close()
     figures = GameFigures(scenario.name, humans, machines)
     for call in calls:
-        if counts_globally(call):
+        if counts_globally(call.path):
             figures.global_calls[f"{call.method} {call.route}"] += 1
         elif call.path.startswith("/api/"):
             figures.exempt_calls += 1
@@ -294,8 +288,7 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
                 for i in range(tables)
             ))
             figures.seconds = time.monotonic() - since
-            figures.global_calls = sum(
-                1 for c in fd.world.calls if c.at >= since and counts_globally(c))
+            figures.global_calls = len(fd.globally_limited(since))
             figures.limited = Counter(fd.rate_limited)
         finally:
             await bot.close()

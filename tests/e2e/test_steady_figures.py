@@ -45,7 +45,6 @@ FINAL_STATE_WITHIN = 6.0  # seconds, the issue's target (printed with the figure
 WRITES_AFTER_LAST_ANSWER = 5  # one bucket of channel writes (5 per 5 s) once the moves end
 REST_BUDGET = 2.75  # calls per action: issue 20's 2, plus the ping's deletion and view follow
 GLOBAL_BUDGET = 0.25  # globally-limited calls per action (issue 32): the rest go by token
-EXEMPT_ROUTES = ("/interactions/", "/webhooks/")  # not bound to Discord's global limit
 
 
 @pytest.fixture
@@ -158,8 +157,7 @@ async def play_counted(
     total = sum(by_route.values())
     per_action = (total - opening_calls) / table.steps
     routes = ", ".join(f"{route} {n}" for route, n in by_route.most_common())
-    limited = sum(n for route, n in by_route.items()
-                  if not route.split(" ", 1)[1].startswith(EXEMPT_ROUTES))
+    limited = len(fd.globally_limited(since))
     FIGURES_REPORT.append(
         f"{title}: {total} REST calls for {table.steps} game actions + {table.openings} view"
         f" openings ({opening_calls} calls): {per_action:.2f} calls per action"
