@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
@@ -49,6 +50,7 @@ from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
+SHOWN_KEPT = 4096  # tables whose shown version is remembered (far more than run at once)
 RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
 
 
@@ -63,6 +65,7 @@ class TablePublisher:
         self._run_debounce = run_debounce  # seconds; cogs.table_extension passes the setting
         self.watch = watch  # counts the messages below each table (None: tables never move)
         self.on_moved: Moved | None = None
+        self._shown: OrderedDict[int, int] = OrderedDict()  # table message id -> version shown
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -217,16 +220,19 @@ class TablePublisher:
         which a queued edit shows when its turn comes). ``newest`` also means the edit holds
         a slot of the budget already."""
         if newest:
-            session = self._client.manager.get(session.id) or session
-            if session.table_message_id != table_id:
+            live = self._client.manager.get(session.id)
+            if live is not None and live.version >= session.version:
+                session = live
+            if live is not None and live.table_message_id != table_id:
                 return  # the table moved meanwhile: its move drew it
         render = await public_table(self._client, session)
         try:
             async with message_turn(table_id):
-                if self._overtaken(session):
+                if self._overtaken(session) or self._shown.get(table_id, -1) > session.version:
                     return  # a newer change is drawn by its own publish or click answer
                 await self._routes.edit(self._client, session, table_id, in_slot=newest,
                                         **render.edit_kwargs())
+                self._showing(table_id, session.version)
             services_of(self._client).health.ok(session.id)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
@@ -263,6 +269,14 @@ class TablePublisher:
                                  f"the old table of session {session.id}")
             if self.on_moved is not None:
                 await self.on_moved(moved)
+
+    def _showing(self, table_id: int, version: int) -> None:
+        """Remember the version table ``table_id`` shows, so that an older edit that waited in
+        the budget never draws over it (the newest :data:`SHOWN_KEPT` tables are kept)."""
+        self._shown[table_id] = version
+        self._shown.move_to_end(table_id)
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
 
     @property
     def _routes(self) -> MessageRoutes:

@@ -220,3 +220,20 @@ async def test_near_the_budget_waiting_table_edits_merge_and_posts_keep_their_pl
     assert len(table.edits) == edits_before + 1 and budget.merged == 3
     assert order == ["edit", "notice"] and flow.channel.sent[-1].content == "a notice"
     assert f"Total: {flow.session().state.total}" in table.edits[-1].text
+
+
+async def test_a_late_redraw_never_shows_an_older_state_over_the_final_table(
+    flow: Flow,
+) -> None:
+    await flow.started(ANA, BEN)
+    early = flow.session()
+    while flow.manager.in_channel(flow.channel.id) is not None:
+        await play_one(flow)
+    assert early.table_message_id is not None
+    table = flow.channel.get_partial_message(early.table_message_id)
+    final = table.edits[-1].text
+    edits = len(table.edits)
+    # A redraw of an early version that comes after the end (as one that waited in the
+    # budget would): the game is gone from the manager, the table shows its end and stays so.
+    await flow.publisher.refresh(early)
+    assert len(table.edits) == edits and table.edits[-1].text == final
