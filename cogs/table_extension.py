@@ -47,15 +47,16 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
               turn_ping: TurnPing) -> tuple[Listener, ...]:
     """Every listener of the manager's changes, in the order each change is delivered to
     them: the table, the round summaries, the ping, the final post, then a game's thread is
-    archived; the followed private views, the channel health; last the machine seats and the
-    turn clock, so a change is drawn and posted before a machine seat's worker or the clock
-    looks at it."""
+    archived and the tokens of its messages forgotten; the followed private views, the
+    channel health; last the machine seats and the turn clock, so a change is drawn and
+    posted before a machine seat's worker or the clock looks at it."""
     return (
         publisher.on_change,
         Announcer(bot).on_change,
         turn_ping.on_change,
         FinalPost(bot).on_change,
         ThreadArchiver(bot).on_change,
+        services.routes.on_change,
         ViewFollower(bot).on_change,
         services.health.on_change,
         bot.autoplay.on_change,

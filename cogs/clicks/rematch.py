@@ -90,6 +90,7 @@ async def _open(interaction: Interaction, old: Session) -> None:
             await manager.cancel(lobby.id, me)
         raise
     message = await interaction.original_response()
-    services_of(interaction.client).routes.hold(message.id, interaction, original=True)
+    services_of(interaction.client).routes.hold(lobby.id, message.id, interaction,
+                                                original=True)
     with contextlib.suppress(TableError):  # the lobby was closed meanwhile
         await manager.set_table_message(lobby.id, message.id)

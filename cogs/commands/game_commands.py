@@ -175,7 +175,7 @@ class GameCog(commands.Cog):
         # replaces goes, so that one table is in the channel, at the bottom. The replaced one
         # is read in the session's turn: calls at once each delete the copy before theirs.
         message = await interaction.original_response()
-        self.services.routes.hold(message.id, interaction, original=True)
+        self.services.routes.hold(session.id, message.id, interaction, original=True)
         async with TABLE_MOVES.of(session.id):
             current = manager.get(session.id)
             old_id = current.table_message_id if current is not None else None

@@ -58,6 +58,7 @@ async def post_lobby(interaction: Interaction, session: Session, render: Render,
     finally:
         release_view(render.view)
     if original:
-        services_of(interaction.client).routes.hold(message.id, interaction, original=True)
+        services_of(interaction.client).routes.hold(session.id, message.id, interaction,
+                                                    original=True)
     with contextlib.suppress(TableError):  # the lobby was closed meanwhile
         await manager.set_table_message(session.id, message.id)

@@ -41,6 +41,7 @@ import discord
 
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.process.client import TableBot
+from bot.sessions.manager import Change
 from bot.sessions.models import Session
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,7 @@ class Holder:
     interaction: Interaction
     original: bool
     at: float  # the token's start
+    session_id: int  # the game the message belongs to
 
 
 def token_refused(error: discord.HTTPException) -> bool:
@@ -124,16 +126,29 @@ class MessageRoutes:
         message = interaction.message
         return Cause(message.id if message is not None else None, interaction, self._clock())
 
-    def hold(self, message_id: int, interaction: Interaction, *, original: bool,
-             at: float | None = None) -> None:
-        """``interaction``'s token can write public message ``message_id`` from now on (a
-        newer token replaces an older one)."""
+    def hold(self, session_id: int, message_id: int, interaction: Interaction, *,
+             original: bool, at: float | None = None) -> None:
+        """``interaction``'s token can write public message ``message_id`` of game
+        ``session_id`` from now on (a newer token replaces an older one)."""
         at = self._clock() if at is None else at
         held = self._holders.get(message_id)
         if held is None or held.at <= at:
-            self._holders[message_id] = Holder(interaction, original, at)
+            self._holders[message_id] = Holder(interaction, original, at, session_id)
             self._held.append((at, message_id))
         self._prune()
+
+    def ended(self, session_id: int) -> None:
+        """Forget the tokens of game ``session_id``'s messages: it is over, nothing of it is
+        written again."""
+        for message_id in [m for m, held in self._holders.items()
+                           if held.session_id == session_id]:
+            del self._holders[message_id]
+
+    async def on_change(self, change: Change) -> None:
+        """A manager listener, after every other that writes a game's messages: a game that
+        is over has its tokens forgotten (memory stays flat however many games are played)."""
+        if not change.session.is_live:
+            self.ended(change.session.id)
 
     def _prune(self) -> None:
         """Drop the tokens past their lifetime (memory stays flat: a message nobody writes
@@ -145,7 +160,7 @@ class MessageRoutes:
             if held is not None and held.at <= at:
                 del self._holders[message_id]
 
-    def took(self, cause: Cause | None) -> None:
+    def took(self, cause: Cause | None, session_id: int) -> None:
         """After ``cause``'s click was answered by updating its public message (or deferring
         that), its token can write that message: hold it."""
         if cause is None or cause.message_id is None:
@@ -155,12 +170,12 @@ class MessageRoutes:
         if message is None or message.flags.ephemeral:
             return
         if interaction.response.type in UPDATED:
-            self.hold(cause.message_id, interaction, original=True, at=cause.at)
+            self.hold(session_id, cause.message_id, interaction, original=True, at=cause.at)
 
     async def adopt(self, cause: Cause | None, session: Session) -> None:
         """Once ``cause``'s click is answered, :meth:`took` it."""
         if await self.usable(cause, session) is not None:
-            self.took(cause)
+            self.took(cause, session.id)
 
     def holder(self, message_id: int) -> Holder | None:
         """Who can write ``message_id`` now (a token within its lifetime less the margin); an
@@ -218,7 +233,7 @@ class MessageRoutes:
                          session.id, error.code)
             else:
                 self.counts[TOKEN] += 1
-                self.hold(message.id, interaction, original=False, at=cause.at)
+                self.hold(session.id, message.id, interaction, original=False, at=cause.at)
                 return message
         channel = client.get_partial_messageable(session.channel_id)
         sent: discord.Message = await self._channel(lambda: channel.send(**kwargs))

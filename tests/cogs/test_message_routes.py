@@ -167,7 +167,7 @@ async def test_tokens_are_not_kept_past_their_lifetime(flow: Flow, clock: Clock)
         await play_one(flow)
     assert len(routes(flow)) >= 2  # at least the table and the ping
     clock.now += TOKEN_LIFETIME
-    routes(flow).hold(1, flow.interaction(ANA), original=True)  # any newer hold prunes
+    routes(flow).hold(0, 1, flow.interaction(ANA), original=True)  # any newer hold prunes
     assert len(routes(flow)) == 1
 
 
@@ -237,3 +237,13 @@ async def test_a_late_redraw_never_shows_an_older_state_over_the_final_table(
     # budget would): the game is gone from the manager, the table shows its end and stays so.
     await flow.publisher.refresh(early)
     assert len(table.edits) == edits and table.edits[-1].text == final
+
+
+async def test_a_finished_games_tokens_are_forgotten(flow: Flow) -> None:
+    flow.manager.subscribe(routes(flow).on_change)  # as the table extension subscribes it
+    await flow.started(ANA, BEN)
+    await play_one(flow)
+    assert len(routes(flow)) >= 2
+    while flow.manager.in_channel(flow.channel.id) is not None:
+        await play_one(flow)
+    assert len(routes(flow)) == 0
