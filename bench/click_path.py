@@ -174,7 +174,7 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     from cogs.table_extension import listeners
     from cogs.ten import TenUI
     from game.registry import engines
-    from tests.fakes import FakeClient
+    from tests.fakes import FakeClient, FakeInteraction, FakeUser
 
     store = await open_store(directory / f"{game}.sqlite3")
     found = engines()
@@ -203,6 +203,10 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     channel = client.channel(100)
     message = await channel.send(content="table")
     await manager.set_table_message(session.id, message.id)
+    # As in play, the table is the answer to /game new (then Start's): that token edits it.
+    answered = FakeInteraction(client, user=FakeUser(1, "Ana"), channel=channel)
+    answered.original = message
+    client.services.routes.hold(session.id, message.id, answered, original=True)
     await manager.settle()
     return store, manager, client, session.id
 

@@ -29,6 +29,7 @@ from cogs.commands.images_command import ImagesCog
 from cogs.commands.learn_command import LearnCog
 from cogs.i18n.commands import CatalogTranslator
 from cogs.kit.custom_ids import TABLE_CONTROLS
+from cogs.kit.message_routes import MessageRoutes
 from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
@@ -48,17 +49,18 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
               turn_ping: TurnPing) -> tuple[Listener, ...]:
     """Every listener of the manager's changes, in the order each change is delivered to
     them: the table, the round summaries, the ping, the final post, then a game's thread is
-    archived; the followed private views, the channel health; last the machine seats and the
-    turn clock, so a change is drawn and posted before a machine seat's worker or the clock
-    looks at it; the reviews of a finished game are queued last. The channel's listeners (and
-    the reviews, opened from the final post) never hear of a private table
-    (``cogs.listeners.private_tables``)."""
+    archived and the tokens of its messages forgotten; the followed private views, the
+    channel health; last the machine seats and the turn clock, so a change is drawn and
+    posted before a machine seat's worker or the clock looks at it; the reviews of a finished
+    game are queued last. The channel's listeners (and the reviews, opened from the final
+    post) never hear of a private table (``cogs.listeners.private_tables``)."""
     channel = (
         publisher.on_change,
         Announcer(bot).on_change,
         turn_ping.on_change,
         FinalPost(bot).on_change,
         ThreadArchiver(bot).on_change,
+        services.routes.on_change,
         ViewFollower(bot).on_change,
         services.health.on_change,
     )
@@ -81,7 +83,8 @@ async def setup(bot: TableBot) -> None:
     watch = TableWatch(manager)
     publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
     services = TableServices(GameUIs(manager.engines), table_clicks, pictures=pictures,
-                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher)
+                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher,
+                             routes=MessageRoutes(bot.budget))
     bot.services = services
     await bot.add_cog(GameCog(services))
     await bot.add_cog(ImagesCog())

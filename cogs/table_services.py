@@ -22,6 +22,7 @@ from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Session, SessionKind
 from cogs.kit.channel_health import ChannelHealth
 from cogs.kit.click_kinds import TableClicks
+from cogs.kit.message_routes import MessageRoutes
 from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.pictures import Pictures
 from cogs.rendering.replay_cache import ReplayCache
@@ -54,7 +55,8 @@ class TableServices:
     latest private view; ``publisher``: the table publisher, once the table extension made it;
     ``private_addons``: what each private kind adds to its table's message
     (``cogs.rendering.private_table.AddOn``); ``daily``: the daily deal
-    (``cogs.daily_extension``)."""
+    (``cogs.daily_extension``); ``routes``: where public messages are written (tokens, else
+    the channel in the budget)."""
 
     uis: GameUIs
     clicks: TableClicks
@@ -66,6 +68,7 @@ class TableServices:
     publisher: Publisher | None = None
     private_addons: dict[SessionKind, PrivateAddOn] = field(default_factory=dict)
     daily: DailyDeals | None = None  # the daily deal, once its extension is loaded
+    routes: MessageRoutes = field(default_factory=MessageRoutes)
 
 
 def services_of(client: TableBot) -> TableServices:

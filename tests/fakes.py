@@ -135,6 +135,11 @@ def message_with(channel: FakeChannel | None, *custom_ids: str,
     return message
 
 
+def _token_refused() -> discord.HTTPException:
+    response = type("Response", (), {"status": 401, "reason": "Unauthorized"})()
+    return discord.HTTPException(response, {"code": 50027, "message": "Invalid Webhook Token"})
+
+
 def _not_found() -> discord.NotFound:
     response = type("Response", (), {"status": 404, "reason": "Not Found"})()
     return discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
@@ -222,6 +227,7 @@ class FakeResponse:
     def __init__(self, interaction: FakeInteraction) -> None:
         self._interaction = interaction
         self._done = False
+        self.type: discord.InteractionResponseType | None = None
 
     def is_done(self) -> bool:
         return self._done
@@ -241,12 +247,14 @@ class FakeResponse:
             ia.channel.messages[message.id] = message
         ia.original = message
         ia.sent.append(_record("send_message", {"content": content, **kwargs}, message))
+        self.type = discord.InteractionResponseType.channel_message
 
     async def edit_message(self, **kwargs: Any) -> None:
         self._respond()
         ia = self._interaction
         ia.sent.append(_record("edit_message", kwargs, ia.message))
         ia.original = ia.message  # as on Discord: the original response is the clicked message
+        self.type = discord.InteractionResponseType.message_update
         if ia.message is not None:
             ia.message.edits.append(ia.sent[-1])
             if "view" in kwargs:
@@ -257,6 +265,10 @@ class FakeResponse:
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
         self._respond()
         self._interaction.sent.append(Sent("defer", ephemeral=ephemeral))
+        self.type = (discord.InteractionResponseType.deferred_channel_message if thinking
+                     else discord.InteractionResponseType.deferred_message_update)
+        if not thinking:
+            self._interaction.original = self._interaction.message
 
 
 class FakeFollowup:
@@ -264,11 +276,38 @@ class FakeFollowup:
         self._interaction = interaction
 
     async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
+        """A follow-up; a public one is a message of the channel too (``channel.sent``, kind
+        "followup"), as on Discord."""
         ia = self._interaction
-        message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
+        if not ia.response.is_done():
+            raise AssertionError("a follow-up before the interaction was answered")
+        ia.check_token()
+        ephemeral = bool(kwargs.get("ephemeral"))
+        message = FakeMessage(ia.channel, ephemeral=ephemeral)
         message.view = kwargs.get("view")
-        ia.sent.append(_record("followup", {"content": content, **kwargs}, message))
+        message.embeds = list(kwargs.get("embeds") or [])
+        sent = _record("followup", {"content": content, **kwargs}, message)
+        ia.followups.append(message)
+        thinking = ia.response.type is discord.InteractionResponseType.deferred_channel_message
+        if ephemeral or thinking or ia.channel is None:
+            ia.sent.append(sent)  # what the clicker alone sees, or the answer after "thinking"
+        else:
+            ia.channel.messages[message.id] = message
+            ia.channel.sent.append(sent)
         return message
+
+    def _own(self, message_id: int) -> FakeMessage:
+        self._interaction.check_token()
+        for message in self._interaction.followups:
+            if message.id == message_id:
+                return message
+        raise _not_found()
+
+    async def edit_message(self, message_id: int, **kwargs: Any) -> FakeMessage:
+        return await self._own(message_id).edit(**kwargs)
+
+    async def delete_message(self, message_id: int) -> None:
+        await self._own(message_id).delete()
 
 
 class FakeInteraction:
@@ -301,6 +340,8 @@ class FakeInteraction:
         self.followup = FakeFollowup(self)
         self.sent: list[Sent] = []
         self.original: FakeMessage | None = None
+        self.followups: list[FakeMessage] = []  # the messages its token made
+        self.token_expired = False  # its token is refused (401/50027), as after 15 minutes
         # discord.py's per-interaction dict (bot.ops.outcomes keeps the outcome there).
         self.extras: dict[Any, Any] = {}
         self.type = (discord.InteractionType.component if message is not None
@@ -322,17 +363,30 @@ class FakeInteraction:
     def last(self) -> Sent:
         return self.sent[-1]
 
+    def check_token(self) -> None:
+        if self.token_expired:
+            raise _token_refused()
+
     async def original_response(self) -> FakeMessage:
         assert self.original is not None, "nothing was sent"
         return self.original
 
     async def edit_original_response(self, **kwargs: Any) -> FakeMessage:
+        self.check_token()
         message = await self.original_response()
+        if message.deleted:
+            raise _not_found()
         self.sent.append(_record("edit_original", kwargs, message))
         message.edits.append(self.sent[-1])
         if "view" in kwargs:
             message.view = kwargs["view"]
+        if "embeds" in kwargs:
+            message.embeds = list(kwargs["embeds"] or [])
         return message
+
+    async def delete_original_response(self) -> None:
+        self.check_token()
+        await (await self.original_response()).delete()
 
 
 async def invoke(command: Any, cog: Any, interaction: FakeInteraction, **params: Any) -> None:

@@ -116,6 +116,25 @@ class Metrics:
             "tablebot_rest_429", "429 answers from Discord, by scope (user, global, shared)",
             ["scope"], registry=r,
         )
+        self.global_calls = Counter(
+            "tablebot_global_calls",
+            "Requests Discord's global rate limit counts (every route but the interaction"
+            " endpoints; each attempt, retries included)", registry=r,
+        )
+        self.global_budgeted = Counter(
+            "tablebot_global_budget_started",
+            "Globally-limited requests started through the process's budget"
+            " (GLOBAL_RATE_SHARE)", registry=r,
+        )
+        self.global_waited = Counter(
+            "tablebot_global_budget_waited",
+            "Globally-limited requests that waited for a slot of the budget", registry=r,
+        )
+        self.global_merged = Counter(
+            "tablebot_global_budget_merged",
+            "Waiting edits of a message that a newer edit of it replaced (requests saved)",
+            registry=r,
+        )
         self.picture_render = Histogram(
             "tablebot_picture_render_seconds", "Drawing one table or hand picture",
             buckets=WORK_BUCKETS, registry=r,

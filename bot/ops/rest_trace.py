@@ -63,9 +63,12 @@ def record(metrics: Metrics, method: str, path: str, status: int | None,
     route = route_of(path)
     if route is None:
         return
+    counted = counts_globally(route)
     metrics.rest_calls.labels(
-        route=f"{method.upper()} {route}", global_limit=str(counts_globally(route)).lower()
+        route=f"{method.upper()} {route}", global_limit=str(counted).lower()
     ).inc()
+    if counted:
+        metrics.global_calls.inc()
     if status == 429:
         scope = headers.get("X-RateLimit-Scope") if headers is not None else None
         if not scope:

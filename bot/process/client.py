@@ -32,6 +32,7 @@ from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import DecisionPool
 from bot.automation.season_watcher import SeasonWatcher
 from bot.automation.turn_clock import TurnClock
+from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.ops.rest_trace import rest_trace
 from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
@@ -101,6 +102,8 @@ class TableBot(commands.Bot):
         )
         self.settings = settings
         self._engines = engines
+        # The globally-limited requests the cogs make wait here (GLOBAL_RATE_SHARE).
+        self.budget: RequestBudget = budget_for_share(settings.global_rate_share)
         self.store: Store | None = None
         self._manager: SessionManager | None = None
         self._leaderboards: Leaderboards | None = None
@@ -321,6 +324,7 @@ class TableBot(commands.Bot):
             await self._reviews.close()  # a review under way stays pending: redone at start
         if self.decisions is not None:
             await self.decisions.close()  # waits for searches under way (each has a deadline)
+        await self.budget.drain()  # the channel writes still waiting for their slot go out
         await super().close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.

@@ -75,6 +75,9 @@ class Settings(DatabaseSettings):
     # Seconds the public table waits for a player's next step in their turn
     # (cogs.listeners.table_publisher).
     table_run_debounce: float = Field(default=0.4, ge=0, le=2)
+    # This process's share of Discord's global limit of 50 requests per second per bot token
+    # (bot.ops.request_budget): 0.5 each when two processes of the bot run.
+    global_rate_share: float = Field(default=1.0, gt=0, le=1)
     # Worker processes that draw them (0: threads of the bot process; cogs.rendering.pictures).
     image_processes: int = Field(default=1, ge=0, le=8)
     game_seed: int | None = None  # tests and replays only; never logged

@@ -54,6 +54,7 @@ from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import CHOOSE_ONE
 from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, RulesPageButton, session_of_id
+from cogs.kit.message_routes import Cause
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, controls_on, on_own_page
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
 from cogs.kit.unexpected_errors import DONE_NOT_SHOWN, MOVE_MADE, ChangeNotShown
@@ -73,12 +74,15 @@ from cogs.rendering.review_pages import review_click as review_click  # a TableC
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
 from cogs.settings.reader_words import reply_words
+from cogs.table_services import services_of
 
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 
 
-def _origin(interaction: Interaction) -> int | None:
-    return interaction.message.id if interaction.message is not None else None
+def _origin(interaction: Interaction) -> Cause:
+    """What the manager's change carries to the listeners: the message clicked and the
+    interaction, whose token can carry the change's messages (``cogs.kit.message_routes``)."""
+    return services_of(interaction.client).routes.cause(interaction)
 
 
 @contextlib.asynccontextmanager

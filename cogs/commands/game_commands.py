@@ -151,7 +151,7 @@ class GameCog(commands.Cog):
             await interaction.response.send_message(**kwargs)
             return await interaction.original_response()
 
-        await post_lobby(interaction, session, render, answer)
+        await post_lobby(interaction, session, render, answer, original=True)
 
     @new.autocomplete("game")
     async def _game_choices(
@@ -175,6 +175,7 @@ class GameCog(commands.Cog):
         # replaces goes, so that one table is in the channel, at the bottom. The replaced one
         # is read in the session's turn: calls at once each delete the copy before theirs.
         message = await interaction.original_response()
+        self.services.routes.hold(session.id, message.id, interaction, original=True)
         async with TABLE_MOVES.of(session.id):
             current = manager.get(session.id)
             old_id = current.table_message_id if current is not None else None
@@ -183,8 +184,8 @@ class GameCog(commands.Cog):
             except TableError:  # the game ended meanwhile; the copy is right
                 return
             if old_id is not None and old_id != message.id:
-                channel = interaction.client.get_partial_messageable(session.channel_id)
-                await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+                await delete_quietly(interaction.client, moved, old_id,
+                                     f"the old table of session {session.id}")
             publisher = self.services.publisher
             if publisher is not None and publisher.on_moved is not None:
                 await publisher.on_moved(moved)

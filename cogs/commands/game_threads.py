@@ -21,6 +21,7 @@ from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n.interaction import server_words
 from cogs.kit.discord_limits import clip
 from cogs.rendering.table_renders import table_render
+from cogs.table_services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,8 @@ class ThreadArchiver:
         channel = self._client.get_channel(session.channel_id)
         if not isinstance(channel, discord.Thread) or channel.archived:
             return
+        budget = services_of(self._client).routes.budget  # a globally-limited request
         try:
-            await channel.edit(archived=True)
+            await budget.run(lambda: channel.edit(archived=True))
         except discord.HTTPException:
             log.warning("could not archive the thread of session %s", session.id)

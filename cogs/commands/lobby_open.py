@@ -18,6 +18,7 @@ from bot.sessions.models import HINTS, Session
 from cogs.client_services import Interaction, game_uis, release_view, seat_for
 from cogs.game_ui import WordsHints
 from cogs.rendering.table_renders import Render
+from cogs.table_services import services_of
 
 Post = Callable[..., Awaitable[discord.Message]]
 
@@ -46,8 +47,10 @@ async def open_lobby(interaction: Interaction, channel_id: int, game: str, turn_
 
 
 async def post_lobby(interaction: Interaction, session: Session, render: Render,
-                     post: Post) -> None:
-    """Post ``render`` with ``post`` and remember the message as the session's table."""
+                     post: Post, *, original: bool = False) -> None:
+    """Post ``render`` with ``post`` and remember the message as the session's table;
+    ``original``: the post is the interaction's answer, whose token can edit it
+    (``cogs.kit.message_routes``)."""
     manager = interaction.client.manager
     kwargs: dict[str, Any] = render.send_kwargs()
     try:
@@ -58,5 +61,8 @@ async def post_lobby(interaction: Interaction, session: Session, render: Render,
         raise
     finally:
         release_view(render.view)
+    if original:
+        services_of(interaction.client).routes.hold(session.id, message.id, interaction,
+                                                    original=True)
     with contextlib.suppress(TableError):  # the lobby was closed meanwhile
         await manager.set_table_message(session.id, message.id)

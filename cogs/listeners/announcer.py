@@ -1,5 +1,6 @@
 """Posts what a game UI announces for a change (``cogs.game_ui.Announces``: SPLIT's round
-summaries and final result) as new public channel messages. A manager listener; public data
+summaries and final result) as new public channel messages (follow-ups of the click that made
+the change when it can carry them, ``cogs.kit.message_routes``). A manager listener; public data
 only. Games whose UI announces nothing are not touched."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from cogs.client_services import game_uis
 from cogs.game_ui import Announces
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
+from cogs.kit.message_routes import cause_of
+from cogs.table_services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +39,8 @@ class Announcer:
         embeds = self.embeds_for(change, await server_words(self._client, session.guild_id))
         if not embeds:
             return
-        channel = self._client.get_partial_messageable(session.channel_id)
+        routes = services_of(self._client).routes
         try:
-            await channel.send(embeds=embeds)
+            await routes.send(self._client, session, cause_of(change.origin), embeds=embeds)
         except discord.HTTPException:
             log.warning("could not post the announcement of session %s", session.id)

@@ -1,7 +1,8 @@
 """Every game ends at the bottom of its channel: a final post with the standings, a Rematch
 button and a My review button (each player's own review, ``cogs.rendering.review_pages``),
 after the table's last edit, the last round summary and the ping's deletion (a manager
-listener subscribed after those).
+listener subscribed after those), a follow-up of the click that ended the game when it can
+carry it (``cogs.kit.message_routes``).
 
 :func:`final_post` builds it, in one place; the game's final picture
 (``cogs.rendering.message_delivery.final_picture``: SPLIT's score progression, TEN's final
@@ -28,8 +29,10 @@ from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
+from cogs.kit.message_routes import cause_of
 from cogs.rendering.message_delivery import final_picture
 from cogs.rendering.review_pages import review_button
+from cogs.table_services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +97,10 @@ class FinalPost:
             final_post(self._client, session, words),
             await final_picture(self._client, session),
         )
-        channel = self._client.get_partial_messageable(session.channel_id)
+        routes = services_of(self._client).routes
         try:
-            await channel.send(**render.send_kwargs())
+            await routes.send(self._client, session, cause_of(change.origin),
+                              **render.send_kwargs())
         except discord.HTTPException:
             log.warning("could not post the end of session %s", session.id)
         finally:

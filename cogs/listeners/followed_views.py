@@ -13,12 +13,10 @@ from dataclasses import dataclass
 import discord
 
 from bot.process.client import TableBot
+from cogs.kit.message_routes import MARGIN, TOKEN_LIFETIME
 from game.base import PlayerId
 
 Interaction = discord.Interaction[TableBot]
-
-TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token for
-MARGIN = 30.0  # an edit is not started this close to the token's end
 
 
 @dataclass

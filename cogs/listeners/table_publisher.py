@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
@@ -40,6 +41,7 @@ from bot.sessions.models import Session, Status
 from cogs.client_services import game_uis, release_view
 from cogs.i18n.interaction import server_words
 from cogs.kit.keyed_locks import TABLE_MOVES
+from cogs.kit.message_routes import Cause, MessageRoutes, cause_of, origin_message
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
@@ -48,6 +50,7 @@ from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
+SHOWN_KEPT = 4096  # tables whose shown version is remembered (far more than run at once)
 RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
 
 
@@ -62,6 +65,7 @@ class TablePublisher:
         self._run_debounce = run_debounce  # seconds; cogs.table_extension passes the setting
         self.watch = watch  # counts the messages below each table (None: tables never move)
         self.on_moved: Moved | None = None
+        self._shown: OrderedDict[int, int] = OrderedDict()  # table message id -> version shown
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -71,15 +75,19 @@ class TablePublisher:
             return
         if session.table_message_id is None:
             return
-        if change.origin == session.table_message_id and not self._buried(session):
-            return
+        cause = cause_of(change.origin)
+        if origin_message(change.origin) == session.table_message_id:
+            # The click answered on the table itself: its token can edit the table now.
+            await self._routes.adopt(cause, session)
+            if not self._buried(session):
+                return
         if self._overtaken(session):
             return
         if self._mid_run(change) and await self._overtaken_within(
             session, self._run_debounce
         ):
             return
-        await self._edit(session)
+        await self._edit(session, cause)
 
     async def _overtaken_within(self, session: Session, seconds: float) -> bool:
         """Wait up to ``seconds`` for a newer change of the session (the player's next step);
@@ -157,18 +165,17 @@ class TablePublisher:
             await self.announce(notice.session, timed_out_text(notice, ui, words))
 
     async def announce(self, session: Session, text: str) -> None:
-        channel = self._channel(session)
         try:
-            await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+            await self._routes.send(self._client, session, None, content=text,
+                                    allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post in the channel of session %s", session.id)
 
     async def remind(self, session: Session, player_id: PlayerId, text: str) -> None:
-        channel = self._channel(session)
         users = [discord.Object(id=int(player_id))] if player_id.isdecimal() else False
         try:
-            await channel.send(
-                content=text,
+            await self._routes.send(
+                self._client, session, None, content=text,
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
             )
         except discord.HTTPException:
@@ -184,35 +191,67 @@ class TablePublisher:
         current = self._client.manager.get(session.id) or session
         return self.watch is not None and session.is_live and self.watch.buried(current)
 
-    async def _edit(self, session: Session) -> None:
+    async def _edit(self, session: Session, cause: Cause | None = None) -> None:
+        """Bring the table up to ``session`` (or newer): edited with the token that holds it,
+        else posted anew as a follow-up of ``cause`` when one can carry it (a table held by no
+        token, or by one due for renewal, or buried), else edited through the channel in the
+        budget's turn."""
         current = self._client.manager.get(session.id)
         table_id = current.table_message_id if current is not None else session.table_message_id
         if table_id is None:
             return
+        routes = self._routes
         if current is not None and self.watch is not None and self.watch.buried(current):
-            await self.move(session, table_id)
+            await self.move(session, table_id, cause)
             return
+        if routes.renew_due(table_id) and await routes.usable(cause, session) is not None:
+            await self.move(session, table_id, cause)
+            return
+        if routes.holder(table_id) is None and routes.budget.near:
+            # Through the channel while the budget is nearly spent: queued, replaced by a
+            # newer edit of this table while it waits, drawn when its turn comes.
+            routes.budget.submit(lambda: self._draw(session, table_id, newest=True),
+                                 key=("table", table_id))
+            return
+        await self._draw(session, table_id)
+
+    async def _draw(self, session: Session, table_id: int, *, newest: bool = False) -> None:
+        """Edit table message ``table_id`` to show ``session`` (``newest``: the live version,
+        which a queued edit shows when its turn comes). ``newest`` also means the edit holds
+        a slot of the budget already."""
+        if newest:
+            live = self._client.manager.get(session.id)
+            if live is not None and live.version >= session.version:
+                session = live
+            if live is not None and live.table_message_id != table_id:
+                return  # the table moved meanwhile: its move drew it
         render = await public_table(self._client, session)
-        message = self._channel(session).get_partial_message(table_id)
         try:
             async with message_turn(table_id):
-                if self._overtaken(session):
+                if self._overtaken(session) or self._shown.get(table_id, -1) > session.version:
                     return  # a newer change is drawn by its own publish or click answer
-                await message.edit(**render.edit_kwargs())
+                await self._routes.edit(self._client, session, table_id, in_slot=newest,
+                                        **render.edit_kwargs())
+                self._showing(table_id, session.version)
             services_of(self._client).health.ok(session.id)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
         except discord.Forbidden as error:
             services_of(self._client).health.report(session, error, "edit the table")
+        except discord.HTTPException:
+            if not newest:
+                raise
+            log.warning("could not edit the table of session %s", session.id)
         finally:
             release_view(render.view)
 
-    async def move(self, session: Session, old_id: int) -> None:
-        """Post ``session``'s table at the bottom of its channel and delete the old one."""
+    async def move(self, session: Session, old_id: int, cause: Cause | None = None) -> None:
+        """Post ``session``'s table at the bottom of its channel (a follow-up of ``cause``
+        when it can carry it) and delete the old one."""
         render = await public_table(self._client, session)
-        channel = self._channel(session)
+        routes = self._routes
         try:
-            message = await channel.send(**render.send_kwargs())
+            message = await routes.send(self._client, session, cause, **render.send_kwargs())
         except discord.Forbidden as error:
             services_of(self._client).health.report(session, error, "move the table")
             return
@@ -226,16 +265,30 @@ class TablePublisher:
                 moved = await self._client.manager.set_table_message(session.id, message.id)
             except TableError:  # the game ended meanwhile: the copy just posted is its table
                 moved = replace(session, table_message_id=message.id)
-            await delete_quietly(channel, old_id, f"the old table of session {session.id}")
+            await delete_quietly(self._client, session, old_id,
+                                 f"the old table of session {session.id}")
             if self.on_moved is not None:
                 await self.on_moved(moved)
 
+    def _showing(self, table_id: int, version: int) -> None:
+        """Remember the version table ``table_id`` shows, so that an older edit that waited in
+        the budget never draws over it (the newest :data:`SHOWN_KEPT` tables are kept)."""
+        self._shown[table_id] = version
+        self._shown.move_to_end(table_id)
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
 
-async def delete_quietly(channel: discord.PartialMessageable, message_id: int,
-                        what: str) -> None:
-    """Delete one channel message; one already gone is fine, another failure is logged."""
+    @property
+    def _routes(self) -> MessageRoutes:
+        return services_of(self._client).routes
+
+
+async def delete_quietly(client: TableBot, session: Session, message_id: int,
+                         what: str) -> None:
+    """Delete one public message of ``session`` (with the token that holds it, else
+    through the channel); one already gone is fine, another failure is logged."""
     try:
-        await channel.get_partial_message(message_id).delete()
+        await services_of(client).routes.delete(client, session, message_id)
     except discord.NotFound:
         return
     except discord.HTTPException:

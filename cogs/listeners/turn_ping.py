@@ -45,6 +45,7 @@ from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import HandButton
+from cogs.kit.message_routes import Cause, MessageRoutes, cause_of, origin_message
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
@@ -133,6 +134,10 @@ class TurnPing:
 
     async def on_change(self, change: Change) -> None:
         session = change.session
+        cause = cause_of(change.origin)
+        live = self._pings.get(session.id)
+        if live is not None and origin_message(change.origin) == live.message_id:
+            await self._routes.adopt(cause, session)  # its token can delete the ping too
         if not session.is_live:
             self._awaited.forget(session.id)
             await self.clear(session)
@@ -140,7 +145,7 @@ class TurnPing:
         known = self._awaited.awaited(session.id)
         players = self.to_ping(change)
         if players:
-            await self._replace(session, players)
+            await self._replace(session, players, cause)
             return
         after = self._awaited.awaited(session.id)
         if after is None or after is known:
@@ -171,9 +176,9 @@ class TurnPing:
             return
         words = await server_words(self._client, session.guild_id)
         title = self._client.manager.engine(session.game).title
-        message = self._channel(session).get_partial_message(ping.message_id)
         try:
-            await message.edit(
+            await self._routes.edit(
+                self._client, session, ping.message_id,
                 content=ping_text(words, title, players, table_link(session)),
                 allowed_mentions=only(players),
             )
@@ -190,7 +195,7 @@ class TurnPing:
         self._pings.pop(session.id, None)
         if ping is None:
             return
-        await delete_quietly(self._channel(session), ping.message_id,
+        await delete_quietly(self._client, session, ping.message_id,
                              f"the turn ping of session {session.id}")
         if store:
             await self._forget_stored(session.id)
@@ -206,18 +211,21 @@ class TurnPing:
             return None
         return LivePing(current.ping_message_id, frozenset(), current.table_message_id)
 
-    def _channel(self, session: Session) -> discord.PartialMessageable:
-        return self._client.get_partial_messageable(session.channel_id)
+    @property
+    def _routes(self) -> MessageRoutes:
+        return services_of(self._client).routes
 
-    async def _replace(self, session: Session, players: list[PlayerId], *,
-                       back: bool = False) -> None:
-        """Delete the live ping, then post the new one: never two at a time."""
+    async def _replace(self, session: Session, players: list[PlayerId],
+                       cause: Cause | None = None, *, back: bool = False) -> None:
+        """Delete the live ping, then post the new one (a follow-up of ``cause`` when it can
+        carry it): never two at a time."""
         await self.clear(session, store=False)
         current = self._client.manager.get(session.id) or session
         render = await ping_render(self._client, current, players, back=back)
         try:
-            message = await self._channel(session).send(
-                **render.send_kwargs(), allowed_mentions=only(players)
+            message = await self._routes.send(
+                self._client, session, cause, **render.send_kwargs(),
+                allowed_mentions=only(players),
             )
         except discord.HTTPException as error:
             health = services_of(self._client).health

@@ -22,6 +22,7 @@ from cogs.kit.channel_health import (
     missing_permissions,
     missing_thread_permissions,
 )
+from cogs.kit.message_routes import MessageRoutes
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable
@@ -71,7 +72,10 @@ async def test_game_new_refuses_where_the_bot_may_not_post(split: SplitTable) ->
 
 
 def forbid(split: SplitTable, table: FakeMessage) -> list[str]:
-    """Make the channel refuse the bot's posts and edits (403); returns the refused calls."""
+    """Make the channel refuse the bot's posts and edits (403); returns the refused calls.
+    No interaction token is usable (their lifetime is over), so every write of the table and
+    the ping goes through the channel (a token's writes are not the channel's to refuse)."""
+    split.client.services.routes = MessageRoutes(lifetime=0.0)
     refused: list[str] = []
 
     async def refuse(*_args: Any, **_kwargs: Any) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import aiohttp
 import discord
@@ -15,6 +16,8 @@ import discord.gateway
 import discord.http
 import pytest
 
+from bot.ops.metrics import Metrics
+from bot.ops.request_budget import RequestBudget
 from bot.process.api_base import apply_api_base
 from tests.e2e.demo_bot import DemoBot
 from tests.e2e.fakediscord import FakeDiscord
@@ -173,3 +176,70 @@ async def test_discord_py_retries_after_an_unforeseen_429(
     message = await channel.send("after the wait")
     assert fd.message(message.id).content == "after the wait"
     assert fd.rate_limited["channel-messages"] == 2  # the other client's and discord.py's
+
+
+# --- the global limit against discord.py (issue 32) ------------------------------------------
+
+GLOBAL_LIMIT = 5  # per second here; Discord's is 50
+POSTS = 10
+
+
+@pytest.fixture
+async def global_limited(
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[tuple[FakeDiscord, DemoBot, list[discord.PartialMessageable]]]:
+    # Roomy channel buckets: only the global limit can refuse a post.
+    fd = FakeDiscord(rate_limits=Limits(channel_writes=100, channel_window=1.0,
+                                        global_limit=GLOBAL_LIMIT, global_window=1.0))
+    names = [fd.add_channel(f"room-{i}") for i in range(POSTS // 2)]
+    await fd.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    gateway_cls = discord.gateway.DiscordWebSocket
+    monkeypatch.setattr(gateway_cls, "DEFAULT_GATEWAY", gateway_cls.DEFAULT_GATEWAY)
+    apply_api_base(fd.base_url)
+    bot = DemoBot(fd.guild_id)
+    task = asyncio.create_task(bot.start(fd.token))
+    try:
+        await fd.wait_ready()
+        await fd.wait_commands("demo")
+        channels = [bot.get_partial_messageable(c.id) for c in names]
+        fd.rest.limiter.reset()
+        yield fd, bot, channels
+    finally:
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+        await fd.stop()
+
+
+def global_429s(fd: FakeDiscord) -> list[Any]:
+    return [c for c in fd.world.calls if c.status == 429 and c.body and c.body.get("global")]
+
+
+async def test_the_global_limit_answers_429_and_discord_py_recovers(
+    global_limited: tuple[FakeDiscord, DemoBot, list[discord.PartialMessageable]],
+) -> None:
+    fd, _, channels = global_limited
+    sent = await asyncio.gather(*(channels[i % len(channels)].send(f"post {i}")
+                                  for i in range(POSTS)))
+    # More posts at once than the global limit allows: Discord's 429 (global: true, with its
+    # retry_after), discord.py waits and sends again; every post arrives.
+    refused = global_429s(fd)
+    assert refused and fd.rate_limited["global"] == len(refused)
+    assert all(c.body["retry_after"] > 0 for c in refused)
+    assert sorted(m.content for m in sent) == sorted(f"post {i}" for i in range(POSTS))
+    assert all(fd.message(m.id).content == m.content for m in sent)
+
+
+async def test_within_the_processs_budget_the_global_limit_is_never_hit(
+    global_limited: tuple[FakeDiscord, DemoBot, list[discord.PartialMessageable]],
+) -> None:
+    fd, _, channels = global_limited
+    budget = RequestBudget(GLOBAL_LIMIT, metrics=Metrics())  # the share the stand-in allows
+
+    async def post(index: int) -> discord.Message:
+        return await budget.run(lambda: channels[index % len(channels)].send(f"post {index}"))
+
+    sent = await asyncio.gather(*(post(i) for i in range(POSTS)))
+    assert [m.content for m in sent] == [f"post {i}" for i in range(POSTS)]
+    assert not global_429s(fd) and fd.rate_limited["global"] == 0
+    assert budget.waited == POSTS - GLOBAL_LIMIT

@@ -17,10 +17,11 @@ from tests.e2e.fakediscord.model import (
     FakeChannel,
     FakeUser,
     InteractionRecord,
+    RouteCall,
     StoredMessage,
     Violation,
 )
-from tests.e2e.fakediscord.ratelimit import Limits
+from tests.e2e.fakediscord.ratelimit import Limits, counts_globally
 from tests.e2e.fakediscord.rest import RestApi
 from tests.e2e.fakediscord.server import StandInServer
 from tests.e2e.fakediscord.world import World
@@ -235,6 +236,12 @@ class FakeDiscord:
         self.rest.command_refusal = (
             None if command is None else commands.Refusal(command, field, option, code, message)
         )
+
+    def globally_limited(self, since: float = 0.0) -> list[RouteCall]:
+        """The bot's REST calls made at or after ``since`` that Discord's global limit counts:
+        every API route but the interaction endpoints (``ratelimit.counts_globally``), 429
+        answers included."""
+        return [c for c in self.world.calls if c.at >= since and counts_globally(c.path)]
 
     def calls_by_route(self, since: float = 0.0) -> Counter[str]:
         """Bot REST calls per ``METHOD /route/{template}`` made at or after ``since``

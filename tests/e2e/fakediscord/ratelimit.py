@@ -36,6 +36,12 @@ UNLIMITED = re.compile(r"/api/v10/(interactions|webhooks)/")
 CHANNEL_MESSAGE_WRITE = re.compile(r"/api/v10/channels/(?P<major>\d+)/messages(/\d+)?")
 
 
+def counts_globally(path: str) -> bool:
+    """Whether Discord's global limit counts a request to ``path`` (an API route that is not
+    an interaction endpoint)."""
+    return path.startswith("/api/") and not UNLIMITED.match(path)
+
+
 @dataclass(frozen=True)
 class Limits:
     """Requests per window (seconds) of each kind of bucket."""
@@ -114,7 +120,7 @@ class RateLimiter:
 
     def check(self, method: str, path: str, template: str) -> Verdict | None:
         """The verdict for one bot request, or None for routes Discord does not limit."""
-        if not self.enabled or UNLIMITED.match(path) or not path.startswith("/api/"):
+        if not self.enabled or not counts_globally(path):
             return None
         now = self.clock()
         if self.global_window is None:

@@ -1,0 +1,349 @@
+"""Discord's global rate limit at the real bot (issue 32): the requests it counts per action over
+whole games, and how many tables one process holds against the stand-in's limits.
+
+Discord counts every request of a bot token against one global limit of 50 per second, except
+the interaction endpoints (the callback, and follow-ups and their edits made with the token).
+The stand-in (``tests/e2e/fakediscord``) records every request; a request is "global" when its
+route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_globally``).
+
+* **Whole games** (stand-in limits off): simulated users play whole games by clicking what
+  they see (``tests.e2e.table_play``; a player clicks through the steps of their turn in their
+  private view, as people do); per game: human actions, globally-limited calls (by route),
+  exempt calls, and both per human action. Checked along the way: the public table shows the
+  game after every turn (no lost update), SPLIT's round summaries are all posted, and at the
+  end the final post is the channel's last message with no ping left (nothing out of order).
+* **Load** (``--load``, stand-in limits on: 50 per second in all, 5 posts and edits per 5 s per
+  channel): N tables at once, two players each, one human action every ``--interval`` seconds
+  per table, for ``--seconds``. Per N: actions made, global calls per second, 429s (global and
+  per bucket), answer latency (p50/p95), lost updates (a table edit or post a move calls for
+  that did not come within 20 s) and late actions (a table that could not keep its pace). N is
+  held when nothing is lost and no global 429 was answered.
+
+    python -m bench.global_calls                          # every whole-game scenario
+    python -m bench.global_calls --games split-2 ten-2    # some of them
+    python -m bench.global_calls --games none --load 20,40,80 --seconds 60
+    python -m bench.global_calls --bot-checkout ../base   # another checkout's bot: "before"
+
+``--bot-checkout DIR`` runs ``python -m bot`` from that checkout (its ``PYTHONPATH``) against this
+checkout's stand-in and players, so the same figures are measured for an older bot (the base of
+issue 32) without changing anything there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench._common import machine_line, percentile, table
+from game.split import SplitEngine
+from game.ten import TenEngine
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.model import FakeChannel, FakeUser
+from tests.e2e.fakediscord.ratelimit import Limits, counts_globally
+from tests.e2e.players import Strategy
+from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
+from tests.e2e.table_play import PING_MARK, TablePlay
+from tests.e2e.test_scenario_split import split_rank, summaries_posted
+from tests.e2e.test_scenario_split import table_is_current as split_is_current
+from tests.e2e.test_scenario_ten import table_is_current as ten_is_current
+from tests.e2e.test_scenario_ten import ten_rank
+
+FINAL_MARK = "Rematch"  # the final post's button
+POSTS_TIMEOUT = 20.0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    game: str
+    humans: int
+    bot_level: str | None = None
+
+
+SCENARIOS = {
+    s.name: s
+    for s in (
+        Scenario("split-2", "split", 2),
+        Scenario("split-4", "split", 4),
+        Scenario("ten-2", "ten", 2),
+        Scenario("ten-4", "ten", 4),
+        Scenario("split-2+bot", "split", 2, "easy"),
+        Scenario("ten-2+bot", "ten", 2, "easy"),
+    )
+}
+
+
+def new_table(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel, game: str,
+              seed: int, *, checked: bool = True) -> TablePlay:
+    """A table of ``game``; ``checked``: the public table must show the game after every turn
+    (not with machine seats, which move between a person's click and the check)."""
+    if game == "split":
+        play = TablePlay(fd, bot, channel, SplitEngine(), Strategy(split_rank, seed))
+        if checked:
+            play.checks.append(lambda: split_is_current(play))
+        play.waits.append(lambda: summaries_posted(play))
+    else:
+        play = TablePlay(fd, bot, channel, TenEngine(), Strategy(ten_rank, seed))
+        if checked:
+            play.checks.append(lambda: ten_is_current(play))
+    return play
+
+
+def stand_in(checkout: Path | None, **options: Any) -> FakeDiscord:
+    """The stand-in; for another checkout's bot without Discord's contract check (an older bot
+    may send what the check refuses, e.g. the base of issue 32 an export option's max_value
+    of 2^53, refused since issue 27: its figures would stop at the command sync)."""
+    fd = FakeDiscord(**options)
+    if checkout is not None:
+        fd.set_validation(False)
+    return fd
+
+
+def bot_env(checkout: Path | None) -> dict[str, str]:
+    env = dict(DEFAULT_DEBOUNCE_ENV)
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout.resolve())
+    return env
+
+
+async def step_or_wait(play: TablePlay) -> tuple[int, int]:
+    """One human action, or the machine seats' moves: (human actions, machine actions)."""
+    if play.oracle.awaiting()[0] not in play.users:
+        return 0, await play.machine_moves()
+    await play.step(quick_runs=True)
+    return 1, 0
+
+
+def ended_in_order(fd: FakeDiscord, play: TablePlay) -> str | None:
+    """What is out of order at a game's end (None: nothing): the final post is the channel's
+    last message, no turn ping is left."""
+    public = fd.public(play.channel)
+    if not public or not any(FINAL_MARK in text for text in public[-1].all_texts()):
+        return "the final post is not the channel's last message"
+    if any(PING_MARK in m.content for m in public):
+        return "a turn ping is left"
+    return None
+
+
+async def wait_for_the_end(fd: FakeDiscord, bot: BotProcess, play: TablePlay) -> None:
+    await bot.wait_until(lambda: ended_in_order(fd, play) is None, POSTS_TIMEOUT,
+                         "the final post")
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+
+@dataclass
+class GameFigures:
+    scenario: str
+    human_actions: int
+    machine_actions: int
+    global_calls: Counter[str] = field(default_factory=Counter)
+    exempt_calls: int = 0
+    problem: str | None = None
+
+    @property
+    def global_total(self) -> int:
+        return sum(self.global_calls.values())
+
+
+async def whole_game(scenario: Scenario, seed: int, checkout: Path | None,
+                     workdir: Path) -> GameFigures:
+    fd = stand_in(checkout)
+    users = [fd.add_user(f"player{i}") for i in range(scenario.humans)]
+    channel = fd.add_channel(f"{scenario.game}-table")
+    async with fd:
+        bot = BotProcess(fd, workdir / scenario.name, extra_env=bot_env(checkout))
+        try:
+            await bot.start()
+            await bot.wait_until(lambda: fd.commands(), POSTS_TIMEOUT, "the command sync")
+            play = new_table(fd, bot, channel, scenario.game, seed,
+                             checked=scenario.bot_level is None)
+            since = time.monotonic()
+            await play.open(scenario.game, users[0], *users[1:], level=scenario.bot_level)
+            humans = machines = 0
+            while not play.oracle.over:
+                by_people, by_machines = await step_or_wait(play)
+                humans += by_people
+                machines += by_machines
+            await wait_for_the_end(fd, bot, play)
+            calls = [c for c in fd.world.calls if c.at >= since]
+        finally:
+            await bot.close()
+    figures = GameFigures(scenario.name, humans, machines)
+    for call in calls:
+        if counts_globally(call.path):
+            figures.global_calls[f"{call.method} {call.route}"] += 1
+        elif call.path.startswith("/api/"):
+            figures.exempt_calls += 1
+    figures.problem = ended_in_order(fd, play)
+    return figures
+
+
+async def whole_games(names: Sequence[str], seed: int, checkout: Path | None) -> None:
+    rows: list[list[object]] = []
+    routes: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="global-calls-") as tmp:
+        for name in names:
+            figures = await whole_game(SCENARIOS[name], seed, checkout, Path(tmp))
+            per = figures.human_actions or 1
+            rows.append([
+                name, figures.human_actions, figures.machine_actions, figures.global_total,
+                figures.global_total / per, figures.exempt_calls, figures.exempt_calls / per,
+                figures.problem or "ok",
+            ])
+            shown = ", ".join(f"{route} {n}" for route, n in figures.global_calls.most_common())
+            routes.append(f"{name}: {shown or 'none'}")
+    print("whole games (human actions: the game actions people made; their view openings and"
+          " the lobby's clicks are not counted, the calls they made are)")
+    print(table(["game", "human actions", "machine actions", "global calls", "global/action",
+                 "exempt calls", "exempt/action", "order"], rows))
+    print("globally-limited calls by route:")
+    for line in routes:
+        print(f"  {line}")
+
+
+# --- load -------------------------------------------------------------------------------------
+
+
+@dataclass
+class LoadFigures:
+    tables: int
+    actions: int = 0
+    lost: int = 0
+    late: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+    global_calls: int = 0
+    limited: Counter[str] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+
+    @property
+    def held(self) -> bool:
+        return not self.lost and not self.failed and not self.limited["global"]
+
+
+async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
+                       pair: tuple[FakeUser, FakeUser], game: str, seed: int, interval: float,
+                       until: float, figures: LoadFigures) -> None:
+    """Games one after the other in ``channel``: one action every ``interval`` seconds."""
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, interval))  # the tables' clicks do not come together
+    while time.monotonic() < until:
+        play = new_table(fd, bot, channel, game, seed)
+        seed += 1
+        await play.open(game, *pair)
+        next_at = time.monotonic()
+        while not play.oracle.over and time.monotonic() < until:
+            next_at += interval
+            try:
+                record = await play.step(quick_runs=True)
+            except TimeoutError:
+                figures.lost += 1  # the table edit or a post the move calls for never came
+                return
+            except AssertionError:
+                figures.failed += 1
+                return
+            figures.actions += 1
+            if record.latency is not None:
+                figures.latencies.append(record.latency)
+            wait = next_at - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            else:
+                figures.late += 1
+                next_at = time.monotonic()
+        if play.oracle.over:
+            await wait_for_the_end(fd, bot, play)
+
+
+async def load_run(tables: int, seconds: float, interval: float, seed: int,
+                   checkout: Path | None, workdir: Path) -> LoadFigures:
+    fd = stand_in(checkout, rate_limits=Limits())
+    pairs = [(fd.add_user(f"a{i}"), fd.add_user(f"b{i}")) for i in range(tables)]
+    channels = [fd.add_channel(f"table-{i}") for i in range(tables)]
+    figures = LoadFigures(tables)
+    async with fd:
+        bot = BotProcess(fd, workdir / f"load-{tables}", extra_env=bot_env(checkout),
+                         log_level="WARNING")
+        try:
+            await bot.start()
+            await bot.wait_until(lambda: fd.commands(), POSTS_TIMEOUT, "the command sync")
+            fd.rest.limiter.reset()
+            since = time.monotonic()
+            until = since + seconds
+            games = ("split", "ten")
+            await asyncio.gather(*(
+                keep_playing(fd, bot, channels[i], pairs[i], games[i % 2], seed + 1000 * i,
+                             interval, until, figures)
+                for i in range(tables)
+            ))
+            figures.seconds = time.monotonic() - since
+            figures.global_calls = len(fd.globally_limited(since))
+            figures.limited = Counter(fd.rate_limited)
+        finally:
+            await bot.close()
+    return figures
+
+
+async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed: int,
+                    checkout: Path | None) -> None:
+    rows: list[list[object]] = []
+    held = 0
+    with tempfile.TemporaryDirectory(prefix="global-load-") as tmp:
+        for size in sizes:
+            figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp))
+            limited = ", ".join(f"{k} {v}" for k, v in sorted(figures.limited.items())) or "0"
+            rows.append([
+                size, figures.actions, figures.actions / max(figures.seconds, 1e-9),
+                figures.global_calls / max(figures.seconds, 1e-9), limited,
+                percentile(figures.latencies, 0.5), percentile(figures.latencies, 0.95),
+                figures.lost, figures.late, figures.failed, "yes" if figures.held else "no",
+            ])
+            if figures.held:
+                held = max(held, size)
+    print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run,"
+          " the stand-in's limits on (50/s global, 5 writes/5 s per channel)")
+    print(table(["tables", "actions", "actions/s", "global calls/s", "429s", "answer p50 s",
+                 "answer p95 s", "lost", "late", "failed", "held"], rows))
+    print(f"most tables held: {held if held else 'none of those tried'}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(SCENARIOS),
+                        help=f"whole-game scenarios ({', '.join(SCENARIOS)}; 'none')")
+    parser.add_argument("--load", default="", help="table counts of load runs, e.g. 20,40,80")
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of a load run")
+    parser.add_argument("--interval", type=float, default=3.0,
+                        help="seconds between two actions at one table")
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--bot-checkout", type=Path, default=None,
+                        help="run the bot of this checkout (e.g. the base commit's)")
+    args = parser.parse_args(argv)
+    games = [name for name in args.games if name != "none"]
+    unknown = [name for name in games if name not in SCENARIOS]
+    if unknown:
+        parser.error(f"unknown scenario(s): {', '.join(unknown)}")
+    print(machine_line())
+    if args.bot_checkout is not None:
+        print(f"bot: {args.bot_checkout.resolve()}")
+    if games:
+        asyncio.run(whole_games(games, args.seed, args.bot_checkout))
+    if args.load:
+        sizes = [int(part) for part in args.load.split(",") if part.strip()]
+        asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

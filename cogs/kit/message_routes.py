@@ -1,0 +1,297 @@
+"""Where a game's public messages are written: through an interaction's token while one can
+carry the write, else through the channel, inside the process's share of Discord's global limit.
+
+Discord's global limit (50 requests per second per bot token) counts every channel post, edit
+and deletion, and not the interaction endpoints: the answer to an interaction, its follow-ups
+and the edits and deletions made with its token
+(https://discord.com/developers/docs/topics/rate-limits, "Global Rate Limit"). An interaction's
+token serves for 15 minutes: it sends follow-ups (new messages, public unless flagged
+ephemeral) and edits or deletes the messages it made, its original response included, which
+for a button or select is the message the component is on once the click was answered by
+updating it or deferring the update
+(https://discord.com/developers/docs/interactions/receiving-and-responding, "Followup
+Messages", "Edit Original Interaction Response", "Edit Followup Message", "Delete Followup
+Message"). So:
+
+* a change a person's click made (:class:`Cause`, the manager's ``Change.origin``) sends its new
+  messages (the next turn ping, round summaries, the final post, a table posted anew) as
+  follow-ups of that click, once the click is answered;
+* every public message is edited and deleted with the token that made it (or whose click it
+  carried) while that token is valid (:meth:`MessageRoutes.hold`): the table, the ping;
+* what has no such token (a machine seat's move, the turn clock, a restart, a token past its
+  lifetime, less a margin) goes through the channel, in its turn in the budget
+  (:class:`bot.ops.request_budget.RequestBudget`); an edit of one message waiting there is
+  replaced by a newer edit of it.
+
+A token that Discord refuses (expired: 401/50027, or an unknown webhook) is forgotten and the
+write falls back to the channel at once, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import discord
+
+from bot.ops.request_budget import RequestBudget, budget_for_share
+from bot.process.client import TableBot
+from bot.sessions.manager import Change
+from bot.sessions.models import Session
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[TableBot]
+Result = TypeVar("Result")
+
+TOKEN_LIFETIME = 15 * 60.0  # seconds Discord accepts an interaction token for
+MARGIN = 30.0  # a write is not started with a token this close to its end
+RENEW_AFTER = 10 * 60.0  # a table held by an older token is posted anew by the next click
+ANSWER_WAIT = 3.5  # seconds a follow-up waits for its click's answer (Discord allows 3)
+ANSWER_POLL = 0.01
+TOKEN_REFUSED = (50027, 10015)  # Invalid Webhook Token, Unknown Webhook
+UPDATED = (
+    discord.InteractionResponseType.message_update,
+    discord.InteractionResponseType.deferred_message_update,
+)
+
+# What the counts say (tests and figures): a write through a token or through the channel.
+TOKEN, CHANNEL = "token", "channel"
+
+
+@dataclass(eq=False)
+class Cause:
+    """The click (or command) a change came from, as the cogs pass it to the manager
+    (``Change.origin``): the public or private message clicked (None for a command) and the
+    interaction, whose token can carry what the change makes. ``at``: when it came in (its
+    token's start, on the routes' clock)."""
+
+    message_id: int | None
+    interaction: Interaction
+    at: float = field(default_factory=time.monotonic)
+
+
+def origin_message(origin: object) -> int | None:
+    """The id of the message a change's origin re-rendered (a :class:`Cause`'s message, or a
+    bare id as the tests pass it); None for anything else."""
+    if isinstance(origin, Cause):
+        return origin.message_id
+    return origin if isinstance(origin, int) else None
+
+
+def cause_of(origin: object) -> Cause | None:
+    return origin if isinstance(origin, Cause) else None
+
+
+@dataclass
+class Holder:
+    """A token that can write one public message: its ``interaction``'s original response
+    (``original``) or one of its follow-ups."""
+
+    interaction: Interaction
+    original: bool
+    at: float  # the token's start
+    session_id: int  # the game the message belongs to
+
+
+def token_refused(error: discord.HTTPException) -> bool:
+    return error.status == 401 or error.code in TOKEN_REFUSED
+
+
+class MessageRoutes:
+    """The tokens that can write each public message of a live game, and the writes."""
+
+    def __init__(self, budget: RequestBudget | None = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 lifetime: float = TOKEN_LIFETIME) -> None:
+        self.budget = budget if budget is not None else budget_for_share(1.0)
+        self._clock = clock
+        self._lifetime = lifetime
+        self._holders: dict[int, Holder] = {}  # public message id -> who can write it
+        self._held: deque[tuple[float, int]] = deque()  # (since, message id), oldest first
+        self.counts: Counter[str] = Counter()  # TOKEN / CHANNEL writes made
+
+    def __len__(self) -> int:
+        return len(self._holders)
+
+    # --- tokens -------------------------------------------------------------------------------
+
+    def cause(self, interaction: Interaction) -> Cause:
+        """The origin a click handler passes to the manager."""
+        message = interaction.message
+        return Cause(message.id if message is not None else None, interaction, self._clock())
+
+    def hold(self, session_id: int, message_id: int, interaction: Interaction, *,
+             original: bool, at: float | None = None) -> None:
+        """``interaction``'s token can write public message ``message_id`` of game
+        ``session_id`` from now on (a newer token replaces an older one)."""
+        at = self._clock() if at is None else at
+        held = self._holders.get(message_id)
+        if held is None or held.at <= at:
+            self._holders[message_id] = Holder(interaction, original, at, session_id)
+            self._held.append((at, message_id))
+        self._prune()
+
+    def ended(self, session_id: int) -> None:
+        """Forget the tokens of game ``session_id``'s messages: it is over, nothing of it is
+        written again."""
+        for message_id in [m for m, held in self._holders.items()
+                           if held.session_id == session_id]:
+            del self._holders[message_id]
+
+    async def on_change(self, change: Change) -> None:
+        """A manager listener, after every other that writes a game's messages: a game that
+        is over has its tokens forgotten (memory stays flat however many games are played)."""
+        if not change.session.is_live:
+            self.ended(change.session.id)
+
+    def _prune(self) -> None:
+        """Drop the tokens past their lifetime (memory stays flat: a message nobody writes
+        again, such as a final post, is not held longer than its token lives)."""
+        now = self._clock()
+        while self._held and now - self._held[0][0] > self._lifetime - MARGIN:
+            at, message_id = self._held.popleft()
+            held = self._holders.get(message_id)
+            if held is not None and held.at <= at:
+                del self._holders[message_id]
+
+    def took(self, cause: Cause | None, session_id: int) -> None:
+        """After ``cause``'s click was answered by updating its public message (or deferring
+        that), its token can write that message: hold it."""
+        if cause is None or cause.message_id is None:
+            return
+        interaction = cause.interaction
+        message = interaction.message
+        if message is None or message.flags.ephemeral:
+            return
+        if interaction.response.type in UPDATED:
+            self.hold(session_id, cause.message_id, interaction, original=True, at=cause.at)
+
+    async def adopt(self, cause: Cause | None, session: Session) -> None:
+        """Once ``cause``'s click is answered, :meth:`took` it."""
+        if await self.usable(cause, session) is not None:
+            self.took(cause, session.id)
+
+    def holder(self, message_id: int) -> Holder | None:
+        """Who can write ``message_id`` now (a token within its lifetime less the margin); an
+        aged token is dropped."""
+        held = self._holders.get(message_id)
+        if held is None:
+            return None
+        if self._clock() - held.at > self._lifetime - MARGIN:
+            del self._holders[message_id]
+            return None
+        return held
+
+    def renew_due(self, message_id: int) -> bool:
+        """Whether no token holds ``message_id`` or the one that does is older than
+        :data:`RENEW_AFTER` (a message that must stay editable is then posted anew with a
+        newer token while the old one can still delete it)."""
+        held = self.holder(message_id)
+        return held is None or self._clock() - held.at > RENEW_AFTER
+
+    def forget(self, message_id: int) -> None:
+        self._holders.pop(message_id, None)
+
+    async def usable(self, cause: Cause | None, session: Session) -> Interaction | None:
+        """``cause``'s interaction once it is answered, when its token can still send in
+        ``session``'s channel; None otherwise (no cause, too old, not answered in time)."""
+        if cause is None:
+            return None
+        interaction = cause.interaction
+        if interaction.channel_id != session.channel_id:
+            return None
+        if self._clock() - cause.at > self._lifetime - MARGIN:
+            return None
+        waited = 0.0
+        while not interaction.response.is_done():
+            if waited >= ANSWER_WAIT:
+                return None
+            await asyncio.sleep(ANSWER_POLL)
+            waited += ANSWER_POLL
+        return interaction
+
+    # --- writes -------------------------------------------------------------------------------
+
+    async def send(self, client: TableBot, session: Session, cause: Cause | None,
+                   **kwargs: Any) -> discord.Message:
+        """A new public message in ``session``'s channel: a follow-up of ``cause`` when it can
+        carry it, else a channel post in its turn."""
+        interaction = await self.usable(cause, session)
+        if interaction is not None and cause is not None:
+            try:
+                message = await interaction.followup.send(wait=True, **kwargs)
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+                log.info("session %s: a token was refused (%s); posting in the channel",
+                         session.id, error.code)
+            else:
+                self.counts[TOKEN] += 1
+                self.hold(session.id, message.id, interaction, original=False, at=cause.at)
+                return message
+        channel = client.get_partial_messageable(session.channel_id)
+        sent: discord.Message = await self._channel(lambda: channel.send(**kwargs))
+        return sent
+
+    async def edit(self, client: TableBot, session: Session, message_id: int, *,
+                   in_slot: bool = False, **kwargs: Any) -> None:
+        """Edit public message ``message_id`` with the token that holds it, else through the
+        channel in the budget's turn (``in_slot``: the caller holds a slot of the budget
+        already, the edit goes at once)."""
+        held = self.holder(message_id)
+        if held is not None:
+            try:
+                if held.original:
+                    await held.interaction.edit_original_response(**kwargs)
+                else:
+                    await held.interaction.followup.edit_message(message_id, **kwargs)
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+                self.forget(message_id)
+            else:
+                self.counts[TOKEN] += 1
+                return
+        message = client.get_partial_messageable(session.channel_id).get_partial_message(
+            message_id)
+
+        async def call() -> object:
+            return await message.edit(**kwargs)
+
+        if in_slot:
+            self.counts[CHANNEL] += 1
+            await call()
+            return
+        await self._channel(call, key=("edit", message_id))
+
+    async def delete(self, client: TableBot, session: Session, message_id: int) -> None:
+        """Delete public message ``message_id`` with the token that holds it, else through the
+        channel. Raises NotFound when it is gone already."""
+        held = self.holder(message_id)
+        self.forget(message_id)
+        if held is not None:
+            try:
+                if held.original:
+                    await held.interaction.delete_original_response()
+                else:
+                    await held.interaction.followup.delete_message(message_id)
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+            else:
+                self.counts[TOKEN] += 1
+                return
+        message = client.get_partial_messageable(session.channel_id).get_partial_message(
+            message_id)
+        await self._channel(message.delete)
+
+    async def _channel(self, call: Callable[[], Awaitable[Result]], *,
+                       key: Hashable | None = None) -> Result:
+        self.counts[CHANNEL] += 1
+        return await self.budget.run(call, key=key)

@@ -1,0 +1,21 @@
+"""``bench/global_calls.py`` runs tiny: one whole SPLIT game and a load run of one table for a
+few seconds. Only that the script plays them and prints its tables is checked (the figures
+are the lead's to measure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import global_calls
+
+
+def test_global_calls_plays_a_game_and_a_short_load_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert global_calls.main(["--games", "split-2", "--load", "1", "--seconds", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "cores" in out and "Python 3." in out
+    [row] = [line for line in out.splitlines() if line.startswith("split-2 ")]
+    assert row.endswith(" ok"), row  # the final post last, no ping left
+    assert "globally-limited calls by route:" in out
+    assert "tables  actions" in out and "most tables held:" in out
