@@ -18,18 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import random
-import signal
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from bot.automation.hints import Hint, advise
+from bot.automation.worker_processes import WorkerProcesses, worker_start
 from bot.ops.metrics import METRICS
 from game.base import PlayerId, rng_for
 from game.registry import engines
@@ -38,8 +34,6 @@ log = logging.getLogger(__name__)
 
 # Levels whose moves are worth a trip to the pool; the others are decided in the loop.
 POOLED_LEVELS = frozenset({"expert"})
-CLOSE_WAIT = 3.0  # seconds the workers get to stop on shutdown
-PARENT_CHECK = 1.0  # seconds between a worker's looks at whether its parent still runs
 
 
 @dataclass(frozen=True)
@@ -75,20 +69,6 @@ def suggest(game: str, state: Any, player: PlayerId, rng: random.Random, seconds
     return advise(game, state, player, rng, Deadline.after(seconds))
 
 
-def _worker_start() -> None:
-    # Ctrl-C reaches the whole process group: the parent shuts the pool down itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A parent killed outright (SIGKILL, out of memory) cannot: then the worker goes too.
-    parent = os.getppid()
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK)
-    os._exit(0)
-
-
 class DecisionPool:
     """``workers`` processes for machine moves; created on first use, closed by
     :meth:`close` (waits for the decisions under way, each bounded by its deadline)."""
@@ -96,27 +76,16 @@ class DecisionPool:
     def __init__(self, workers: int, deadline: float) -> None:
         self.workers = workers
         self.deadline = deadline  # seconds per decision
-        self._pool: ProcessPoolExecutor | None = None
-        self._closed = False
+        self._processes = WorkerProcesses(workers, worker_start, "decision", self._started)
+
+    def _started(self) -> None:
+        log.info("machine moves: %d decision worker process(es), deadline %.0f ms",
+                 self.workers, self.deadline * 1000)
 
     @property
     def started(self) -> bool:
         """Whether the worker processes run (they start with the first pooled move)."""
-        return self._pool is not None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._closed:
-            raise RuntimeError("the decision pool is closed")
-        if self._pool is None:
-            # "spawn": a forked copy of a process with threads and an event loop is unsafe.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_start,
-            )
-            log.info("machine moves: %d decision worker process(es), deadline %.0f ms",
-                     self.workers, self.deadline * 1000)
-        return self._pool
+        return self._processes.started
 
     async def bot_action(
         self, game: str, state: Any, player: PlayerId, level: str, rng: random.Random
@@ -132,33 +101,16 @@ class DecisionPool:
         return result
 
     async def _run(self, work: Any, *args: Any) -> Any:
-        pool = self._executor()
+        pool = self._processes.executor()
         loop = asyncio.get_running_loop()
         try:
             with METRICS.expert_in_progress.track_inprogress():
                 return await loop.run_in_executor(pool, work, *args)
         except BrokenProcessPool:
-            # A worker died (killed, out of memory): the next move gets a fresh pool.
-            log.warning("a decision worker died; the pool is started again")
-            if self._pool is pool:
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
+            self._processes.discard(pool)
             raise
 
     async def close(self) -> None:
         """Stop the workers: the searches under way may finish within ``CLOSE_WAIT``
         seconds (each one ends at its deadline), then any worker left is killed."""
-        self._closed = True
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list(getattr(pool, "_processes", {}).values())  # for the last resort
-        pool.shutdown(wait=False, cancel_futures=True)
-        waited = 0.0
-        while any(p.is_alive() for p in processes) and waited < CLOSE_WAIT:
-            await asyncio.sleep(0.05)
-            waited += 0.05
-        for process in processes:
-            if process.is_alive():
-                log.warning("a decision worker did not stop; killed")
-                process.kill()
+        await self._processes.close(terminate=False)

@@ -15,12 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.automation.decision_pool import CLOSE_WAIT, _worker_start
+from bot.automation.worker_processes import WorkerProcesses, worker_start
 from bot.reviews.analysis import review_json
 
 log = logging.getLogger(__name__)
@@ -40,7 +38,7 @@ def lowest_priority(pid: int) -> None:
 
 def _review_worker_start() -> None:
     lowest_priority(0)
-    _worker_start()  # Ctrl-C ignored; the worker exits with its parent
+    worker_start()  # Ctrl-C ignored; the worker exits with its parent
 
 
 class ReviewPool:
@@ -50,48 +48,37 @@ class ReviewPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._closed = False
+        self._processes = WorkerProcesses(workers, _review_worker_start, "review",
+                                          self._started)
         self._lowered: set[int] = set()  # worker pids whose priority was lowered
+
+    def _started(self) -> None:
+        log.info("reviews: %d worker process(es) at niceness %d", self.workers, NICENESS)
 
     @property
     def started(self) -> bool:
-        return self._pool is not None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._closed:
-            raise RuntimeError("the review pool is closed")
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_review_worker_start,
-            )
-            log.info("reviews: %d worker process(es) at niceness %d", self.workers, NICENESS)
-        return self._pool
+        return self._processes.started
 
     async def review(self, export_json: str, player: str, cpu_seconds: float) -> str | None:
         """The review's JSON (``bot.reviews.analysis.review_json``; None: the game cannot be
         reviewed), computed in a worker."""
-        pool = self._executor()
+        pool = self._processes.executor()
         try:
             # Submitted from a thread: the first submit spawns the workers (a fork and exec
             # each), which would hold up the event loop's answers meanwhile.
             answer = await asyncio.to_thread(
                 pool.submit, review_json, export_json, player, cpu_seconds)
-            self._lower_priority(pool)
+            self._lower_priority()
             return await asyncio.wrap_future(answer)
         except BrokenProcessPool:
-            log.warning("a review worker died; the pool is started again")
-            if self._pool is pool:
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
+            self._processes.discard(pool)
             raise
 
-    def _lower_priority(self, pool: ProcessPoolExecutor) -> None:
+    def _lower_priority(self) -> None:
         """Lower the new workers' priority from here at once: a spawned worker imports the
         bot's modules (a second of CPU) before its initializer runs, and at the normal
         priority that start would compete with the answers."""
-        for process in list(getattr(pool, "_processes", {}).values()):
+        for process in self._processes.processes():
             pid = process.pid
             if pid is None or pid in self._lowered:
                 continue
@@ -101,19 +88,4 @@ class ReviewPool:
 
     async def close(self) -> None:
         """Stop the workers: a review under way is not waited for (it may take seconds)."""
-        self._closed = True
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        waited = 0.0
-        while any(p.is_alive() for p in processes) and waited < CLOSE_WAIT:
-            await asyncio.sleep(0.05)
-            waited += 0.05
-        for process in processes:
-            if process.is_alive():
-                process.kill()
+        await self._processes.close(terminate=True)
