@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3,
                         help="quiet then busy runs, in turn (3)")
     parser.add_argument("--review-cpu", type=float, default=600.0,
-                        help="REVIEW_CPU_SECONDS: large, so the reviews outlast the run (600)")
+                        help="REVIEW_CPU_SECONDS: large, so no review is cut by its budget (600)")
     args = parser.parse_args(argv)
     if args.steps < 1:
         parser.error("--steps must be at least 1")
