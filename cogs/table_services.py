@@ -22,6 +22,7 @@ from bot.sessions.manager import BOT_LEVELS
 from bot.sessions.models import Session, SessionKind
 from cogs.kit.channel_health import ChannelHealth
 from cogs.kit.click_kinds import TableClicks
+from cogs.kit.hint_searches import HintSearches
 from cogs.kit.message_routes import MessageRoutes
 from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.pictures import Pictures
@@ -56,7 +57,8 @@ class TableServices:
     ``private_addons``: what each private kind adds to its table's message
     (``cogs.rendering.private_table.AddOn``); ``daily``: the daily deal
     (``cogs.daily_extension``); ``routes``: where public messages are written (tokens, else
-    the channel in the budget)."""
+    the channel in the budget); ``hints``: the Hint button's searches, one per seat and
+    version."""
 
     uis: GameUIs
     clicks: TableClicks
@@ -69,6 +71,7 @@ class TableServices:
     private_addons: dict[SessionKind, PrivateAddOn] = field(default_factory=dict)
     daily: DailyDeals | None = None  # the daily deal, once its extension is loaded
     routes: MessageRoutes = field(default_factory=MessageRoutes)
+    hints: HintSearches = field(default_factory=HintSearches)
 
 
 def services_of(client: TableBot) -> TableServices:

@@ -25,6 +25,7 @@ from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.hint_button import HINT_EMOJI
+from cogs.table_services import services_of
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,8 @@ async def answer_hint(interaction: Interaction, session: Session | None, version
         await refuse(interaction, err)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    hint = await expert_hint(interaction, session, me)
+    hint = await services_of(interaction.client).hints.hint(
+        session.id, me, version, lambda: expert_hint(interaction, session, me))
     log.info("session %s: a hint for %s at version %s (%d simulations)", session.id, me,
              version, hint.simulations)
     words = await user_words(interaction)

@@ -100,7 +100,8 @@ def own_table(interaction: Interaction, session_id: int) -> Session | None:
 
     Refused (WRONG_TABLE) unless the session is this channel's and every table control on
     the clicked message carries the same session: a control acts only on its own table. A
-    private table is in no channel: only its player may click its controls.
+    private table is in no channel: only its player may click its controls, on its own
+    ephemeral message (a forged one on a public message would draw the deal there).
     """
     manager = interaction.client.manager
     session = manager.get(session_id)
@@ -108,8 +109,9 @@ def own_table(interaction: Interaction, session_id: int) -> Session | None:
         return None
     others = {session_of_id(custom_id) for custom_id in controls_on(interaction.message)}
     others.discard(None)
-    if session.is_private:  # in no channel: its own player's message only
-        if session.host_id != player_id(interaction.user) or others - {session_id}:
+    if session.is_private:  # in no channel: its own player's (ephemeral) message only
+        if (session.host_id != player_id(interaction.user) or others - {session_id}
+                or not is_ephemeral(interaction.message)):
             raise errors.Refusal(WRONG_TABLE)
         return session
     here = manager.in_channel(interaction.channel_id or 0)

@@ -33,7 +33,7 @@ from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import ControlKind, button_control, number
 from cogs.rendering.private_table import PrivateExtras, send_private_table
-from cogs.rendering.replay_pages import replay_click
+from cogs.rendering.replay_pages import OTHER_SERVER, replay_click
 from cogs.table_services import services_of
 from game.base import PlayerId
 
@@ -140,6 +140,9 @@ async def share_click(interaction: Interaction, session_id: int) -> None:
         return
     if play.user_id != player_id(interaction.user):
         await refuse(interaction, NOT_YOURS)
+        return
+    if play.guild_id != (interaction.guild_id or 0):  # a forged Share on another server
+        await refuse(interaction, OTHER_SERVER)
         return
     stored = await daily.store.load_session(session_id)
     settled = await daily.settled(stored) if stored is not None else None

@@ -14,14 +14,17 @@ champions).
 
 from __future__ import annotations
 
+import functools
 import logging
 
 import discord
 
 from bot.automation.season_watcher import SeasonEnd
+from bot.ops.request_budget import RequestBudget
 from bot.process.client import TableBot
 from cogs.i18n.interaction import server_words
 from cogs.rendering.season_renders import season_end_render
+from cogs.table_services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,11 @@ log = logging.getLogger(__name__)
 class SeasonAnnouncer:
     def __init__(self, client: TableBot) -> None:
         self.client = client
+
+    @property
+    def _budget(self) -> RequestBudget:
+        """Every request here counts against Discord's global limit: each waits its turn."""
+        return services_of(self.client).routes.budget
 
     async def season_ended(self, end: SeasonEnd) -> int | None:
         message_id = await self.post(end)
@@ -43,8 +51,8 @@ class SeasonAnnouncer:
         words = await server_words(self.client, end.guild_id)
         render = season_end_render(end, titles, words)
         try:
-            channel = self.client.get_channel(end.channel_id) \
-                or await self.client.fetch_channel(end.channel_id)
+            channel = self.client.get_channel(end.channel_id) or await self._budget.run(
+                functools.partial(self.client.fetch_channel, end.channel_id))
             send = getattr(channel, "send", None)
             guild = getattr(channel, "guild", None)
             if send is None or (guild is not None and guild.id != end.guild_id):
@@ -52,8 +60,8 @@ class SeasonAnnouncer:
                             " season %s not posted", end.guild_id, end.channel_id,
                             end.season.name)
                 return None
-            message = await send(allowed_mentions=discord.AllowedMentions.none(),
-                                 **render.send_kwargs())
+            message = await self._budget.run(functools.partial(
+                send, allowed_mentions=discord.AllowedMentions.none(), **render.send_kwargs()))
         except (discord.Forbidden, discord.NotFound):
             log.warning("guild %s: the season channel %s is gone or closed to the bot; season"
                         " %s not posted", end.guild_id, end.channel_id, end.season.name)
@@ -73,20 +81,20 @@ class SeasonAnnouncer:
         given = 0
         for game, user_id in sorted(end.champions.items()):
             try:
-                await self.client.http.add_role(
-                    end.guild_id, int(user_id), end.role_id,
+                await self._budget.run(functools.partial(
+                    self.client.http.add_role, end.guild_id, int(user_id), end.role_id,
                     reason=f"Season {end.season.name} champion of {game}",
-                )
+                ))
                 given += 1
             except discord.HTTPException as error:
                 log.warning("guild %s: the champion role %s was not given to %s (%s %s)",
                             end.guild_id, end.role_id, user_id, error.status, error.code)
         for user_id in end.former:
             try:
-                await self.client.http.remove_role(
-                    end.guild_id, int(user_id), end.role_id,
+                await self._budget.run(functools.partial(
+                    self.client.http.remove_role, end.guild_id, int(user_id), end.role_id,
                     reason=f"Season {end.season.name}: champion no longer",
-                )
+                ))
             except discord.HTTPException as error:
                 log.warning("guild %s: the champion role %s was not taken from %s (%s %s)",
                             end.guild_id, end.role_id, user_id, error.status, error.code)

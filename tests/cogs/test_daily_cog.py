@@ -13,16 +13,18 @@ import discord
 import pytest
 
 from bot.daily.service import DailyDeals
+from bot.reviews.reviewer import FAILED, PENDING, Stored
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import SessionKind
 from bot.store import open_store
 from cogs.commands.daily_commands import DailyCog, daily_addon
 from cogs.commands.leaderboard_commands import LeaderboardCog
+from cogs.kit.refusal_texts import WRONG_TABLE
 from cogs.rendering.replay_pages import export_command
 from tests.bot.conftest import FakeClock
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.private_table_fixture import PrivateServer, engines
-from tests.fakes import FakeInteraction, FakeUser, Sent, click
+from tests.fakes import FakeGuild, FakeInteraction, FakeMessage, FakeUser, Sent, click
 
 NOON = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 NEXT_DEAL = int(datetime(2026, 12, 3, tzinfo=UTC).timestamp())
@@ -83,6 +85,10 @@ async def test_a_whole_daily_then_share_once_and_a_second_try_refused(
     assert "1 day in a row (best 1)" in final.text
     assert f"<t:{NEXT_DEAL}:R>" in final.text
     assert ia.original is not None
+    elsewhere = server.interaction(ANA, ia.original, guild=FakeGuild(id=2))
+    await click(elsewhere, share_id(final))  # a forged Share on another server
+    assert elsewhere.last.ephemeral
+    assert elsewhere.last.text == "That game was played in another server."
     shared = server.interaction(ANA, ia.original)
     await click(shared, share_id(final))
     post = shared.last
@@ -198,3 +204,52 @@ async def test_each_language(server: DailyServer, language: str | None, score: s
     again = await server.command("play", ANA, game="ten")
     assert again.last.ephemeral and played in again.last.text, again.last.text
     assert f"<t:{NEXT_DEAL}:R>" in again.last.text
+
+
+class AskedReviews:
+    """The reviewer's place: records the reviews asked for (none is ever computed)."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, str]] = []
+
+    async def on_change(self, change: object) -> None:
+        return None
+
+    async def request(self, session_id: int, player: str) -> Stored:
+        self.asked.append((session_id, player))
+        return Stored(PENDING)
+
+    async def wait(self, session_id: int, player: str) -> Stored:
+        return Stored(FAILED)
+
+
+async def test_my_review_of_todays_daily_is_refused_and_nothing_is_asked(
+    server: DailyServer,
+) -> None:
+    reviews = AskedReviews()
+    server.client.reviews = reviews  # type: ignore[attr-defined]
+    await server.play_daily(ANA)
+    [play] = await server.daily.board(1, "ten", NOON.date())
+    forged = server.interaction(ANA)
+    await click(forged, f"tb:rv:{play.session_id}:0:o")
+    assert forged.last.ephemeral
+    assert forged.last.text == "That daily deal can be replayed or exported once its day is over."
+    assert reviews.asked == []
+
+
+async def test_a_private_tables_control_on_a_public_message_is_refused(
+    server: DailyServer,
+) -> None:
+    # Clicked on a channel message (a forged control), it would draw today's deal there.
+    ia = await server.command("play", ANA, game="ten")
+    session = server.manager.get(server.daily_session(ANA, ia))
+    assert session is not None and ia.original is not None
+    shown = ia.original.edits[-1] if ia.original.edits else ia.sent[0]
+    [act, *_] = [c for c in shown.custom_ids if c.startswith("tb:act:")]
+    forged = server.interaction(ANA, FakeMessage(server.channel))
+    await click(forged, act)
+    await server.idle()
+    assert forged.last.kind == "send_message" and forged.last.ephemeral
+    assert forged.last.text == WRONG_TABLE
+    assert server.manager.get(session.id) == session  # nothing changed
+    assert server.channel_traffic() == []

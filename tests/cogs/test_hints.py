@@ -151,6 +151,29 @@ async def test_the_hint_is_the_expert_seats_move_on_the_seats_turn_only(
         await play(split, mover, expected)
 
 
+async def test_the_same_hint_clicked_again_is_searched_once(
+    split: SplitTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The decision workers are shared by every table's expert seats: five clicks of one Hint
+    # (one seat, one version) run one search, and each gets its answer.
+    searched: list[object] = []
+    real = hint_click.suggest
+
+    def counting(*args: Any) -> Any:
+        searched.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(hint_click, "suggest", counting)
+    await open_table(split, hints=True)
+    mover = turn_player(split)
+    mine = await split.hand(mover)
+    [own] = hint_ids(mine)
+    answers = [await press_hint(split, mover, mine.message, own) for _ in range(5)]
+    assert all([s.kind for s in answer] == ["defer", "followup"] for answer in answers)
+    assert len({answer[-1].text for answer in answers}) == 1
+    assert len(searched) == 1
+
+
 async def test_stale_foreign_and_forged_hints_are_refused(split: SplitTable) -> None:
     table = await open_table(split, hints=True)
     session = split.session()
