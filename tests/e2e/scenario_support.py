@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from tests.e2e.botproc import BotProcess
@@ -62,3 +65,23 @@ async def assert_leaderboard_ranks(
     assert f"**1.** <@{winner}>" in shown.text
     for player, (_, score) in expected.items():
         assert f"<@{player}>" in shown.text and f"best {score}" in shown.text
+
+
+@asynccontextmanager
+async def synced_bot(fd: FakeDiscord, workdir: Path, env: dict[str, str] | None = None,
+                     **options: Any) -> AsyncIterator[BotProcess]:
+    """A started ``python -m bot`` whose commands are synced (``BOT_ENV`` unless ``env``;
+    ``options``: BotProcess's own), closed at the end."""
+    proc = BotProcess(fd, workdir, extra_env=dict(BOT_ENV if env is None else env), **options)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
+
+
+def reply_content(record: object) -> str:
+    """The content an interaction was answered with at once (its callback's)."""
+    data = getattr(record, "callback_data", None) or {}
+    return str(data.get("content", ""))

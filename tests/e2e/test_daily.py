@@ -24,7 +24,7 @@ from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.model import FakeUser, InteractionRecord, StoredMessage
 from tests.e2e.players import GameDb, choices_on, use
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 
 SECRET = "e2e daily secret"
 ENGINES: dict[str, Any] = {"ten": TenEngine(), "split": SplitEngine()}
@@ -44,17 +44,8 @@ async def fd() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(fd, tmp_path / "bot", extra_env=dict(ENV), keep_lines=20_000)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+    async with synced_bot(fd, tmp_path / "bot", ENV, keep_lines=20_000) as proc:
         yield proc
-    finally:
-        await proc.close()
-
-
-def content(record: InteractionRecord) -> str:
-    return str((record.callback_data or {}).get("content", ""))
 
 
 class Daily:
@@ -177,8 +168,8 @@ async def test_the_daily_deal_at_the_real_bot(fd: FakeDiscord, bot: BotProcess) 
 
     # A second try, refused with the next deal's time.
     refused = await fd.slash(alice, channel, "daily play", game="ten")
-    assert refused.ephemeral and "You have played today's deal" in content(refused)
-    assert "<t:" in content(refused) and ":R>" in content(refused)
+    assert refused.ephemeral and "You have played today's deal" in reply_content(refused)
+    assert "<t:" in reply_content(refused) and ":R>" in reply_content(refused)
 
     # Share posts the summary (no cards) once.
     [share] = [c for c in choices_on(fd.message(final.id)) if c.custom_id.startswith("tb:dshare:")]
@@ -187,7 +178,7 @@ async def test_the_daily_deal_at_the_real_bot(fd: FakeDiscord, bot: BotProcess) 
     [post] = fd.public(channel)
     assert f"<@{alice.id}> played the daily TEN deal" in post.text and "streak" in post.text
     twice = await use(fd, alice, share)
-    assert twice.ephemeral and "shared this deal already" in content(twice)
+    assert twice.ephemeral and "shared this deal already" in reply_content(twice)
     assert len(fd.public(channel)) == 1
 
     # The server's board shows the score.
@@ -197,7 +188,7 @@ async def test_the_daily_deal_at_the_real_bot(fd: FakeDiscord, bot: BotProcess) 
 
     # Today's deal is not replayed while the day runs.
     early = await fd.slash(bob, channel, "daily replay", game="ten", day=today.isoformat())
-    assert early.ephemeral and "once its day is over" in content(early)
+    assert early.ephemeral and "once its day is over" in reply_content(early)
 
     # Past midnight: yesterday's replay opens, and a new deal is dealt.
     midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
@@ -209,7 +200,7 @@ async def test_the_daily_deal_at_the_real_bot(fd: FakeDiscord, bot: BotProcess) 
     assert replay.ephemeral_for == bob.id
     assert any(c.custom_id.startswith("tb:rp:") for c in choices_on(replay))
     fresh = await fd.slash(alice, channel, "daily play", game="ten")
-    assert fresh.ephemeral and "You have played" not in content(fresh)
+    assert fresh.ephemeral and "You have played" not in reply_content(fresh)
     await ten.message(fresh)
     new_id, _, _, new_state = ten.row()
     assert new_id != ten_id

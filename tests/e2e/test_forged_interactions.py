@@ -20,7 +20,7 @@ from cogs.i18n import Language, words_for
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.model import InteractionRecord
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 
 ES = words_for(Language.ES)
 INTEGER = 4
@@ -41,22 +41,13 @@ async def fd() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(fd, tmp_path / "bot", extra_env=BOT_ENV)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+    async with synced_bot(fd, tmp_path / "bot", BOT_ENV) as proc:
         yield proc
-    finally:
-        await proc.close()
-
-
-def content(record: InteractionRecord) -> str:
-    return str((record.callback_data or {}).get("content", ""))
 
 
 def refused(record: InteractionRecord, text: str) -> None:
     assert record.ephemeral, record.callback_data
-    assert content(record) == text, content(record)
+    assert reply_content(record) == text, reply_content(record)
 
 
 def stored(bot: BotProcess, sql: str) -> list[tuple[object, ...]]:

@@ -27,7 +27,13 @@ from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.model import FakeUser, StoredMessage
 from tests.e2e.players import Choice, Strategy
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, report_latency
+from tests.e2e.scenario_support import (
+    BOT_ENV,
+    assert_clean_log,
+    reply_content,
+    report_latency,
+    synced_bot,
+)
 from tests.e2e.table_play import POSTS_TIMEOUT, TablePlay
 
 DEFERRED_MESSAGE = 5  # the "thinking" answer
@@ -65,18 +71,8 @@ async def fd() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(fd, tmp_path / "bot", extra_env=BOT_ENV)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+    async with synced_bot(fd, tmp_path / "bot", BOT_ENV) as proc:
         yield proc
-    finally:
-        await proc.close()
-
-
-def content(record: object) -> str:
-    data = getattr(record, "callback_data", None) or {}
-    return str(data.get("content", ""))
 
 
 def hint_ids(message: StoredMessage) -> list[str]:
@@ -156,9 +152,9 @@ async def ask_for_a_hint(fd: FakeDiscord, bot: BotProcess, table: TablePlay, use
     other = next(u for u in table.users.values() if u is not user)
     refused = await fd.forged_click(other, table.table(), f"tb:hint:{sid}:{version}")
     assert refused.ephemeral
-    assert content(refused) == words_for(LANGUAGES[other.name]).text(
+    assert reply_content(refused) == words_for(LANGUAGES[other.name]).text(
         HINT_NOT_YOUR_TURN)
     if version > 1:
         stale = await fd.forged_click(user, table.table(), f"tb:hint:{sid}:{version - 1}")
-        assert content(stale) == words.text(HINT_OUTDATED, **button_names(words))
+        assert reply_content(stale) == words.text(HINT_OUTDATED, **button_names(words))
     assert table.row().version == version and len(table.db.actions(sid)) == actions

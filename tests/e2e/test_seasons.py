@@ -23,7 +23,7 @@ from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.model import InteractionRecord, StoredMessage
 from tests.e2e.fakediscord.world import BOT_PERMISSIONS
 from tests.e2e.players import Strategy
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_ten import ten_rank
 
@@ -49,13 +49,8 @@ async def fd() -> AsyncIterator[FakeDiscord]:
 @pytest.fixture
 async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     # Enough kept lines for a whole game's log and three starts.
-    proc = BotProcess(fd, tmp_path / "bot", extra_env=dict(BOT_ENV), keep_lines=20_000)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+    async with synced_bot(fd, tmp_path / "bot", BOT_ENV, keep_lines=20_000) as proc:
         yield proc
-    finally:
-        await proc.close()
 
 
 async def answer(fd: FakeDiscord, record: InteractionRecord, what: str) -> StoredMessage:
@@ -66,10 +61,6 @@ async def answer(fd: FakeDiscord, record: InteractionRecord, what: str) -> Store
         message = fd.message(record.original_message_id)
         return None if message.loading else message
     return await fd.wait_for(shown, 20.0, what)
-
-
-def content(record: InteractionRecord) -> str:
-    return str((record.callback_data or {}).get("content", ""))
 
 
 def record_champion(db: Path, guild_id: int, season: str, user_id: int) -> None:
@@ -99,17 +90,17 @@ async def test_a_season_end_is_posted_once_across_restarts(
     champion_role, _, moderators = (role[0] for role in fd.world.extra_roles)
     # Without Manage Roles (the default app_permissions), and a role above the bot's own.
     refused = await fd.slash(dana, hall, "config", champion_role=champion_role)
-    assert refused.ephemeral and "I need the Manage Roles permission" in content(refused)
+    assert refused.ephemeral and "I need the Manage Roles permission" in reply_content(refused)
     fd.set_bot_permissions(hall, BOT_PERMISSIONS | MANAGE_ROLES)
     refused = await fd.slash(dana, hall, "config", champion_role=moderators)
-    assert refused.ephemeral and "below my own highest role" in content(refused)
+    assert refused.ephemeral and "below my own highest role" in reply_content(refused)
     assert "setting champion_role changed" not in bot.log_text()
 
     configured = await fd.slash(dana, hall, "config", season_channel=hall,
                                 champion_role=champion_role)
     assert configured.ephemeral, configured.callback_data
-    assert f"Channel of the end-of-season post: <#{hall.id}>" in content(configured)
-    assert f"Role of each game's season champion: <@&{champion_role}>" in content(configured)
+    assert f"Channel of the end-of-season post: <#{hall.id}>" in reply_content(configured)
+    assert f"Role of each game's season champion: <@&{champion_role}>" in reply_content(configured)
 
     table = TablePlay(fd, bot, fd.channel_named("ten-table"), TenEngine(),
                       Strategy(ten_rank, seed=33))
@@ -158,7 +149,7 @@ async def test_a_season_end_is_posted_once_across_restarts(
     assert not board.ephemeral and f"season {season.name}" in board.text
     assert f"**1.** <@{winner}>" in board.text
     refused = await fd.slash(alice, hall, "leaderboard", game="ten", season="2026-13")
-    assert refused.ephemeral and "not a season" in content(refused)
+    assert refused.ephemeral and "not a season" in reply_content(refused)
 
     champion = fd.world.users[int(winner)]
     stats = await answer(fd, await fd.slash(champion, hall, "stats", game="ten"), "the stats")

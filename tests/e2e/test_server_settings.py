@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 
 
 @pytest.fixture
@@ -29,18 +29,8 @@ async def fd() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(fd, tmp_path / "bot", extra_env=BOT_ENV)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: fd.commands(), 20.0, "the command sync")
+    async with synced_bot(fd, tmp_path / "bot", BOT_ENV) as proc:
         yield proc
-    finally:
-        await proc.close()
-
-
-def content(record: object) -> str:
-    data = getattr(record, "callback_data", None) or {}
-    return str(data.get("content", ""))
 
 
 async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
@@ -55,11 +45,11 @@ async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
     assert set(config["description_localizations"]) == {"es-ES", "es-419"}
 
     refused = await fd.slash(alice, games, "config", turn_minutes=2)
-    assert refused.ephemeral and "Manage Server" in content(refused)
+    assert refused.ephemeral and "Manage Server" in reply_content(refused)
     changed = await fd.slash(dana, games, "config", turn_minutes=2, language="es",
                              add_channel=games)
     assert changed.ephemeral, changed.callback_data
-    shown = content(changed)
+    shown = reply_content(changed)
     assert "Changed Turn clock of a new game: 5 min per move → 2 min per move" in shown
     assert f"Channels where games may start: <#{games.id}>" in shown
     assert "setting turn_minutes changed from '(default)' to '2'" in bot.log_text()
@@ -69,7 +59,8 @@ async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
     outside = await fd.slash(alice, elsewhere, "game new", game="split")
     assert outside.ephemeral
     # Alice's own answer: her Discord is in English (the server's language is for public).
-    assert content(outside) == f"On this server games start only in this channel: <#{games.id}>."
+    assert reply_content(outside) == (
+        f"On this server games start only in this channel: <#{games.id}>.")
     opened = await fd.slash(alice, games, "game new", game="split")
     assert not opened.ephemeral
     lobby = await fd.wait_for(lambda: fd.latest_public(games), what="the lobby")
@@ -79,11 +70,11 @@ async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
 
     # Private answers: each in their own language, whatever the server's.
     chosen = await fd.slash(arta, games, "language", language="sq")
-    assert chosen.ephemeral and content(chosen) == (
+    assert chosen.ephemeral and reply_content(chosen) == (
         "Tani e tutje ju përgjigjem në Shqip. Mesazhet publike ndjekin serverin.")
     for user in (arta, arta, pablo, pablo):
         await fd.click_label(user, lobby, "Unirse")
-    refusals = [content(r) for r in fd.interactions[-4:]]
+    refusals = [reply_content(r) for r in fd.interactions[-4:]]
     assert refusals[1] == "Ju jeni ulur tashmë në këtë tavolinë.", refusals
     assert refusals[3] == "Ya estás sentado en esta mesa.", refusals
     seats = fd.message(lobby).text
@@ -91,11 +82,11 @@ async def test_config_takes_effect_in_the_next_game_and_survives_a_restart(
 
     # Commands are named as Discord mentions (shown in the reader's client language).
     nothing = await fd.slash(pablo, elsewhere, "game status")
-    assert content(nothing) == (
+    assert reply_content(nothing) == (
         f"No hay ninguna partida en este canal. Abre una con </game new:{game['id']}>.")
 
     after = await fd.slash(dana, games, "config")
-    listed = content(after)
+    listed = reply_content(after)
     assert f"(</config:{config['id']}> changes them)" in listed
     assert "• Turn clock of a new game: 2 min per move\n" in listed + "\n"
     assert "• Language of public messages: Español" in listed
