@@ -96,6 +96,23 @@ class PrivateServer:
                     traffic += message.edits
         return traffic
 
+    async def press(self, user: FakeUser, message: FakeMessage, shown: Sent,
+                    action: Any) -> Sent:
+        """Click ``action``'s control on the private message (paging with More to find it);
+        the message as the click redrew it."""
+        target = control_for(shown, action)
+        while target is None:
+            more = more_button(shown)
+            assert more is not None, f"no control for {action!r}"
+            ia = self.interaction(user, message)
+            await fake_click(ia, more)
+            shown = ia.last
+            target = control_for(shown, action)
+        ia = self.interaction(user, message)
+        await fake_click(ia, *target)
+        assert ia.last.kind == "edit_message", ia.last.text
+        return ia.last
+
     async def play_through(self, user: FakeUser, session_id: int, message: FakeMessage,
                            first: Sent, moves: int | None = None) -> Sent:
         """Play the user's moves (the engine's default move, found among the message's
@@ -111,18 +128,7 @@ class PrivateServer:
             if live is None:
                 return shown
             assert me in self.manager.awaiting(live), "the machine seats stopped"
-            action = engine.default_action(live.state, me)
-            target = control_for(shown, action)
-            while target is None:
-                more = more_button(shown)
-                assert more is not None, f"no control for {action!r}"
-                ia = self.interaction(user, message)
-                await fake_click(ia, more)
-                shown = ia.last
-                target = control_for(shown, action)
-            ia = self.interaction(user, message)
-            await fake_click(ia, *target)
-            assert ia.last.kind == "edit_message", ia.last.text
+            await self.press(user, message, shown, engine.default_action(live.state, me))
         if moves is not None:
             await self.idle()
             return message.edits[-1] if message.edits else first

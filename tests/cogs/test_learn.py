@@ -27,8 +27,7 @@ from game.registry import teachers
 from game.tutor import LEARN_DEALS
 from tests.cogs.conftest import ANA
 from tests.cogs.private_table_fixture import PrivateServer, engines
-from tests.cogs.split_table_fixture import control_for, more_button
-from tests.fakes import FakeInteraction, FakeMessage, FakeUser, Sent, click
+from tests.fakes import FakeInteraction, FakeMessage, FakeUser, Sent
 
 Choose = Callable[[Any, int, list[Any]], Any]
 
@@ -86,17 +85,7 @@ async def play(server: PrivateServer, user: FakeUser, session_id: int, message: 
         assert all(len(embed.description or "") <= EMBED_DESCRIPTION for embed in drawn.embeds)
         seat = live.state.players.index(me)
         action = choose(live.state, seat, engine.legal_actions(live.state, me))
-        target = control_for(shown, action)
-        while target is None:
-            more = more_button(shown)
-            assert more is not None, f"no control for {action!r}"
-            ia = server.interaction(user, message)
-            await click(ia, more)
-            shown = ia.last
-            target = control_for(shown, action)
-        ia = server.interaction(user, message)
-        await click(ia, *target)
-        assert ia.last.kind == "edit_message", ia.last.text
+        await server.press(user, message, shown, action)
     await server.idle()
     return message.edits[-1] if message.edits else first
 
