@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.daily.service import DailyDeals
 from bot.process.client import TableBot
-from bot.sessions.models import SessionKind
+from bot.records.session import SessionKind
 from cogs.commands.daily_commands import DAILY_ITEMS, DailyCog, daily_addon
 from cogs.table_services import services_of
 

@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 from bot.daily.service import DailyDeals
 from bot.process.client import TableBot
+from bot.records.session import Session, SessionKind
 from bot.sessions.manager import BOT_LEVELS
-from bot.sessions.models import Session, SessionKind
 from cogs.kit.channel_health import ChannelHealth
 from cogs.kit.click_kinds import TableClicks
 from cogs.kit.hint_searches import HintSearches

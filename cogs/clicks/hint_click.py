@@ -16,8 +16,8 @@ import logging
 
 from bot.automation.decision_pool import move_rng, suggest
 from bot.automation.hints import Hint
-from bot.errors import NotYourTurn, StaleVersion, TableError
-from bot.sessions.models import Session
+from bot.records.errors import NotYourTurn, StaleVersion, TableError
+from bot.records.session import Session
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import HintUnit, WordsHints
 from cogs.i18n.button_names import button_names

@@ -18,10 +18,10 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot import errors
-from bot.errors import NotYourTurn, StaleVersion, TableError
-from bot.sessions.manager import Change
-from bot.sessions.models import Session, Status
+from bot.records import errors
+from bot.records.change import Change
+from bot.records.errors import NotYourTurn, StaleVersion, TableError
+from bot.records.session import Session, Status
 from cogs.clicks.hint_click import HINTS_OFF, answer_hint
 from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
 from cogs.client_services import (

@@ -19,12 +19,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.daily.deal import day_ends_at
-from bot.daily.plays import DailyPlay
 from bot.daily.service import AlreadyPlayed, DailyDeals, OpenElsewhere, Summary, yesterday
 from bot.process.client import TableBot
-from bot.sessions.models import Session, Status
+from bot.records import errors
+from bot.records.daily_play import DailyPlay
+from bot.records.session import Session, Status
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.i18n.commands import L_

@@ -13,10 +13,10 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
-from bot.errors import TableError
 from bot.process.client import TableBot
-from bot.sessions.models import Seat, Session, SessionKind
+from bot.records import errors
+from bot.records.errors import TableError
+from bot.records.session import Seat, Session, SessionKind
 from bot.sessions.transitions import bot_seat
 from cogs.client_services import Interaction, game_uis, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices

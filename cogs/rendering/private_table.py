@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.process.client import TableBot
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.client_services import (
     Interaction,
     game_uis,

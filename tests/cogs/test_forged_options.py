@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot import errors
+from bot.records import errors
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.commands.config_command import ConfigCog
 from cogs.commands.game_commands import GameCog

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.errors import NO_GAME
+from bot.records.errors import NO_GAME
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.commands.leaderboard_commands import LeaderboardPageButton
 from cogs.kit.custom_ids import (
