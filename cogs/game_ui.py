@@ -174,13 +174,13 @@ class GameUI(Protocol):
         ...
 
     def action_for(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
     ) -> Click:
         """Translate a game control's click (``values``: a select's chosen options, None for
-        a button) into one of ``legal`` (``viewer``'s legal actions, the engine's list) or a
-        next step. Called by the manager under the session's lock, only after the gate passed
-        (``viewer`` is seated, it is their turn, the version is current): pure, quick, no I/O.
+        a button) into one of ``viewer``'s legal actions (the engine reads the control's code
+        and checks that one action: ``game.action_codes.legal_coded``) or a next step. Called
+        by the manager under the session's lock, only after the gate passed (``viewer`` is
+        seated, it is their turn, the version is current): pure, quick, no I/O.
 
         Raise ``bot.records.errors.Refusal`` for a payload that stands for nothing now. Never apply
         anything: the manager applies the action.
@@ -245,8 +245,8 @@ class WordsPrivate(Protocol):
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render: ...
 
     def action_in(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None, words: Words,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
     ) -> Click: ...
 
 
@@ -276,13 +276,13 @@ def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> 
 
 
 def action_in(
-    ui: GameUI, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-    values: Sequence[str] | None, words: Words,
+    ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+    words: Words,
 ) -> Click:
     """:meth:`GameUI.action_for` with its next steps in ``words``."""
     if isinstance(ui, WordsPrivate):
-        return ui.action_in(session, viewer, legal, payload, values, words)
-    return ui.action_for(session, viewer, legal, payload, values)
+        return ui.action_in(session, viewer, payload, values, words)
+    return ui.action_for(session, viewer, payload, values)
 
 
 @runtime_checkable

@@ -61,7 +61,7 @@ class Store(ABC):
         self,
         session: Session,
         user_id: str,
-        action: dict[str, Any] | str,
+        action: dict[str, object] | str,
         results: Iterable[ResultRow] = (),
     ) -> None:
         """Store one applied action atomically; returns once it is committed.
@@ -109,7 +109,7 @@ class Store(ABC):
         transaction; returns the number of results rows replayed."""
 
     @abstractmethod
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    async def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """Run a read-only statement with ``?`` placeholders (both backends' schemas have the
         same tables and columns; keep to SQL both dialects read)."""
 

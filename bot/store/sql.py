@@ -203,7 +203,7 @@ class ActionWrite:
         cls,
         session: Session,
         user_id: str,
-        action: dict[str, Any] | str,
+        action: dict[str, object] | str,
         results: Iterable[ResultRow],
     ) -> ActionWrite:
         return cls(
@@ -359,7 +359,7 @@ class SqlStore(Store):
                 return 0  # another process rebuilt them meanwhile
             return await standings_rows.rebuild(tx, guild_id, game)
 
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    async def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         async with self._reading() as tx:
             return await tx.fetch(sql, params)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
-from typing import Any
 
 import discord
 from pydantic import BaseModel
@@ -245,8 +244,8 @@ async def act_click(
             return
         clicked = ui
 
-        def decode(live: Session, legal: list[Any]) -> BaseModel | tuple[Session, OpenStep]:
-            click = action_in(clicked, live, me, legal, payload, values, words)
+        def decode(live: Session) -> BaseModel | tuple[Session, OpenStep]:
+            click = action_in(clicked, live, me, payload, values, words)
             if isinstance(click, Move):
                 return click.action
             return live, click
