@@ -7,9 +7,10 @@ one gets ``cogs.rendering.plain_ui.PlainUI``. Outside its package nothing names 
 The cogs own the flow: the click handler parses the control's id, and the session manager
 (``SessionManager.click``) runs the gate (seat, status, version, turn: see
 ``bot.sessions.transitions.check_move``) under the session's lock, then asks the UI to decode
-the click from the player's legal actions (the engine's one list, asked once), and applies the
-action. A GameUI only turns sessions into messages (:class:`Render`) and a click's payload into
-one of those legal actions (:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
+the click (the engine reads the control's action code and checks that one action:
+``game.action_codes.legal_coded``), and applies the action. A GameUI only turns sessions into
+messages (:class:`Render`) and a click's payload into one of the player's legal actions
+(:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
 no rules of its own: it asks its engine. Its controls are built with ``cogs.kit.control_menus``
 and the component ids of ``cogs.kit.custom_ids``.
 

@@ -176,9 +176,8 @@ def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words:
 
 def private_render(
     engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0,
-    legal: Sequence[SplitAction] | None = None,
 ) -> Render:
-    """``viewer``'s hand and controls (``legal``: their legal actions when already asked)."""
+    """``viewer``'s hand and controls."""
     view = engine.view(session.state, viewer)
     names = session.names
     hand = view.hand or []
@@ -198,7 +197,7 @@ def private_render(
     if session.status is not Status.ACTIVE:
         actions: Sequence[SplitAction] = []
     else:
-        actions = engine.legal_actions(session.state, viewer) if legal is None else legal
+        actions = engine.legal_actions(session.state, viewer)
     if actions:
         lines.append(prompt(view.step, actions, words))
         if view.picked is not None and view.step == "main":
