@@ -15,8 +15,8 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.records.daily_play import DailyPlay
+from bot.records.period_standings import DerivedLine
 from bot.records.session import ActionRow, ResultRow, Session, Status
-from bot.records.standings import DerivedLine
 
 if TYPE_CHECKING:
     from bot.records.shards import ShardSet
@@ -99,7 +99,7 @@ class Store(ABC):
 
     @abstractmethod
     async def standings(self, guild_id: int, game: str, period_key: str) -> list[DerivedLine]:
-        """The stored standings of one period (see ``bot.records.standings.period_key``)."""
+        """The stored standings of one period (see ``bot.records.period_standings.period_key``)."""
 
     @abstractmethod
     async def rebuild_standings(

@@ -21,6 +21,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.records.daily_play import DailyPlay
 from bot.records.errors import StaleWrite
+from bot.records.period_standings import DerivedLine
 from bot.records.session import (
     ActionRow,
     Deadline,
@@ -32,7 +33,6 @@ from bot.records.session import (
     old_line,
 )
 from bot.records.shards import ShardSet
-from bot.records.standings import DerivedLine
 from bot.store import standings_rows
 from bot.store.interface import Store
 from bot.store.transaction import Tx
