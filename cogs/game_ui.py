@@ -317,7 +317,7 @@ def event_lines(ui: GameUI, events: Iterable[Event], viewer: PlayerId | None,
     return [event_line(ui, event, viewer, names, words) for event in events]
 
 
-# A review's cost unit (``cogs.rendering.review_pages``): points of margin, or a share of a win.
+# A review's cost unit (``cogs.reviews.review_pages``): points of margin, or a share of a win.
 POINTS_UNIT = "points"
 WIN_UNIT = "win"
 
@@ -402,10 +402,10 @@ class HintUnit(StrEnum):
 
 @runtime_checkable
 class WordsHints(Protocol):
-    """A GameUI that words the expert's hints (``cogs.clicks.hint_click``): a move as its
+    """A GameUI that words the expert's hints (``cogs.hints.hint_click``): a move as its
     controls and log say it, in ``words`` (the viewer's), drawn from ``viewer``'s own view,
     and the unit of its expert's outcome now. Its private view carries the Hint button
-    (``cogs.kit.hint_button``) on the viewer's turn in a game with hints."""
+    (``cogs.hints.hint_button``) on the viewer's turn in a game with hints."""
 
     def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
         ...

@@ -4,5 +4,5 @@
 (``bot.ops.backups``) and the lock a bot holds on its SQLite file (``bot.ops.file_lock``).
 
 Discord-free: the hooks that read discord.py objects live in the client (``bot.process.client``,
-``bot.process.client_ops``) and in ``cogs.admin_extension``. See ``docs/operations.md``.
+``bot.process.client_ops``) and in ``cogs.admin.extension``. See ``docs/operations.md``.
 """

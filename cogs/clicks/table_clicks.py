@@ -11,6 +11,7 @@ of the player's legal actions (or a next step). Every rule lives in the manager
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -22,8 +23,8 @@ from bot import errors
 from bot.errors import NotYourTurn, StaleVersion, TableError
 from bot.sessions.manager import Change
 from bot.sessions.models import Session, Status
-from cogs.clicks.hint_click import HINTS_OFF, answer_hint
-from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
+from cogs.click_context import context_of, enter
+from cogs.clicks.rematch import rematch_click
 from cogs.client_services import (
     Interaction,
     game_uis,
@@ -51,9 +52,31 @@ from cogs.game_ui import (
     private_in,
 )
 from cogs.i18n.interaction import channel_words, server_words, user_words
+from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import CHOOSE_ONE
-from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, RulesPageButton, session_of_id
+from cogs.kit.custom_ids import (
+    ActButton,
+    ActSelect,
+    AnyControl,
+    BackButton,
+    Click,
+    HandButton,
+    HostSelect,
+    HostTool,
+    InfoButton,
+    InfoKind,
+    LobbyAction,
+    LobbyButton,
+    RematchButton,
+    ReplayButton,
+    ReplayJump,
+    ReplayTag,
+    RulesPageButton,
+    answer_refusal,
+    bound,
+    session_of_id,
+)
 from cogs.kit.message_routes import Cause
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, controls_on, on_own_page
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
@@ -69,20 +92,20 @@ from cogs.rendering.message_delivery import (
     table_shown,
 )
 from cogs.rendering.private_table import private_table
-from cogs.rendering.replay_pages import replay_click as replay_click  # a TableClicks handler
-from cogs.rendering.review_pages import review_click as review_click  # a TableClicks handler
+from cogs.rendering.replay_pages import replay_click
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
 from cogs.settings.reader_words import reply_words
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
+HINTS_OFF = N_("This game is played without hints.")  # and cogs.hints' refusal
 
 
 def _origin(interaction: Interaction) -> Cause:
     """What the manager's change carries to the listeners: the message clicked and the
     interaction, whose token can carry the change's messages (``cogs.kit.message_routes``)."""
-    return services_of(interaction.client).routes.cause(interaction)
+    return context_of(interaction).cause
 
 
 @contextlib.asynccontextmanager
@@ -304,7 +327,8 @@ async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session,
     instead of their hand): a private table's whole message
     (``cogs.rendering.private_table``), else their private view with its picture."""
     if session.is_private:
-        return Shown(await private_table(interaction.client, session, me, words, step))
+        return Shown(await private_table(context_of(interaction).services, session, me, words,
+                                          step))
     render = step if step is not None else private_in(ui, session, me, words)
     return await private_shown(interaction, session, me, render)
 
@@ -395,17 +419,6 @@ def _info_render(
     return None
 
 
-async def hint_click(interaction: Interaction, session_id: int, version: int) -> None:
-    """The Hint button of a private view: the expert's move for the clicker, ephemeral
-    (``cogs.clicks.hint_click``); a read, nothing is stored."""
-    try:
-        session = own_table(interaction, session_id)
-    except TableError as err:
-        await refuse(interaction, err)
-        return
-    await answer_hint(interaction, session, version)
-
-
 async def back_click(interaction: Interaction, session_id: int) -> None:
     """The "I'm back" button: the player's seat is theirs again; the table is redrawn."""
     try:
@@ -437,3 +450,50 @@ async def rules_click(interaction: Interaction, game: str, page: int) -> None:
         return
     words = await user_words(interaction)
     await interaction.response.edit_message(**rules_page(ui, page, words).edit_kwargs())
+
+
+STEP_VALUE = re.compile(r"[0-9]{1,7}")
+
+
+async def jump_select(interaction: Interaction, session_id: int,
+                      values: Sequence[str] | None) -> None:
+    """A replay's jump: each option's value is a step index. A value that is not ASCII
+    digits is refused; the replay refuses one out of range."""
+    if values is None or len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
+        await answer_refusal(interaction, "Choose one step from the list.")
+        return
+    await replay_click(interaction, session_id, int(values[0]), False)
+
+
+def entered(services: TableServices, click: Click[*tuple[Any, ...]]) -> Click[*tuple[Any, ...]]:
+    """``click``, once the interaction's context is made (``cogs.click_context``)."""
+
+    async def on_click(interaction: Interaction, parts: tuple[Any, ...],
+                       values: list[str] | None) -> None:
+        enter(interaction, services)
+        await click(interaction, parts, values)
+
+    return on_click
+
+
+def table_controls(services: TableServices) -> tuple[type[AnyControl], ...]:
+    """The table's controls as discord.py registers them: each kind bound to its click here
+    (a feature binds its own: ``cogs.features``)."""
+    clicks: tuple[tuple[type[AnyControl], Click[*tuple[Any, ...]]], ...] = (
+        (LobbyButton, lambda ia, parts, _: lobby_click(ia, *parts)),
+        (ActButton, lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
+                                                       values)),
+        (ActSelect, lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
+                                                       values)),
+        (HandButton, lambda ia, parts, _: hand_click(ia, *parts)),
+        (RulesPageButton, lambda ia, parts, _: rules_click(ia, parts[0], parts[1])),
+        (BackButton, lambda ia, parts, _: back_click(ia, *parts)),
+        (InfoButton, lambda ia, parts, _: info_click(ia, *parts)),
+        (ReplayButton, lambda ia, parts, _: replay_click(
+            ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN)),
+        (ReplayJump, lambda ia, parts, values: jump_select(ia, parts[0], values)),
+        (RematchButton, lambda ia, parts, _: rematch_click(ia, *parts)),
+        (HostSelect, lambda ia, parts, values: host_select(ia, parts[0], parts[1],
+                                                           values or [])),
+    )
+    return tuple(bound(control, entered(services, click)) for control, click in clicks)

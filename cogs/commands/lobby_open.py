@@ -15,10 +15,10 @@ import discord
 
 from bot.errors import TableError
 from bot.sessions.models import HINTS, Session
+from cogs.click_context import context_of
 from cogs.client_services import Interaction, game_uis, release_view, seat_for
 from cogs.game_ui import WordsHints
 from cogs.rendering.table_renders import Render
-from cogs.table_services import services_of
 
 Post = Callable[..., Awaitable[discord.Message]]
 
@@ -62,7 +62,7 @@ async def post_lobby(interaction: Interaction, session: Session, render: Render,
     finally:
         release_view(render.view)
     if original:
-        services_of(interaction.client).routes.hold(session.id, message.id, interaction,
+        context_of(interaction).services.routes.hold(session.id, message.id, interaction,
                                                     original=True)
     with contextlib.suppress(TableError):  # the lobby was closed meanwhile
         await manager.set_table_message(session.id, message.id)

@@ -21,7 +21,7 @@ characters.
     the last lines of the event log.
 ``tb:hint:{session}:{version}`` (:data:`HintButton`)
     "Hint": the expert's suggestion for the clicker's move at that version, ephemeral (a
-    game with hints only; ``cogs.clicks.hint_click``).
+    game with hints only; ``cogs.hints.hint_click``).
 ``tb:back:{session}`` (:data:`BackButton`)
     "I'm back": an away player takes their seat back.
 ``tb:lobby:{action}:{session}`` (:data:`LobbyButton`)
@@ -38,16 +38,17 @@ characters.
 ``tb:rpj:{session}:{r|t}`` (:data:`ReplayJump`)
     Jump to a round (``r``) or turn (``t``): the chosen option's value is a step index.
 ``tb:rv:{session}:{page}:{o|f|p|n|l}`` (:data:`ReviewButton`)
-    The clicker's own review of a finished game (``cogs.rendering.review_pages``), at page
+    The clicker's own review of a finished game (``cogs.reviews.review_pages``), at page
     ``page``: open (a new private message, from the final post or a replay page), or first,
     previous, next, last (that private message edited).
 ``tb:rematch:{session}`` (:data:`RematchButton`)
     On a finished game's final post: its rematch (``cogs.clicks.rematch``).
 
-The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.commands.leaderboard_commands``.
+The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.leaderboard.commands``.
 
-The table controls click the handlers the services hold (``cogs.kit.click_kinds``): the handlers
-draw with these classes, so this module does not import them.
+What a click calls is bound where a control kind is registered (:func:`bound`: the table's
+controls in ``cogs.clicks.table_clicks.table_controls``, a feature's in its own package): the
+handlers draw with these classes, so this module does not import them.
 
 Views made of these items are never kept per message in discord.py's view store (a view of
 DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory
@@ -77,7 +78,6 @@ from cogs.kit.click_kinds import (
     Interaction,
     LobbyAction,
     ReplayTag,
-    clicks_of,
 )
 from cogs.kit.unexpected_errors import answer_unexpected
 
@@ -163,16 +163,15 @@ Click = Callable[[Interaction, tuple[*Parts], list[str] | None], Awaitable[None]
 
 @dataclass(frozen=True)
 class ControlKind(Generic[*Parts]):
-    """One kind of custom_id, ``tb:{prefix}:{part}:...``, and what a click on it does.
+    """One kind of custom_id, ``tb:{prefix}:{part}:...``.
 
-    ``click`` gets the parsed parts and, for a select, the chosen values (None for a button);
     ``refusal`` is said, ephemeral, when a number of the id is out of its range. ``label`` and
     ``style`` are a button's default looks. Declare the parts' types with the kind
-    (``ControlKind[int, str](...)``): the parts' parsers produce them."""
+    (``ControlKind[int, str](...)``): the parts' parsers produce them. What a click does is
+    bound where the control is registered (:func:`bound`)."""
 
     prefix: str
     parts: tuple[Part, ...]
-    click: Click[*Parts]
     refusal: Message
     label: str | None = None
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
@@ -206,9 +205,14 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
     whose numbers are out of range (the click is refused). A click that raises answers the
     user (``cogs.kit.unexpected_errors``) instead of leaving them with "The application did not
     respond".
-    The wrapped component's looks (``label``, ``options``, ``disabled``...) read through."""
+    The wrapped component's looks (``label``, ``options``, ``disabled``...) read through.
+
+    The classes below draw controls; the class registered with discord.py is the one
+    :func:`bound` made with what its click calls (``on_click``), so this module calls no
+    handler of its own."""
 
     kind: ClassVar[AnyKind]
+    on_click: ClassVar[Click[*tuple[Any, ...]] | None] = None
     parts: tuple[*Parts] | None
 
     def __getattr__(self, name: str) -> Any:
@@ -239,7 +243,10 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
                 if self.parts is None:
                     await answer_refusal(interaction, self.kind.refusal)
                     return
-                await self.kind.click(interaction, self.parts, self.chosen(interaction))
+                click = type(self).on_click
+                if click is None:
+                    raise RuntimeError(f"{type(self).__name__} was registered without a click")
+                await click(interaction, self.parts, self.chosen(interaction))
             except Exception as error:
                 await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
@@ -298,6 +305,20 @@ def _control_class(name: str, base: type[AnyControl], kind: AnyKind) -> type:
     return types.new_class(name, (base,), {"template": kind.template}, body)
 
 
+def bound(control: type[AnyControl], click: Click[*Parts]) -> type[AnyControl]:
+    """``control``'s class that discord.py registers (``add_dynamic_items``): a click on one
+    of its ids calls ``click`` with the parsed parts and a select's chosen values (None for a
+    button)."""
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update(on_click=staticmethod(click), __module__=control.__module__,
+                         __qualname__=control.__qualname__, __doc__=control.__doc__)
+
+    return cast(type[AnyControl],
+                types.new_class(control.__name__, (control,),
+                                {"template": control.kind.template}, body))
+
+
 def button_control(name: str, kind: ControlKind[*Parts]) -> type[ButtonControl[*Parts]]:
     """The DynamicItem class of ``kind``'s buttons (register it with ``add_dynamic_items``)."""
     return cast(type[ButtonControl[*Parts]], _control_class(name, ButtonControl, kind))
@@ -321,68 +342,32 @@ async def answer_refusal(interaction: Interaction, message: Message | str) -> No
         await interaction.response.send_message(message, ephemeral=True)
 
 
-STEP_VALUE = re.compile(r"[0-9]{1,7}")
-
-
-async def _jump(interaction: Interaction, parts: tuple[int, Literal["r", "t"]],
-                values: list[str] | None) -> None:
-    """A replay's jump: each option's value is a step index. A value that is not ASCII
-    digits is refused; the handler refuses one out of range."""
-    if values is None or len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
-        await answer_refusal(interaction, "Choose one step from the list.")
-        return
-    await clicks_of(interaction.client).replay_click(interaction, parts[0], int(values[0]), False)
-
-
-# The table of control kinds: what each id holds, and what its click calls.
-ACT: ControlKind[int, int, str] = ControlKind(
-    "act", (SESSION, VERSION, PAYLOAD),
-    lambda ia, parts, values: clicks_of(ia.client).act_click(ia, *parts, values), GAME_GONE)
-SELECT: ControlKind[int, int, str] = ControlKind(
-    "sel", (SESSION, VERSION, PAYLOAD),
-    lambda ia, parts, values: clicks_of(ia.client).act_click(ia, *parts, values), GAME_GONE)
+# The table of control kinds: what each id holds.
+ACT: ControlKind[int, int, str] = ControlKind("act", (SESSION, VERSION, PAYLOAD), GAME_GONE)
+SELECT: ControlKind[int, int, str] = ControlKind("sel", (SESSION, VERSION, PAYLOAD), GAME_GONE)
 HAND: ControlKind[int] = ControlKind(
-    "hand", (SESSION,),
-    lambda ia, parts, _: clicks_of(ia.client).hand_click(ia, *parts), GAME_GONE,
-    label="My hand", style=discord.ButtonStyle.primary)
+    "hand", (SESSION,), GAME_GONE, label="My hand", style=discord.ButtonStyle.primary)
 INFO: ControlKind[int, InfoKind] = ControlKind(
-    "info", (SESSION, one_of("what", InfoKind)),
-    lambda ia, parts, _: clicks_of(ia.client).info_click(ia, *parts), GAME_GONE, label="")
+    "info", (SESSION, one_of("what", InfoKind)), GAME_GONE, label="")
+HINT_EMOJI = "💡"  # the Hint button's, and the lobby's hints toggle's
 HINT: ControlKind[int, int] = ControlKind(
-    "hint", (SESSION, VERSION),
-    lambda ia, parts, _: clicks_of(ia.client).hint_click(ia, *parts), GAME_GONE,
-    label="Hint", style=discord.ButtonStyle.secondary)
+    "hint", (SESSION, VERSION), GAME_GONE, label="Hint", style=discord.ButtonStyle.secondary)
 BACK: ControlKind[int] = ControlKind(
-    "back", (SESSION,),
-    lambda ia, parts, _: clicks_of(ia.client).back_click(ia, *parts), GAME_GONE,
-    label="I'm back", style=discord.ButtonStyle.success)
+    "back", (SESSION,), GAME_GONE, label="I'm back", style=discord.ButtonStyle.success)
 LOBBY: ControlKind[LobbyAction, int] = ControlKind(
-    "lobby", (one_of("action", LobbyAction), SESSION),
-    lambda ia, parts, _: clicks_of(ia.client).lobby_click(ia, *parts), GAME_GONE, label="")
+    "lobby", (one_of("action", LobbyAction), SESSION), GAME_GONE, label="")
 HOST: ControlKind[HostTool, int] = ControlKind(
-    "host", (one_of("tool", HostTool), SESSION),
-    lambda ia, parts, values: clicks_of(ia.client).host_select(ia, *parts, values or []),
-    GAME_GONE)
+    "host", (one_of("tool", HostTool), SESSION), GAME_GONE)
 RULES_PAGE: ControlKind[str, int, Literal["p", "n"]] = ControlKind(
-    "rules", (GAME, PAGE, DIRECTION),
-    lambda ia, parts, _: clicks_of(ia.client).rules_click(ia, parts[0], parts[1]),
-    CHOICE_GONE, label="")
+    "rules", (GAME, PAGE, DIRECTION), CHOICE_GONE, label="")
 REPLAY: ControlKind[int, int, ReplayTag] = ControlKind(
-    "rp", (SESSION, STEP, one_of("tag", ReplayTag)),
-    lambda ia, parts, _: clicks_of(ia.client).replay_click(
-        ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
-    REPLAY_GONE, label="Replay")
+    "rp", (SESSION, STEP, one_of("tag", ReplayTag)), REPLAY_GONE, label="Replay")
 REPLAY_JUMP: ControlKind[int, Literal["r", "t"]] = ControlKind(
-    "rpj", (SESSION, Part("kind", "[rt]")), _jump, REPLAY_GONE)
+    "rpj", (SESSION, Part("kind", "[rt]")), REPLAY_GONE)
 REVIEW: ControlKind[int, int, ReplayTag] = ControlKind(
-    "rv", (SESSION, PAGE, one_of("tag", ReplayTag)),
-    lambda ia, parts, _: clicks_of(ia.client).review_click(
-        ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
-    REPLAY_GONE, label="My review")
+    "rv", (SESSION, PAGE, one_of("tag", ReplayTag)), REPLAY_GONE, label="My review")
 REMATCH: ControlKind[int] = ControlKind(
-    "rematch", (SESSION,),
-    lambda ia, parts, _: clicks_of(ia.client).rematch_click(ia, *parts), REMATCH_GONE,
-    label="Rematch", style=discord.ButtonStyle.success)
+    "rematch", (SESSION,), REMATCH_GONE, label="Rematch", style=discord.ButtonStyle.success)
 
 ActButton = button_control("ActButton", ACT)
 ActSelect = select_control("ActSelect", SELECT)
@@ -414,8 +399,3 @@ def session_of_id(custom_id: str) -> int | None:
             return int(match["sid"])
     return None
 
-
-TABLE_CONTROLS: tuple[type[AnyControl], ...] = (
-    LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
-    ReplayButton, ReplayJump, ReviewButton, RematchButton, HostSelect, HintButton,
-)

@@ -16,14 +16,15 @@ from cogs.game_ui import Announces
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.message_routes import cause_of
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
 
 
 class Announcer:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
 
     def embeds_for(self, change: Change, words: Words) -> list[discord.Embed]:
         """The public announcement embeds this change calls for (none for most changes), in
@@ -39,7 +40,7 @@ class Announcer:
         embeds = self.embeds_for(change, await server_words(self._client, session.guild_id))
         if not embeds:
             return
-        routes = services_of(self._client).routes
+        routes = self._services.routes
         try:
             await routes.send(self._client, session, cause_of(change.origin), embeds=embeds)
         except discord.HTTPException:

@@ -1,5 +1,5 @@
 """Every game ends at the bottom of its channel: a final post with the standings, a Rematch
-button and a My review button (each player's own review, ``cogs.rendering.review_pages``),
+button and a My review button (each player's own review, ``cogs.reviews.review_pages``),
 after the table's last edit, the last round summary and the ping's deletion (a manager
 listener subscribed after those), a follow-up of the click that ended the game when it can
 carry it (``cogs.kit.message_routes``).
@@ -31,8 +31,8 @@ from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
 from cogs.kit.message_routes import cause_of
 from cogs.rendering.message_delivery import final_picture
-from cogs.rendering.review_pages import review_button
-from cogs.table_services import services_of
+from cogs.rendering.replay_pages import review_button
+from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +85,9 @@ def with_final_picture(render: Render, picture: Attachment | None) -> Render:
 
 
 class FinalPost:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -97,7 +98,7 @@ class FinalPost:
             final_post(self._client, session, words),
             await final_picture(self._client, session),
         )
-        routes = services_of(self._client).routes
+        routes = self._services.routes
         try:
             await routes.send(self._client, session, cause_of(change.origin),
                               **render.send_kwargs())

@@ -31,7 +31,7 @@ from bot.sessions.models import Session
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
 from cogs.rendering.private_table import private_table
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,9 @@ def public_only(listener: Listener) -> Listener:
 class PrivateTables:
     """The notifier of the machine seats and the turn clock (see the module doc)."""
 
-    def __init__(self, client: TableBot, public: Notifier) -> None:
+    def __init__(self, client: TableBot, services: TableServices, public: Notifier) -> None:
         self._client = client
+        self._services = services
         self._public = public
 
     async def refresh(self, session: Session) -> None:
@@ -70,7 +71,7 @@ class PrivateTables:
     async def redraw(self, session: Session) -> None:
         """Edit the player's latest private message of ``session`` to show it as it is (when
         that message's token is still valid); once the game is over, forget the message."""
-        views = services_of(self._client).views
+        views = self._services.views
         player = session.host_id
         interaction = views.usable(session.id, player)
         if interaction is None:
@@ -78,7 +79,7 @@ class PrivateTables:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
-        render = await private_table(self._client, session, player, words)
+        render = await private_table(self._services, session, player, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

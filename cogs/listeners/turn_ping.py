@@ -49,7 +49,7 @@ from cogs.kit.message_routes import Cause, MessageRoutes, cause_of, origin_messa
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -117,8 +117,9 @@ class LivePing:
 
 
 class TurnPing:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
         self._awaited = AwaitedHumans()
         self._pings: dict[int, LivePing] = {}  # session id -> its ping, while the game runs
 
@@ -195,7 +196,7 @@ class TurnPing:
         self._pings.pop(session.id, None)
         if ping is None:
             return
-        await delete_quietly(self._client, session, ping.message_id,
+        await delete_quietly(self._services.routes, self._client, session, ping.message_id,
                              f"the turn ping of session {session.id}")
         if store:
             await self._forget_stored(session.id)
@@ -213,7 +214,7 @@ class TurnPing:
 
     @property
     def _routes(self) -> MessageRoutes:
-        return services_of(self._client).routes
+        return self._services.routes
 
     async def _replace(self, session: Session, players: list[PlayerId],
                        cause: Cause | None = None, *, back: bool = False) -> None:
@@ -228,7 +229,7 @@ class TurnPing:
                 allowed_mentions=only(players),
             )
         except discord.HTTPException as error:
-            health = services_of(self._client).health
+            health = self._services.health
             if not health.report(session, error, "post a turn ping"):
                 log.warning("could not ping the next player of session %s", session.id)
             await self._forget_stored(session.id)

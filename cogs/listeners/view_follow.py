@@ -32,7 +32,7 @@ from cogs.i18n.interaction import player_words
 from cogs.listeners.awaited_players import AwaitedHumans
 from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.message_delivery import draw_hand_ahead, followed_view
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -40,12 +40,13 @@ log = logging.getLogger(__name__)
 class ViewFollower:
     """Edits an awaited player's latest private view when the turn comes to them."""
 
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
         self._awaited = AwaitedHumans()
 
     async def on_change(self, change: Change) -> None:
-        views = services_of(self._client).views
+        views = self._services.views
         session = change.session
         if not session.is_live:
             views.ended(session.id)

@@ -31,6 +31,7 @@ from bot.sessions.export import (
     replay_export,
 )
 from bot.sessions.models import LOG_KEEP, Session, SessionKind, Status, public_event
+from cogs.click_context import context_of
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
 from cogs.i18n.common_words import MY_REVIEW, REPLAY
@@ -40,7 +41,6 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.rendering.replay_cache import BuiltReplay
-from cogs.table_services import services_of
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 
@@ -89,7 +89,7 @@ async def may_see(interaction: Interaction, session: Session) -> None:
 
 async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
     """The (cached) replay of stored session ``session_id``, after the access checks."""
-    cache = services_of(interaction.client).replays
+    cache = context_of(interaction).services.replays
     built = cache.get(session_id)
     if built is None:
         manager = interaction.client.manager
@@ -283,13 +283,18 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
 
 
 def _review(built: BuiltReplay, words: Words) -> list[Item]:
-    """The My review button of a finished game (``cogs.rendering.review_pages``: a player
-    opens their own review; anyone else is refused)."""
-    session = built.session
+    button = review_button(built.session, words, row=0)
+    return [] if button is None else [button]
+
+
+def review_button(session: Session, words: Words, row: int | None = None) -> Item | None:
+    """The "My review" button of a finished game with at least one human seat (on its final
+    post and its replay pages; ``cogs.reviews``: a player opens their own review, anyone else
+    is refused)."""
     if session.status is Status.FINISHED and any(not seat.is_bot for seat in session.seats):
-        return [ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW),
-                             row=0)]
-    return []
+        return ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW),
+                            row=row)
+    return None
 
 
 def replay_button(session: Session, words: Words) -> Item | None:

@@ -36,6 +36,7 @@ from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import (
+    HINT_EMOJI,
     BackButton,
     HostSelect,
     HostTool,
@@ -45,7 +46,6 @@ from cogs.kit.custom_ids import (
     LobbyAction,
     LobbyButton,
 )
-from cogs.kit.hint_button import HINT_EMOJI
 from cogs.rendering.notice_text import away_line
 from cogs.rendering.replay_pages import replay_button
 

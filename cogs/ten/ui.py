@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from bot.errors import Refusal
 from bot.sessions.models import Session, Status
 from cogs.game_ui import WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
+from cogs.hints.hint_button import hint_buttons, with_buttons
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
@@ -36,7 +37,6 @@ from cogs.kit.control_menus import (
 )
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
-from cogs.kit.hint_button import hint_buttons, with_buttons
 from cogs.ten import controls, table_text, text
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final

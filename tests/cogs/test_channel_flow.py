@@ -56,13 +56,13 @@ class Flow:
         self.client = FakeClient(manager, {"count": ui})
         self.channel: FakeChannel = self.client.channel(CHANNEL)
         self.watch = TableWatch(manager)
-        self.publisher = TablePublisher(self.client, watch=self.watch)  # type: ignore[arg-type]
-        self.turn_ping = TurnPing(self.client)  # type: ignore[arg-type]
+        self.publisher = TablePublisher(self.client, self.client.services, watch=self.watch)  # type: ignore[arg-type]
+        self.turn_ping = TurnPing(self.client, self.client.services)  # type: ignore[arg-type]
         self.publisher.on_moved = self.turn_ping.relink
         self.client.cog.services.publisher = self.publisher
         manager.subscribe(self.publisher.on_change)
         manager.subscribe(self.turn_ping.on_change)
-        manager.subscribe(FinalPost(self.client).on_change)
+        manager.subscribe(FinalPost(self.client, self.client.services).on_change)
 
     def interaction(self, user: FakeUser, message: FakeMessage | None = None, *,
                     channel: int = CHANNEL) -> FakeInteraction:

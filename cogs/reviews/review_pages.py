@@ -32,7 +32,6 @@ from cogs.game_ui import (
     private_in,
 )
 from cogs.i18n.button_names import button_names
-from cogs.i18n.common_words import MY_REVIEW
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
@@ -65,13 +64,6 @@ POSITION_CHARS = 1500
 READY_WAIT = 14 * 60.0
 
 _waits: set[asyncio.Task[None]] = set()  # answers waiting for their review
-
-
-def review_button(session: Session, words: Words) -> Item | None:
-    """The "My review" button of a finished game with at least one human seat."""
-    if session.status is Status.FINISHED and any(not s.is_bot for s in session.seats):
-        return ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW))
-    return None
 
 
 def _percent(words: Words, share: float) -> str:
