@@ -163,10 +163,10 @@ async def measure(press: Callable[[], Awaitable[None]], manager: Any) -> Countin
 async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     from bot.automation.autoplay import Autoplay
     from bot.automation.turn_clock import TurnClock
+    from bot.records.session import Seat
     from bot.reviews.pool import ReviewPool
     from bot.reviews.reviewer import Reviewer
     from bot.sessions.manager import SessionManager
-    from bot.sessions.models import Seat
     from bot.store import open_store
     from cogs.features import Feature, Place
     from cogs.listeners.table_publisher import TablePublisher

@@ -32,7 +32,7 @@ from typing import Any
 import discord
 
 from bench._common import machine_line, table
-from bot.sessions.models import Seat, Session, Status
+from bot.records.session import Seat, Session, Status
 from cogs.game_ui import Move, OpenStep, Render
 from cogs.split import SplitUI
 from cogs.ten import TenUI

@@ -50,8 +50,8 @@ import aiosqlite
 import asyncpg
 
 from bench._common import machine_line, median, percentile, table
+from bot.records.session import Seat
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Seat
 from bot.store import Store
 from bot.store import open_store as open_database
 from bot.store.database_url import parse_database_url

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bench._common import machine_line, table
-from bot.sessions.models import LOG_KEEP, Seat, Session, Status
+from bot.records.session import LOG_KEEP, Seat, Session, Status
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words

@@ -43,7 +43,6 @@ import aiohttp
 import discord
 import discord.http
 
-from bot.errors import ConfigError
 from bot.ops import error_log, json_logs
 from bot.ops.file_lock import FileLock, hold_for_bot
 from bot.ops.health import OWNER, STANDBY, STOPPING, Health
@@ -52,6 +51,7 @@ from bot.ops.metrics import METRICS
 from bot.process.api_base import apply_api_base
 from bot.process.env_settings import Settings, load_settings
 from bot.process.ownership import claim
+from bot.records.errors import ConfigError
 from bot.store import check_database
 from bot.store.lease import LeaseLost
 

@@ -3,7 +3,7 @@
 SQLite: copies the live file (the bot may keep running) to ``DEST`` with SQLite's online
 backup API, verifies it and prints its row counts; exit 0. PostgreSQL: prints the ``pg_dump``
 command for the configured database (the password left out). Exit 1 when the backup failed,
-2 when the settings are unusable. See ``bot.ops.backups``.
+2 when the settings are unusable. See ``bot.backups.copies``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bot.ops.backup_cli import file_and_database, print_command
-from bot.ops.backups import BackupError, backup_sqlite, pg_dump_command
+from bot.backups.cli import file_and_database, print_command
+from bot.backups.copies import BackupError, backup_sqlite, pg_dump_command
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bot.ops.backup_cli import file_and_database, print_command
-from bot.ops.backups import BackupError, pg_restore_command, restore_sqlite
+from bot.backups.cli import file_and_database, print_command
+from bot.backups.copies import BackupError, pg_restore_command, restore_sqlite
 from bot.ops.file_lock import FileBusy, FileLock
 
 

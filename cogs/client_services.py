@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import discord
 
-from bot.errors import TableError
 from bot.ops import outcomes
 from bot.process.client import TableBot
+from bot.records.errors import TableError
+from bot.records.session import Seat
 from bot.sessions.manager import BOT_LEVELS, SessionManager
-from bot.sessions.models import Seat
 from cogs.click_context import context_of
 from cogs.game_ui import Render
 from cogs.i18n.command_mentions import command_fields

@@ -31,8 +31,9 @@ from typing import Any
 
 import discord
 
-from bot.sessions.manager import Change, Listener, SessionManager
-from bot.sessions.models import Session, SessionKind
+from bot.records.change import Change
+from bot.records.session import Session, SessionKind
+from bot.sessions.manager import Listener, SessionManager
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import AnyControl
 from game.base import PlayerId

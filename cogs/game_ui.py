@@ -46,8 +46,8 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from pydantic import BaseModel
 
-from bot.sessions.manager import Change
-from bot.sessions.models import OLD_LINE, Session
+from bot.records.change import Change
+from bot.records.session import OLD_LINE, Session
 from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.kit.discord_limits import (
@@ -182,7 +182,7 @@ class GameUI(Protocol):
         next step. Called by the manager under the session's lock, only after the gate passed
         (``viewer`` is seated, it is their turn, the version is current): pure, quick, no I/O.
 
-        Raise ``bot.errors.Refusal`` for a payload that stands for nothing now. Never apply
+        Raise ``bot.records.errors.Refusal`` for a payload that stands for nothing now. Never apply
         anything: the manager applies the action.
         """
         ...

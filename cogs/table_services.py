@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.process.client import TableBot
+from bot.records.session import Session
 from bot.sessions.manager import BOT_LEVELS
-from bot.sessions.models import Session
 from cogs.features import TableFeatures
 from cogs.kit.channel_health import ChannelHealth
 from cogs.kit.message_routes import MessageRoutes

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from bot.errors import Refusal
+from bot.records.errors import Refusal
 from cogs.game_ui import GameUI
 from cogs.i18n.messages import N_
 from cogs.rendering.plain_ui import PlainUI

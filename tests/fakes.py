@@ -29,7 +29,7 @@ from bot.automation.decision_pool import suggest
 from bot.automation.hints import Hint
 from bot.daily.service import DailyDeals
 from bot.process.env_settings import Settings
-from bot.sessions.manager import Change
+from bot.records.change import Change
 from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
 from cogs.features import Feature, TableFeatures

@@ -14,8 +14,8 @@ from typing import Any, ClassVar, Literal
 import discord
 from pydantic import BaseModel, ValidationError
 
-from bot.errors import Refusal
-from bot.sessions.models import Session
+from bot.records.errors import Refusal
+from bot.records.session import Session
 from cogs.game_ui import Click, Move, OpenStep, Page, Render
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import number

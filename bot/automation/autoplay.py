@@ -29,10 +29,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.automation.decision_pool import POOLED_LEVELS, DecisionPool, move_rng
-from bot.automation.notices import AUTOMATIC, Notifier, SilentNotifier
-from bot.errors import SaveFailed, StaleVersion, TableError
-from bot.sessions.manager import BOT_LEVELS, Change, SessionManager
-from bot.sessions.models import Session, Status
+from bot.automation.notices import Notifier, SilentNotifier
+from bot.records.change import AUTOMATIC, Change
+from bot.records.errors import SaveFailed, StaleVersion, TableError
+from bot.records.session import Session, Status
+from bot.sessions.manager import BOT_LEVELS, SessionManager
 from game.base import IllegalAction, PlayerId
 
 log = logging.getLogger(__name__)

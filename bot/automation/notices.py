@@ -14,16 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from game.base import Event, PlayerId
-
-
-class _Automatic:
-    def __repr__(self) -> str:
-        return "AUTOMATIC"
-
-
-AUTOMATIC: object = _Automatic()  # the ``origin`` of every move a machine makes
 
 
 @dataclass(frozen=True)
@@ -39,7 +31,7 @@ class Reminder:
 @dataclass(frozen=True)
 class TimedOut:
     """``player_id`` ran out of time; ``moves`` are the public events of the default moves
-    played for them (``bot.sessions.models.public_event``: the cogs word them in the channel's
+    played for them (``bot.records.session.public_event``: the cogs word them in the channel's
     language), ``timeouts`` how many turns in a row they timed out, ``away`` whether a bot now
     plays their seat. ``session`` is the newest version after those moves."""
 

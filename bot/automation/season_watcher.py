@@ -45,7 +45,7 @@ from bot.rankings.seasons import (
     last_ended,
     season_kind,
 )
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
 from bot.store import Store
 
 log = logging.getLogger(__name__)

@@ -24,10 +24,11 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-from bot.automation.notices import AUTOMATIC, Notifier, Reminder, SilentNotifier, TimedOut
-from bot.errors import StaleVersion, TableError
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Deadline, Session, Status, public_event
+from bot.automation.notices import Notifier, Reminder, SilentNotifier, TimedOut
+from bot.records.change import AUTOMATIC, Change
+from bot.records.errors import StaleVersion, TableError
+from bot.records.session import Deadline, Session, Status, public_event
+from bot.sessions.manager import SessionManager
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)

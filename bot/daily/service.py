@@ -21,11 +21,12 @@ from datetime import date, datetime, timedelta
 from enum import StrEnum
 
 from bot.daily.deal import daily_seed, day_ends_at, deal_day, new_key, next_deal_at
-from bot.daily.plays import DailyPlay
 from bot.daily.streaks import Streak, streak_of
-from bot.errors import Refusal
-from bot.sessions.manager import Change, ChangeKind, SessionManager
-from bot.sessions.models import Seat, Session, SessionKind, Status
+from bot.records.change import Change, ChangeKind
+from bot.records.daily_play import DailyPlay
+from bot.records.errors import Refusal
+from bot.records.session import Seat, Session, SessionKind, Status
+from bot.sessions.manager import SessionManager
 
 log = logging.getLogger(__name__)
 

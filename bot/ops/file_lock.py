@@ -13,7 +13,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from bot.errors import ConfigError
+from bot.records.errors import ConfigError
 
 
 class FileBusy(Exception):

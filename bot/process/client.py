@@ -41,10 +41,10 @@ from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
 from bot.rankings.leaderboard import Leaderboards
+from bot.records.session import utcnow
 from bot.reviews.pool import ReviewPool
 from bot.reviews.reviewer import Reviewer
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import utcnow
 from bot.store import Store, open_store
 from game.base import Engine
 from game.registry import engines as registry_engines

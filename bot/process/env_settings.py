@@ -4,54 +4,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TypeVar
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
 
-from bot.errors import ConfigError
 from bot.ops.json_logs import LOG_FORMATS
+from bot.records.shards import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
 from bot.sessions.transitions import BOT_LEVELS
-from bot.sharding import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
-from bot.store.database_url import SQLITE_PREFIX, DatabaseUrl, parse_database_url
-
-DEFAULT_DATABASE_PATH = Path("data/tablebot.sqlite3")
-_Loaded = TypeVar("_Loaded", bound=BaseSettings)
+from bot.store.database_settings import DatabaseSettings, load_env
 
 # A bot token is three dot-separated base64url parts (user id, timestamp, HMAC).
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]+={0,2}")
-
-
-class DatabaseSettings(BaseSettings):
-    """Which database: ``DATABASE_URL`` (``sqlite:///path`` or ``postgresql://...``), or the
-    older ``DATABASE_PATH`` (a SQLite file; an alias, used when DATABASE_URL is not set)."""
-
-    model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
-    )
-
-    database_url: str | None = None
-    database_path: Path = DEFAULT_DATABASE_PATH
-
-    @field_validator("database_url")
-    @classmethod
-    def _url_shape(cls, value: str | None) -> str | None:
-        if value is not None:
-            parse_database_url(value)  # the ValueError names the problem, never a password
-        return value
-
-    @model_validator(mode="after")
-    def _one_database(self) -> DatabaseSettings:
-        if self.database_url is None:
-            self.database_url = f"{SQLITE_PREFIX}{self.database_path}"
-        elif (url := self.database).backend == "sqlite" and url.path is not None:
-            self.database_path = url.path  # DATABASE_URL wins; the path follows it
-        return self
-
-    @property
-    def database(self) -> DatabaseUrl:
-        assert self.database_url is not None
-        return parse_database_url(self.database_url)
 
 
 class Settings(DatabaseSettings):
@@ -99,7 +61,7 @@ class Settings(DatabaseSettings):
     review_workers: int = Field(default=1, ge=1, le=8)
     review_cpu_seconds: float = Field(default=60.0, gt=0, le=3600)
     review_at_end: bool = True
-    # Shards (``bot.sharding``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
+    # Shards (``bot.records.shards``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
     # empty for all) the shards of this process, which owns the sessions of their guilds.
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)
     shard_ids: str | None = None
@@ -180,24 +142,4 @@ def parse_bot_levels(value: str) -> tuple[str, ...]:
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
     """Read the settings; a missing or malformed value raises ConfigError with one clear line."""
-    return _load(Settings, env_file)
-
-
-def load_database_settings(env_file: str | Path | None = ".env") -> DatabaseSettings:
-    """Only the database settings (for tools such as ``python -m bot.rankings.rebuild_ratings``)."""
-    return _load(DatabaseSettings, env_file)
-
-
-def _load(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
-    try:
-        return kind(_env_file=env_file)
-    except ValidationError as err:
-        problems = []
-        for error in err.errors():
-            name = ".".join(str(part) for part in error["loc"]).upper() or "settings"
-            if error["type"] == "missing":
-                problems.append(f"{name} is not set (put it in the environment or .env)")
-            else:
-                # The message, never the input: the input may be a secret.
-                problems.append(f"{name} is invalid: {error['msg']}")
-        raise ConfigError("; ".join(problems)) from None
+    return load_env(Settings, env_file)

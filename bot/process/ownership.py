@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ops.metrics import METRICS
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
 from bot.store.database_url import DatabaseUrl
 from bot.store.lease import Fence, Lease
 

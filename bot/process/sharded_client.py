@@ -1,6 +1,6 @@
 """The client class of a process: ``TableBot``, or over shards (``SHARD_COUNT`` set) the same
 bot on ``discord.ext.commands.AutoShardedBot``, which runs the shards of its set in one
-process (``shard_count``, ``shard_ids`` from ``bot.sharding.ShardSet.client_options``)."""
+process (``shard_count``, ``shard_ids`` from ``bot.records.shards.ShardSet.client_options``)."""
 
 from __future__ import annotations
 

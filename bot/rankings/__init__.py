@@ -1,1 +1,2 @@
-"""Rankings: period standings, OpenSkill ratings, the leaderboard reads and their rebuild."""
+"""Rankings: the leaderboard reads, seasons and the standings' rebuild (the standings lines and
+ratings themselves are records, ``bot.records.standings`` and ``bot.records.ratings``)."""

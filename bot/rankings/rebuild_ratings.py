@@ -2,7 +2,7 @@
 and OpenSkill ratings of every period) from the results rows, in one transaction.
 
 The store does this by itself when it opens a database whose standings were computed with
-another rating model (``bot.rankings.ratings.MODEL_ID``); run it by hand after changing the model in
+another rating model (``bot.records.ratings.MODEL_ID``); run it by hand after changing the model in
 a way MODEL_ID does not show, or to check a database. It reads DATABASE_URL (or
 DATABASE_PATH) like the bot; no Discord token is needed. The bot may keep running meanwhile.
 
@@ -17,10 +17,10 @@ import sys
 import time
 from collections.abc import Sequence
 
-from bot.errors import ConfigError
-from bot.process.env_settings import load_database_settings
-from bot.rankings.ratings import MODEL_ID
+from bot.records.errors import ConfigError
+from bot.records.ratings import MODEL_ID
 from bot.store import check_database, open_store
+from bot.store.database_settings import load_database_settings
 from bot.store.database_url import DatabaseUrl, parse_database_url
 
 

@@ -22,13 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.errors import Refusal
+from bot.records.change import Change, ChangeKind
+from bot.records.errors import Refusal
+from bot.records.session import Status
+from bot.records.shards import ShardSet
 from bot.reviews.model import Review
 from bot.reviews.pool import ReviewPool
 from bot.sessions.export import dump_export, export_session
-from bot.sessions.manager import Change, ChangeKind
-from bot.sessions.models import Status
-from bot.sharding import ShardSet
 from bot.store import Store
 
 log = logging.getLogger(__name__)

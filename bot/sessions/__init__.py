@@ -1,1 +1,2 @@
-"""Sessions: the record, its pure transitions and deadlines, the manager, the export."""
+"""Sessions: the pure transitions and deadlines, the manager, the export (the session record
+itself is ``bot.records.session``)."""

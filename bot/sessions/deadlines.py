@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from bot.sessions.models import Deadline, Seat
+from bot.records.session import Deadline, Seat
 from game.base import PlayerId
 
 MAX_TURN_MINUTES = 30

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot.errors import Refusal
-from bot.sessions.models import ActionRow, ResultRow, Session, Status, engine_options
+from bot.records.errors import Refusal
+from bot.records.session import ActionRow, ResultRow, Session, Status, engine_options
 from bot.store import Store
 from game.export_format import (
     FORMAT_VERSION,

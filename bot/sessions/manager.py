@@ -17,7 +17,7 @@ it. The manager knows no game rules: it asks the engine (from any
 ``Mapping[str, Engine]``) whose input the game awaits (once per stored version: the gate
 and the listeners read the answer, :meth:`SessionManager.awaiting` and ``Change.awaiting``),
 applies actions and reads results.
-Every failure is a :class:`bot.errors.TableError` with a sentence for the user, and changes
+Every failure is a :class:`bot.records.errors.TableError` with a sentence for the user, and changes
 nothing.
 
 Listeners (``manager.subscribe``) get every stored change from a per-session publish worker
@@ -48,13 +48,12 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot import errors
-from bot.errors import Refusal, SaveFailed, StaleWrite
 from bot.ops import log_context
 from bot.ops.metrics import METRICS
-from bot.sessions import transitions
-from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
-from bot.sessions.models import (
+from bot.records import errors
+from bot.records.change import Change, ChangeKind, Origin
+from bot.records.errors import Refusal, SaveFailed, StaleWrite
+from bot.records.session import (
     HINTS,
     LIVE_STATUSES,
     Seat,
@@ -64,17 +63,17 @@ from bot.sessions.models import (
     engine_options,
     utcnow,
 )
-from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
+from bot.sessions import transitions
+from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
+from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, Step, result_rows
 from bot.store import Store
-from game.base import Engine, Event, IllegalAction, PlayerId, rng_for
+from game.base import Engine, IllegalAction, PlayerId, rng_for
 
 __all__ = [
     "AWAY_AFTER",
     "BOT_LEVELS",
     "MAX_DEFAULT_MOVES",
-    "Change",
-    "ChangeKind",
     "Clock",
     "Decode",
     "Listener",
@@ -85,25 +84,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MAX_DEFAULT_MOVES = 200  # a safety bound on the default moves played for one timeout
-
-
-@dataclass(frozen=True)
-class Change:
-    """What a listener receives after a stored change.
-
-    ``kind``: see :class:`bot.sessions.transitions.ChangeKind` (``finished`` is the action that
-    ended the game; ``events`` included). ``origin`` is whatever the caller passed (the cogs
-    pass the id of the message they re-render themselves, so the table publisher can skip a
-    second edit). ``awaiting``: whom the game awaits after the change (the engine's answer,
-    asked once when the change was stored; empty unless the game runs): listeners read it here.
-    """
-
-    kind: ChangeKind
-    session: Session
-    events: tuple[Event, ...] = ()
-    actor: PlayerId | None = None
-    origin: object = None
-    awaiting: tuple[PlayerId, ...] = ()
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -335,7 +315,7 @@ class SessionManager:
         options: Mapping[str, Any] | None = None,
         *,
         turn_minutes: int | None = None,
-        origin: object = None,
+        origin: Origin = None,
     ) -> Session:
         """Open a lobby with ``host`` in the first seat.
 
@@ -389,7 +369,7 @@ class SessionManager:
         kind: SessionKind,
         seed: int,
         options: Mapping[str, Any] | None = None,
-        origin: object = None,
+        origin: Origin = None,
     ) -> Session:
         """Deal a private table (``kind`` not ``table``) at once: ``player`` (the one human,
         its host) in the first seat, then the ``bots`` (bot seats), the game dealt from
@@ -429,7 +409,7 @@ class SessionManager:
         return session
 
     @in_flight
-    async def join(self, session_id: int, seat: Seat, *, origin: object = None) -> Session:
+    async def join(self, session_id: int, seat: Seat, *, origin: Origin = None) -> Session:
         """Seat a player (or a bot seat) in a lobby."""
         change = await self._transition(
             session_id,
@@ -440,7 +420,7 @@ class SessionManager:
 
     @in_flight
     async def leave(
-        self, session_id: int, player_id: PlayerId, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, *, origin: Origin = None
     ) -> Session:
         """Leave a lobby, or a running game for good (see
         :func:`bot.sessions.transitions.leave`)."""
@@ -453,7 +433,7 @@ class SessionManager:
 
     @in_flight
     async def add_bot(
-        self, session_id: int, player_id: PlayerId, level: str, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, level: str, *, origin: Origin = None
     ) -> Session:
         """Seat a bot (``level`` one of BOT_LEVELS) in a lobby (host only)."""
         if level not in BOT_LEVELS:
@@ -472,7 +452,7 @@ class SessionManager:
         player_id: PlayerId,
         bot_id: PlayerId | None = None,
         *,
-        origin: object = None,
+        origin: Origin = None,
     ) -> Session:
         """Remove a bot seat from a lobby (host only): ``bot_id``, or the last bot seated."""
         change = await self._transition(
@@ -483,7 +463,7 @@ class SessionManager:
 
     @in_flight
     async def remove_player(
-        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: Origin = None
     ) -> Session:
         """The host removes ``target``'s seat from a lobby (a person or a bot)."""
         change = await self._transition(
@@ -495,7 +475,7 @@ class SessionManager:
 
     @in_flight
     async def pass_host(
-        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, target: PlayerId, *, origin: Origin = None
     ) -> Session:
         """The host passes the host role to ``target``, a person seated in the lobby."""
         change = await self._transition(
@@ -507,7 +487,7 @@ class SessionManager:
 
     @in_flight
     async def set_hints(
-        self, session_id: int, player_id: PlayerId, on: bool, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, on: bool, *, origin: Origin = None
     ) -> Session:
         """The host turns hints on or off in the lobby (a game with hints is never rated)."""
         change = await self._transition(
@@ -520,7 +500,7 @@ class SessionManager:
 
     @in_flight
     async def start(
-        self, session_id: int, player_id: PlayerId, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, *, origin: Origin = None
     ) -> Session:
         """Deal the game (host only, at least the engine's minimum players)."""
         change = await self._transition(
@@ -540,7 +520,7 @@ class SessionManager:
         player_id: PlayerId,
         *,
         moderator: bool = False,
-        origin: object = None,
+        origin: Origin = None,
     ) -> Session:
         """End a lobby or a running game without results (host, or ``moderator``)."""
         change = await self._transition(
@@ -589,7 +569,7 @@ class SessionManager:
         action: BaseModel,
         *,
         autopilot: bool = False,
-        origin: object = None,
+        origin: Origin = None,
     ) -> Change:
         """Apply one game action (the engine's action model) made against ``version``; returns
         the stored change, which is queued for the listeners (``settle`` waits until they have
@@ -615,7 +595,7 @@ class SessionManager:
         version: int,
         decode: Decode[Other],
         *,
-        origin: object = None,
+        origin: Origin = None,
     ) -> Change | Other:
         """A player's click on a game control made against ``version``: under the session's
         lock, the gate of :meth:`act` (once), then ``decode(session, legal)`` with the
@@ -656,7 +636,7 @@ class SessionManager:
         version: int,
         *,
         now: datetime | None = None,
-        origin: object = None,
+        origin: Origin = None,
     ) -> list[Change]:
         """The player's deadline (stored with ``version``) passed: play the engine's default
         moves for them until the game no longer waits for them, each stored and published like
@@ -715,7 +695,7 @@ class SessionManager:
 
     @in_flight
     async def set_away(
-        self, session_id: int, player_id: PlayerId, away: bool, *, origin: object = None
+        self, session_id: int, player_id: PlayerId, away: bool, *, origin: Origin = None
     ) -> Session:
         """Mark a player of a running game away (a bot plays for them) or back ("I'm back")."""
         change = await self._transition(
@@ -733,7 +713,7 @@ class SessionManager:
         transition: Callable[[Session], Step],
         *,
         actor: PlayerId | None,
-        origin: object,
+        origin: Origin,
     ) -> Change:
         """The one path of a change: lock the session, compute the pure ``transition`` of its
         live version (a refusal raises and changes nothing), then :meth:`_step`."""
@@ -741,7 +721,7 @@ class SessionManager:
             return await self._step(session, transition(session), actor, origin)
 
     async def _step(
-        self, session: Session, step: Step, actor: PlayerId | None, origin: object
+        self, session: Session, step: Step, actor: PlayerId | None, origin: Origin
     ) -> Change:
         """Store ``step`` as the next version of ``session`` (an action row with its snapshot
         for a game action, else the session row), swap it in and publish it. Under the

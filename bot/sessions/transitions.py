@@ -1,7 +1,7 @@
 """The pure session transitions: what each operation changes in a session, with no I/O.
 
-Every function here takes the live :class:`bot.sessions.models.Session` (and what else it needs) and
-either raises :class:`bot.errors.Refusal` (nothing changes) or returns a :class:`Step`: the
+Every function here takes the live :class:`bot.records.session.Session` (and what else it needs) and
+either raises :class:`bot.records.errors.Refusal` (nothing changes) or returns a :class:`Step`: the
 session fields that change, the kind of change to publish and, for a game action, the action
 and its events. ``bot.sessions.manager.SessionManager`` applies a step with its one transition
 helper (lock -> transition -> store -> swap -> publish); nothing here knows about locks, the store
@@ -19,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel
 
-from bot import errors
-from bot.errors import NotYourTurn, Refusal, StaleVersion
-from bot.sessions.models import (
+from bot.records import errors
+from bot.records.change import ChangeKind
+from bot.records.errors import NotYourTurn, Refusal, StaleVersion
+from bot.records.session import (
     HINTS,
     LOG_KEEP,
     ResultRow,
@@ -41,17 +41,6 @@ from game.standings import leavers_last
 
 BOT_LEVELS = ("easy", "normal", "expert")
 AWAY_AFTER = 2  # timeouts in a row before a bot plays the seat until "I'm back"
-
-
-class ChangeKind(StrEnum):
-    """What a published change was (see ``bot.sessions.manager.Change``)."""
-
-    LOBBY = "lobby"  # opened, joined, left, bot seat added or removed
-    STARTED = "started"
-    ACTION = "action"
-    FINISHED = "finished"  # the action that ended the game
-    ABANDONED = "abandoned"  # cancelled, emptied, or idle on restart
-    SEAT = "seat"  # in a running game a player left, went away, came back or timed out
 
 
 @dataclass(frozen=True)
@@ -383,7 +372,7 @@ def result_rows(session: Session, engine: Engine[Any, Any]) -> list[ResultRow]:
 def extend_log(session: Session, events: Sequence[Event]) -> tuple[Event, ...]:
     """The session's public log with the new events (the last LOG_KEEP).
 
-    Each event is kept without its private part (:func:`bot.sessions.models.public_event`), so
+    Each event is kept without its private part (:func:`bot.records.session.public_event`), so
     neither the store nor a line worded from the log can name a hidden card.
     """
     return (*session.log, *(public_event(event) for event in events))[-LOG_KEEP:]

@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import ConfigError, StaleWrite
+from bot.records.errors import ConfigError, StaleWrite
 from bot.store.database_url import DatabaseUrl, open_target
 from bot.store.interface import Store
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS

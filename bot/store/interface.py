@@ -4,7 +4,7 @@ standings, settings and a meta table. It knows none of its backends; ``bot.store
 Exactly once, in order: a session write names the version it replaces. The row is updated
 ``WHERE id = ? AND version = ?`` in the transaction that also appends the action row (and,
 when the game ends, the results and standings); when no row matched (another process or an
-older copy wrote first) nothing is written and :class:`bot.errors.StaleWrite` is raised.
+older copy wrote first) nothing is written and :class:`bot.records.errors.StaleWrite` is raised.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.daily.plays import DailyPlay
-from bot.rankings.period_standings import DerivedLine
-from bot.sessions.models import ActionRow, ResultRow, Session, Status
+from bot.records.daily_play import DailyPlay
+from bot.records.session import ActionRow, ResultRow, Session, Status
+from bot.records.standings import DerivedLine
 
 if TYPE_CHECKING:
-    from bot.sharding import ShardSet
+    from bot.records.shards import ShardSet
 
 
 class Store(ABC):
@@ -81,7 +81,7 @@ class Store(ABC):
     ) -> list[Session]:
         """Sessions with these statuses, oldest first. ``state`` is the decoded JSON (dict or
         None), or with ``raw_state`` the stored JSON text itself. With ``shards``, only the
-        sessions of the guilds on those shards (``bot.sharding``)."""
+        sessions of the guilds on those shards (``bot.records.shards``)."""
 
     @abstractmethod
     async def load_session(self, session_id: int) -> Session | None: ...
@@ -99,7 +99,7 @@ class Store(ABC):
 
     @abstractmethod
     async def standings(self, guild_id: int, game: str, period_key: str) -> list[DerivedLine]:
-        """The stored standings of one period (see ``bot.rankings.period_standings.period_key``)."""
+        """The stored standings of one period (see ``bot.records.standings.period_key``)."""
 
     @abstractmethod
     async def rebuild_standings(

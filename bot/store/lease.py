@@ -33,7 +33,7 @@ from typing import Any
 import asyncpg
 
 from bot.ops.metrics import METRICS
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
 
 log = logging.getLogger(__name__)
 

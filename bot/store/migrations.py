@@ -85,7 +85,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN turn_minutes INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE sessions ADD COLUMN deadlines TEXT NOT NULL DEFAULT '[]';
     """,
-    # 5: leaderboard standings, derived from the results (bot.rankings.period_standings): one row
+    # 5: leaderboard standings, derived from the results (bot.records.standings): one row
     # per player and period key, moved on in the transaction that writes a game's results; a
     # period's mark is the last game it counts (a game sorting before it makes the period rebuilt).
     """
@@ -137,7 +137,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 9: the table log keeps public events (``{"kind", "actor", "data"}``), worded when read
     # in the reader's language; each English line stored before becomes an "old-line" entry
-    # that keeps its text (bot.sessions.models.OLD_LINE), in its order.
+    # that keeps its text (bot.records.session.OLD_LINE), in its order.
     """
     UPDATE sessions SET log = (
         SELECT json_group_array(json_object('kind', 'old-line', 'data', json_object('text', value)))
@@ -167,7 +167,7 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX season_champions_by_user ON season_champions (guild_id, user_id);
     """,
-    # 11: private tables and the daily deal. ``kind`` (bot.sessions.models.SessionKind): a
+    # 11: private tables and the daily deal. ``kind`` (bot.records.session.SessionKind): a
     # private table (daily, learn) has no channel message, so only ordinary tables keep to one
     # live session per channel. ``daily_plays``: one row per player, game and UTC day (the
     # key makes it once a day), claimed before the deal; ``score`` once the game ended,

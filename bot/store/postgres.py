@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.errors import StaleWrite
-from bot.sessions.models import ResultRow, Session
+from bot.records.errors import StaleWrite
+from bot.records.session import ResultRow, Session
 from bot.store.lease import Fence
 from bot.store.migrations import POSTGRES_MIGRATIONS
 from bot.store.sql import UPDATE_SESSION, ActionWrite, SqlStore

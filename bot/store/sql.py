@@ -19,10 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot.daily.plays import DailyPlay
-from bot.errors import StaleWrite
-from bot.rankings.period_standings import DerivedLine
-from bot.sessions.models import (
+from bot.records.daily_play import DailyPlay
+from bot.records.errors import StaleWrite
+from bot.records.session import (
     ActionRow,
     Deadline,
     ResultRow,
@@ -32,7 +31,8 @@ from bot.sessions.models import (
     Status,
     old_line,
 )
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
+from bot.records.standings import DerivedLine
 from bot.store import standings_rows
 from bot.store.interface import Store
 from bot.store.transaction import Tx

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import aiosqlite
 
-from bot.sessions.models import ResultRow, Session
+from bot.records.session import ResultRow, Session
 from bot.store.migrations import MIGRATIONS
 from bot.store.sql import ActionWrite, SqlStore
 

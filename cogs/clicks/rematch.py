@@ -15,9 +15,9 @@ import contextlib
 
 import discord
 
-from bot import errors
-from bot.errors import Refusal, TableError
-from bot.sessions.models import Session, Status
+from bot.records import errors
+from bot.records.errors import Refusal, TableError
+from bot.records.session import Session, Status
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_threads import reopen

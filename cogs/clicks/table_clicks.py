@@ -19,10 +19,10 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot import errors
-from bot.errors import NotYourTurn, StaleVersion, TableError
-from bot.sessions.manager import Change
-from bot.sessions.models import Session, Status
+from bot.records import errors
+from bot.records.change import Change
+from bot.records.errors import NotYourTurn, StaleVersion, TableError
+from bot.records.session import Session, Status
 from cogs.click_context import context_of, enter
 from cogs.clicks.rematch import rematch_click
 from cogs.client_services import (

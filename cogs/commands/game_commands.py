@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
-from bot.errors import TableError
+from bot.records import errors
+from bot.records.errors import TableError
+from bot.records.session import Session, Status
 from bot.sessions.deadlines import MAX_TURN_MINUTES
-from bot.sessions.models import Session, Status
 from cogs.click_context import enter
 from cogs.clicks import table_clicks
 from cogs.client_services import Interaction, is_moderator, player_id, refuse, send_private

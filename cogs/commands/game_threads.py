@@ -13,10 +13,10 @@ import logging
 
 import discord
 
-from bot.errors import TableError
 from bot.ops.request_budget import RequestBudget
 from bot.process.client import TableBot
-from bot.sessions.manager import Change
+from bot.records.change import Change
+from bot.records.errors import TableError
 from cogs.client_services import Interaction, refuse
 from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n.interaction import server_words

@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import TableError
-from bot.sessions.models import HINTS, Session
+from bot.records.errors import TableError
+from bot.records.session import HINTS, Session
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, game_uis, release_view, seat_for
 from cogs.game_ui import WordsHints

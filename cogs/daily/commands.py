@@ -19,9 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.daily.deal import day_ends_at
-from bot.daily.plays import DailyPlay
 from bot.daily.service import (
     AlreadyPlayed,
     DailyDeals,
@@ -32,7 +30,9 @@ from bot.daily.service import (
     yesterday,
 )
 from bot.process.client import TableBot
-from bot.sessions.models import Session, SessionKind, Status
+from bot.records import errors
+from bot.records.daily_play import DailyPlay
+from bot.records.session import Session, SessionKind, Status
 from cogs.click_context import enter
 from cogs.clicks.table_clicks import entered
 from cogs.client_services import Interaction, Refusable, player_id, refuse, seat_for

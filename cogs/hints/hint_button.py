@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.sessions.models import Session, Status
+from bot.records.session import Session, Status
 from cogs.i18n.common_words import HINT
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import MAX_BUTTONS_PER_ROW, MAX_ROWS

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from bot.automation.decision_pool import move_rng
 from bot.automation.hints import Hint
-from bot.errors import NotYourTurn, StaleVersion, TableError
-from bot.sessions.models import Session
+from bot.records.errors import NotYourTurn, StaleVersion, TableError
+from bot.records.session import Session
 from cogs.click_context import context_of
 from cogs.clicks.table_clicks import HINTS_OFF, own_table
 from cogs.client_services import Interaction, player_id, refuse

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.process.client import TableBot
-from bot.sessions.manager import Change
-from bot.sessions.models import Session
+from bot.records.change import Change
+from bot.records.session import Session
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
 

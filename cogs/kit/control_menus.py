@@ -29,8 +29,8 @@ from typing import Any, TypeVar
 import discord
 from pydantic import BaseModel
 
-from bot.errors import Refusal
-from bot.sessions.models import Session
+from bot.records.errors import Refusal
+from bot.records.session import Session
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MORE, PREVIOUS
 from cogs.i18n.language import Language

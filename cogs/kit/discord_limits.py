@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.errors import clip
+from bot.records.errors import clip
 
 CONTENT = 2000
 EMBEDS = 10

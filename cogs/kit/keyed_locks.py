@@ -1,7 +1,7 @@
 """Per-key turns: one holder at a time for each key (a session's table, a channel's
 rematch), the map keeping only keys with a holder or a waiter.
 
-Process-local: a session and its channel belong to one process (``bot.sharding``).
+Process-local: a session and its channel belong to one process (``bot.records.shards``).
 """
 
 from __future__ import annotations

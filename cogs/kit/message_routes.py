@@ -41,8 +41,8 @@ import discord
 
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.process.client import TableBot
-from bot.sessions.manager import Change
-from bot.sessions.models import Session
+from bot.records.change import Change, Click, Origin
+from bot.records.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -65,26 +65,18 @@ TOKEN, CHANNEL = "token", "channel"
 
 
 @dataclass(eq=False)
-class Cause:
+class Cause(Click):
     """The click (or command) a change came from, as the cogs pass it to the manager
     (``Change.origin``): the public or private message clicked (None for a command) and the
     interaction, whose token can carry what the change makes. ``at``: when it came in (its
     token's start, on the routes' clock)."""
 
-    message_id: int | None
     interaction: Interaction
     at: float = field(default_factory=time.monotonic)
 
 
-def origin_message(origin: object) -> int | None:
-    """The id of the message a change's origin re-rendered (a :class:`Cause`'s message, or a
-    bare id as the tests pass it); None for anything else."""
-    if isinstance(origin, Cause):
-        return origin.message_id
-    return origin if isinstance(origin, int) else None
-
-
-def cause_of(origin: object) -> Cause | None:
+def cause_of(origin: Origin) -> Cause | None:
+    """The click that made a change, with its interaction (the cogs pass only Causes)."""
     return origin if isinstance(origin, Cause) else None
 
 

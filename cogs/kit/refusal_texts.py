@@ -1,16 +1,16 @@
-"""The refusals ``bot`` raises (``bot.errors``), in the reader's language.
+"""The refusals ``bot`` raises (``bot.records.errors``), in the reader's language.
 
 ``bot`` stays catalog-free: its sentences are English constants (templates with ``{fields}``
 where a refusal names something). This table marks the same English text for the catalogs,
 so ``refusal_text(words, error)`` says a ``TableError`` in ``words``' language. A refusal
 whose template is not here (an engine's own sentence about an illegal move) is shown as it
-came; the test of this module checks that every constant of ``bot.errors`` is here.
+came; the test of this module checks that every constant of ``bot.records.errors`` is here.
 """
 
 from __future__ import annotations
 
-from bot import errors
-from bot.errors import TableError
+from bot.records import errors
+from bot.records.errors import TableError
 from bot.sessions import export
 from cogs.i18n.button_names import button_names
 from cogs.i18n.command_mentions import command_fields

@@ -1,6 +1,6 @@
 """The last line of defence: an exception nobody expected, in a command or a component.
 
-Refusals (``bot.errors.TableError``) are answered by the handlers themselves; anything that
+Refusals (``bot.records.errors.TableError``) are answered by the handlers themselves; anything that
 reaches this module is a bug or an outage, except an option value that does not convert
 (``app_commands.TransformerError``: a forged command), which is refused as such. A bug is
 logged with its traceback at ERROR level and the user gets one plain sentence, never the

@@ -15,7 +15,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.daily.service import DailyDeals
 from bot.daily.streaks import Streak
 from bot.rankings.leaderboard import (
@@ -33,6 +32,7 @@ from bot.rankings.seasons import (
     ended_seasons,
     parse_season,
 )
+from bot.records import errors
 from cogs.clicks.table_clicks import entered
 from cogs.client_services import Interaction, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices

@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
-from bot.errors import TableError
+from bot.records import errors
+from bot.records.errors import TableError
+from bot.records.session import Seat, Session, SessionKind
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Seat, Session, SessionKind
 from bot.sessions.transitions import bot_seat
 from cogs.click_context import enter
 from cogs.client_services import Interaction, player_id, refuse, seat_for

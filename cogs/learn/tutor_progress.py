@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from bot.store import Store
 from cogs.kit.keyed_locks import Turns
 from game.base import Engine, PlayerId

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.game_ui import Teaches
 from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.messages import N_, NP_

@@ -10,7 +10,7 @@ import logging
 import discord
 
 from bot.process.client import TableBot
-from bot.sessions.manager import Change
+from bot.records.change import Change
 from cogs.client_services import game_uis
 from cogs.game_ui import Announces
 from cogs.i18n.interaction import server_words

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.process.client import TableBot
-from bot.sessions.manager import Change, ChangeKind
-from bot.sessions.models import Session
+from bot.records.change import Change, ChangeKind
+from bot.records.session import Session
 from game.base import PlayerId
 
 

@@ -19,8 +19,8 @@ from dataclasses import replace
 import discord
 
 from bot.process.client import TableBot
-from bot.sessions.manager import Change, ChangeKind
-from bot.sessions.models import Session, Status
+from bot.records.change import Change, ChangeKind
+from bot.records.session import Session, Status
 from cogs.client_services import game_uis, release_view
 from cogs.game_ui import Attachment, Render, ShowsStandings
 from cogs.i18n.button_names import button_names

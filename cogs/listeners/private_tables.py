@@ -26,8 +26,9 @@ import discord
 
 from bot.automation.notices import Notice, Notifier
 from bot.process.client import TableBot
-from bot.sessions.manager import Change, Listener
-from bot.sessions.models import Session
+from bot.records.change import Change
+from bot.records.session import Session
+from bot.sessions.manager import Listener
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
 from cogs.rendering.private_table import private_table

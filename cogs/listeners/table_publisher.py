@@ -33,15 +33,15 @@ from dataclasses import replace
 
 import discord
 
-from bot.automation.notices import AUTOMATIC, Notice, Reminder, TimedOut
-from bot.errors import TableError
+from bot.automation.notices import Notice, Reminder, TimedOut
 from bot.process.client import TableBot
-from bot.sessions.manager import Change, ChangeKind
-from bot.sessions.models import Session, Status
+from bot.records.change import AUTOMATIC, Change, ChangeKind, clicked_message
+from bot.records.errors import TableError
+from bot.records.session import Session, Status
 from cogs.client_services import game_uis, release_view
 from cogs.i18n.interaction import server_words
 from cogs.kit.keyed_locks import TABLE_MOVES
-from cogs.kit.message_routes import Cause, MessageRoutes, cause_of, origin_message
+from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
@@ -78,7 +78,7 @@ class TablePublisher:
         if session.table_message_id is None:
             return
         cause = cause_of(change.origin)
-        if origin_message(change.origin) == session.table_message_id:
+        if clicked_message(change.origin) == session.table_message_id:
             # The click answered on the table itself: its token can edit the table now.
             await self._routes.adopt(cause, session)
             if not self._buried(session):

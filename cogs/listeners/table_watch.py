@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 import discord
 
+from bot.records.session import Session
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session
 
 BURIED_AFTER = 5  # messages below the table; one more and the next update moves it
 KEEP = 4 * BURIED_AFTER  # ids remembered per channel (deleted ones are taken off again)

@@ -35,17 +35,17 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.errors import TableError
 from bot.process.client import TableBot
-from bot.sessions.manager import Change
-from bot.sessions.models import Session
+from bot.records.change import Change, clicked_message
+from bot.records.errors import TableError
+from bot.records.session import Session
 from cogs.client_services import game_uis, release_view
 from cogs.game_ui import PingsControls, Render
 from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import HandButton
-from cogs.kit.message_routes import Cause, MessageRoutes, cause_of, origin_message
+from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
@@ -137,7 +137,7 @@ class TurnPing:
         session = change.session
         cause = cause_of(change.origin)
         live = self._pings.get(session.id)
-        if live is not None and origin_message(change.origin) == live.message_id:
+        if live is not None and clicked_message(change.origin) == live.message_id:
             await self._routes.adopt(cause, session)  # its token can delete the ping too
         if not session.is_live:
             self._awaited.forget(session.id)

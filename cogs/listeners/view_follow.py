@@ -24,8 +24,8 @@ import logging
 import discord
 
 from bot.process.client import TableBot
-from bot.sessions.manager import Change, ChangeKind
-from bot.sessions.models import Session
+from bot.records.change import Change, ChangeKind
+from bot.records.session import Session
 from cogs.client_services import Interaction, game_uis, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.game_ui import GameUI, Render, event_lines
 from cogs.i18n.words import Words
 

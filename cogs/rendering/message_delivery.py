@@ -29,7 +29,7 @@ from typing import Any
 import discord
 
 from bot.process.client import TableBot
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.client_services import Interaction, game_uis, release_view
 from cogs.game_ui import Attachment, Render
 from cogs.i18n.interaction import private_words, public_words

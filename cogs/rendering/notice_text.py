@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.automation.notices import Reminder, TimedOut
-from bot.errors import clip
+from bot.records.errors import clip
 from cogs.game_ui import GameUI, event_lines
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.ops.metrics import METRICS
-from bot.sessions.models import Session, Status
+from bot.records.session import Session, Status
 from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, GameUI, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language

@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import Refusal
-from bot.sessions.models import Session, Status
+from bot.records.errors import Refusal
+from bot.records.session import Session, Status
 from cogs.game_ui import Click, Move, Page, Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MY_HAND, YOUR_MOVE

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.click_context import context_of
 from cogs.client_services import (
     Interaction,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from bot.records.session import Session
 from bot.sessions.export import GameExport
-from bot.sessions.models import Session
 from game.replay import Replay
 
 CACHE_SIZE = 16

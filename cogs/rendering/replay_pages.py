@@ -22,7 +22,8 @@ from dataclasses import replace
 import discord
 
 from bot.daily.deal import deal_day
-from bot.errors import Refusal
+from bot.records.errors import Refusal
+from bot.records.session import LOG_KEEP, Session, SessionKind, Status, public_event
 from bot.sessions.export import (
     NO_SUCH_GAME,
     ExportRefused,
@@ -30,7 +31,6 @@ from bot.sessions.export import (
     export_session,
     replay_export,
 )
-from bot.sessions.models import LOG_KEEP, Session, SessionKind, Status, public_event
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in

@@ -6,10 +6,10 @@ import contextlib
 
 import discord
 
-from bot.errors import clip
 from bot.process.client import TableBot
+from bot.records.errors import clip
+from bot.records.session import Seat, Session, Status
 from bot.sessions.manager import BOT_LEVELS
-from bot.sessions.models import Seat, Session, Status
 from cogs.client_services import game_uis, offered_bot_levels
 from cogs.game_ui import GameUI, Render, ShowsScores, WordsHints, WordsTables
 from cogs.i18n.button_names import button_names

@@ -18,11 +18,11 @@ import logging
 
 import discord
 
-from bot.errors import Refusal
+from bot.records.errors import Refusal
+from bot.records.session import Session, Status
 from bot.reviews.model import Review, ReviewedDecision, differing, summary
 from bot.reviews.reviewer import DONE, PENDING, Stored
 from bot.sessions.export import NO_SUCH_GAME
-from bot.sessions.models import Session, Status
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import (
     POINTS_UNIT,

@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
-from bot.errors import Refusal
 from bot.rankings.seasons import SEASON_OFF
+from bot.records import errors
+from bot.records.errors import Refusal
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.client_services import Interaction, player_id, refuse
 from cogs.i18n.command_mentions import command_fields

@@ -12,8 +12,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import Refusal
-from bot.sessions.models import Session, Status
+from bot.records.errors import Refusal
+from bot.records.session import Session, Status
 from cogs.game_ui import Render
 from cogs.hints.hint_button import hint_buttons
 from cogs.i18n.button_names import button_names

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.sessions.models import Session, Status
+from bot.records.session import Session, Status
 from cogs.game_ui import Render
 from cogs.i18n.common_words import CARDS, LOG, MY_HAND, RULES, SCORES
 from cogs.i18n.words import Words

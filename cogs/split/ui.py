@@ -14,8 +14,8 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot.sessions.manager import Change, ChangeKind
-from bot.sessions.models import Session, Status
+from bot.records.change import Change, ChangeKind
+from bot.records.session import Session, Status
 from cogs.game_ui import POINTS_UNIT, WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import BACK, FLIP, PASS
 from cogs.i18n.language import Language

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
-from bot.errors import Refusal
-from bot.sessions.models import Session, Status
+from bot.records.errors import Refusal
+from bot.records.session import Session, Status
 from cogs.game_ui import WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
 from cogs.hints.hint_button import hint_buttons, with_buttons
 from cogs.i18n.catalogs import words_for

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.sessions.models import Seat, Session, Status
+from bot.records.session import Seat, Session, Status
 from cogs.game_ui import Render
 from cogs.i18n import Language, words_for
 from cogs.i18n.button_names import button_names

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.session import Seat
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Seat
 from bot.store import Store, open_store
 from tests.testgame import CountEngine
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.automation.notices import Notice, Reminder, TimedOut
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.game_ui import GameUI
 from cogs.rendering.notice_text import reminder_text, timed_out_text
 from cogs.rendering.plain_ui import PlainUI

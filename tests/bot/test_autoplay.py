@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from bot import errors
 from bot.automation.autoplay import Autoplay
-from bot.automation.notices import AUTOMATIC
-from bot.errors import Refusal, StaleVersion
+from bot.records import errors
+from bot.records.change import AUTOMATIC
+from bot.records.errors import Refusal, StaleVersion
+from bot.records.session import Seat, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Seat, Status
 from bot.store import Store, open_store
 from game.registry import engines as real_engines
 from tests.bot.conftest import FakeClock, seat

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.automation.autoplay import MAX_RETRY_DELAY, Autoplay, retry_delay
+from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session, Status
 from bot.store import Store
 from game.base import Event, IllegalAction, PlayerId
 from game.search import Budget

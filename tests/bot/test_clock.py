@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from bot import errors
 from bot.automation.autoplay import Autoplay
 from bot.automation.turn_clock import TurnClock
-from bot.errors import Refusal, StaleVersion
+from bot.records import errors
+from bot.records.errors import Refusal, StaleVersion
+from bot.records.session import Deadline, Seat, Session
 from bot.sessions.deadlines import plan
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Deadline, Seat, Session
 from bot.store import Store, open_store
 from game.base import IllegalAction
 from game.registry import engines as real_engines

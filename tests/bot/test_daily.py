@@ -13,8 +13,8 @@ import pytest
 from bot.daily.deal import daily_seed, deal_day, next_deal_at
 from bot.daily.service import AlreadyPlayed, DailyDeals, OpenElsewhere
 from bot.daily.streaks import Streak, streak_of
+from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import SessionKind, Status
 from bot.store import open_store
 from game.split import SplitEngine
 from game.ten import TenEngine

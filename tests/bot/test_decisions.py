@@ -11,9 +11,9 @@ import pytest
 
 from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import Deadline, DecisionPool, decide
-from bot.errors import ConfigError
 from bot.ops.metrics import METRICS
 from bot.process.env_settings import load_settings, parse_bot_levels
+from bot.records.errors import ConfigError
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from game.base import rng_for

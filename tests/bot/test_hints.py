@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from bot import errors
 from bot.automation.decision_pool import DecisionPool, move_rng
 from bot.automation.hints import Hint, advise, summary
-from bot.errors import NotYourTurn, Refusal, StaleVersion
+from bot.records import errors
+from bot.records.errors import NotYourTurn, Refusal, StaleVersion
+from bot.records.session import HINTS
 from bot.sessions.export import export_session, replay_export
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import HINTS
 from bot.store import Store
 from game.registry import engines
 from game.search import Decision, Estimate, Iterations

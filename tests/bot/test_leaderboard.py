@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from bot.rankings.leaderboard import Board, Leaderboards, period_start
-from bot.sessions.models import ResultRow, Seat, Session, Status
+from bot.records.session import ResultRow, Seat, Session, Status
 from bot.store import Store
 
 NOW = datetime(2024, 5, 15, 12, 0, tzinfo=UTC)  # a Wednesday

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import SaveFailed
 from bot.rankings.leaderboard import Leaderboards
+from bot.records.errors import SaveFailed
+from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session, Status
 from bot.sessions.transitions import leavers_last
 from bot.store import Store, open_store
 from game.base import PlayerResult

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from bot import errors
-from bot.errors import Refusal, SaveFailed, StaleVersion
 from bot.ops import log_context
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Seat, Status
+from bot.records import errors
+from bot.records.change import Change
+from bot.records.errors import Refusal, SaveFailed, StaleVersion
+from bot.records.session import Seat, Status
+from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from tests.bot.conftest import FakeClock, make_manager, seat
 from tests.testgame import Add, CountEngine

@@ -14,9 +14,7 @@ from pathlib import Path
 import pytest
 from multidict import CIMultiDict
 
-from bot.errors import ConfigError
-from bot.ops import log_context, outcomes
-from bot.ops.backups import (
+from bot.backups.copies import (
     BackupError,
     backup_sqlite,
     pg_dump_command,
@@ -24,6 +22,7 @@ from bot.ops.backups import (
     restore_sqlite,
     verify,
 )
+from bot.ops import log_context, outcomes
 from bot.ops.error_log import ErrorLog
 from bot.ops.file_lock import FileBusy, FileLock, hold_for_bot
 from bot.ops.health import OWNER, STANDBY, STARTING, Health
@@ -31,6 +30,7 @@ from bot.ops.json_logs import JsonFormatter
 from bot.ops.metrics import Metrics
 from bot.ops.rest_trace import DISCORD_EPOCH, counts_globally, record, route_of
 from bot.process.env_settings import load_settings
+from bot.records.errors import ConfigError
 from bot.store import open_store
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"

@@ -9,9 +9,9 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.errors import ConfigError
 from bot.process.client import TableBot, bot_intents
 from bot.process.env_settings import Settings, load_settings
+from bot.records.errors import ConfigError
 from bot.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -157,7 +157,7 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
 
 
 async def test_the_clock_offset_shifts_the_process_clock(tmp_path: Path) -> None:
-    from bot.sessions.models import utcnow
+    from bot.records.session import utcnow
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
                         clock_offset_seconds=86_400, _env_file=None)  # type: ignore[call-arg]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.sessions.manager import Change, SessionManager
+from bot.records.change import Change
+from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from game.base import rng_for
 from tests.bot.conftest import FakeClock, seat

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rankings.ratings import RatingBook, replay
+from bot.records.ratings import RatingBook, replay
 
 
 def test_new_players_start_equal_and_the_winner_rises() -> None:

@@ -16,12 +16,12 @@ import pytest
 
 import bot.reviews.reviewer as reviewer_module
 from bench.review_cpu import machine_game
+from bot.records.session import Seat, Session, Status
 from bot.reviews.analysis import review_json, review_player
 from bot.reviews.cpu_budget import CpuDeadline
 from bot.reviews.model import Review, ReviewedDecision, differing, summary
 from bot.reviews.pool import NICENESS, ReviewPool, _review_worker_start
 from bot.reviews.reviewer import DONE, FAILED, PENDING, Reviewer
-from bot.sessions.models import Seat, Session, Status
 from bot.store import open_store
 from bot.store.interface import Store
 from game.export_format import GameExport, dump_export, replay_export
@@ -255,7 +255,7 @@ async def test_a_review_a_crash_left_pending_is_redone_at_the_next_start(
 async def test_a_finished_game_queues_each_human_seats_review(
     tmp_path: Path, exported: GameExport
 ) -> None:
-    from bot.sessions.manager import Change, ChangeKind
+    from bot.records.change import Change, ChangeKind
 
     store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
     sid = await stored_game(store, exported)
@@ -288,7 +288,7 @@ async def test_a_game_that_cannot_be_reviewed_is_stored_as_failed(tmp_path: Path
 async def test_with_review_at_end_off_a_review_waits_for_its_request(
     tmp_path: Path, exported: GameExport
 ) -> None:
-    from bot.sessions.manager import Change, ChangeKind
+    from bot.records.change import Change, ChangeKind
 
     store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
     sid = await stored_game(store, exported)

@@ -289,7 +289,7 @@ async def test_nobody_ranked_means_no_champion(store: Store) -> None:
 
 
 async def test_only_the_owner_of_a_guilds_shard_posts_its_season(store: Store) -> None:
-    from bot.sharding import ShardSet, shard_of
+    from bot.records.shards import ShardSet, shard_of
     first, second = 1, 1 << 22  # on shards 0 and 1 of 2
     assert (shard_of(first, 2), shard_of(second, 2)) == (0, 1)
     for guild in (first, second):

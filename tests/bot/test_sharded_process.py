@@ -10,7 +10,7 @@ import discord
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sharded_client import ShardedTableBot, make_bot
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
 from bot.store import open_store
 from tests.bot.test_process import GOOD_TOKEN, run_bot
 

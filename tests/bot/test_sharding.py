@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import ConfigError
 from bot.process.env_settings import load_settings
-from bot.sharding import ShardSet, parse_shard_ids, shard_of
+from bot.records.errors import ConfigError
+from bot.records.shards import ShardSet, parse_shard_ids, shard_of
 
 # A guild id whose timestamp part (id >> 22) is 1000: shard 1000 % count.
 GUILD = 1000 << 22 | 12345

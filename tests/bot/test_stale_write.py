@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import StaleVersion
+from bot.records.errors import StaleVersion
 from bot.store import open_store
 from tests.bot.conftest import FakeClock, make_manager, seat
 from tests.testgame import Add

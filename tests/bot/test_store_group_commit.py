@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import SaveFailed, StaleWrite
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Session, Status
+from bot.records.change import Change
+from bot.records.errors import SaveFailed, StaleWrite
+from bot.records.session import Session, Status
+from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from tests.bot.conftest import seat
 from tests.testgame import Add

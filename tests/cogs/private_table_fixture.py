@@ -9,8 +9,9 @@ from typing import Any
 
 from bot.automation.autoplay import Autoplay
 from bot.automation.turn_clock import TurnClock
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Seat, Session, SessionKind
+from bot.records.change import Change
+from bot.records.session import Seat, Session, SessionKind
+from bot.sessions.manager import SessionManager
 from cogs.click_context import enter
 from cogs.features import Feature, Place
 from cogs.listeners.private_tables import PrivateTables

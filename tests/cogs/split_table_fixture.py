@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Session
+from bot.records.change import Change
+from bot.records.session import Session
+from bot.sessions.manager import SessionManager
 from cogs.commands.game_commands import GameCog
 from cogs.kit.control_menus import action_code
 from cogs.listeners.announcer import Announcer

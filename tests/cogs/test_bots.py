@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from discord import app_commands
 
-from bot import errors
 from bot.automation.autoplay import Autoplay
 from bot.automation.turn_clock import TurnClock
+from bot.records import errors
 from bot.sessions.manager import BOT_LEVELS, SessionManager
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog

@@ -9,9 +9,9 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import errors
+from bot.records import errors
+from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session, Status
 from bot.store import Store, open_store
 from cogs.clicks.table_clicks import WRONG_TABLE
 from cogs.commands.game_commands import GameCog

@@ -3,7 +3,7 @@ info buttons never replace the table message (issue 20's "controls trust their m
 
 from __future__ import annotations
 
-from bot.sessions.models import Session
+from bot.records.session import Session
 from cogs.clicks.table_clicks import WRONG_TABLE
 from cogs.commands.game_commands import GameCog
 from cogs.kit.control_menus import CHOOSE_ONE, number

@@ -13,9 +13,9 @@ import discord
 import pytest
 
 from bot.daily.service import DailyDeals
+from bot.records.session import SessionKind
 from bot.reviews.reviewer import FAILED, PENDING, Stored
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import SessionKind
 from bot.store import open_store
 from cogs.daily.commands import DailyCog
 from cogs.kit.refusal_texts import WRONG_TABLE

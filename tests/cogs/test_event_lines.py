@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.automation.notices import TimedOut
-from bot.sessions.models import Session, Status, public_event
+from bot.records.session import Session, Status, public_event
 from bot.sessions.transitions import extend_log
 from bot.store.sql import log_entry, log_event
 from cogs.game_ui import GameUI, event_line

@@ -9,8 +9,8 @@ from typing import Any
 
 import discord
 
-from bot import errors
 from bot.daily.service import DailyDeals
+from bot.records import errors
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.commands.game_commands import GameCog
 from cogs.kit.option_check import (

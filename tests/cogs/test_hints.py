@@ -17,8 +17,8 @@ from discord import app_commands
 
 from bot.automation.decision_pool import move_rng
 from bot.automation.hints import Hint
+from bot.records.session import HINTS, Seat, Session, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import HINTS, Seat, Session, Status
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.game_ui import HintUnit

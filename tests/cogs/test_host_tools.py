@@ -4,8 +4,8 @@ refused ephemeral and changes nothing."""
 
 from __future__ import annotations
 
-from bot import errors
-from bot.sessions.models import Session
+from bot.records import errors
+from bot.records.session import Session
 from cogs.commands.game_commands import GameCog
 from tests.cogs.conftest import ANA, BEN, CY, Table
 from tests.fakes import FakeMessage, Sent, click, invoke

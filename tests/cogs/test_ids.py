@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.daily.service import DailyDeals
-from bot.errors import NO_GAME
+from bot.records.errors import NO_GAME
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.clicks.table_clicks import table_controls
 from cogs.kit.custom_ids import (

@@ -10,8 +10,8 @@ from discord import app_commands
 
 from bot.daily.service import DailyDeals
 from bot.rankings.leaderboard import Leaderboards
+from bot.records.session import Seat
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Seat
 from bot.store import Store, open_store
 from cogs.leaderboard.commands import LeaderboardCog
 from tests.bot.test_leaderboard import finish

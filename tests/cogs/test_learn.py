@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import SessionKind, Status
 from bot.store import open_store
 from cogs.click_context import enter
 from cogs.i18n.catalogs import words_for

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import discord
 
-from bot import errors
-from bot.sessions.models import Status
+from bot.records import errors
+from bot.records.session import Status
 from cogs.commands.game_commands import GameCog
 from cogs.split import SplitUI
 from cogs.ten import TenUI

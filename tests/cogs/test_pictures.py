@@ -18,8 +18,8 @@ import pytest
 from PIL import Image
 
 from bot.ops.metrics import METRICS
+from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session, Status
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.commands.images_command import ImagesCog
@@ -307,7 +307,7 @@ def test_every_picture_of_a_whole_game_fits_discords_limits(game: str, count: in
 
 
 def _session(game: str, state: Any, count: int, *, finished: bool = False) -> Session:
-    from bot.sessions.models import Seat
+    from bot.records.session import Seat
 
     return Session(
         id=5, guild_id=1, channel_id=2, game=game, host_id="p1",

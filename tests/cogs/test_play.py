@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from bot import errors
-from bot.sessions.models import Session, Status
+from bot.records import errors
+from bot.records.session import Session, Status
 from cogs.commands.game_commands import GameCog
 from tests.cogs.conftest import ANA, BEN, CY, Table
 from tests.cogs.test_lobby import assert_refused, open_lobby, press

@@ -12,9 +12,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import errors
 from bot.automation.notices import TimedOut
-from bot.sessions.models import Session
+from bot.records import errors
+from bot.records.session import Session
 from cogs.commands.game_commands import GameCog
 from cogs.i18n import Language, Words, words_for
 from cogs.kit.refusal_texts import refusal_text

@@ -30,8 +30,8 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.automation.notices import TimedOut
+from bot.records.session import Session
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session
 from bot.store import open_store
 from cogs.client_services import game_uis
 from cogs.commands.game_commands import GameCog

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import SessionKind, Status
 from bot.store import open_store
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.private_table_fixture import CHANNEL, PrivateServer, engines

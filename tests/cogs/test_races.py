@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.session import Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Status
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from tests.cogs.conftest import ANA, BEN, CY

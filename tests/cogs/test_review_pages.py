@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bench.review_cpu import machine_game
+from bot.records.session import Seat, Session, Status
 from bot.reviews.analysis import review_player
 from bot.reviews.model import Review, differing
-from bot.sessions.models import Seat, Session, Status
 from cogs.game_ui import GameUI
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language

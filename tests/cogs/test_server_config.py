@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.sessions.models import Status
+from bot.records.session import Status
 from cogs.commands.game_commands import GameCog
 from cogs.i18n import Language, words_for
 from cogs.settings.config_command import ConfigCog

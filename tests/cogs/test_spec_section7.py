@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions.manager import Change, SessionManager
+from bot.records.change import Change
+from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from game.split import SplitEngine
 from game.split.state import SplitState

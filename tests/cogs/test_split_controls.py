@@ -7,8 +7,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.errors import Refusal
-from bot.sessions.models import Seat, Session, Status
+from bot.records.errors import Refusal
+from bot.records.session import Seat, Session, Status
 from cogs.game_ui import Move, OpenStep, Render
 from cogs.kit.control_menus import (
     MAX_OPTIONS,

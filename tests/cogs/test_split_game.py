@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot import errors
+from bot.records import errors
+from bot.records.session import LOG_KEEP, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import LOG_KEEP, Status
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from game.split import SplitEngine

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import errors
+from bot.records import errors
+from bot.records.session import Session
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Session
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.i18n import Language, words_for

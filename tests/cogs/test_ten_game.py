@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.sessions.models import Status
+from bot.records.session import Status
 from cogs.ten import TenUI
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.test_ten_support import (

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.sessions.models import HINTS, Seat, Session, Status
+from bot.records.session import HINTS, Seat, Session, Status
 from cogs.game_ui import OpenStep, Render
 from cogs.kit.control_menus import action_code
 from cogs.ten import TenUI

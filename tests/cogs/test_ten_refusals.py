@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import errors
+from bot.records import errors
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.kit.control_menus import NOT_AVAILABLE, OUTDATED, UNKNOWN_CONTROL, action_code

@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Session, Status
+from bot.records.change import Change
+from bot.records.session import Session, Status
+from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.commands.game_commands import GameCog
 from cogs.kit.control_menus import action_code

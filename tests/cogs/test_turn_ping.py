@@ -8,8 +8,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.sessions.manager import Change, SessionManager
-from bot.sessions.models import Seat
+from bot.records.change import Change
+from bot.records.session import Seat
+from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language

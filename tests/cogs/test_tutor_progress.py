@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import SessionKind, Status
 from bot.store import open_store
 from cogs.learn.tutor_progress import TutorCache
 from game.registry import teachers

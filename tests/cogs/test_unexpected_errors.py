@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.ops import outcomes
 from bot.process.client import TableBot
 from bot.process.env_settings import Settings
-from bot.sessions.models import Status
+from bot.records.session import Status
 from cogs.client_services import seat_for
 from cogs.i18n import Language, words_for
 from cogs.kit.unexpected_errors import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.sessions.transitions import ChangeKind
+from bot.records.change import ChangeKind
 from cogs.kit.custom_ids import InfoKind, LobbyAction, LobbyButton
 from cogs.rendering.table_renders import LOBBY_BUTTONS
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.sessions.models import LOG_KEEP
+from bot.records.session import LOG_KEEP
 from game.split.cards import FACE_NAMES
 from game.ten import data as ten_data
 from game.ten.cards import notation

@@ -20,7 +20,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.sharding import ShardSet
+from bot.records.shards import ShardSet
 from bot.store.lease import Lease
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess

@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import errors
+from bot.records import errors
 from cogs.i18n import Language, command_mentions, words_for
 from cogs.i18n.catalog_check import forms, placeholders
 from cogs.i18n.catalogs import TEMPLATE_PATH, read_catalog

@@ -1,4 +1,4 @@
-"""Every refusal sentence of ``bot.errors`` has its catalog message in
+"""Every refusal sentence of ``bot.records.errors`` has its catalog message in
 ``cogs.kit.refusal_texts``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from bot import errors
+from bot.records import errors
 from cogs.i18n import Language, command_mentions, words_for
 from cogs.i18n.button_names import button_names
 from cogs.i18n.command_mentions import command_fields

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.records.session import ActionRow, ResultRow, Session
 from bot.sessions.export import export_session
-from bot.sessions.models import ActionRow, ResultRow, Session
 from game.export_format import GameExport
 from tests.replay.stored_games import GUILD, stored_game
 

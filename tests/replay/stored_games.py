@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.records.session import Seat, Session, Status
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Seat, Session, Status
 from bot.store import Store, open_store
 from game.registry import engines
 from tests.bot.conftest import FakeClock

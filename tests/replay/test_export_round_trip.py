@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from bot.records.session import Session, Status
 from bot.sessions import export as exports
 from bot.sessions.export import ExportRefused, build_export, export_file, export_session
-from bot.sessions.models import Session, Status
 from bot.store import open_store
 from game.export_format import (
     FORMAT_VERSION,

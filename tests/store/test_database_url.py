@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ConfigError
-from bot.process.env_settings import Settings, load_database_settings
+from bot.process.env_settings import Settings
+from bot.records.errors import ConfigError
+from bot.store.database_settings import load_database_settings
 from bot.store.database_url import DatabaseUrl, open_target, parse_database_url
 from tests.bot.test_process import GOOD_TOKEN, run_bot
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot.errors import StaleWrite
-from bot.sessions.models import ResultRow, Session, Status
+from bot.records.errors import StaleWrite
+from bot.records.session import ResultRow, Session, Status
 from bot.store import open_store
 from bot.store.sql import SqlStore
 from tests.bot.conftest import seat

@@ -10,8 +10,8 @@ from dataclasses import replace
 import asyncpg
 import pytest
 
-from bot.sessions.models import Session, Status
-from bot.sharding import ShardSet
+from bot.records.session import Session, Status
+from bot.records.shards import ShardSet
 from bot.store import open_store
 from bot.store.lease import Lease, LeaseLost
 from bot.store.postgres import PostgresStore

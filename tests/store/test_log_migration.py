@@ -10,7 +10,7 @@ import pytest
 
 import bot.store.postgres
 import bot.store.sqlite
-from bot.sessions.models import OLD_LINE, Session, Status, old_line
+from bot.records.session import OLD_LINE, Session, Status, old_line
 from bot.store import open_store
 from bot.store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 from bot.store.sql import SqlStore

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.sessions.models import Session, Status
-from bot.sharding import ShardSet
+from bot.records.session import Session, Status
+from bot.records.shards import ShardSet
 from bot.store.sql import SqlStore
 from tests.bot.conftest import seat
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.errors import StaleVersion, StaleWrite
-from bot.sessions.models import ResultRow, Session, Status
+from bot.records.errors import StaleVersion, StaleWrite
+from bot.records.session import ResultRow, Session, Status
 from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, open_store
 from bot.store.database_url import parse_database_url
 from bot.store.sql import INSERT_ACTION, SqlStore

@@ -7,8 +7,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.errors import ConfigError
-from bot.process.env_settings import load_database_settings
+from bot.records.errors import ConfigError
+from bot.store.database_settings import load_database_settings
 from bot.store.database_url import DatabaseUrl
 
 PASSWORD_NOTE = "(the password is left out: give it with PGPASSWORD or ~/.pgpass)"

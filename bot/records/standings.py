@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal, NamedTuple
 
-from bot.rankings.ratings import RatingBook
+from bot.records.ratings import RatingBook
 from game.base import PlayerId
 
 Period = Literal["all", "month", "week"]

@@ -1,0 +1,28 @@
+"""Imports point down: no module circle anywhere, no folder circle in ``bot/``."""
+
+from __future__ import annotations
+
+from tests.import_graph import circles, read_graph
+
+
+def test_the_circle_finder_finds_a_circle_and_only_it() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_no_module_imports_itself_back() -> None:
+    assert circles(read_graph().edges) == []
+
+
+def test_bot_folders_import_only_downwards() -> None:
+    graph = read_graph()
+    assert "bot.records" in graph.folders()
+    assert [circle for circle in circles(graph.folders()) if circle[0].startswith("bot")] == []
+
+
+def test_records_import_nothing_of_bot_outside_them() -> None:
+    graph = read_graph()
+    outside = {(module, target) for module, targets in graph.edges.items()
+               if module.startswith("bot.records") for target in targets
+               if target.startswith("bot.") and not target.startswith("bot.records")}
+    assert outside == set()
