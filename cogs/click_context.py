@@ -1,10 +1,11 @@
 """One context per click: made once when a control or a command is dispatched, carried on the
 interaction (discord.py's ``Interaction.extras``), read by everything after it.
 
-A control's click enters it in the class registered for it (``cogs.kit.custom_ids.bound``, by
-the table or a feature, which hold the services); a command, first thing in its cog (which was
-made with them). What follows reads :func:`context_of` instead of looking the services up on the
-client. The reader's words are kept on the same interaction the first time they are read
+A control's click enters it in :func:`dispatcher` (the client's ``dispatch_control``, made by
+the table extension with the services), before the click the kind's feature registered; a
+command, in its cog's ``interaction_check`` (the cog was made with the services). What follows
+reads :func:`context_of` instead of looking the services up on the client. The reader's words
+are kept on the same interaction the first time they are read
 (``cogs.i18n.interaction.user_words``).
 """
 
@@ -15,6 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.process.client import ControlDispatch
+from cogs.kit.custom_ids import AnyKind
 from cogs.kit.message_routes import Cause
 from cogs.table_services import TableServices
 from game.base import PlayerId
@@ -50,3 +53,16 @@ def context_of(interaction: discord.Interaction[Any]) -> ClickContext:
     if not isinstance(found, ClickContext):
         raise RuntimeError("an interaction read before its control or command entered it")
     return found
+
+
+def dispatcher(services: TableServices) -> ControlDispatch:
+    """The client's ``dispatch_control``: a click on a control of ``kind`` makes the
+    interaction's context, then runs the click its feature registered
+    (``cogs.features.TableFeatures.click``)."""
+
+    async def dispatch(interaction: discord.Interaction[Any], kind: AnyKind,
+                       parts: tuple[Any, ...], values: list[str] | None) -> None:
+        enter(interaction, services)
+        await services.features.click(kind)(interaction, parts, values)
+
+    return dispatch

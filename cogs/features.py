@@ -7,12 +7,14 @@ table's :class:`TableFeatures` among it) and registers itself in ``cog_load``::
     async def cog_load(self) -> None:
         self.table.register(Feature(
             "daily",
-            controls=(bound(ShareButton, self.share_click),),
+            controls={ShareButton: lambda ia, parts, _: self.share_click(ia, *parts)},
             listeners={Place.DAILY_SCORES: self.daily.on_change},
             private={SessionKind.DAILY: self.addon},
         ))
 
-- ``controls``: its control kinds, bound to their clicks (``cogs.kit.custom_ids.bound``);
+- ``controls``: its control kinds (the classes that draw them), each with its click: a click
+  on one is dispatched there (``cogs.click_context.dispatcher``), after the interaction's
+  context is made;
 - ``listeners``: what it does after each stored change, each at its named :class:`Place` of the
   one ordered list (the table subscribes one slot per place, in order, so the order never
   depends on which extension loaded first);
@@ -35,7 +37,7 @@ from bot.records.change import Change
 from bot.records.session import Session, SessionKind
 from bot.sessions.manager import Listener, SessionManager
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import AnyControl
+from cogs.kit.custom_ids import AnyControl, AnyKind, Click
 from game.base import PlayerId
 
 Item = discord.ui.Item[Any]
@@ -84,18 +86,21 @@ class PrivateExtras:
 PrivateAddOn = Callable[[Session, PlayerId, Words], Awaitable[PrivateExtras]]
 
 
+ControlClick = Click[*tuple[Any, ...]]
+
+
 @dataclass(frozen=True)
 class Feature:
     """A feature's one registration (see the module doc)."""
 
     name: str
-    controls: Sequence[type[AnyControl]] = ()
+    controls: Mapping[type[AnyControl], ControlClick] = field(default_factory=dict)
     listeners: Mapping[Place, Listener] = field(default_factory=dict)
     private: Mapping[SessionKind, PrivateAddOn] = field(default_factory=dict)
 
 
 class TakenPlace(ValueError):
-    """Two registrations for one place or one private kind."""
+    """Two registrations for one place, one private kind or one control kind."""
 
 
 class _Slot:
@@ -116,13 +121,15 @@ class _Slot:
 
 
 class TableFeatures:
-    """What the features registered with the table: the listener of each place, the add-on of
-    each private kind, the features by name. ``add_controls`` registers the controls with
-    discord.py (the client's ``add_dynamic_items``)."""
+    """What the features registered with the table: the click of each control kind, the
+    listener of each place, the add-on of each private kind, the features by name.
+    ``add_controls`` registers the controls with discord.py (the client's
+    ``add_dynamic_items``)."""
 
     def __init__(self, add_controls: Callable[..., None] | None = None) -> None:
         self._slots = {place: _Slot(place) for place in Place}
         self._private: dict[SessionKind, PrivateAddOn] = {}
+        self._clicks: dict[str, ControlClick] = {}
         self._add_controls = add_controls
         self.names: list[str] = []
 
@@ -133,9 +140,15 @@ class TableFeatures:
         for kind in feature.private:
             if kind in self._private:
                 raise TakenPlace(f"{feature.name}: the private kind {kind} has its add-on")
+        for control in feature.controls:
+            if control.kind.prefix in self._clicks:
+                raise TakenPlace(f"{feature.name}: the control kind {control.kind.prefix}"
+                                 " has its click")
         for place, listener in feature.listeners.items():
             self._slots[place].listener = listener
         self._private.update(feature.private)
+        self._clicks.update({control.kind.prefix: click
+                             for control, click in feature.controls.items()})
         if feature.controls and self._add_controls is not None:
             self._add_controls(*feature.controls)
         self.names.append(feature.name)
@@ -151,3 +164,7 @@ class TableFeatures:
 
     def private_addon(self, kind: SessionKind) -> PrivateAddOn | None:
         return self._private.get(kind)
+
+    def click(self, kind: AnyKind) -> ControlClick:
+        """The click registered for ``kind`` (KeyError: no feature registered it)."""
+        return self._clicks[kind.prefix]

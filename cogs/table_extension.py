@@ -4,10 +4,11 @@ the listeners that keep the channel current.
 ``setup(bot)`` makes the bot's services (``cogs.table_services.TableServices``: the game UI
 registry, the pictures, the table publisher, the features' registry...) and sets them on the
 client, adds :class:`cogs.commands.game_commands.GameCog`, registers the table core like any
-feature (``cogs.features``: its controls bound to ``cogs.clicks.table_clicks``, its listeners
-at their places: :func:`listeners`), subscribes the one ordered list of places, installs the
-command tree's error hook, checks every slash command's options before it runs
-(``cogs.kit.option_check``), counts the messages below each table
+feature (``cogs.features``: its controls with their clicks in ``cogs.clicks.table_clicks``, its
+listeners at their places: :func:`listeners`), makes the client's ``dispatch_control`` (a
+click's context, then its registered click: ``cogs.click_context``), subscribes the one
+ordered list of places, installs the command tree's error hook, checks every slash command's
+options before it runs (``cogs.kit.option_check``), counts the messages below each table
 (``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players and
 the turn clock, and installs the catch-up after a restart. Then it loads each game's UI
 package (``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
@@ -25,6 +26,7 @@ import importlib.util
 
 from bot.process.client import TableBot
 from bot.sessions.manager import Listener
+from cogs.click_context import dispatcher
 from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
 from cogs.commands.game_threads import ThreadArchiver
@@ -96,7 +98,8 @@ async def setup(bot: TableBot) -> None:
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
     turn_ping = TurnPing(bot, services)
     publisher.on_moved = turn_ping.relink
-    services.features.register(Feature("table", controls=table_controls(services),
+    bot.dispatch_control = dispatcher(services)  # a control's click: context, then its click
+    services.features.register(Feature("table", controls=table_controls(),
                                        listeners=listeners(bot, services, publisher, turn_ping)))
     services.features.subscribe(manager)  # every place, in order; features fill theirs later
     notifier = PrivateTables(bot, services, publisher)  # a private table's redraws edit its message

@@ -30,6 +30,7 @@ from bot.automation.hints import Hint
 from bot.daily.service import DailyDeals
 from bot.process.env_settings import Settings
 from bot.records.change import Change
+from cogs.click_context import dispatcher
 from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
 from cogs.features import Feature, TableFeatures
@@ -209,7 +210,8 @@ class FakeClient:
                                       features=TableFeatures(self.add_dynamic_items))
         self.hint_pool = ThreadHints()
         features = self.services.features
-        features.register(Feature("table", controls=table_controls(self.services)))
+        self.dispatch_control = dispatcher(self.services)
+        features.register(Feature("table", controls=table_controls()))
         features.register(HintsCog(self.services, self.hint_pool).feature())
         reviews = ReviewsCog(self.services, _no_reviews).feature()
         features.register(Feature("reviews", controls=reviews.controls))

@@ -63,6 +63,11 @@ EXTENSIONS = (
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.
 CatchUp = Callable[[bool], Awaitable[int]]  # ping again? -> the tables redrawn
+# What a click on one of the bot's controls calls, set by the table extension
+# (cogs.click_context.dispatcher): the interaction, the control's kind, its parsed parts and a
+# select's chosen values (None for a button).
+ControlDispatch = Callable[
+    [discord.Interaction[Any], Any, tuple[Any, ...], list[str] | None], Awaitable[None]]
 
 # Gateway events the bot has no use for: it answers interactions and edits its own messages
 # over REST, and counts the messages posted below a table (guild MESSAGE_CREATE / DELETE,
@@ -122,6 +127,7 @@ class TableBot(commands.Bot):
         self._season_watcher: SeasonWatcher | None = None
         self._season_task: asyncio.Task[None] | None = None
         self.catch_up: CatchUp | None = None
+        self.dispatch_control: ControlDispatch | None = None
         # What the extensions share (``cogs.table_services.TableServices``, set by the table
         # extension): the bot never reads it, and this module imports nothing of cogs.
         self.services: object | None = None

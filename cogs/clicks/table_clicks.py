@@ -23,7 +23,7 @@ from bot.records import errors
 from bot.records.change import Change
 from bot.records.errors import NotYourTurn, StaleVersion, TableError
 from bot.records.session import Session, Status
-from cogs.click_context import context_of, enter
+from cogs.click_context import context_of
 from cogs.clicks.rematch import rematch_click
 from cogs.client_services import (
     Interaction,
@@ -39,6 +39,7 @@ from cogs.client_services import (
     send_private,
     tell_if_blocked,
 )
+from cogs.features import ControlClick
 from cogs.game_ui import (
     AnswersInfo,
     GameUI,
@@ -60,7 +61,6 @@ from cogs.kit.custom_ids import (
     ActSelect,
     AnyControl,
     BackButton,
-    Click,
     HandButton,
     HostSelect,
     HostTool,
@@ -74,7 +74,6 @@ from cogs.kit.custom_ids import (
     ReplayTag,
     RulesPageButton,
     answer_refusal,
-    bound,
     session_of_id,
 )
 from cogs.kit.message_routes import Cause
@@ -96,7 +95,6 @@ from cogs.rendering.replay_pages import replay_click
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
 from cogs.settings.reader_words import reply_words
-from cogs.table_services import TableServices
 
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 HINTS_OFF = N_("This game is played without hints.")  # and cogs.hints' refusal
@@ -465,35 +463,23 @@ async def jump_select(interaction: Interaction, session_id: int,
     await replay_click(interaction, session_id, int(values[0]), False)
 
 
-def entered(services: TableServices, click: Click[*tuple[Any, ...]]) -> Click[*tuple[Any, ...]]:
-    """``click``, once the interaction's context is made (``cogs.click_context``)."""
-
-    async def on_click(interaction: Interaction, parts: tuple[Any, ...],
-                       values: list[str] | None) -> None:
-        enter(interaction, services)
-        await click(interaction, parts, values)
-
-    return on_click
-
-
-def table_controls(services: TableServices) -> tuple[type[AnyControl], ...]:
-    """The table's controls as discord.py registers them: each kind bound to its click here
-    (a feature binds its own: ``cogs.features``)."""
-    clicks: tuple[tuple[type[AnyControl], Click[*tuple[Any, ...]]], ...] = (
-        (LobbyButton, lambda ia, parts, _: lobby_click(ia, *parts)),
-        (ActButton, lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
-                                                       values)),
-        (ActSelect, lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
-                                                       values)),
-        (HandButton, lambda ia, parts, _: hand_click(ia, *parts)),
-        (RulesPageButton, lambda ia, parts, _: rules_click(ia, parts[0], parts[1])),
-        (BackButton, lambda ia, parts, _: back_click(ia, *parts)),
-        (InfoButton, lambda ia, parts, _: info_click(ia, *parts)),
-        (ReplayButton, lambda ia, parts, _: replay_click(
-            ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN)),
-        (ReplayJump, lambda ia, parts, values: jump_select(ia, parts[0], values)),
-        (RematchButton, lambda ia, parts, _: rematch_click(ia, *parts)),
-        (HostSelect, lambda ia, parts, values: host_select(ia, parts[0], parts[1],
-                                                           values or [])),
-    )
-    return tuple(bound(control, entered(services, click)) for control, click in clicks)
+def table_controls() -> dict[type[AnyControl], ControlClick]:
+    """The table's control kinds, each with its click here (a feature registers its own:
+    ``cogs.features``)."""
+    return {
+        LobbyButton: lambda ia, parts, _: lobby_click(ia, *parts),
+        ActButton: lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
+                                                       values),
+        ActSelect: lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
+                                                       values),
+        HandButton: lambda ia, parts, _: hand_click(ia, *parts),
+        RulesPageButton: lambda ia, parts, _: rules_click(ia, parts[0], parts[1]),
+        BackButton: lambda ia, parts, _: back_click(ia, *parts),
+        InfoButton: lambda ia, parts, _: info_click(ia, *parts),
+        ReplayButton: lambda ia, parts, _: replay_click(
+            ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
+        ReplayJump: lambda ia, parts, values: jump_select(ia, parts[0], values),
+        RematchButton: lambda ia, parts, _: rematch_click(ia, *parts),
+        HostSelect: lambda ia, parts, values: host_select(ia, parts[0], parts[1],
+                                                          values or []),
+    }

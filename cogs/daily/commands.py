@@ -34,7 +34,6 @@ from bot.records import errors
 from bot.records.daily_play import DailyPlay
 from bot.records.session import Session, SessionKind, Status
 from cogs.click_context import enter
-from cogs.clicks.table_clicks import entered
 from cogs.client_services import Interaction, Refusable, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.features import Feature, Place, PrivateExtras
@@ -42,7 +41,7 @@ from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import ControlKind, bound, button_control, number
+from cogs.kit.custom_ids import ControlKind, button_control, number
 from cogs.rendering.private_table import send_private_table
 from cogs.rendering.replay_pages import OTHER_SERVER, replay_click
 from cogs.table_services import TableServices
@@ -154,8 +153,7 @@ class DailyCog(commands.Cog):
     def feature(self) -> Feature:
         return Feature(
             "daily",
-            controls=(bound(ShareButton, entered(
-                self.table, lambda ia, parts, _: self.share_click(ia, *parts))),),
+            controls={ShareButton: lambda ia, parts, _: self.share_click(ia, *parts)},
             listeners={Place.DAILY_SCORES: self.deals.on_change},
             private={SessionKind.DAILY: self.addon},
         )

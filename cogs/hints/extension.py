@@ -7,10 +7,9 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.process.client import TableBot
-from cogs.clicks.table_clicks import entered
 from cogs.features import Feature
 from cogs.hints.hint_click import HintClick, HintPool
-from cogs.kit.custom_ids import HintButton, bound
+from cogs.kit.custom_ids import HintButton
 from cogs.table_services import TableServices, table_of
 
 
@@ -23,8 +22,7 @@ class HintsCog(commands.Cog):
 
     def feature(self) -> Feature:
         click = self.click
-        return Feature("hints", controls=(
-            bound(HintButton, entered(self.table, lambda ia, parts, _: click(ia, *parts))),))
+        return Feature("hints", controls={HintButton: lambda ia, parts, _: click(ia, *parts)})
 
     async def cog_load(self) -> None:
         self.table.features.register(self.feature())

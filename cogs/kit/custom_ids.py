@@ -46,9 +46,12 @@ characters.
 
 The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.leaderboard.commands``.
 
-What a click calls is bound where a control kind is registered (:func:`bound`: the table's
-controls in ``cogs.clicks.table_clicks.table_controls``, a feature's in its own package): the
-handlers draw with these classes, so this module does not import them.
+What a click calls is registered with the kind (``cogs.features.Feature.controls``: the
+table's in ``cogs.clicks.table_clicks.table_controls``, a feature's in its own package); a
+click is handed to the client's ``dispatch_control`` (set when the table extension loads), so
+this module imports no handler. The class discord.py dispatches to is the one last sent
+(``ViewStore.add_view`` registers each sent DynamicItem's class), so a click cannot be bound
+to a class of its own.
 
 Views made of these items are never kept per message in discord.py's view store (a view of
 DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory
@@ -67,6 +70,7 @@ from typing import Any, ClassVar, Generic, Literal, Self, TypeVarTuple, cast
 import discord
 
 from bot.ops import outcomes
+from bot.process.client import TableBot
 from bot.process.client_ops import handling
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.i18n.command_mentions import command_fields
@@ -168,7 +172,7 @@ class ControlKind(Generic[*Parts]):
     ``refusal`` is said, ephemeral, when a number of the id is out of its range. ``label`` and
     ``style`` are a button's default looks. Declare the parts' types with the kind
     (``ControlKind[int, str](...)``): the parts' parsers produce them. What a click does is
-    bound where the control is registered (:func:`bound`)."""
+    registered with the kind (``cogs.features``)."""
 
     prefix: str
     parts: tuple[Part, ...]
@@ -206,13 +210,9 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
     user (``cogs.kit.unexpected_errors``) instead of leaving them with "The application did not
     respond".
     The wrapped component's looks (``label``, ``options``, ``disabled``...) read through.
-
-    The classes below draw controls; the class registered with discord.py is the one
-    :func:`bound` made with what its click calls (``on_click``), so this module calls no
-    handler of its own."""
+    A click goes to the client's ``dispatch_control`` with the kind and its parsed parts."""
 
     kind: ClassVar[AnyKind]
-    on_click: ClassVar[Click[*tuple[Any, ...]] | None] = None
     parts: tuple[*Parts] | None
 
     def __getattr__(self, name: str) -> Any:
@@ -243,10 +243,11 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
                 if self.parts is None:
                     await answer_refusal(interaction, self.kind.refusal)
                     return
-                click = type(self).on_click
-                if click is None:
-                    raise RuntimeError(f"{type(self).__name__} was registered without a click")
-                await click(interaction, self.parts, self.chosen(interaction))
+                client: TableBot = interaction.client
+                dispatch = client.dispatch_control
+                if dispatch is None:
+                    raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
+                await dispatch(interaction, self.kind, self.parts, self.chosen(interaction))
             except Exception as error:
                 await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
@@ -303,20 +304,6 @@ def _control_class(name: str, base: type[AnyControl], kind: AnyKind) -> type:
                          __doc__=f"``{kind.template}`` ({base.__name__} of its kind).")
 
     return types.new_class(name, (base,), {"template": kind.template}, body)
-
-
-def bound(control: type[AnyControl], click: Click[*Parts]) -> type[AnyControl]:
-    """``control``'s class that discord.py registers (``add_dynamic_items``): a click on one
-    of its ids calls ``click`` with the parsed parts and a select's chosen values (None for a
-    button)."""
-
-    def body(namespace: dict[str, Any]) -> None:
-        namespace.update(on_click=staticmethod(click), __module__=control.__module__,
-                         __qualname__=control.__qualname__, __doc__=control.__doc__)
-
-    return cast(type[AnyControl],
-                types.new_class(control.__name__, (control,),
-                                {"template": control.kind.template}, body))
 
 
 def button_control(name: str, kind: ControlKind[*Parts]) -> type[ButtonControl[*Parts]]:

@@ -33,7 +33,6 @@ from bot.rankings.seasons import (
     parse_season,
 )
 from bot.records import errors
-from cogs.clicks.table_clicks import entered
 from cogs.client_services import Interaction, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.features import Feature
@@ -54,7 +53,6 @@ from cogs.kit.custom_ids import (
     Part,
     ReplayButton,
     ReplayTag,
-    bound,
     button_control,
     snowflake,
 )
@@ -338,8 +336,8 @@ class LeaderboardCog(commands.Cog):
         self.daily = daily
 
     def feature(self) -> Feature:
-        return Feature("leaderboard", controls=(bound(LeaderboardPageButton, entered(
-            self.table, lambda ia, parts, _: page_click(ia, *parts[:4]))),))
+        return Feature("leaderboard", controls={
+            LeaderboardPageButton: lambda ia, parts, _: page_click(ia, *parts[:4])})
 
     async def cog_load(self) -> None:
         self.table.features.register(self.feature())

@@ -9,9 +9,8 @@ from discord.ext import commands
 
 from bot.process.client import TableBot
 from bot.sessions.manager import Listener
-from cogs.clicks.table_clicks import entered
 from cogs.features import Feature, Place
-from cogs.kit.custom_ids import ReplayTag, ReviewButton, bound
+from cogs.kit.custom_ids import ReplayTag, ReviewButton
 from cogs.reviews.review_pages import review_click
 from cogs.table_services import TableServices, table_of
 
@@ -27,8 +26,8 @@ class ReviewsCog(commands.Cog):
     def feature(self) -> Feature:
         return Feature(
             "reviews",
-            controls=(bound(ReviewButton, entered(self.table, lambda ia, parts, _: review_click(
-                ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN))),),
+            controls={ReviewButton: lambda ia, parts, _: review_click(
+                ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN)},
             listeners={Place.REVIEWS: self.queue},
         )
 

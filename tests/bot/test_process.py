@@ -133,15 +133,15 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
             "game", "rules", "leaderboard", "stats", "history", "config", "images", "language",
             "admin", "daily", "learn",
         }
-        # Each control kind registered once, bound to its click: the table's and each
-        # feature's (cogs.features), whose names the table keeps in loading order.
-        registered = list(bot._connection._view_store._dynamic_items.values())
-        kinds = {control.kind.prefix for control in registered}
-        assert len(kinds) == len(registered) == 15
+        # Each control kind registered once with its click: the table's and each feature's
+        # (cogs.features), whose names the table keeps in loading order.
+        registered = set(bot._connection._view_store._dynamic_items.values())
+        assert len(registered) == 15
+        features = table_of(bot).features
         for drawn in (ActButton, HintButton, ReviewButton, ShareButton, LeaderboardPageButton):
-            [control] = [c for c in registered if c.kind is drawn.kind]
-            assert issubclass(control, drawn) and control.on_click is not None
-        assert table_of(bot).features.names == [
+            assert drawn in registered and features.click(drawn.kind) is not None
+        assert bot.dispatch_control is not None
+        assert features.names == [
             "table", "hints", "reviews", "learn", "daily", "leaderboard"]
         assert bot.daily.clock == bot.clock  # the daily deal shares the process's clock
         assert bot.leaderboards.min_games == 3
