@@ -1,9 +1,9 @@
 """Private tables (``Session.is_private``: the daily deal, /learn) make no channel noise: no
-table post, turn ping, announcement, round summary or final post. This module is the one place
-that keeps them out of the channel:
+table post, turn ping, announcement, round summary or final post. Two things keep them out of
+the channel:
 
-- :func:`public_only` wraps each listener that talks to the channel
-  (``cogs.table_extension.listeners``): a change of a private table never reaches it;
+- each listener that talks to the channel sits at a public place of the one ordered list
+  (``cogs.features.Place.public``): a change of a private table never reaches it;
 - :class:`PrivateTables` is the notifier of the machine seats and the turn clock: a public
   table's redraws and notices go to the table publisher; a private table's redraw (after the
   machine seats moved) edits its player's latest private message instead
@@ -26,26 +26,13 @@ import discord
 
 from bot.automation.notices import Notice, Notifier
 from bot.process.client import TableBot
-from bot.records.change import Change
 from bot.records.session import Session
-from bot.sessions.manager import Listener
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
 from cogs.rendering.private_table import private_table
 from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
-
-
-def public_only(listener: Listener) -> Listener:
-    """``listener`` for the changes of ordinary tables only."""
-
-    async def on_change(change: Change) -> None:
-        if not change.session.is_private:
-            await listener(change)
-
-    on_change.__qualname__ = f"public_only({getattr(listener, '__qualname__', listener)})"
-    return on_change
 
 
 class PrivateTables:
