@@ -1,21 +1,28 @@
 """How far each feature spreads through the product, and the cogs' run-time look-ups.
 
 Per feature (daily, learn, hint, review, season, admin, leaderboard, settings): the product
-files (``*.py`` under ``game/``, ``bot/``, ``cogs/``) whose path or text names it (the
-feature's pattern below, case-insensitive), how many folders they sit in, and of those how
-many in ``cogs/``. Then, in ``cogs/``: the calls of ``services_of`` and ``clicks_of``, the
+files (``*.py`` under ``game/``, ``bot/``, ``cogs/``) whose path or code names it (the
+feature's pattern below, case-insensitive, in the file's path or in one of its identifiers:
+names, attributes, imported modules; comments, docstrings and player-facing strings, which
+are catalog entries, are not code), how many folders they sit in, and of those how many in
+``cogs/``. ``--text`` counts a name anywhere in the text instead (comments included).
+
+Then, in ``cogs/``: the calls of ``services_of`` and ``clicks_of``, the
 runtime-checkable Protocols, the ``isinstance(ui, …)`` capability sniffs, the broad
 ``except Exception`` and the uses of ``Any`` outside import lines.
 
-    python -m bench.feature_spread
+    python -m bench.feature_spread [--root CHECKOUT] [--text]
 
 Prints figures only: nothing is asserted.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,9 +56,17 @@ def product_files() -> list[Path]:
     return sorted(path for layer in PRODUCT for path in (ROOT / layer).rglob("*.py"))
 
 
-def spread() -> list[tuple[str, int, int, int, int]]:
+def code_names(text: str) -> str:
+    """The identifiers of a module, one a line (names, attributes, imported modules)."""
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return "\n".join(token.string for token in tokens if token.type == tokenize.NAME)
+
+
+def spread(text: bool = False) -> list[tuple[str, int, int, int, int]]:
     files = [(path.relative_to(ROOT), path.read_text(encoding="utf-8")) for path in
              product_files()]
+    if not text:
+        files = [(path, code_names(body)) for path, body in files]
     rows = []
     for feature, pattern in FEATURES.items():
         named = re.compile(pattern, re.IGNORECASE)
@@ -147,8 +162,16 @@ def folder_graph(modules: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 def main() -> None:
+    global ROOT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure")
+    parser.add_argument("--text", action="store_true", help="names anywhere in the text")
+    args = parser.parse_args()
+    ROOT = args.root.resolve()
     print(machine_line())
-    print(table(("feature", "files", "folders", "cogs files", "cogs folders"), spread()))
+    print(f"checkout: {ROOT}")
+    print(table(("feature", "files", "folders", "cogs files", "cogs folders"),
+                spread(args.text)))
     print()
     modules = import_graph("cogs")
     module_circles = _circles(modules)
