@@ -41,14 +41,15 @@ from cogs.client_services import (
 )
 from cogs.features import ControlClick
 from cogs.game_ui import (
-    AnswersInfo,
+    ANSWERS_INFO,
+    SHOWS_SCORES,
+    WORDS_HINTS,
+    WORDS_TURNS,
     GameUI,
     Move,
     OpenStep,
     Render,
-    ShowsScores,
-    WordsHints,
-    WordsTurns,
+    able,
     action_in,
     private_in,
 )
@@ -162,7 +163,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             current = own_table(interaction, session_id)
             if current is None:
                 raise errors.Refusal(errors.NO_GAME)
-            if not isinstance(game_uis(interaction.client).ui(current.game), WordsHints):
+            if able(context_of(interaction).services.uis.ui(current.game), WORDS_HINTS) is None:
                 await refuse(interaction, HINTS_OFF)  # a forged toggle: the game has none
                 return
             session = await manager.set_hints(session_id, me, not current.hints, origin=origin)
@@ -259,7 +260,8 @@ async def act_click(
             raise errors.Refusal(errors.NO_GAME)
         ui = game_uis(interaction.client).ui(session.game)
         words = await user_words(interaction)
-        info = ui.info_for(session, payload, words) if isinstance(ui, AnswersInfo) else None
+        answers = able(ui, ANSWERS_INFO)
+        info = answers.info_for(session, payload, words) if answers is not None else None
         if info is not None:
             manager.check_viewer(session, me)
             await send_private(interaction, info)
@@ -294,8 +296,9 @@ async def act_click(
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
-        if isinstance(ui, WordsTurns) and live:
-            await refuse(interaction, ui.not_your_turn(live, await user_words(interaction)))
+        turns = able(ui, WORDS_TURNS) if ui is not None else None
+        if turns is not None and live:
+            await refuse(interaction, turns.not_your_turn(live, await user_words(interaction)))
         else:
             await refuse(interaction, err)
         return
@@ -409,11 +412,12 @@ def _info_render(
     if what is InfoKind.LOG:
         return log_render(ui, session, words)
     if what is InfoKind.SCORES:
-        if not isinstance(ui, ShowsScores):
+        scores = able(ui, SHOWS_SCORES)
+        if scores is None:
             raise errors.Refusal(errors.NO_SCORE_SHEET)
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
-        return ui.scores(session, words)
+        return scores.scores(session, words)
     return None
 
 

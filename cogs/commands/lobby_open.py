@@ -16,8 +16,8 @@ import discord
 from bot.records.errors import TableError
 from bot.records.session import HINTS, Session
 from cogs.click_context import context_of
-from cogs.client_services import Interaction, game_uis, release_view, seat_for
-from cogs.game_ui import WordsHints
+from cogs.client_services import Interaction, release_view, seat_for
+from cogs.game_ui import WORDS_HINTS, able
 from cogs.rendering.table_renders import Render
 
 Post = Callable[..., Awaitable[discord.Message]]
@@ -31,7 +31,7 @@ async def open_lobby(interaction: Interaction, channel_id: int, game: str, turn_
     step is refused. A game whose UI words no hints never has them."""
     manager = interaction.client.manager
     hints = hints and game in manager.engines \
-        and isinstance(game_uis(interaction.client).ui(game), WordsHints)
+        and able(context_of(interaction).services.uis.ui(game), WORDS_HINTS) is not None
     session = await manager.open_lobby(
         interaction.guild_id or 0, channel_id, game, seat_for(interaction.user),
         {HINTS: True} if hints else None, turn_minutes=turn_minutes,

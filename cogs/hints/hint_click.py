@@ -22,7 +22,7 @@ from bot.records.session import Session
 from cogs.click_context import context_of
 from cogs.clicks.table_clicks import HINTS_OFF, own_table
 from cogs.client_services import Interaction, player_id, refuse
-from cogs.game_ui import HintUnit, WordsHints
+from cogs.game_ui import WORDS_HINTS, HintUnit, WordsHints, able
 from cogs.hints.hint_searches import HintSearches
 from cogs.i18n.button_names import button_names
 from cogs.i18n.interaction import user_words
@@ -74,8 +74,8 @@ class HintClick:
         if session is None:
             await refuse(interaction, HINT_GAME_OVER)
             return
-        ui = context_of(interaction).services.uis.ui(session.game)
-        if not session.hints or not isinstance(ui, WordsHints):
+        ui = able(context_of(interaction).services.uis.ui(session.game), WORDS_HINTS)
+        if not session.hints or ui is None:
             await refuse(interaction, HINTS_OFF)
             return
         if await self._refused(interaction, session, me, version):

@@ -25,7 +25,7 @@ from cogs.click_context import enter
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.features import Feature, PrivateExtras
-from cogs.game_ui import GameUI, Teaches
+from cogs.game_ui import TEACHES, GameUI, able
 from cogs.i18n.commands import L_
 from cogs.i18n.words import Words
 from cogs.learn.tutor_progress import TutorCache
@@ -61,7 +61,7 @@ class LearnCog(commands.Cog):
     def teaching(self) -> dict[str, GameUI]:
         """The games /learn teaches: a fixed deal, and a UI with the tutor's words."""
         return {ui.key: ui for ui in self.services.uis
-                if ui.key in LEARN_DEALS and isinstance(ui, Teaches)}
+                if ui.key in LEARN_DEALS and able(ui, TEACHES) is not None}
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Every command of the cog starts with its context (``cogs.click_context``)."""
@@ -70,12 +70,13 @@ class LearnCog(commands.Cog):
 
     async def addon(self, session: Session, viewer: PlayerId, words: Words) -> PrivateExtras:
         ui = self.services.uis.ui(session.game)
-        if not isinstance(ui, Teaches) or viewer != session.host_id:
+        teacher = able(ui, TEACHES)
+        if teacher is None or viewer != session.host_id:
             return PrivateExtras()
         engine = self.manager.engine(session.game)
         tutor = await self.tutors.tutor(self.manager.store, engine, session, viewer)
         pages = getattr(ui, "rules_pages", ())
-        return PrivateExtras(above=tutor_embeds(ui, session, viewer, tutor, pages, words))
+        return PrivateExtras(above=tutor_embeds(teacher, session, viewer, tutor, pages, words))
 
     @app_commands.command(
         name=L_("command-name", "learn"),

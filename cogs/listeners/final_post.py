@@ -22,7 +22,7 @@ from bot.process.client import TableBot
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session, Status
 from cogs.client_services import game_uis, release_view
-from cogs.game_ui import Attachment, Render, ShowsStandings
+from cogs.game_ui import SHOWS_STANDINGS, Attachment, Render, able
 from cogs.i18n.button_names import button_names
 from cogs.i18n.common_words import POINTS, REMATCH
 from cogs.i18n.interaction import server_words
@@ -57,9 +57,9 @@ def standings_embed(client: TableBot, session: Session, words: Words) -> discord
 
 def final_post(client: TableBot, session: Session, words: Words) -> Render:
     """The final post of finished ``session``: standings and the Rematch button."""
-    ui = game_uis(client).ui(session.game)
+    standings = able(game_uis(client).ui(session.game), SHOWS_STANDINGS)
     embeds = (
-        ui.final_embeds(session, words) if isinstance(ui, ShowsStandings)
+        standings.final_embeds(session, words) if standings is not None
         else [standings_embed(client, session, words)]
     )
     if embeds:

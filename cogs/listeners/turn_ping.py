@@ -40,7 +40,7 @@ from bot.records.change import Change, clicked_message
 from bot.records.errors import TableError
 from bot.records.session import Session
 from cogs.client_services import game_uis, release_view
-from cogs.game_ui import PingsControls, Render
+from cogs.game_ui import PINGS_CONTROLS, Render, able
 from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
@@ -89,9 +89,9 @@ def only(players: Sequence[PlayerId]) -> discord.AllowedMentions:
 def ping_view(client: TableBot, session: Session, players: Sequence[PlayerId],
               words: Words) -> discord.ui.View:
     """The ping's controls: the game UI's, else "My hand" (both carry the session)."""
-    ui = game_uis(client).ui(session.game)
+    pings = able(game_uis(client).ui(session.game), PINGS_CONTROLS)
     items = (
-        ui.ping_controls(session, players, words) if isinstance(ui, PingsControls)
+        pings.ping_controls(session, players, words) if pings is not None
         else [HandButton(session.id, label=words.text(MY_HAND))]
     )
     view = discord.ui.View(timeout=None)

@@ -23,7 +23,7 @@ from cogs.client_services import (
     send_private,
 )
 from cogs.features import PrivateExtras
-from cogs.game_ui import Render, WordsTables, private_in
+from cogs.game_ui import Render, private_in, table_in
 from cogs.i18n.interaction import user_words
 from cogs.i18n.words import Words
 from cogs.table_services import TableServices
@@ -36,7 +36,7 @@ async def private_table(services: TableServices, session: Session, viewer: Playe
     table (its embeds; none of its public buttons), ``step`` (a next step of a click) or the
     viewer's own view with its controls, the kind's ``below`` and ``items``. Text only."""
     ui = services.uis.ui(session.game)
-    table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    table = table_in(ui, session, words)
     own = step if step is not None else private_in(ui, session, viewer, words)
     addon = services.features.private_addon(session.kind)
     extras = await addon(session, viewer, words) if addon is not None else None

@@ -33,7 +33,7 @@ from bot.sessions.export import (
 )
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, game_uis, player_id, refuse
-from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
+from cogs.game_ui import DRAWS_REPLAY, GameUI, Render, able, event_line, private_in, table_in
 from cogs.i18n.common_words import MY_REVIEW, REPLAY
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
@@ -197,8 +197,9 @@ def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed],
 
 
 def _hands(ui: GameUI, session: Session, words: Words) -> list[discord.Embed]:
-    if isinstance(ui, DrawsReplay):
-        return ui.replay_hands(session, words)
+    drawing = able(ui, DRAWS_REPLAY)
+    if drawing is not None:
+        return drawing.replay_hands(session, words)
     hands: list[discord.Embed] = []
     for seat in session.seats:
         for embed in private_in(ui, session, seat.player_id, words).embeds:
@@ -268,7 +269,7 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
     ``words`` (the clicker's: a replay is private)."""
     step = built.replay.step(index)
     session = step_session(built, step)
-    table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    table = table_in(ui, session, words)
     embeds = fit_embeds(list(table.embeds), _hands(ui, session, words), words)
     content = step_content(ui, built, step, words)
     if table.content:

@@ -26,9 +26,10 @@ from bot.sessions.export import NO_SUCH_GAME
 from cogs.client_services import Interaction, game_uis, player_id, refuse
 from cogs.game_ui import (
     POINTS_UNIT,
+    WORDS_DECISIONS,
     GameUI,
     Render,
-    WordsDecisions,
+    able,
     private_in,
 )
 from cogs.i18n.button_names import button_names
@@ -103,16 +104,18 @@ def _position(ui: GameUI, before: Session, player: str, words: Words) -> str:
 
 
 def _move(ui: GameUI, before: Session, player: str, action: object, words: Words) -> str:
-    if isinstance(ui, WordsDecisions):
-        return clip(ui.move_words(before, player, action, words), FIELD_VALUE)
+    wording = able(ui, WORDS_DECISIONS)
+    if wording is not None:
+        return clip(wording.move_words(before, player, action, words), FIELD_VALUE)
     return clip(str(action), FIELD_VALUE)
 
 
 def _unit(ui: GameUI, built: BuiltReplay, decision: ReviewedDecision) -> str:
     """The cost's unit at ``decision`` (from the step's marker: no state is rebuilt)."""
-    if not isinstance(ui, WordsDecisions):
+    wording = able(ui, WORDS_DECISIONS)
+    if wording is None:
         return POINTS_UNIT
-    return ui.cost_unit(built.replay.markers[decision.step - 1])
+    return wording.cost_unit(built.replay.markers[decision.step - 1])
 
 
 def summary_embed(ui: GameUI, built: BuiltReplay, review: Review, words: Words) -> discord.Embed:

@@ -15,6 +15,7 @@ from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.clicks.table_clicks import WRONG_TABLE
 from cogs.commands.game_commands import GameCog
+from cogs.game_ui import PINGS_CONTROLS
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import ActButton, HandButton, Item
 from cogs.listeners.final_post import FinalPost
@@ -41,6 +42,8 @@ OTHER_CHANNEL = 200
 
 class PingingCountUI(CountUI):
     """COUNT whose ping carries the moves (``cogs.game_ui.PingsControls``)."""
+
+    capabilities = CountUI.capabilities | {PINGS_CONTROLS}
 
     def ping_controls(self, session: Session, players: Sequence[PlayerId],
                       words: Words) -> list[Item]:
