@@ -23,14 +23,13 @@ from bot.records import errors
 from bot.records.change import Change
 from bot.records.errors import NotYourTurn, StaleVersion, TableError
 from bot.records.session import Session, Status
+from bot.sessions.manager import BOT_LEVELS
 from cogs.click_context import context_of
 from cogs.clicks.rematch import rematch_click
 from cogs.client_services import (
     Interaction,
-    game_uis,
     is_ephemeral,
     is_moderator,
-    offered_bot_levels,
     player_id,
     refuse,
     release_view,
@@ -169,7 +168,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             session = await manager.set_hints(session_id, me, not current.hints, origin=origin)
         elif action in BOT_BUTTON_LEVELS:
             level = BOT_BUTTON_LEVELS[action]
-            offered = offered_bot_levels(interaction.client)
+            offered = (context_of(interaction).services.bot_levels or BOT_LEVELS)
             if level not in offered:  # a button from before BOT_LEVELS changed
                 raise errors.bad_bot_level(offered)
             session = await manager.add_bot(session_id, me, level, origin=origin)
@@ -221,7 +220,7 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
     except TableError as err:
         await refuse(interaction, err)
         return
-    ui = game_uis(interaction.client).ui(session.game)
+    ui = context_of(interaction).services.uis.ui(session.game)
     private = private_in(ui, session, me, await user_words(interaction))
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
@@ -258,7 +257,7 @@ async def act_click(
         session = own_table(interaction, session_id)
         if session is None:
             raise errors.Refusal(errors.NO_GAME)
-        ui = game_uis(interaction.client).ui(session.game)
+        ui = context_of(interaction).services.uis.ui(session.game)
         words = await user_words(interaction)
         answers = able(ui, ANSWERS_INFO)
         info = answers.info_for(session, payload, words) if answers is not None else None
@@ -406,7 +405,7 @@ def _info_render(
     (``cogs.rendering.message_delivery.table_copy_shown``)."""
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
-    ui = game_uis(interaction.client).ui(session.game)
+    ui = context_of(interaction).services.uis.ui(session.game)
     if what is InfoKind.RULES and ui.rules:
         return rules_page(ui, 0, words)
     if what is InfoKind.LOG:
@@ -446,7 +445,7 @@ async def rules_click(interaction: Interaction, game: str, page: int) -> None:
                        ephemeral=True):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return
-    ui = game_uis(interaction.client).with_rules().get(game)
+    ui = context_of(interaction).services.uis.with_rules().get(game)
     if ui is None:
         await refuse(interaction, errors.unknown_game_refusal(game))
         return

@@ -38,7 +38,7 @@ from bot.process.client import TableBot
 from bot.records.change import AUTOMATIC, Change, ChangeKind, clicked_message
 from bot.records.errors import TableError
 from bot.records.session import Session, Status
-from cogs.client_services import game_uis, release_view
+from cogs.client_services import release_view
 from cogs.i18n.interaction import server_words
 from cogs.kit.keyed_locks import TABLE_MOVES
 from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
@@ -163,7 +163,7 @@ class TablePublisher:
         if isinstance(notice, Reminder):
             await self.remind(notice.session, notice.player_id, reminder_text(notice, words))
         elif isinstance(notice, TimedOut):
-            ui = game_uis(self._client).ui(notice.session.game)
+            ui = self._services.uis.ui(notice.session.game)
             await self.announce(notice.session, timed_out_text(notice, ui, words))
 
     async def announce(self, session: Session, text: str) -> None:

@@ -26,7 +26,7 @@ import discord
 from bot.process.client import TableBot
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session
-from cogs.client_services import Interaction, game_uis, release_view
+from cogs.client_services import Interaction, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.listeners.awaited_players import AwaitedHumans
@@ -70,7 +70,7 @@ class ViewFollower:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
-        render = private_in(game_uis(self._client).ui(session.game), session, player, words)
+        render = private_in(self._services.uis.ui(session.game), session, player, words)
         render = await followed_view(self._client, session, player, render, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())

@@ -32,7 +32,7 @@ from bot.sessions.export import (
     replay_export,
 )
 from cogs.click_context import context_of
-from cogs.client_services import Interaction, game_uis, player_id, refuse
+from cogs.client_services import Interaction, player_id, refuse
 from cogs.game_ui import DRAWS_REPLAY, GameUI, Render, able, event_line, private_in, table_in
 from cogs.i18n.common_words import MY_REVIEW, REPLAY
 from cogs.i18n.interaction import user_words
@@ -334,7 +334,7 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
     if not 0 <= step <= built.replay.last_index:
         await refuse(interaction, Refusal(OUT_OF_RANGE))
         return
-    render = replay_render(game_uis(interaction.client).ui(built.session.game), built, step,
+    render = replay_render(context_of(interaction).services.uis.ui(built.session.game), built, step,
                            await user_words(interaction))
     if fresh:
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())

@@ -23,7 +23,8 @@ from bot.records.session import Session, Status
 from bot.reviews.model import Review, ReviewedDecision, differing, summary
 from bot.reviews.reviewer import DONE, PENDING, Stored
 from bot.sessions.export import NO_SUCH_GAME
-from cogs.client_services import Interaction, game_uis, player_id, refuse
+from cogs.click_context import context_of
+from cogs.client_services import Interaction, player_id, refuse
 from cogs.game_ui import (
     POINTS_UNIT,
     WORDS_DECISIONS,
@@ -257,7 +258,7 @@ async def _player_of(interaction: Interaction, session_id: int) -> str:
 
 async def _shown(interaction: Interaction, session_id: int, review: Review, page: int) -> Render:
     built = await load_replay(interaction, session_id)
-    ui = game_uis(interaction.client).ui(built.session.game)
+    ui = context_of(interaction).services.uis.ui(built.session.game)
     return review_render(ui, built, review, page, await user_words(interaction))
 
 
