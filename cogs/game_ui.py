@@ -356,7 +356,7 @@ def event_line(ui: GameUI, event: Event, viewer: PlayerId | None,
     if wording is not None:
         try:
             return wording.event_line(event, viewer, names, words)
-        except Exception:
+        except Exception:  # a wording bug must not hide the rest of the log: the kind instead
             log.exception("wording a %s event of %s failed", event.kind, ui.key)
     return event.kind
 

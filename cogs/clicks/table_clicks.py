@@ -112,7 +112,7 @@ async def _after_change(text: str) -> AsyncIterator[None]:
     ``text``, not with "nothing was changed"."""
     try:
         yield
-    except Exception as error:
+    except Exception as error:  # any failure after the store: say the move was made
         raise ChangeNotShown(error, text) from error
 
 

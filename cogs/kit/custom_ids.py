@@ -248,7 +248,7 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
                 if dispatch is None:
                     raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
                 await dispatch(interaction, self.kind, self.parts, self.chosen(interaction))
-            except Exception as error:
+            except Exception as error:  # every click is answered: logged, apologised for
                 await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
 

@@ -244,8 +244,8 @@ async def _attachment(pictures: Pictures, job: PictureJob | None) -> Attachment 
         return None
     try:
         data = await pictures.render(job.key, job.draw, droppable=job.droppable)
-    except Exception:
-        # A picture is an extra: the message goes out as text, the error is logged once.
+    except Exception:  # a picture is an extra: the message goes out as text
+        # The error is logged once.
         log.exception("could not draw %s (session %s)", job.filename, job.key[0])
         return None
     return job.attachment(data)
