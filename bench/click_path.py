@@ -245,7 +245,7 @@ async def _open_view(client: Any, session_id: int, player: str) -> Any:
 
 def _dispatcher(client: Any, player: str, message: Any, custom_id: str,
                 values: list[str] | None) -> Callable[[], Awaitable[None]]:
-    from tests.fakes import DYNAMIC_ITEMS, FakeInteraction, FakeUser
+    from tests.fakes import FakeInteraction, FakeUser
 
     user = FakeUser(int(player), player)
     interaction = FakeInteraction(client, user=user, channel=client.channel(100),
@@ -256,7 +256,7 @@ def _dispatcher(client: Any, player: str, message: Any, custom_id: str,
     async def press() -> None:
         import discord
 
-        for factory in DYNAMIC_ITEMS:
+        for factory in client.controls:  # as the extensions registered them
             match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 base: Any = (discord.ui.Button(custom_id=custom_id) if values is None
