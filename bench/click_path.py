@@ -168,6 +168,7 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     from bot.reviews.reviewer import Reviewer
     from bot.sessions.manager import SessionManager
     from bot.store import open_store
+    from cogs.features import Feature, Place
     from cogs.listeners.table_publisher import TablePublisher
     from cogs.listeners.turn_ping import TurnPing
     from cogs.split import SplitUI
@@ -181,8 +182,8 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     manager = SessionManager(store, {game: found[game]}, seed_source=lambda: 7)
     ui = SplitUI(found[game]) if game == "split" else TenUI(found[game])
     client: Any = FakeClient(manager, {game: ui})
-    publisher = TablePublisher(client)
-    turn_ping = TurnPing(client)
+    publisher = TablePublisher(client, client.services)
+    turn_ping = TurnPing(client, client.services)
     publisher.on_moved = turn_ping.relink
 
     async def no_pause(seconds: float) -> None:
@@ -194,8 +195,11 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     # Reviews are queued only when a game ends (no worker starts before one is).
     client.reviews = Reviewer(store, ReviewPool(1), 1.0, manager.clock)
     # The table extension's listeners, in its one declared order.
-    for listener in listeners(client, client.services, publisher, turn_ping):
-        manager.subscribe(listener)
+    features = client.services.features
+    features.register(Feature("table listeners",
+                              listeners=listeners(client, client.services, publisher, turn_ping)))
+    features.register(Feature("reviews", listeners={Place.REVIEWS: client.reviews.on_change}))
+    features.subscribe(manager)
     host = Seat(player_id="1", display_name="Ana")
     session = await manager.open_lobby(1, 100, game, host)
     await manager.join(session.id, Seat(player_id="2", display_name="Ben"))
@@ -241,7 +245,7 @@ async def _open_view(client: Any, session_id: int, player: str) -> Any:
 
 def _dispatcher(client: Any, player: str, message: Any, custom_id: str,
                 values: list[str] | None) -> Callable[[], Awaitable[None]]:
-    from tests.fakes import DYNAMIC_ITEMS, FakeInteraction, FakeUser
+    from tests.fakes import FakeInteraction, FakeUser
 
     user = FakeUser(int(player), player)
     interaction = FakeInteraction(client, user=user, channel=client.channel(100),
@@ -252,7 +256,7 @@ def _dispatcher(client: Any, player: str, message: Any, custom_id: str,
     async def press() -> None:
         import discord
 
-        for factory in DYNAMIC_ITEMS:
+        for factory in client.controls:  # as the extensions registered them
             match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 base: Any = (discord.ui.Button(custom_id=custom_id) if values is None

@@ -17,6 +17,7 @@ from bot.process.client import TableBot
 from bot.records.errors import TableError
 from bot.records.session import Seat
 from bot.sessions.manager import BOT_LEVELS, SessionManager
+from cogs.click_context import context_of
 from cogs.game_ui import Render
 from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.interaction import user_words
@@ -48,15 +49,15 @@ def offered_bot_levels(client: TableBot) -> tuple[str, ...]:
 def remember_view(interaction: Interaction, session_id: int, player: PlayerId) -> None:
     """The click handlers' one line: ``interaction`` just answered with ``player``'s private
     view, which follows the game from now on (``cogs.listeners.view_follow``)."""
-    services_of(interaction.client).views.remember(session_id, player, interaction)
+    context_of(interaction).services.views.remember(session_id, player, interaction)
 
 
 async def tell_if_blocked(interaction: Interaction, session_id: int, player: PlayerId,
                           words: Words) -> None:
     """After a click was answered: tell the clicker privately, once, that the channel
     refuses the bot's posts (``cogs.kit.channel_health``)."""
-    await services_of(interaction.client).health.tell_if_blocked(interaction, session_id,
-                                                                 player, words)
+    await context_of(interaction).services.health.tell_if_blocked(interaction, session_id,
+                                                                  player, words)
 
 
 def player_id(user: discord.abc.User) -> str:

@@ -17,7 +17,9 @@ and the component ids of ``cogs.kit.custom_ids``.
 Hidden information rules: :meth:`GameUI.table` is public and must draw from
 ``engine.view(state, None)`` only; :meth:`GameUI.private` is sent ephemeral only.
 
-Optional hooks, found with ``isinstance``: :class:`ShowsScores` (the table's Scores button),
+Optional hooks, each a capability that the UI's class declares (``capabilities =
+declares(SHOWS_SCORES, ...)``) and a caller asks for with :func:`able` (never ``isinstance``):
+:class:`ShowsScores` (the table's Scores button),
 :class:`Announces` (public posts a change calls for, such as round summaries),
 :class:`AnswersInfo` (old info buttons drawn as game controls), :class:`WordsTurns` (the
 game's own words for "it is not your turn"), :class:`WordsTables` (the table in the server's
@@ -42,7 +44,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import discord
 from pydantic import BaseModel
@@ -154,13 +156,36 @@ class OpenStep:
 Click = Move | OpenStep
 
 
-@runtime_checkable
+C = TypeVar("C")
+
+
+@dataclass(frozen=True, eq=False)
+class Capability(Generic[C]):
+    """Something a game UI may do beyond :class:`GameUI`, one of the protocols below. A UI's
+    class declares the ones it has (``capabilities``); a caller asks :func:`able`, never
+    ``isinstance``."""
+
+    name: str
+
+
+def declares(*capabilities: Capability[Any]) -> frozenset[Capability[Any]]:
+    """A UI class's ``capabilities``."""
+    return frozenset(capabilities)
+
+
+def able(ui: GameUI, capability: Capability[C]) -> C | None:
+    """``ui`` as ``capability`` when its class declares it, else None."""
+    return cast(C, ui) if capability in ui.capabilities else None
+
+
 class GameUI(Protocol):
     """What a game's Discord front end provides. ``session.state`` is the engine's state."""
 
     key: str  # the engine's key
     title: str  # the engine's title
     rules: Sequence[Page]  # the /rules pages (none: the game has no rules summary)
+    # What it does beyond this contract, declared by its class (:func:`able` asks).
+    capabilities: frozenset[Capability[Any]]
 
     def table(self, session: Session) -> Render:
         """The public table message (everyone sees it): no hidden information.
@@ -189,7 +214,6 @@ class GameUI(Protocol):
         ...
 
 
-@runtime_checkable
 class ShowsScores(Protocol):
     """A GameUI that also draws a public score sheet (the ``tb:info:{id}:scores`` button)."""
 
@@ -199,7 +223,9 @@ class ShowsScores(Protocol):
         ...
 
 
-@runtime_checkable
+SHOWS_SCORES: Capability[ShowsScores] = Capability("shows scores")
+
+
 class Announces(Protocol):
     """A GameUI that posts public messages for some changes (SPLIT's round summaries)."""
 
@@ -209,7 +235,9 @@ class Announces(Protocol):
         ...
 
 
-@runtime_checkable
+ANNOUNCES: Capability[Announces] = Capability("announces")
+
+
 class AnswersInfo(Protocol):
     """A GameUI with game controls that show public information to any seated player,
     whatever the turn (the Rules and Scores buttons of SPLIT tables drawn before they became
@@ -221,7 +249,9 @@ class AnswersInfo(Protocol):
         ...
 
 
-@runtime_checkable
+ANSWERS_INFO: Capability[AnswersInfo] = Capability("answers info")
+
+
 class WordsTurns(Protocol):
     """A GameUI with its own words for a click out of turn ("It is Ana's turn to bid."), in
     ``words``'s language (the clicker's)."""
@@ -229,7 +259,9 @@ class WordsTurns(Protocol):
     def not_your_turn(self, session: Session, words: Words) -> str: ...
 
 
-@runtime_checkable
+WORDS_TURNS: Capability[WordsTurns] = Capability("words turns")
+
+
 class WordsTables(Protocol):
     """A GameUI whose table texts come from the catalogs: :meth:`table_in` draws the table in
     ``words``'s language (``table(session)`` draws it in English)."""
@@ -237,7 +269,9 @@ class WordsTables(Protocol):
     def table_in(self, session: Session, words: Words) -> Render: ...
 
 
-@runtime_checkable
+WORDS_TABLES: Capability[WordsTables] = Capability("words tables")
+
+
 class WordsPrivate(Protocol):
     """A GameUI whose private views come from the catalogs: :meth:`private_in` draws
     ``viewer``'s view and :meth:`action_in` the next steps and refusals in ``words``'s
@@ -251,7 +285,9 @@ class WordsPrivate(Protocol):
     ) -> Click: ...
 
 
-@runtime_checkable
+WORDS_PRIVATE: Capability[WordsPrivate] = Capability("words private views")
+
+
 class Teaches(Protocol):
     """A GameUI that can comment a /learn game (``game.tutor``): the words of each rule of
     the engine's lessons, and a suggested move named as its control is labelled."""
@@ -269,10 +305,18 @@ class Teaches(Protocol):
         ...
 
 
+TEACHES: Capability[Teaches] = Capability("teaches")
+def table_in(ui: GameUI, session: Session, words: Words) -> Render:
+    """The public table in ``words`` (English for a UI without catalog texts)."""
+    wording = able(ui, WORDS_TABLES)
+    return wording.table_in(session, words) if wording is not None else ui.table(session)
+
+
 def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> Render:
     """``viewer``'s private view in ``words`` (English for a UI without catalog texts)."""
-    if isinstance(ui, WordsPrivate):
-        return ui.private_in(session, viewer, words)
+    wording = able(ui, WORDS_PRIVATE)
+    if wording is not None:
+        return wording.private_in(session, viewer, words)
     return ui.private(session, viewer)
 
 
@@ -281,12 +325,12 @@ def action_in(
     words: Words,
 ) -> Click:
     """:meth:`GameUI.action_for` with its next steps in ``words``."""
-    if isinstance(ui, WordsPrivate):
-        return ui.action_in(session, viewer, payload, values, words)
+    wording = able(ui, WORDS_PRIVATE)
+    if wording is not None:
+        return wording.action_in(session, viewer, payload, values, words)
     return ui.action_for(session, viewer, payload, values)
 
 
-@runtime_checkable
 class WordsEvents(Protocol):
     """A GameUI that words its engine's events from the catalogs: one line per event, as
     ``viewer`` may see it (``None``: anyone; such a line never names a hidden card), in
@@ -297,6 +341,7 @@ class WordsEvents(Protocol):
                    names: Mapping[PlayerId, str], words: Words) -> str: ...
 
 
+WORDS_EVENTS: Capability[WordsEvents] = Capability("words events")
 def event_line(ui: GameUI, event: Event, viewer: PlayerId | None,
                names: Mapping[PlayerId, str], words: Words) -> str:
     """One event in ``words`` (see :class:`WordsEvents`). A line stored in English before the
@@ -304,10 +349,11 @@ def event_line(ui: GameUI, event: Event, viewer: PlayerId | None,
     gives the event's kind (a wording bug must not hide the rest of the log)."""
     if event.kind == OLD_LINE:
         return str(event.data.get("text", ""))
-    if isinstance(ui, WordsEvents):
+    wording = able(ui, WORDS_EVENTS)
+    if wording is not None:
         try:
-            return ui.event_line(event, viewer, names, words)
-        except Exception:
+            return wording.event_line(event, viewer, names, words)
+        except Exception:  # a wording bug must not hide the rest of the log: the kind instead
             log.exception("wording a %s event of %s failed", event.kind, ui.key)
     return event.kind
 
@@ -318,12 +364,11 @@ def event_lines(ui: GameUI, events: Iterable[Event], viewer: PlayerId | None,
     return [event_line(ui, event, viewer, names, words) for event in events]
 
 
-# A review's cost unit (``cogs.rendering.review_pages``): points of margin, or a share of a win.
+# A review's cost unit (``cogs.reviews.review_pages``): points of margin, or a share of a win.
 POINTS_UNIT = "points"
 WIN_UNIT = "win"
 
 
-@runtime_checkable
 class WordsDecisions(Protocol):
     """A GameUI that words a player's decision for the expert's review: ``session.state`` is
     the state before it (``viewer``'s turn)."""
@@ -338,7 +383,9 @@ class WordsDecisions(Protocol):
         ...
 
 
-@runtime_checkable
+WORDS_DECISIONS: Capability[WordsDecisions] = Capability("words decisions")
+
+
 class DrawsReplay(Protocol):
     """A GameUI with its own compact hands for a replay step (``cogs.rendering.replay_pages``);
     without it a replay shows each seat's private view (:func:`private_in`). The game is over, so
@@ -348,7 +395,9 @@ class DrawsReplay(Protocol):
     def replay_hands(self, session: Session, words: Words) -> list[discord.Embed]: ...
 
 
-@runtime_checkable
+DRAWS_REPLAY: Capability[DrawsReplay] = Capability("draws replays")
+
+
 class PingsControls(Protocol):
     """A GameUI whose turn ping (``cogs.listeners.turn_ping``) carries the controls the pinged
     players need to act (TEN's Draw and Stop, its bid button) instead of only "My hand". Built with
@@ -360,7 +409,9 @@ class PingsControls(Protocol):
                       words: Words) -> list[Item]: ...
 
 
-@runtime_checkable
+PINGS_CONTROLS: Capability[PingsControls] = Capability("pings controls")
+
+
 class ShowsStandings(Protocol):
     """A GameUI with its own standings for the final post (``cogs.listeners.final_post``); without
     it the post lists ``engine.results`` (place, name, score)."""
@@ -368,7 +419,9 @@ class ShowsStandings(Protocol):
     def final_embeds(self, session: Session, words: Words) -> list[discord.Embed]: ...
 
 
-@runtime_checkable
+SHOWS_STANDINGS: Capability[ShowsStandings] = Capability("shows standings")
+
+
 class DrawsImages(Protocol):
     """A GameUI that draws its table and a player's hand as images (PNG bytes). Called in a
     worker thread, results cached per (session, version, viewer) by ``cogs.rendering.pictures``; the
@@ -383,7 +436,9 @@ class DrawsImages(Protocol):
         ...
 
 
-@runtime_checkable
+DRAWS_IMAGES: Capability[DrawsImages] = Capability("draws images")
+
+
 class DrawsFinalPicture(Protocol):
     """A GameUI with a picture for a finished game (SPLIT's score progression, TEN's final
     collections), attached to the game's final post. Public information only."""
@@ -394,6 +449,9 @@ class DrawsFinalPicture(Protocol):
         ...
 
 
+DRAWS_FINAL_PICTURE: Capability[DrawsFinalPicture] = Capability("draws a final picture")
+
+
 class HintUnit(StrEnum):
     """What the numbers of a hint measure: the game's expert outcome at that moment."""
 
@@ -401,14 +459,16 @@ class HintUnit(StrEnum):
     WIN = "win"  # a share of the win (1 = a whole win)
 
 
-@runtime_checkable
 class WordsHints(Protocol):
-    """A GameUI that words the expert's hints (``cogs.clicks.hint_click``): a move as its
+    """A GameUI that words the expert's hints (``cogs.hints.hint_click``): a move as its
     controls and log say it, in ``words`` (the viewer's), drawn from ``viewer``'s own view,
     and the unit of its expert's outcome now. Its private view carries the Hint button
-    (``cogs.kit.hint_button``) on the viewer's turn in a game with hints."""
+    (``cogs.hints.hint_button``) on the viewer's turn in a game with hints."""
 
     def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
         ...
 
     def hint_unit(self, session: Session) -> HintUnit: ...
+
+
+WORDS_HINTS: Capability[WordsHints] = Capability("words hints")

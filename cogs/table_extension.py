@@ -2,14 +2,18 @@
 the listeners that keep the channel current.
 
 ``setup(bot)`` makes the bot's services (``cogs.table_services.TableServices``: the game UI
-registry, the pictures, the click handlers, the table publisher...) and sets them on the client,
-adds :class:`cogs.commands.game_commands.GameCog`, registers the table controls
-(``cogs.kit.custom_ids``), installs the command tree's error hook, checks every slash command's
-options before it runs (``cogs.kit.option_check``), subscribes every listener of
-the manager in their one declared order (:func:`listeners`), counts the messages below each
-table (``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players
-and the turn clock, and installs the catch-up after a restart. Then it loads each game's UI
+registry, the pictures, the table publisher, the features' registry...) and sets them on the
+client, adds :class:`cogs.commands.game_commands.GameCog`, registers the table core like any
+feature (``cogs.features``: its controls with their clicks in ``cogs.clicks.table_clicks``, its
+listeners at their places: :func:`listeners`), makes the client's ``dispatch_control`` (a
+click's context, then its registered click: ``cogs.click_context``), subscribes the one
+ordered list of places, installs the command tree's error hook, checks every slash command's
+options before it runs (``cogs.kit.option_check``), counts the messages below each table
+(``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players and
+the turn clock, and installs the catch-up after a restart. Then it loads each game's UI
 package (``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
+The features (``cogs/daily``, ``cogs/learn``, ``cogs/hints``...) are extensions of their own,
+loaded after this one; this module imports none of them.
 
 Extension modules only wire: discord.py executes an extension module afresh when it loads it,
 so the classes live in the modules they import.
@@ -22,19 +26,19 @@ import importlib.util
 
 from bot.process.client import TableBot
 from bot.sessions.manager import Listener
-from cogs.clicks import table_clicks
+from cogs.click_context import dispatcher
+from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
 from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
-from cogs.commands.learn_command import LearnCog
+from cogs.features import Feature, Place, TableFeatures
 from cogs.i18n.commands import CatalogTranslator
-from cogs.kit.custom_ids import TABLE_CONTROLS
 from cogs.kit.message_routes import MessageRoutes
 from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
-from cogs.listeners.private_tables import PrivateTables, public_only
+from cogs.listeners.private_tables import PrivateTables
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.table_watch import TableWatch
 from cogs.listeners.turn_ping import TurnPing
@@ -46,30 +50,24 @@ from cogs.ui_registry import GameUIs
 
 
 def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
-              turn_ping: TurnPing) -> tuple[Listener, ...]:
-    """Every listener of the manager's changes, in the order each change is delivered to
-    them: the table, the round summaries, the ping, the final post, then a game's thread is
-    archived and the tokens of its messages forgotten; the followed private views, the
-    channel health; last the machine seats and the turn clock, so a change is drawn and
-    posted before a machine seat's worker or the clock looks at it; the reviews of a finished
-    game are queued last. The channel's listeners (and the reviews, opened from the final
-    post) never hear of a private table (``cogs.listeners.private_tables``)."""
-    channel = (
-        publisher.on_change,
-        Announcer(bot).on_change,
-        turn_ping.on_change,
-        FinalPost(bot).on_change,
-        ThreadArchiver(bot).on_change,
-        services.routes.on_change,
-        ViewFollower(bot).on_change,
-        services.health.on_change,
-    )
-    return (
-        *(public_only(listener) for listener in channel),
-        bot.autoplay.on_change,
-        bot.turn_clock.on_change,
-        public_only(bot.reviews.on_change),
-    )
+              turn_ping: TurnPing) -> dict[Place, Listener]:
+    """The table core's listeners, each at its place of the one ordered list
+    (``cogs.features.Place``: the table, the round summaries, the ping, the final post, the
+    thread archiver, the message routes, the followed private views, the channel health, the
+    machine seats and the turn clock). A feature places its own (the reviews, the daily's
+    scores) when it registers."""
+    return {
+        Place.TABLE: publisher.on_change,
+        Place.SUMMARIES: Announcer(bot, services).on_change,
+        Place.PING: turn_ping.on_change,
+        Place.FINAL_POST: FinalPost(bot, services).on_change,
+        Place.THREADS: ThreadArchiver(bot, services.routes.budget).on_change,
+        Place.ROUTES: services.routes.on_change,
+        Place.VIEWS: ViewFollower(bot, services).on_change,
+        Place.HEALTH: services.health.on_change,
+        Place.MACHINES: bot.autoplay.on_change,
+        Place.CLOCK: bot.turn_clock.on_change,
+    }
 
 
 async def setup(bot: TableBot) -> None:
@@ -81,15 +79,16 @@ async def setup(bot: TableBot) -> None:
     if pictures.default_on:
         pictures.start()  # else the workers start with the first picture a server asks for
     watch = TableWatch(manager)
-    publisher = TablePublisher(bot, run_debounce=bot.settings.table_run_debounce, watch=watch)
-    services = TableServices(GameUIs(manager.engines), table_clicks, pictures=pictures,
-                             bot_levels=bot.settings.offered_bot_levels, publisher=publisher,
-                             routes=MessageRoutes(bot.budget))
-    bot.services = services
+    services = TableServices(GameUIs(manager.engines), pictures=pictures,
+                             bot_levels=bot.settings.offered_bot_levels,
+                             routes=MessageRoutes(bot.budget),
+                             features=TableFeatures(bot.add_dynamic_items))
+    publisher = TablePublisher(bot, services, run_debounce=bot.settings.table_run_debounce,
+                               watch=watch)
+    services.publisher = publisher
+    bot.services = services  # read once by each feature's extension (table_of)
     await bot.add_cog(GameCog(services))
     await bot.add_cog(ImagesCog())
-    await bot.add_cog(LearnCog(services))
-    bot.add_dynamic_items(*TABLE_CONTROLS)
     bot.tree.error(on_command_error)
     # Every slash command's options are checked against its declaration before it runs (a
     # forged command is refused, not run): the tree's global check, replaced on this tree.
@@ -97,11 +96,13 @@ async def setup(bot: TableBot) -> None:
     bot.add_listener(watch.on_message, "on_message")
     bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
-    turn_ping = TurnPing(bot)
+    turn_ping = TurnPing(bot, services)
     publisher.on_moved = turn_ping.relink
-    for listener in listeners(bot, services, publisher, turn_ping):
-        manager.subscribe(listener)
-    notifier = PrivateTables(bot, publisher)  # a private table's redraws edit its message
+    bot.dispatch_control = dispatcher(services)  # a control's click: context, then its click
+    services.features.register(Feature("table", controls=table_controls(),
+                                       listeners=listeners(bot, services, publisher, turn_ping)))
+    services.features.subscribe(manager)  # every place, in order; features fill theirs later
+    notifier = PrivateTables(bot, services, publisher)  # a private table's redraws edit its message
     bot.autoplay.notifier = notifier
     bot.turn_clock.notifier = notifier
 

@@ -1,9 +1,12 @@
 """What the cogs share, one typed object per bot: :class:`TableServices`.
 
 The table extension (``cogs.table_extension``) makes it and sets it on the client
-(``TableBot.services``); a cog, a handler or a listener reaches it through the typed client
-with :func:`services_of`. The process's own parts stay the client's: ``client.manager``,
-``client.settings``, ``client.leaderboards``, ``client.autoplay``, ``client.turn_clock``.
+(``TableBot.services``). A feature's extension reads it once, when it makes its cog
+(:func:`table_of`); a click or a command reads it from its context
+(``cogs.click_context.context_of``); a listener is made with it. The core's renders that are
+given only the client still look it up (:func:`services_of`). The process's own parts stay
+the client's: ``client.manager``, ``client.settings``, ``client.leaderboards``,
+``client.autoplay``, ``client.turn_clock``, ``client.daily``.
 Tests give their fake client the same attribute (``tests/fakes.py``).
 
 This module imports only what the services are made of (none of which imports it back), so
@@ -14,15 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from bot.daily.service import DailyDeals
 from bot.process.client import TableBot
-from bot.records.session import Session, SessionKind
+from bot.records.session import Session
 from bot.sessions.manager import BOT_LEVELS
+from cogs.features import TableFeatures
 from cogs.kit.channel_health import ChannelHealth
-from cogs.kit.click_kinds import TableClicks
-from cogs.kit.hint_searches import HintSearches
 from cogs.kit.message_routes import MessageRoutes
 from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.pictures import Pictures
@@ -38,44 +39,42 @@ class Publisher(Protocol):
     on_moved: Callable[[Session], Awaitable[object]] | None
 
 
-# cogs.rendering.private_table.AddOn (its PrivateExtras), named loosely: that module imports
-# this one.
-PrivateAddOn = Callable[[TableBot, Session, str, Any], Awaitable[Any]]
-
-
 def _no_pictures() -> Pictures:
     return Pictures(default_on=False)
 
 
 @dataclass(eq=False)
 class TableServices:
-    """``uis``: the game UI registry; ``clicks``: what the table controls call
-    (``cogs.clicks.table_clicks``); ``pictures``: tables and hands drawn (off unless set per server
-    without one given); ``bot_levels``: the machine levels the lobby offers; ``replays``: the
+    """``uis``: the game UI registry; ``pictures``: tables and hands drawn (off unless set per
+    server without one given); ``bot_levels``: the machine levels the lobby offers; ``replays``: the
     built replays; ``health``: channels that refuse the bot's posts; ``views``: each player's
     latest private view; ``publisher``: the table publisher, once the table extension made it;
-    ``private_addons``: what each private kind adds to its table's message
-    (``cogs.rendering.private_table.AddOn``); ``daily``: the daily deal
-    (``cogs.daily_extension``); ``routes``: where public messages are written (tokens, else
-    the channel in the budget); ``hints``: the Hint button's searches, one per seat and
-    version."""
+    ``routes``: where public messages are written (tokens, else the channel in the budget);
+    ``features``: what the features registered (``cogs.features``: their listeners' places,
+    their private add-ons). A feature's own parts stay in its package: this object does not
+    grow per feature."""
 
     uis: GameUIs
-    clicks: TableClicks
     pictures: Pictures = field(default_factory=_no_pictures)
     bot_levels: tuple[str, ...] = BOT_LEVELS
     replays: ReplayCache = field(default_factory=ReplayCache)
     health: ChannelHealth = field(default_factory=ChannelHealth)
     views: FollowedViews = field(default_factory=FollowedViews)
     publisher: Publisher | None = None
-    private_addons: dict[SessionKind, PrivateAddOn] = field(default_factory=dict)
-    daily: DailyDeals | None = None  # the daily deal, once its extension is loaded
     routes: MessageRoutes = field(default_factory=MessageRoutes)
-    hints: HintSearches = field(default_factory=HintSearches)
+    features: TableFeatures = field(default_factory=TableFeatures)
 
 
 def services_of(client: TableBot) -> TableServices:
-    """The services of ``client`` (RuntimeError before the table extension made them)."""
+    """The services of ``client``, for the core's renders that are given only the client (a
+    table drawn from a listener and from a click alike)."""
+    return table_of(client)
+
+
+def table_of(client: TableBot) -> TableServices:
+    """The table's services, for a feature extension's ``setup`` (RuntimeError before the table
+    extension made them): read once there, when the feature is made and registered, never at
+    run time."""
     services = client.services
     if not isinstance(services, TableServices):
         raise RuntimeError("the table extension (cogs.table_extension) is not loaded")

@@ -17,6 +17,7 @@ Every response/followup/edit is recorded as a :class:`Sent` on the interaction
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,17 +25,21 @@ from typing import Any
 import discord
 from pydantic import SecretStr
 
+from bot.automation.decision_pool import suggest
+from bot.automation.hints import Hint
+from bot.daily.service import DailyDeals
 from bot.process.env_settings import Settings
-from cogs.clicks import table_clicks as handlers
-from cogs.commands.daily_commands import DAILY_ITEMS
+from bot.records.change import Change
+from cogs.click_context import dispatcher
+from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
-from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
+from cogs.features import Feature, TableFeatures
 from cogs.game_ui import GameUI
-from cogs.kit.custom_ids import TABLE_CONTROLS
+from cogs.hints.extension import HintsCog
+from cogs.leaderboard.commands import LeaderboardCog
+from cogs.reviews.extension import ReviewsCog
 from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
-
-DYNAMIC_ITEMS = (*TABLE_CONTROLS, *LEADERBOARD_ITEMS, *DAILY_ITEMS)
 
 _ids = itertools.count(900_000)
 
@@ -176,15 +181,41 @@ class FakeChannel:
         return self.get_partial_message(message_id)
 
 
+class ThreadHints:
+    """The decision pool of the Hint button's searches (``cogs.hints.hint_click.HintPool``),
+    in a worker thread: ``deadline`` seconds per search."""
+
+    deadline = 0.4
+
+    async def hint(self, game: str, state: Any, player: str, rng: Any) -> Hint:
+        return await asyncio.to_thread(suggest, game, state, player, rng, self.deadline)
+
+
+async def _no_reviews(change: Change) -> None:
+    return None
+
+
 class FakeClient:
     """Stands in for the bot (``bot.process.client.TableBot``): ``manager``, the ``services``
-    with the game UIs (``uis``), the table cog (``cog``), and channel lookups."""
+    with the game UIs (``uis``), the table cog (``cog``), and channel lookups. The controls of
+    the table, hints, reviews and the leaderboard are registered as the extensions do
+    (``controls``: the classes a click is dispatched to); their listeners are not subscribed."""
 
     def __init__(self, manager: Any, uis: dict[str, GameUI] | None = None, *,
                  settings: Settings | None = None) -> None:
         self.manager = manager
         self.uis = GameUIs(manager.engines, uis)
-        self.services = TableServices(self.uis, handlers)
+        self.controls: list[type[discord.ui.DynamicItem[Any]]] = []
+        self.services = TableServices(self.uis,
+                                      features=TableFeatures(self.add_dynamic_items))
+        self.hint_pool = ThreadHints()
+        features = self.services.features
+        self.dispatch_control = dispatcher(self.services)
+        features.register(Feature("table", controls=table_controls()))
+        features.register(HintsCog(self.services, self.hint_pool).feature())
+        reviews = ReviewsCog(self.services, _no_reviews).feature()
+        features.register(Feature("reviews", controls=reviews.controls))
+        features.register(LeaderboardCog(self.services, DailyDeals(manager)).feature())
         self.cog = GameCog(self.services)
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
@@ -194,6 +225,9 @@ class FakeClient:
             discord_token=SecretStr("fake.discord.token"), turn_minutes=manager.turn_minutes,
             _env_file=None,  # type: ignore[call-arg]
         )
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self.controls.extend(items)
 
     def get_guild(self, guild_id: int) -> FakeGuild | None:
         return self.guilds.get(guild_id)
@@ -390,7 +424,9 @@ class FakeInteraction:
 
 
 async def invoke(command: Any, cog: Any, interaction: FakeInteraction, **params: Any) -> None:
-    """Run an app command's callback as Discord would (``GameCog.new``, ``GameCog.rules``)."""
+    """Run an app command's callback as Discord would (``GameCog.new``, ``GameCog.rules``):
+    after its cog's check, which makes the interaction's context."""
+    await discord.utils.maybe_coroutine(cog.interaction_check, interaction)
     await command.callback(cog, interaction, **params)
     await settle(interaction)
 
@@ -406,7 +442,7 @@ async def click(
     """Dispatch a component click the way discord.py does for registered DynamicItems."""
     if values is not None:
         interaction.data = {"custom_id": custom_id, "values": values}
-    for factory in DYNAMIC_ITEMS:
+    for factory in interaction.client.controls:
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
         if match:
             base: discord.ui.Item[Any]

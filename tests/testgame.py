@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.records.errors import Refusal
 from bot.records.session import Session
-from cogs.game_ui import Click, Move, OpenStep, Page, Render
+from cogs.game_ui import WORDS_EVENTS, Click, Move, OpenStep, Page, Render, declares
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import number
 from cogs.kit.custom_ids import ActButton, HandButton
@@ -137,6 +137,7 @@ class CountUI:
     """The COUNT table UI: proves the GameUI protocol end to end."""
 
     rules: Sequence[Page] = ()
+    capabilities = declares(WORDS_EVENTS)
 
     def __init__(self, engine: CountEngine) -> None:
         self.engine = engine

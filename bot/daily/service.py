@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from enum import StrEnum
 
 from bot.daily.deal import daily_seed, day_ends_at, deal_day, new_key, next_deal_at
 from bot.daily.streaks import Streak, streak_of
@@ -54,6 +55,31 @@ class OpenElsewhere(Exception):
     def __init__(self, guild_id: int) -> None:
         super().__init__(f"the daily runs in server {guild_id}")
         self.guild_id = guild_id
+
+
+class ShareRefusal(StrEnum):
+    """Why a Share is refused: no daily play of that session, another player's, dealt in
+    another server, not finished, or shared already."""
+
+    NO_PLAY = "no play"
+    NOT_YOURS = "not yours"
+    OTHER_SERVER = "other server"
+    NOT_FINISHED = "not finished"
+    SHARED_ALREADY = "shared already"
+
+
+class ShareRefused(Exception):
+    def __init__(self, reason: ShareRefusal) -> None:
+        super().__init__(f"share refused: {reason}")
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A finished daily shared now: its play (with its score) and the player's streak."""
+
+    play: DailyPlay
+    streak: Streak
 
 
 @dataclass(frozen=True)
@@ -218,6 +244,25 @@ class DailyDeals:
         assert play.score is not None
         return Summary(play, board, max(best or play.score, play.score),
                        await self.streak(play.user_id, play.game))
+
+    async def share(self, session_id: int, player: str, guild_id: int) -> Shared:
+        """Mark ``player``'s finished daily of ``session_id`` shared (once), in the server
+        it was dealt in (``guild_id``: where the Share was clicked); ShareRefused
+        otherwise."""
+        play = await self.store.daily_play_of(session_id)
+        if play is None:
+            raise ShareRefused(ShareRefusal.NO_PLAY)
+        if play.user_id != player:
+            raise ShareRefused(ShareRefusal.NOT_YOURS)
+        if play.guild_id != guild_id:
+            raise ShareRefused(ShareRefusal.OTHER_SERVER)
+        stored = await self.store.load_session(session_id)
+        settled = await self.settled(stored) if stored is not None else None
+        if settled is None or not settled.finished:
+            raise ShareRefused(ShareRefusal.NOT_FINISHED)
+        if not await self.store.share_daily(session_id, self.clock()):
+            raise ShareRefused(ShareRefusal.SHARED_ALREADY)
+        return Shared(settled, await self.streak(settled.user_id, settled.game))
 
     def is_over(self, day: date) -> bool:
         """Whether ``day``'s deal is over (its replays may be shown)."""

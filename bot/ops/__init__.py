@@ -4,5 +4,5 @@
 lock a bot holds on its SQLite file (``bot.ops.file_lock``). Backups: ``bot.backups``.
 
 Discord-free: the hooks that read discord.py objects live in the client (``bot.process.client``,
-``bot.process.client_ops``) and in ``cogs.admin_extension``. See ``docs/operations.md``.
+``bot.process.client_ops``) and in ``cogs.admin.extension``. See ``docs/operations.md``.
 """

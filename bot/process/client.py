@@ -3,13 +3,14 @@
 The Discord client of ``bot`` (with ``sharded_client``, ``client_ops``, ``api_base`` and
 ``__main__``, the only modules of ``bot`` that know Discord). It imports nothing from ``cogs``:
 it loads them as discord.py extensions by name (:data:`EXTENSIONS`), and each extension's
-``async def setup(bot)`` registers its cog, its components (DynamicItems) and, for the table,
-every manager listener in its one declared order (``cogs.table_extension.listeners``: the
-machine seats and the turn clock made here come last), the notifier of the machine players and
-the turn clock and the catch-up after a restart (:attr:`TableBot.catch_up`). Cogs reach the
-process through this typed client: ``interaction.client.manager``, ``.leaderboards``,
-``.autoplay``, ``.turn_clock``, and what the extensions share, ``.services``
-(``cogs.table_services``).
+``async def setup(bot)`` adds its cog. The table's subscribes one manager listener per named
+place, in their one order (``cogs.features.Place``: the machine seats and the turn clock made
+here among them), makes the notifier of the machine players and the turn clock and the
+catch-up after a restart (:attr:`TableBot.catch_up`); each feature's cog registers its
+controls, listeners and private add-on with the table in ``cog_load``. Cogs reach the process
+through this typed client: ``interaction.client.manager``, ``.leaderboards``, ``.autoplay``,
+``.turn_clock``, ``.daily``, and what the extensions share, ``.services``
+(``cogs.table_services``), read once by each feature's extension.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.automation.autoplay import Autoplay
 from bot.automation.decision_pool import DecisionPool
 from bot.automation.season_watcher import SeasonWatcher
 from bot.automation.turn_clock import TurnClock
+from bot.daily.service import DailyDeals
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.ops.rest_trace import rest_trace
 from bot.process.client_ops import TrackedTree
@@ -51,14 +53,21 @@ log = logging.getLogger(__name__)
 
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
-# Loaded in this order; the table extension loads each game's UI package (cogs.<game key>).
+# Loaded in this order; the table extension loads each game's UI package (cogs.<game key>),
+# then each feature registers with the table (cogs.features).
 EXTENSIONS = (
-    "cogs.table_extension", "cogs.leaderboard_extension", "cogs.settings_extension",
-    "cogs.admin_extension", "cogs.daily_extension",
+    "cogs.table_extension", "cogs.hints.extension", "cogs.reviews.extension",
+    "cogs.learn.extension", "cogs.daily.extension", "cogs.leaderboard.extension",
+    "cogs.seasons.extension", "cogs.settings.extension", "cogs.admin.extension",
 )
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.
 CatchUp = Callable[[bool], Awaitable[int]]  # ping again? -> the tables redrawn
+# What a click on one of the bot's controls calls, set by the table extension
+# (cogs.click_context.dispatcher): the interaction, the control's kind, its parsed parts and a
+# select's chosen values (None for a button).
+ControlDispatch = Callable[
+    [discord.Interaction[Any], Any, tuple[Any, ...], list[str] | None], Awaitable[None]]
 
 # Gateway events the bot has no use for: it answers interactions and edits its own messages
 # over REST, and counts the messages posted below a table (guild MESSAGE_CREATE / DELETE,
@@ -112,10 +121,13 @@ class TableBot(commands.Bot):
         self.decisions: DecisionPool | None = None
         # The expert's reviews of finished games (bot.reviews), in their own pool.
         self._reviews: Reviewer | None = None
+        # The daily deal (bot.daily): its extension scores finished dailies.
+        self._daily: DailyDeals | None = None
         self._turn_clock: TurnClock | None = None
         self._season_watcher: SeasonWatcher | None = None
         self._season_task: asyncio.Task[None] | None = None
         self.catch_up: CatchUp | None = None
+        self.dispatch_control: ControlDispatch | None = None
         # What the extensions share (``cogs.table_services.TableServices``, set by the table
         # extension): the bot never reads it, and this module imports nothing of cogs.
         self.services: object | None = None
@@ -143,6 +155,10 @@ class TableBot(commands.Bot):
     @property
     def reviews(self) -> Reviewer:
         return _ready(self._reviews, "reviews")
+
+    @property
+    def daily(self) -> DailyDeals:
+        return _ready(self._daily, "daily")
 
     @property
     def turn_clock(self) -> TurnClock:
@@ -188,6 +204,9 @@ class TableBot(commands.Bot):
             self.settings.expert_workers, self.settings.expert_deadline_ms / 1000
         )
         self._autoplay = Autoplay(manager, decisions=self.decisions)
+        secret = self.settings.daily_secret
+        self._daily = DailyDeals(manager, secret=secret.get_secret_value() if secret else None,
+                                 clock=self.clock)
         self._reviews = Reviewer(
             self.store, ReviewPool(self.settings.review_workers),
             self.settings.review_cpu_seconds, self.clock, shards=self.ownership.shards,

@@ -18,13 +18,13 @@ import discord
 from bot.records import errors
 from bot.records.errors import Refusal, TableError
 from bot.records.session import Session, Status
+from cogs.click_context import context_of
 from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_threads import reopen
 from cogs.i18n.interaction import user_words
 from cogs.kit.custom_ids import REMATCH_GONE
 from cogs.kit.keyed_locks import REMATCHES
 from cogs.rendering.table_renders import table_render
-from cogs.table_services import services_of
 
 
 async def rematch_click(interaction: Interaction, session_id: int) -> None:
@@ -91,7 +91,7 @@ async def _open(interaction: Interaction, old: Session) -> None:
             await manager.cancel(lobby.id, me)
         raise
     message = await interaction.original_response()
-    services_of(interaction.client).routes.hold(lobby.id, message.id, interaction,
+    context_of(interaction).services.routes.hold(lobby.id, message.id, interaction,
                                                 original=True)
     with contextlib.suppress(TableError):  # the lobby was closed meanwhile
         await manager.set_table_message(lobby.id, message.id)

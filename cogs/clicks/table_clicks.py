@@ -11,6 +11,7 @@ of the player's legal actions (or a next step). Every rule lives in the manager
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
@@ -21,14 +22,13 @@ from bot.records import errors
 from bot.records.change import Change
 from bot.records.errors import NotYourTurn, StaleVersion, TableError
 from bot.records.session import Session, Status
-from cogs.clicks.hint_click import HINTS_OFF, answer_hint
-from cogs.clicks.rematch import rematch_click as rematch_click  # a TableClicks handler
+from bot.sessions.manager import BOT_LEVELS
+from cogs.click_context import context_of
+from cogs.clicks.rematch import rematch_click
 from cogs.client_services import (
     Interaction,
-    game_uis,
     is_ephemeral,
     is_moderator,
-    offered_bot_levels,
     player_id,
     refuse,
     release_view,
@@ -37,22 +37,44 @@ from cogs.client_services import (
     send_private,
     tell_if_blocked,
 )
+from cogs.features import ControlClick
 from cogs.game_ui import (
-    AnswersInfo,
+    ANSWERS_INFO,
+    SHOWS_SCORES,
+    WORDS_HINTS,
+    WORDS_TURNS,
     GameUI,
     Move,
     OpenStep,
     Render,
-    ShowsScores,
-    WordsHints,
-    WordsTurns,
+    able,
     action_in,
     private_in,
 )
 from cogs.i18n.interaction import channel_words, server_words, user_words
+from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import CHOOSE_ONE
-from cogs.kit.custom_ids import HostTool, InfoKind, LobbyAction, RulesPageButton, session_of_id
+from cogs.kit.custom_ids import (
+    ActButton,
+    ActSelect,
+    AnyControl,
+    BackButton,
+    HandButton,
+    HostSelect,
+    HostTool,
+    InfoButton,
+    InfoKind,
+    LobbyAction,
+    LobbyButton,
+    RematchButton,
+    ReplayButton,
+    ReplayJump,
+    ReplayTag,
+    RulesPageButton,
+    answer_refusal,
+    session_of_id,
+)
 from cogs.kit.message_routes import Cause
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, controls_on, on_own_page
 from cogs.kit.refusal_texts import WRONG_TABLE, refusal_text
@@ -68,20 +90,19 @@ from cogs.rendering.message_delivery import (
     table_shown,
 )
 from cogs.rendering.private_table import private_table
-from cogs.rendering.replay_pages import replay_click as replay_click  # a TableClicks handler
-from cogs.rendering.review_pages import review_click as review_click  # a TableClicks handler
+from cogs.rendering.replay_pages import replay_click
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
 from cogs.settings.reader_words import reply_words
-from cogs.table_services import services_of
 
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
+HINTS_OFF = N_("This game is played without hints.")  # and cogs.hints' refusal
 
 
 def _origin(interaction: Interaction) -> Cause:
     """What the manager's change carries to the listeners: the message clicked and the
     interaction, whose token can carry the change's messages (``cogs.kit.message_routes``)."""
-    return services_of(interaction.client).routes.cause(interaction)
+    return context_of(interaction).cause
 
 
 @contextlib.asynccontextmanager
@@ -90,7 +111,7 @@ async def _after_change(text: str) -> AsyncIterator[None]:
     ``text``, not with "nothing was changed"."""
     try:
         yield
-    except Exception as error:
+    except Exception as error:  # any failure after the store: say the move was made
         raise ChangeNotShown(error, text) from error
 
 
@@ -140,13 +161,13 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, session_id:
             current = own_table(interaction, session_id)
             if current is None:
                 raise errors.Refusal(errors.NO_GAME)
-            if not isinstance(game_uis(interaction.client).ui(current.game), WordsHints):
+            if able(context_of(interaction).services.uis.ui(current.game), WORDS_HINTS) is None:
                 await refuse(interaction, HINTS_OFF)  # a forged toggle: the game has none
                 return
             session = await manager.set_hints(session_id, me, not current.hints, origin=origin)
         elif action in BOT_BUTTON_LEVELS:
             level = BOT_BUTTON_LEVELS[action]
-            offered = offered_bot_levels(interaction.client)
+            offered = (context_of(interaction).services.bot_levels or BOT_LEVELS)
             if level not in offered:  # a button from before BOT_LEVELS changed
                 raise errors.bad_bot_level(offered)
             session = await manager.add_bot(session_id, me, level, origin=origin)
@@ -198,7 +219,7 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
     except TableError as err:
         await refuse(interaction, err)
         return
-    ui = game_uis(interaction.client).ui(session.game)
+    ui = context_of(interaction).services.uis.ui(session.game)
     private = private_in(ui, session, me, await user_words(interaction))
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
@@ -235,9 +256,10 @@ async def act_click(
         session = own_table(interaction, session_id)
         if session is None:
             raise errors.Refusal(errors.NO_GAME)
-        ui = game_uis(interaction.client).ui(session.game)
+        ui = context_of(interaction).services.uis.ui(session.game)
         words = await user_words(interaction)
-        info = ui.info_for(session, payload, words) if isinstance(ui, AnswersInfo) else None
+        answers = able(ui, ANSWERS_INFO)
+        info = answers.info_for(session, payload, words) if answers is not None else None
         if info is not None:
             manager.check_viewer(session, me)
             await send_private(interaction, info)
@@ -272,8 +294,9 @@ async def act_click(
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
-        if isinstance(ui, WordsTurns) and live:
-            await refuse(interaction, ui.not_your_turn(live, await user_words(interaction)))
+        turns = able(ui, WORDS_TURNS) if ui is not None else None
+        if turns is not None and live:
+            await refuse(interaction, turns.not_your_turn(live, await user_words(interaction)))
         else:
             await refuse(interaction, err)
         return
@@ -303,7 +326,8 @@ async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session,
     instead of their hand): a private table's whole message
     (``cogs.rendering.private_table``), else their private view with its picture."""
     if session.is_private:
-        return Shown(await private_table(interaction.client, session, me, words, step))
+        return Shown(await private_table(context_of(interaction).services, session, me, words,
+                                          step))
     render = step if step is not None else private_in(ui, session, me, words)
     return await private_shown(interaction, session, me, render)
 
@@ -380,29 +404,19 @@ def _info_render(
     (``cogs.rendering.message_delivery.table_copy_shown``)."""
     if session is None:
         raise errors.Refusal(errors.NO_GAME)
-    ui = game_uis(interaction.client).ui(session.game)
+    ui = context_of(interaction).services.uis.ui(session.game)
     if what is InfoKind.RULES and ui.rules:
         return rules_page(ui, 0, words)
     if what is InfoKind.LOG:
         return log_render(ui, session, words)
     if what is InfoKind.SCORES:
-        if not isinstance(ui, ShowsScores):
+        scores = able(ui, SHOWS_SCORES)
+        if scores is None:
             raise errors.Refusal(errors.NO_SCORE_SHEET)
         if session.status is Status.LOBBY:
             raise errors.Refusal(errors.NOT_STARTED)
-        return ui.scores(session, words)
+        return scores.scores(session, words)
     return None
-
-
-async def hint_click(interaction: Interaction, session_id: int, version: int) -> None:
-    """The Hint button of a private view: the expert's move for the clicker, ephemeral
-    (``cogs.clicks.hint_click``); a read, nothing is stored."""
-    try:
-        session = own_table(interaction, session_id)
-    except TableError as err:
-        await refuse(interaction, err)
-        return
-    await answer_hint(interaction, session, version)
 
 
 async def back_click(interaction: Interaction, session_id: int) -> None:
@@ -430,9 +444,44 @@ async def rules_click(interaction: Interaction, game: str, page: int) -> None:
                        ephemeral=True):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return
-    ui = game_uis(interaction.client).with_rules().get(game)
+    ui = context_of(interaction).services.uis.with_rules().get(game)
     if ui is None:
         await refuse(interaction, errors.unknown_game_refusal(game))
         return
     words = await user_words(interaction)
     await interaction.response.edit_message(**rules_page(ui, page, words).edit_kwargs())
+
+
+STEP_VALUE = re.compile(r"[0-9]{1,7}")
+
+
+async def jump_select(interaction: Interaction, session_id: int,
+                      values: Sequence[str] | None) -> None:
+    """A replay's jump: each option's value is a step index. A value that is not ASCII
+    digits is refused; the replay refuses one out of range."""
+    if values is None or len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
+        await answer_refusal(interaction, "Choose one step from the list.")
+        return
+    await replay_click(interaction, session_id, int(values[0]), False)
+
+
+def table_controls() -> dict[type[AnyControl], ControlClick]:
+    """The table's control kinds, each with its click here (a feature registers its own:
+    ``cogs.features``)."""
+    return {
+        LobbyButton: lambda ia, parts, _: lobby_click(ia, *parts),
+        ActButton: lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
+                                                       values),
+        ActSelect: lambda ia, parts, values: act_click(ia, parts[0], parts[1], parts[2],
+                                                       values),
+        HandButton: lambda ia, parts, _: hand_click(ia, *parts),
+        RulesPageButton: lambda ia, parts, _: rules_click(ia, parts[0], parts[1]),
+        BackButton: lambda ia, parts, _: back_click(ia, *parts),
+        InfoButton: lambda ia, parts, _: info_click(ia, *parts),
+        ReplayButton: lambda ia, parts, _: replay_click(
+            ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
+        ReplayJump: lambda ia, parts, values: jump_select(ia, parts[0], values),
+        RematchButton: lambda ia, parts, _: rematch_click(ia, *parts),
+        HostSelect: lambda ia, parts, values: host_select(ia, parts[0], parts[1],
+                                                          values or []),
+    }

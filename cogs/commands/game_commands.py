@@ -16,6 +16,7 @@ from bot.records import errors
 from bot.records.errors import TableError
 from bot.records.session import Session, Status
 from bot.sessions.deadlines import MAX_TURN_MINUTES
+from cogs.click_context import enter
 from cogs.clicks import table_clicks
 from cogs.client_services import Interaction, is_moderator, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices
@@ -71,6 +72,11 @@ class GameCog(commands.Cog):
 
     def __init__(self, services: TableServices) -> None:
         self.services = services
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every command of the cog starts with its context (``cogs.click_context``)."""
+        enter(interaction, self.services)
+        return True
 
     async def cog_unload(self) -> None:
         self.services.pictures.close()
@@ -184,7 +190,7 @@ class GameCog(commands.Cog):
             except TableError:  # the game ended meanwhile; the copy is right
                 return
             if old_id is not None and old_id != message.id:
-                await delete_quietly(interaction.client, moved, old_id,
+                await delete_quietly(self.services.routes, interaction.client, moved, old_id,
                                      f"the old table of session {session.id}")
             publisher = self.services.publisher
             if publisher is not None and publisher.on_moved is not None:

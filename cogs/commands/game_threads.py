@@ -13,6 +13,7 @@ import logging
 
 import discord
 
+from bot.ops.request_budget import RequestBudget
 from bot.process.client import TableBot
 from bot.records.change import Change
 from bot.records.errors import TableError
@@ -21,7 +22,6 @@ from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n.interaction import server_words
 from cogs.kit.discord_limits import clip
 from cogs.rendering.table_renders import table_render
-from cogs.table_services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +77,9 @@ class ThreadArchiver:
     """Archives a game's thread once the game is over (a manager listener, subscribed last:
     the final post goes first). A game in an ordinary channel is not touched."""
 
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, budget: RequestBudget) -> None:
         self._client = client
+        self._budget = budget
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -87,7 +88,7 @@ class ThreadArchiver:
         channel = self._client.get_channel(session.channel_id)
         if not isinstance(channel, discord.Thread) or channel.archived:
             return
-        budget = services_of(self._client).routes.budget  # a globally-limited request
+        budget = self._budget  # a globally-limited request
         try:
             await budget.run(lambda: channel.edit(archived=True))
         except discord.HTTPException:

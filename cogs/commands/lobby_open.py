@@ -15,10 +15,10 @@ import discord
 
 from bot.records.errors import TableError
 from bot.records.session import HINTS, Session
-from cogs.client_services import Interaction, game_uis, release_view, seat_for
-from cogs.game_ui import WordsHints
+from cogs.click_context import context_of
+from cogs.client_services import Interaction, release_view, seat_for
+from cogs.game_ui import WORDS_HINTS, able
 from cogs.rendering.table_renders import Render
-from cogs.table_services import services_of
 
 Post = Callable[..., Awaitable[discord.Message]]
 
@@ -31,7 +31,7 @@ async def open_lobby(interaction: Interaction, channel_id: int, game: str, turn_
     step is refused. A game whose UI words no hints never has them."""
     manager = interaction.client.manager
     hints = hints and game in manager.engines \
-        and isinstance(game_uis(interaction.client).ui(game), WordsHints)
+        and able(context_of(interaction).services.uis.ui(game), WORDS_HINTS) is not None
     session = await manager.open_lobby(
         interaction.guild_id or 0, channel_id, game, seat_for(interaction.user),
         {HINTS: True} if hints else None, turn_minutes=turn_minutes,
@@ -62,7 +62,7 @@ async def post_lobby(interaction: Interaction, session: Session, render: Render,
     finally:
         release_view(render.view)
     if original:
-        services_of(interaction.client).routes.hold(session.id, message.id, interaction,
+        context_of(interaction).services.routes.hold(session.id, message.id, interaction,
                                                     original=True)
     with contextlib.suppress(TableError):  # the lobby was closed meanwhile
         await manager.set_table_message(session.id, message.id)

@@ -44,11 +44,19 @@ def _store(client: TableBot) -> StoredSettings:
     return stored_settings(client.manager.store)
 
 
+WORDS = "tablebot.words"  # the reader's words, kept on the interaction once read
+
+
 async def user_words(interaction: discord.Interaction[TableBot]) -> Words:
     """Words for an ephemeral reply to ``interaction.user``: their ``/language``, else their
-    Discord locale, else English."""
+    Discord locale, else English. Read once per interaction (kept in its ``extras``)."""
+    kept = interaction.extras.get(WORDS)
+    if isinstance(kept, Words):
+        return kept
     values = await _store(interaction.client).user(interaction.user.id)
-    return private_words(interaction, values.get(LANGUAGE_KEY))
+    words = private_words(interaction, values.get(LANGUAGE_KEY))
+    interaction.extras[WORDS] = words
+    return words
 
 
 async def player_words(

@@ -21,7 +21,7 @@ characters.
     the last lines of the event log.
 ``tb:hint:{session}:{version}`` (:data:`HintButton`)
     "Hint": the expert's suggestion for the clicker's move at that version, ephemeral (a
-    game with hints only; ``cogs.clicks.hint_click``).
+    game with hints only; ``cogs.hints.hint_click``).
 ``tb:back:{session}`` (:data:`BackButton`)
     "I'm back": an away player takes their seat back.
 ``tb:lobby:{action}:{session}`` (:data:`LobbyButton`)
@@ -38,16 +38,20 @@ characters.
 ``tb:rpj:{session}:{r|t}`` (:data:`ReplayJump`)
     Jump to a round (``r``) or turn (``t``): the chosen option's value is a step index.
 ``tb:rv:{session}:{page}:{o|f|p|n|l}`` (:data:`ReviewButton`)
-    The clicker's own review of a finished game (``cogs.rendering.review_pages``), at page
+    The clicker's own review of a finished game (``cogs.reviews.review_pages``), at page
     ``page``: open (a new private message, from the final post or a replay page), or first,
     previous, next, last (that private message edited).
 ``tb:rematch:{session}`` (:data:`RematchButton`)
     On a finished game's final post: its rematch (``cogs.clicks.rematch``).
 
-The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.commands.leaderboard_commands``.
+The leaderboard's page buttons (``tb:lb:…``) are a kind of ``cogs.leaderboard.commands``.
 
-The table controls click the handlers the services hold (``cogs.kit.click_kinds``): the handlers
-draw with these classes, so this module does not import them.
+What a click calls is registered with the kind (``cogs.features.Feature.controls``: the
+table's in ``cogs.clicks.table_clicks.table_controls``, a feature's in its own package); a
+click is handed to the client's ``dispatch_control`` (set when the table extension loads), so
+this module imports no handler. The class discord.py dispatches to is the one last sent
+(``ViewStore.add_view`` registers each sent DynamicItem's class), so a click cannot be bound
+to a class of its own.
 
 Views made of these items are never kept per message in discord.py's view store (a view of
 DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory
@@ -66,6 +70,7 @@ from typing import Any, ClassVar, Generic, Literal, Self, TypeVarTuple, cast
 import discord
 
 from bot.ops import outcomes
+from bot.process.client import TableBot
 from bot.process.client_ops import handling
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.i18n.command_mentions import command_fields
@@ -77,7 +82,6 @@ from cogs.kit.click_kinds import (
     Interaction,
     LobbyAction,
     ReplayTag,
-    clicks_of,
 )
 from cogs.kit.unexpected_errors import answer_unexpected
 
@@ -163,16 +167,15 @@ Click = Callable[[Interaction, tuple[*Parts], list[str] | None], Awaitable[None]
 
 @dataclass(frozen=True)
 class ControlKind(Generic[*Parts]):
-    """One kind of custom_id, ``tb:{prefix}:{part}:...``, and what a click on it does.
+    """One kind of custom_id, ``tb:{prefix}:{part}:...``.
 
-    ``click`` gets the parsed parts and, for a select, the chosen values (None for a button);
     ``refusal`` is said, ephemeral, when a number of the id is out of its range. ``label`` and
     ``style`` are a button's default looks. Declare the parts' types with the kind
-    (``ControlKind[int, str](...)``): the parts' parsers produce them."""
+    (``ControlKind[int, str](...)``): the parts' parsers produce them. What a click does is
+    registered with the kind (``cogs.features``)."""
 
     prefix: str
     parts: tuple[Part, ...]
-    click: Click[*Parts]
     refusal: Message
     label: str | None = None
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
@@ -206,7 +209,8 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
     whose numbers are out of range (the click is refused). A click that raises answers the
     user (``cogs.kit.unexpected_errors``) instead of leaving them with "The application did not
     respond".
-    The wrapped component's looks (``label``, ``options``, ``disabled``...) read through."""
+    The wrapped component's looks (``label``, ``options``, ``disabled``...) read through.
+    A click goes to the client's ``dispatch_control`` with the kind and its parsed parts."""
 
     kind: ClassVar[AnyKind]
     parts: tuple[*Parts] | None
@@ -239,8 +243,12 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
                 if self.parts is None:
                     await answer_refusal(interaction, self.kind.refusal)
                     return
-                await self.kind.click(interaction, self.parts, self.chosen(interaction))
-            except Exception as error:
+                client: TableBot = interaction.client
+                dispatch = client.dispatch_control
+                if dispatch is None:
+                    raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
+                await dispatch(interaction, self.kind, self.parts, self.chosen(interaction))
+            except Exception as error:  # every click is answered: logged, apologised for
                 await answer_unexpected(interaction, error, f"component {self.custom_id!r}")
 
 
@@ -321,68 +329,32 @@ async def answer_refusal(interaction: Interaction, message: Message | str) -> No
         await interaction.response.send_message(message, ephemeral=True)
 
 
-STEP_VALUE = re.compile(r"[0-9]{1,7}")
-
-
-async def _jump(interaction: Interaction, parts: tuple[int, Literal["r", "t"]],
-                values: list[str] | None) -> None:
-    """A replay's jump: each option's value is a step index. A value that is not ASCII
-    digits is refused; the handler refuses one out of range."""
-    if values is None or len(values) != 1 or STEP_VALUE.fullmatch(values[0]) is None:
-        await answer_refusal(interaction, "Choose one step from the list.")
-        return
-    await clicks_of(interaction.client).replay_click(interaction, parts[0], int(values[0]), False)
-
-
-# The table of control kinds: what each id holds, and what its click calls.
-ACT: ControlKind[int, int, str] = ControlKind(
-    "act", (SESSION, VERSION, PAYLOAD),
-    lambda ia, parts, values: clicks_of(ia.client).act_click(ia, *parts, values), GAME_GONE)
-SELECT: ControlKind[int, int, str] = ControlKind(
-    "sel", (SESSION, VERSION, PAYLOAD),
-    lambda ia, parts, values: clicks_of(ia.client).act_click(ia, *parts, values), GAME_GONE)
+# The table of control kinds: what each id holds.
+ACT: ControlKind[int, int, str] = ControlKind("act", (SESSION, VERSION, PAYLOAD), GAME_GONE)
+SELECT: ControlKind[int, int, str] = ControlKind("sel", (SESSION, VERSION, PAYLOAD), GAME_GONE)
 HAND: ControlKind[int] = ControlKind(
-    "hand", (SESSION,),
-    lambda ia, parts, _: clicks_of(ia.client).hand_click(ia, *parts), GAME_GONE,
-    label="My hand", style=discord.ButtonStyle.primary)
+    "hand", (SESSION,), GAME_GONE, label="My hand", style=discord.ButtonStyle.primary)
 INFO: ControlKind[int, InfoKind] = ControlKind(
-    "info", (SESSION, one_of("what", InfoKind)),
-    lambda ia, parts, _: clicks_of(ia.client).info_click(ia, *parts), GAME_GONE, label="")
+    "info", (SESSION, one_of("what", InfoKind)), GAME_GONE, label="")
+HINT_EMOJI = "💡"  # the Hint button's, and the lobby's hints toggle's
 HINT: ControlKind[int, int] = ControlKind(
-    "hint", (SESSION, VERSION),
-    lambda ia, parts, _: clicks_of(ia.client).hint_click(ia, *parts), GAME_GONE,
-    label="Hint", style=discord.ButtonStyle.secondary)
+    "hint", (SESSION, VERSION), GAME_GONE, label="Hint", style=discord.ButtonStyle.secondary)
 BACK: ControlKind[int] = ControlKind(
-    "back", (SESSION,),
-    lambda ia, parts, _: clicks_of(ia.client).back_click(ia, *parts), GAME_GONE,
-    label="I'm back", style=discord.ButtonStyle.success)
+    "back", (SESSION,), GAME_GONE, label="I'm back", style=discord.ButtonStyle.success)
 LOBBY: ControlKind[LobbyAction, int] = ControlKind(
-    "lobby", (one_of("action", LobbyAction), SESSION),
-    lambda ia, parts, _: clicks_of(ia.client).lobby_click(ia, *parts), GAME_GONE, label="")
+    "lobby", (one_of("action", LobbyAction), SESSION), GAME_GONE, label="")
 HOST: ControlKind[HostTool, int] = ControlKind(
-    "host", (one_of("tool", HostTool), SESSION),
-    lambda ia, parts, values: clicks_of(ia.client).host_select(ia, *parts, values or []),
-    GAME_GONE)
+    "host", (one_of("tool", HostTool), SESSION), GAME_GONE)
 RULES_PAGE: ControlKind[str, int, Literal["p", "n"]] = ControlKind(
-    "rules", (GAME, PAGE, DIRECTION),
-    lambda ia, parts, _: clicks_of(ia.client).rules_click(ia, parts[0], parts[1]),
-    CHOICE_GONE, label="")
+    "rules", (GAME, PAGE, DIRECTION), CHOICE_GONE, label="")
 REPLAY: ControlKind[int, int, ReplayTag] = ControlKind(
-    "rp", (SESSION, STEP, one_of("tag", ReplayTag)),
-    lambda ia, parts, _: clicks_of(ia.client).replay_click(
-        ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
-    REPLAY_GONE, label="Replay")
+    "rp", (SESSION, STEP, one_of("tag", ReplayTag)), REPLAY_GONE, label="Replay")
 REPLAY_JUMP: ControlKind[int, Literal["r", "t"]] = ControlKind(
-    "rpj", (SESSION, Part("kind", "[rt]")), _jump, REPLAY_GONE)
+    "rpj", (SESSION, Part("kind", "[rt]")), REPLAY_GONE)
 REVIEW: ControlKind[int, int, ReplayTag] = ControlKind(
-    "rv", (SESSION, PAGE, one_of("tag", ReplayTag)),
-    lambda ia, parts, _: clicks_of(ia.client).review_click(
-        ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
-    REPLAY_GONE, label="My review")
+    "rv", (SESSION, PAGE, one_of("tag", ReplayTag)), REPLAY_GONE, label="My review")
 REMATCH: ControlKind[int] = ControlKind(
-    "rematch", (SESSION,),
-    lambda ia, parts, _: clicks_of(ia.client).rematch_click(ia, *parts), REMATCH_GONE,
-    label="Rematch", style=discord.ButtonStyle.success)
+    "rematch", (SESSION,), REMATCH_GONE, label="Rematch", style=discord.ButtonStyle.success)
 
 ActButton = button_control("ActButton", ACT)
 ActSelect = select_control("ActSelect", SELECT)
@@ -414,8 +386,3 @@ def session_of_id(custom_id: str) -> int | None:
             return int(match["sid"])
     return None
 
-
-TABLE_CONTROLS: tuple[type[AnyControl], ...] = (
-    LobbyButton, ActButton, ActSelect, HandButton, RulesPageButton, BackButton, InfoButton,
-    ReplayButton, ReplayJump, ReviewButton, RematchButton, HostSelect, HintButton,
-)

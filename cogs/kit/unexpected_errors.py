@@ -62,7 +62,7 @@ async def _in_their_words(interaction: discord.Interaction[Any], text: str) -> s
         return text
     try:
         words = await user_words(interaction)
-    except Exception:
+    except Exception:  # already answering an error: the apology must go out, in English
         log.warning("could not read the language of the user; answering in English")
         return text
     return words.text(message, **command_fields(words))

@@ -11,35 +11,34 @@ import discord
 
 from bot.process.client import TableBot
 from bot.records.change import Change
-from cogs.client_services import game_uis
-from cogs.game_ui import Announces
+from cogs.game_ui import ANNOUNCES, able
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.message_routes import cause_of
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
 
 
 class Announcer:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
 
     def embeds_for(self, change: Change, words: Words) -> list[discord.Embed]:
         """The public announcement embeds this change calls for (none for most changes), in
         ``words`` (the server's)."""
-        ui = game_uis(self._client).ui(change.session.game)
-        return ui.announcement(change, words) if isinstance(ui, Announces) else []
+        ui = able(self._services.uis.ui(change.session.game), ANNOUNCES)
+        return ui.announcement(change, words) if ui is not None else []
 
     async def on_change(self, change: Change) -> None:
         session = change.session
-        ui = game_uis(self._client).ui(session.game)
-        if not isinstance(ui, Announces):
+        if able(self._services.uis.ui(session.game), ANNOUNCES) is None:
             return
         embeds = self.embeds_for(change, await server_words(self._client, session.guild_id))
         if not embeds:
             return
-        routes = services_of(self._client).routes
+        routes = self._services.routes
         try:
             await routes.send(self._client, session, cause_of(change.origin), embeds=embeds)
         except discord.HTTPException:

@@ -1,5 +1,5 @@
 """Every game ends at the bottom of its channel: a final post with the standings, a Rematch
-button and a My review button (each player's own review, ``cogs.rendering.review_pages``),
+button and a My review button (each player's own review, ``cogs.reviews.review_pages``),
 after the table's last edit, the last round summary and the ping's deletion (a manager
 listener subscribed after those), a follow-up of the click that ended the game when it can
 carry it (``cogs.kit.message_routes``).
@@ -22,7 +22,7 @@ from bot.process.client import TableBot
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session, Status
 from cogs.client_services import game_uis, release_view
-from cogs.game_ui import Attachment, Render, ShowsStandings
+from cogs.game_ui import SHOWS_STANDINGS, Attachment, Render, able
 from cogs.i18n.button_names import button_names
 from cogs.i18n.common_words import POINTS, REMATCH
 from cogs.i18n.interaction import server_words
@@ -31,8 +31,8 @@ from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
 from cogs.kit.message_routes import cause_of
 from cogs.rendering.message_delivery import final_picture
-from cogs.rendering.review_pages import review_button
-from cogs.table_services import services_of
+from cogs.rendering.replay_pages import review_button
+from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +57,9 @@ def standings_embed(client: TableBot, session: Session, words: Words) -> discord
 
 def final_post(client: TableBot, session: Session, words: Words) -> Render:
     """The final post of finished ``session``: standings and the Rematch button."""
-    ui = game_uis(client).ui(session.game)
+    standings = able(game_uis(client).ui(session.game), SHOWS_STANDINGS)
     embeds = (
-        ui.final_embeds(session, words) if isinstance(ui, ShowsStandings)
+        standings.final_embeds(session, words) if standings is not None
         else [standings_embed(client, session, words)]
     )
     if embeds:
@@ -85,8 +85,9 @@ def with_final_picture(render: Render, picture: Attachment | None) -> Render:
 
 
 class FinalPost:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
 
     async def on_change(self, change: Change) -> None:
         session = change.session
@@ -97,7 +98,7 @@ class FinalPost:
             final_post(self._client, session, words),
             await final_picture(self._client, session),
         )
-        routes = services_of(self._client).routes
+        routes = self._services.routes
         try:
             await routes.send(self._client, session, cause_of(change.origin),
                               **render.send_kwargs())

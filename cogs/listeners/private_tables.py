@@ -1,9 +1,9 @@
 """Private tables (``Session.is_private``: the daily deal, /learn) make no channel noise: no
-table post, turn ping, announcement, round summary or final post. This module is the one place
-that keeps them out of the channel:
+table post, turn ping, announcement, round summary or final post. Two things keep them out of
+the channel:
 
-- :func:`public_only` wraps each listener that talks to the channel
-  (``cogs.table_extension.listeners``): a change of a private table never reaches it;
+- each listener that talks to the channel sits at a public place of the one ordered list
+  (``cogs.features.Place.public``): a change of a private table never reaches it;
 - :class:`PrivateTables` is the notifier of the machine seats and the turn clock: a public
   table's redraws and notices go to the table publisher; a private table's redraw (after the
   machine seats moved) edits its player's latest private message instead
@@ -26,33 +26,21 @@ import discord
 
 from bot.automation.notices import Notice, Notifier
 from bot.process.client import TableBot
-from bot.records.change import Change
 from bot.records.session import Session
-from bot.sessions.manager import Listener
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
 from cogs.rendering.private_table import private_table
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
-
-
-def public_only(listener: Listener) -> Listener:
-    """``listener`` for the changes of ordinary tables only."""
-
-    async def on_change(change: Change) -> None:
-        if not change.session.is_private:
-            await listener(change)
-
-    on_change.__qualname__ = f"public_only({getattr(listener, '__qualname__', listener)})"
-    return on_change
 
 
 class PrivateTables:
     """The notifier of the machine seats and the turn clock (see the module doc)."""
 
-    def __init__(self, client: TableBot, public: Notifier) -> None:
+    def __init__(self, client: TableBot, services: TableServices, public: Notifier) -> None:
         self._client = client
+        self._services = services
         self._public = public
 
     async def refresh(self, session: Session) -> None:
@@ -71,7 +59,7 @@ class PrivateTables:
     async def redraw(self, session: Session) -> None:
         """Edit the player's latest private message of ``session`` to show it as it is (when
         that message's token is still valid); once the game is over, forget the message."""
-        views = services_of(self._client).views
+        views = self._services.views
         player = session.host_id
         interaction = views.usable(session.id, player)
         if interaction is None:
@@ -79,7 +67,7 @@ class PrivateTables:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
-        render = await private_table(self._client, session, player, words)
+        render = await private_table(self._services, session, player, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

@@ -38,14 +38,14 @@ from bot.process.client import TableBot
 from bot.records.change import AUTOMATIC, Change, ChangeKind
 from bot.records.errors import TableError
 from bot.records.session import Session, Status
-from cogs.client_services import game_uis, release_view
+from cogs.client_services import release_view
 from cogs.i18n.interaction import server_words
 from cogs.kit.keyed_locks import TABLE_MOVES
 from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -59,9 +59,11 @@ Moved = Callable[[Session], Awaitable[object]]
 
 class TablePublisher:
     def __init__(
-        self, client: TableBot, *, run_debounce: float = 0.0, watch: TableWatch | None = None
+        self, client: TableBot, services: TableServices, *, run_debounce: float = 0.0,
+        watch: TableWatch | None = None,
     ) -> None:
         self._client = client
+        self._services = services
         self._run_debounce = run_debounce  # seconds; cogs.table_extension passes the setting
         self.watch = watch  # counts the messages below each table (None: tables never move)
         self.on_moved: Moved | None = None
@@ -161,7 +163,7 @@ class TablePublisher:
         if isinstance(notice, Reminder):
             await self.remind(notice.session, notice.player_id, reminder_text(notice, words))
         elif isinstance(notice, TimedOut):
-            ui = game_uis(self._client).ui(notice.session.game)
+            ui = self._services.uis.ui(notice.session.game)
             await self.announce(notice.session, timed_out_text(notice, ui, words))
 
     async def announce(self, session: Session, text: str) -> None:
@@ -233,11 +235,11 @@ class TablePublisher:
                 await self._routes.edit(self._client, session, table_id, in_slot=newest,
                                         **render.edit_kwargs())
                 self._showing(table_id, session.version)
-            services_of(self._client).health.ok(session.id)
+            self._services.health.ok(session.id)
         except discord.NotFound:
             log.warning("table message of session %s is gone", session.id)
         except discord.Forbidden as error:
-            services_of(self._client).health.report(session, error, "edit the table")
+            self._services.health.report(session, error, "edit the table")
         except discord.HTTPException:
             if not newest:
                 raise
@@ -253,7 +255,7 @@ class TablePublisher:
         try:
             message = await routes.send(self._client, session, cause, **render.send_kwargs())
         except discord.Forbidden as error:
-            services_of(self._client).health.report(session, error, "move the table")
+            self._services.health.report(session, error, "move the table")
             return
         finally:
             release_view(render.view)
@@ -265,7 +267,7 @@ class TablePublisher:
                 moved = await self._client.manager.set_table_message(session.id, message.id)
             except TableError:  # the game ended meanwhile: the copy just posted is its table
                 moved = replace(session, table_message_id=message.id)
-            await delete_quietly(self._client, session, old_id,
+            await delete_quietly(self._services.routes, self._client, session, old_id,
                                  f"the old table of session {session.id}")
             if self.on_moved is not None:
                 await self.on_moved(moved)
@@ -280,15 +282,15 @@ class TablePublisher:
 
     @property
     def _routes(self) -> MessageRoutes:
-        return services_of(self._client).routes
+        return self._services.routes
 
 
-async def delete_quietly(client: TableBot, session: Session, message_id: int,
-                         what: str) -> None:
+async def delete_quietly(routes: MessageRoutes, client: TableBot, session: Session,
+                         message_id: int, what: str) -> None:
     """Delete one public message of ``session`` (with the token that holds it, else
     through the channel); one already gone is fine, another failure is logged."""
     try:
-        await services_of(client).routes.delete(client, session, message_id)
+        await routes.delete(client, session, message_id)
     except discord.NotFound:
         return
     except discord.HTTPException:

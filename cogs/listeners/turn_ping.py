@@ -40,7 +40,7 @@ from bot.records.change import Change
 from bot.records.errors import TableError
 from bot.records.session import Session
 from cogs.client_services import game_uis, release_view
-from cogs.game_ui import PingsControls, Render
+from cogs.game_ui import PINGS_CONTROLS, Render, able
 from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
@@ -49,7 +49,7 @@ from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -89,9 +89,9 @@ def only(players: Sequence[PlayerId]) -> discord.AllowedMentions:
 def ping_view(client: TableBot, session: Session, players: Sequence[PlayerId],
               words: Words) -> discord.ui.View:
     """The ping's controls: the game UI's, else "My hand" (both carry the session)."""
-    ui = game_uis(client).ui(session.game)
+    pings = able(game_uis(client).ui(session.game), PINGS_CONTROLS)
     items = (
-        ui.ping_controls(session, players, words) if isinstance(ui, PingsControls)
+        pings.ping_controls(session, players, words) if pings is not None
         else [HandButton(session.id, label=words.text(MY_HAND))]
     )
     view = discord.ui.View(timeout=None)
@@ -117,8 +117,9 @@ class LivePing:
 
 
 class TurnPing:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
         self._awaited = AwaitedHumans()
         self._pings: dict[int, LivePing] = {}  # session id -> its ping, while the game runs
 
@@ -196,7 +197,7 @@ class TurnPing:
         self._pings.pop(session.id, None)
         if ping is None:
             return
-        await delete_quietly(self._client, session, ping.message_id,
+        await delete_quietly(self._services.routes, self._client, session, ping.message_id,
                              f"the turn ping of session {session.id}")
         if store:
             await self._forget_stored(session.id)
@@ -214,7 +215,7 @@ class TurnPing:
 
     @property
     def _routes(self) -> MessageRoutes:
-        return services_of(self._client).routes
+        return self._services.routes
 
     async def _replace(self, session: Session, players: list[PlayerId],
                        cause: Cause | None = None, *, back: bool = False) -> None:
@@ -229,7 +230,7 @@ class TurnPing:
                 allowed_mentions=only(players),
             )
         except discord.HTTPException as error:
-            health = services_of(self._client).health
+            health = self._services.health
             if not health.report(session, error, "post a turn ping"):
                 log.warning("could not ping the next player of session %s", session.id)
             await self._forget_stored(session.id)

@@ -26,13 +26,13 @@ import discord
 from bot.process.client import TableBot
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session
-from cogs.client_services import Interaction, game_uis, release_view
+from cogs.client_services import Interaction, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.listeners.awaited_players import AwaitedHumans
 from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.message_delivery import draw_hand_ahead, followed_view
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -40,12 +40,13 @@ log = logging.getLogger(__name__)
 class ViewFollower:
     """Edits an awaited player's latest private view when the turn comes to them."""
 
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, services: TableServices) -> None:
         self._client = client
+        self._services = services
         self._awaited = AwaitedHumans()
 
     async def on_change(self, change: Change) -> None:
-        views = services_of(self._client).views
+        views = self._services.views
         session = change.session
         if not session.is_live:
             views.ended(session.id)
@@ -69,7 +70,7 @@ class ViewFollower:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
-        render = private_in(game_uis(self._client).ui(session.game), session, player, words)
+        render = private_in(self._services.uis.ui(session.game), session, player, words)
         render = await followed_view(self._client, session, player, render, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())

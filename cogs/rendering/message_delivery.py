@@ -30,6 +30,7 @@ import discord
 
 from bot.process.client import TableBot
 from bot.records.session import Session
+from cogs.click_context import context_of
 from cogs.client_services import Interaction, game_uis, release_view
 from cogs.game_ui import Attachment, Render
 from cogs.i18n.interaction import private_words, public_words
@@ -86,7 +87,7 @@ async def public_picture_words(client: TableBot, session: Session) -> Words | No
 
 async def private_picture_words(interaction: Interaction, session: Session) -> Words | None:
     """The words of the pictures only the clicker sees; None when they have pictures off."""
-    pictures = pictures_of(interaction.client)
+    pictures = context_of(interaction).services.pictures
     store = interaction.client.manager.store
     user_id = interaction.user.id
     if not await pictures.private_on(store, session.guild_id, user_id):
@@ -156,8 +157,8 @@ async def private_shown(
     words = await private_picture_words(interaction, session)
     if words is None:
         return Shown(without_picture(render))
-    ui = game_uis(interaction.client).ui(session.game)
-    pictures = pictures_of(interaction.client)
+    ui = context_of(interaction).services.uis.ui(session.game)
+    pictures = context_of(interaction).services.pictures
     return Shown(without_picture(render),
                  with_hand_picture(pictures, ui, session, viewer, render, words), session,
                  ready_picture(pictures, hand_job(ui, session, viewer, words), render))

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from bot.ops.metrics import METRICS
 from bot.records.session import Session, Status
-from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, GameUI, Render
+from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, GameUI, Render, able
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.words import Words
@@ -244,8 +244,8 @@ async def _attachment(pictures: Pictures, job: PictureJob | None) -> Attachment 
         return None
     try:
         data = await pictures.render(job.key, job.draw, droppable=job.droppable)
-    except Exception:
-        # A picture is an extra: the message goes out as text, the error is logged once.
+    except Exception:  # a picture is an extra: the message goes out as text
+        # The error is logged once.
         log.exception("could not draw %s (session %s)", job.filename, job.key[0])
         return None
     return job.attachment(data)
@@ -272,7 +272,7 @@ def table_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
     """The picture of a public table (its last state once finished: the final picture goes on
     the final post, ``cogs.listeners.final_post``); None for lobbies, closed tables and UIs without
     images."""
-    if session.status not in (Status.ACTIVE, Status.FINISHED) or not isinstance(ui, DrawsImages):
+    if session.status not in (Status.ACTIVE, Status.FINISHED) or able(ui, DRAWS_IMAGES) is None:
         return None
     key: RenderKey = (session.id, session.version, ("table", words.language))
     alt = words.gettext("{game}: the table as a picture; the text above says the same.",
@@ -283,7 +283,7 @@ def table_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
 
 def final_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
     """The final picture of a finished game (``DrawsFinalPicture``), for its final post."""
-    if session.status is not Status.FINISHED or not isinstance(ui, DrawsFinalPicture):
+    if session.status is not Status.FINISHED or able(ui, DRAWS_FINAL_PICTURE) is None:
         return None
     key: RenderKey = (session.id, session.version, ("final", words.language))
     alt = words.gettext("{game}: the final scores as a picture.", game=ui.title)
@@ -293,7 +293,7 @@ def final_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
 
 def hand_job(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> PictureJob | None:
     """The picture of ``viewer``'s own view of a running game (None otherwise)."""
-    if session.status is not Status.ACTIVE or not isinstance(ui, DrawsImages):
+    if session.status is not Status.ACTIVE or able(ui, DRAWS_IMAGES) is None:
         return None
     key: RenderKey = (session.id, session.version, ("hand", viewer, words.language))
     alt = words.gettext("{game}: your hand as a picture, numbered as the controls.",

@@ -15,7 +15,16 @@ import discord
 
 from bot.records.errors import Refusal
 from bot.records.session import Session, Status
-from cogs.game_ui import Click, Move, Page, Render
+from cogs.game_ui import (
+    WORDS_EVENTS,
+    WORDS_PRIVATE,
+    WORDS_TABLES,
+    Click,
+    Move,
+    Page,
+    Render,
+    declares,
+)
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MY_HAND, YOUR_MOVE
 from cogs.i18n.language import Language
@@ -42,6 +51,7 @@ CHOOSE_MOVE = N_("Choose one move from the list.").text
 
 class PlainUI:
     rules: Sequence[Page] = ()
+    capabilities = declares(WORDS_TABLES, WORDS_PRIVATE, WORDS_EVENTS)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:
         self.engine = engine

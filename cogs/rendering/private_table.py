@@ -3,61 +3,43 @@ table as everyone would see it, then the player's own hand with its controls, in
 ephemeral message. A private table has no channel message at all; this message is its only
 surface (``cogs.listeners.private_tables`` keeps it current after the machine seats move).
 
-A private kind may add to it (:class:`PrivateExtras`): embeds above the table (a commentary),
-embeds below the hand (the daily's result) and buttons after the controls (Share). Register
-an :data:`AddOn` per kind in the services (``services_of(client).private_addons[kind] =
-addon``); it runs on every draw, so it must be quick (one store read at most).
+A private kind may add to it (``cogs.features.PrivateExtras``): embeds above the table (a
+commentary), embeds below the hand (the daily's result) and buttons after the controls (Share).
+A feature registers its add-on for its kind (``cogs.features.Feature.private``); it runs on every
+draw, so it must be quick (one store read at most).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
-
 import discord
 
-from bot.process.client import TableBot
 from bot.records.session import Session
+from cogs.click_context import context_of
 from cogs.client_services import (
     Interaction,
-    game_uis,
     player_id,
     release_view,
     remember_view,
     send_private,
 )
-from cogs.game_ui import Render, WordsTables, private_in
+from cogs.features import PrivateExtras
+from cogs.game_ui import Render, private_in, table_in
 from cogs.i18n.interaction import user_words
 from cogs.i18n.words import Words
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
-Item = discord.ui.Item[Any]
 
-
-@dataclass(frozen=True)
-class PrivateExtras:
-    """What a private kind adds to its table's message (see the module doc)."""
-
-    above: Sequence[discord.Embed] = ()
-    below: Sequence[discord.Embed] = ()
-    items: Sequence[Item] = ()
-
-
-AddOn = Callable[[TableBot, Session, PlayerId, Words], Awaitable[PrivateExtras]]
-
-
-async def private_table(client: TableBot, session: Session, viewer: PlayerId, words: Words,
+async def private_table(services: TableServices, session: Session, viewer: PlayerId, words: Words,
                         step: Render | None = None) -> Render:
     """The private table's message for ``viewer`` in ``words``: the kind's ``above``, the
     table (its embeds; none of its public buttons), ``step`` (a next step of a click) or the
     viewer's own view with its controls, the kind's ``below`` and ``items``. Text only."""
-    ui = game_uis(client).ui(session.game)
-    table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    ui = services.uis.ui(session.game)
+    table = table_in(ui, session, words)
     own = step if step is not None else private_in(ui, session, viewer, words)
-    addon = services_of(client).private_addons.get(session.kind)
-    extras = await addon(client, session, viewer, words) if addon is not None else None
+    addon = services.features.private_addon(session.kind)
+    extras = await addon(session, viewer, words) if addon is not None else None
     extras = extras or PrivateExtras()
     content = "\n".join(part for part in (table.content, own.content) if part) or None
     view = own.view
@@ -82,7 +64,8 @@ async def send_private_table(interaction: Interaction, session: Session,
     from now on (``cogs.listeners.private_tables``). ``note`` goes above it."""
     me = player_id(interaction.user)
     words = await user_words(interaction)
-    render = await private_table(interaction.client, session, me, words)
+    services = context_of(interaction).services
+    render = await private_table(services, session, me, words)
     await send_private(interaction, render, note=note)
     remember_view(interaction, session.id, me)
     # The machine seats may have moved while the answer was on its way, before the message
@@ -92,7 +75,7 @@ async def send_private_table(interaction: Interaction, session: Session,
         live = interaction.client.manager.get(session.id)
         if live is None or live.version == shown:
             return
-        render = await private_table(interaction.client, live, me, words)
+        render = await private_table(services, live, me, words)
         await interaction.edit_original_response(**render.edit_kwargs())
         release_view(render.view)
         shown = live.version

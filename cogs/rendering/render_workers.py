@@ -222,7 +222,7 @@ class RenderWorkers:
     def _send(self, worker: _Worker, task: _Task) -> None:
         try:
             payload = pickle.dumps(task.job, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as error:
+        except Exception as error:  # an unpicklable job fails its own future, not the pool
             task.future.set_exception(error)
             return
         worker.task = task
@@ -234,7 +234,7 @@ class RenderWorkers:
         if task is not None and not task.future.done():
             try:
                 ok, value = pickle.loads(frame)
-            except Exception as error:
+            except Exception as error:  # a garbled answer fails its own future, not the pool
                 task.future.set_exception(error)
             else:
                 if ok:
@@ -336,7 +336,7 @@ def serve(requests: BinaryIO, results: BinaryIO,
         try:
             job: Job = pickle.loads(payload)
             answer: tuple[bool, object] = (True, job())
-        except Exception:
+        except Exception:  # the worker survives a failed drawing: the error goes back
             answer = (False, traceback.format_exc())
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         try:

@@ -31,8 +31,9 @@ from bot.sessions.export import (
     export_session,
     replay_export,
 )
-from cogs.client_services import Interaction, game_uis, player_id, refuse
-from cogs.game_ui import DrawsReplay, GameUI, Render, WordsTables, event_line, private_in
+from cogs.click_context import context_of
+from cogs.client_services import Interaction, player_id, refuse
+from cogs.game_ui import DRAWS_REPLAY, GameUI, Render, able, event_line, private_in, table_in
 from cogs.i18n.common_words import MY_REVIEW, REPLAY
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
@@ -40,7 +41,6 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.rendering.replay_cache import BuiltReplay
-from cogs.table_services import services_of
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 
@@ -89,7 +89,7 @@ async def may_see(interaction: Interaction, session: Session) -> None:
 
 async def load_replay(interaction: Interaction, session_id: int) -> BuiltReplay:
     """The (cached) replay of stored session ``session_id``, after the access checks."""
-    cache = services_of(interaction.client).replays
+    cache = context_of(interaction).services.replays
     built = cache.get(session_id)
     if built is None:
         manager = interaction.client.manager
@@ -197,8 +197,9 @@ def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed],
 
 
 def _hands(ui: GameUI, session: Session, words: Words) -> list[discord.Embed]:
-    if isinstance(ui, DrawsReplay):
-        return ui.replay_hands(session, words)
+    drawing = able(ui, DRAWS_REPLAY)
+    if drawing is not None:
+        return drawing.replay_hands(session, words)
     hands: list[discord.Embed] = []
     for seat in session.seats:
         for embed in private_in(ui, session, seat.player_id, words).embeds:
@@ -268,7 +269,7 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
     ``words`` (the clicker's: a replay is private)."""
     step = built.replay.step(index)
     session = step_session(built, step)
-    table = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    table = table_in(ui, session, words)
     embeds = fit_embeds(list(table.embeds), _hands(ui, session, words), words)
     content = step_content(ui, built, step, words)
     if table.content:
@@ -283,13 +284,18 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
 
 
 def _review(built: BuiltReplay, words: Words) -> list[Item]:
-    """The My review button of a finished game (``cogs.rendering.review_pages``: a player
-    opens their own review; anyone else is refused)."""
-    session = built.session
+    button = review_button(built.session, words, row=0)
+    return [] if button is None else [button]
+
+
+def review_button(session: Session, words: Words, row: int | None = None) -> Item | None:
+    """The "My review" button of a finished game with at least one human seat (on its final
+    post and its replay pages; ``cogs.reviews``: a player opens their own review, anyone else
+    is refused)."""
     if session.status is Status.FINISHED and any(not seat.is_bot for seat in session.seats):
-        return [ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW),
-                             row=0)]
-    return []
+        return ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW),
+                            row=row)
+    return None
 
 
 def replay_button(session: Session, words: Words) -> Item | None:
@@ -328,7 +334,7 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
     if not 0 <= step <= built.replay.last_index:
         await refuse(interaction, Refusal(OUT_OF_RANGE))
         return
-    render = replay_render(game_uis(interaction.client).ui(built.session.game), built, step,
+    render = replay_render(context_of(interaction).services.uis.ui(built.session.game), built, step,
                            await user_words(interaction))
     if fresh:
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())

@@ -11,7 +11,7 @@ from bot.records.errors import clip
 from bot.records.session import Seat, Session, Status
 from bot.sessions.manager import BOT_LEVELS
 from cogs.client_services import game_uis, offered_bot_levels
-from cogs.game_ui import GameUI, Render, ShowsScores, WordsHints, WordsTables
+from cogs.game_ui import SHOWS_SCORES, WORDS_HINTS, GameUI, Render, able, table_in
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import (
@@ -36,6 +36,7 @@ from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import (
+    HINT_EMOJI,
     BackButton,
     HostSelect,
     HostTool,
@@ -45,7 +46,6 @@ from cogs.kit.custom_ids import (
     LobbyAction,
     LobbyButton,
 )
-from cogs.kit.hint_button import HINT_EMOJI
 from cogs.rendering.notice_text import away_line
 from cogs.rendering.replay_pages import replay_button
 
@@ -248,11 +248,11 @@ def table_render(client: TableBot, session: Session, words: Words | None = None)
     if session.status is Status.LOBBY:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players,
                             words, offered_bot_levels(client),
-                            isinstance(game_uis(client).ui(session.game), WordsHints))
+                            able(game_uis(client).ui(session.game), WORDS_HINTS) is not None)
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title, words), words)
     ui = game_uis(client).ui(session.game)
-    drawn = ui.table_in(session, words) if isinstance(ui, WordsTables) else ui.table(session)
+    drawn = table_in(ui, session, words)
     render = with_clock(session, drawn, words)
     if session.status is not Status.FINISHED:
         return render
@@ -264,7 +264,7 @@ def with_info(session: Session, render: Render, ui: GameUI, words: Words) -> Ren
     wanted = []
     if ui.rules:
         wanted.append(InfoButton(session.id, InfoKind.RULES, label=words.text(RULES)))
-    if isinstance(ui, ShowsScores):
+    if able(ui, SHOWS_SCORES) is not None:
         wanted.append(InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)))
     view = render.view if render.view is not None else discord.ui.View(timeout=None)
     shown = {getattr(item, "custom_id", None) for item in view.children}

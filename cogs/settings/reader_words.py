@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.i18n.interaction import LANGUAGE_KEY, private_words
+from cogs.i18n.interaction import LANGUAGE_KEY, WORDS, private_words
 from cogs.i18n.words import Words
 from cogs.settings.settings_cache import stored_settings
 
 
 def reply_words(interaction: Any) -> Words:
-    """Words for an ephemeral answer to ``interaction``: the user's cached /language choice,
-    else their Discord locale."""
+    """Words for an ephemeral answer to ``interaction``: the words already read for it
+    (``user_words``), else the user's cached /language choice, else their Discord locale."""
+    kept = getattr(interaction, "extras", {}).get(WORDS)
+    if isinstance(kept, Words):
+        return kept
     store = interaction.client.manager.store
     values = stored_settings(store).user_now(interaction.user.id) or {}
     return private_words(interaction, values.get(LANGUAGE_KEY))

@@ -9,11 +9,11 @@ layout) and ``rules_text`` (the /rules pages). The game is imported only through
 from __future__ import annotations
 
 from bot.process.client import TableBot
-from cogs.client_services import game_uis
 from cogs.split.ui import SplitUI
+from cogs.table_services import table_of
 
 __all__ = ["SplitUI", "setup"]
 
 
 async def setup(bot: TableBot) -> None:
-    game_uis(bot).register(SplitUI(bot.manager.engine("split")))
+    table_of(bot).uis.register(SplitUI(bot.manager.engine("split")))

@@ -15,12 +15,12 @@ import discord
 from bot.records.errors import Refusal
 from bot.records.session import Session, Status
 from cogs.game_ui import Render
+from cogs.hints.hint_button import hint_buttons
 from cogs.i18n.button_names import button_names
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
 from cogs.kit.custom_ids import NOT_AVAILABLE
-from cogs.kit.hint_button import hint_buttons
 from cogs.split.format import (
     COLOUR,
     STEP_WORDS,

@@ -16,7 +16,30 @@ from pydantic import BaseModel
 
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session, Status
-from cogs.game_ui import POINTS_UNIT, WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
+from cogs.game_ui import (
+    ANNOUNCES,
+    ANSWERS_INFO,
+    DRAWS_FINAL_PICTURE,
+    DRAWS_IMAGES,
+    DRAWS_REPLAY,
+    POINTS_UNIT,
+    SHOWS_SCORES,
+    SHOWS_STANDINGS,
+    TEACHES,
+    WIN_UNIT,
+    WORDS_DECISIONS,
+    WORDS_EVENTS,
+    WORDS_HINTS,
+    WORDS_PRIVATE,
+    WORDS_TABLES,
+    Click,
+    HintUnit,
+    Move,
+    OpenStep,
+    Page,
+    Render,
+    declares,
+)
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -47,6 +70,21 @@ LEGACY_SCORES_PAYLOAD = "scores"
 
 class SplitUI:
     rules: Sequence[Page] = RULES
+    capabilities = declares(
+        SHOWS_SCORES,
+        ANNOUNCES,
+        ANSWERS_INFO,
+        WORDS_TABLES,
+        WORDS_PRIVATE,
+        TEACHES,
+        WORDS_EVENTS,
+        WORDS_DECISIONS,
+        DRAWS_REPLAY,
+        SHOWS_STANDINGS,
+        DRAWS_IMAGES,
+        DRAWS_FINAL_PICTURE,
+        WORDS_HINTS,
+    )
     rules_pages = PAGES  # the same pages, in the reader's language (cogs.rendering.rules_pages)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:

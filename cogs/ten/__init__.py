@@ -8,11 +8,11 @@ imported only through ``game.ten``'s public names.
 from __future__ import annotations
 
 from bot.process.client import TableBot
-from cogs.client_services import game_uis
+from cogs.table_services import table_of
 from cogs.ten.ui import TenUI
 
 __all__ = ["TenUI", "setup"]
 
 
 async def setup(bot: TableBot) -> None:
-    game_uis(bot).register(TenUI(bot.manager.engine("ten")))
+    table_of(bot).uis.register(TenUI(bot.manager.engine("ten")))

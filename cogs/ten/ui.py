@@ -17,7 +17,28 @@ from pydantic import BaseModel
 
 from bot.records.errors import Refusal
 from bot.records.session import Session, Status
-from cogs.game_ui import WIN_UNIT, Click, HintUnit, Move, OpenStep, Page, Render
+from cogs.game_ui import (
+    DRAWS_FINAL_PICTURE,
+    DRAWS_IMAGES,
+    PINGS_CONTROLS,
+    SHOWS_SCORES,
+    TEACHES,
+    WIN_UNIT,
+    WORDS_DECISIONS,
+    WORDS_EVENTS,
+    WORDS_HINTS,
+    WORDS_PRIVATE,
+    WORDS_TABLES,
+    WORDS_TURNS,
+    Click,
+    HintUnit,
+    Move,
+    OpenStep,
+    Page,
+    Render,
+    declares,
+)
+from cogs.hints.hint_button import hint_buttons, with_buttons
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
@@ -36,7 +57,6 @@ from cogs.kit.control_menus import (
 )
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
-from cogs.kit.hint_button import hint_buttons, with_buttons
 from cogs.ten import controls, table_text, text
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
@@ -84,6 +104,19 @@ def info_buttons(session: Session, words: Words) -> list[Item]:
 
 class TenUI:
     rules: Sequence[Page] = RULES
+    capabilities = declares(
+        SHOWS_SCORES,
+        WORDS_TURNS,
+        WORDS_TABLES,
+        WORDS_PRIVATE,
+        TEACHES,
+        WORDS_EVENTS,
+        WORDS_DECISIONS,
+        PINGS_CONTROLS,
+        DRAWS_IMAGES,
+        DRAWS_FINAL_PICTURE,
+        WORDS_HINTS,
+    )
     rules_pages = PAGES  # the same pages, in the reader's language (cogs.rendering.rules_pages)
 
     def __init__(self, engine: Engine[Any, Any]) -> None:

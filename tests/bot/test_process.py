@@ -82,7 +82,6 @@ def test_no_privileged_intents() -> None:
 
 
 async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
-    from cogs.clicks import table_clicks as handlers
     from cogs.commands.game_commands import GameCog
     from cogs.table_services import TableServices
     from cogs.ui_registry import GameUIs
@@ -99,7 +98,7 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
     bot.tree.sync = fake_sync  # type: ignore[method-assign]
     try:
-        await bot.add_cog(GameCog(TableServices(GameUIs({}), handlers)))
+        await bot.add_cog(GameCog(TableServices(GameUIs({}))))
         assert await bot.sync_commands() is True
         assert await bot.sync_commands() is False
         bot.tree.remove_command("rules")
@@ -110,10 +109,10 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
 
 async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
-    from cogs.commands.daily_commands import DAILY_ITEMS
-    from cogs.commands.leaderboard_commands import LEADERBOARD_ITEMS
-    from cogs.kit.custom_ids import TABLE_CONTROLS
-    from cogs.table_services import services_of
+    from cogs.daily.commands import ShareButton
+    from cogs.kit.custom_ids import ActButton, HintButton, ReviewButton
+    from cogs.leaderboard.commands import LeaderboardPageButton
+    from cogs.table_services import table_of
     from tests.testgame import CountEngine
 
     settings = Settings(discord_token=GOOD_TOKEN, database_path=tmp_path / "db.sqlite3",
@@ -134,14 +133,21 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
             "game", "rules", "leaderboard", "stats", "history", "config", "images", "language",
             "admin", "daily", "learn",
         }
+        # Each control kind registered once with its click: the table's and each feature's
+        # (cogs.features), whose names the table keeps in loading order.
         registered = set(bot._connection._view_store._dynamic_items.values())
-        assert registered == {*TABLE_CONTROLS, *LEADERBOARD_ITEMS, *DAILY_ITEMS}
-        daily = services_of(bot).daily  # the daily deal shares the process's clock
-        assert daily is not None and daily.clock == bot.clock
+        assert len(registered) == 15
+        features = table_of(bot).features
+        for drawn in (ActButton, HintButton, ReviewButton, ShareButton, LeaderboardPageButton):
+            assert drawn in registered and features.click(drawn.kind) is not None
+        assert bot.dispatch_control is not None
+        assert features.names == [
+            "table", "hints", "reviews", "learn", "daily", "leaderboard"]
+        assert bot.daily.clock == bot.clock  # the daily deal shares the process's clock
         assert bot.leaderboards.min_games == 3
         assert bot.manager.engines.keys() == {"count"}
         # The leaderboard extension posts the ends of seasons; everything shares one clock.
-        from cogs.listeners.season_announcer import SeasonAnnouncer
+        from cogs.seasons.season_announcer import SeasonAnnouncer
         assert isinstance(bot.season_watcher.notifier, SeasonAnnouncer)
         assert bot.season_watcher.games == ("count",)
         assert bot.manager.clock == bot.clock == bot.season_watcher.clock

@@ -39,7 +39,6 @@ async def test_the_client_runs_its_shards(tmp_path: Path) -> None:
 
 
 async def test_commands_are_synced_only_by_the_owner_of_shard_0(tmp_path: Path) -> None:
-    from cogs.clicks import table_clicks as handlers
     from cogs.commands.game_commands import GameCog
     from cogs.table_services import TableServices
     from cogs.ui_registry import GameUIs
@@ -57,7 +56,7 @@ async def test_commands_are_synced_only_by_the_owner_of_shard_0(tmp_path: Path) 
 
         bot.tree.sync = fake_sync  # type: ignore[method-assign]
         try:
-            await bot.add_cog(GameCog(TableServices(GameUIs({}), handlers)))
+            await bot.add_cog(GameCog(TableServices(GameUIs({}))))
             assert await bot.sync_commands() is (shard == 0)
         finally:
             await bot.close()

@@ -27,7 +27,7 @@ class Table:
         self.client = FakeClient(manager, {"count": CountUI(engine)})
         self.channel: FakeChannel = self.client.channel(100)
         self.cog: GameCog = self.client.cog
-        manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
+        manager.subscribe(TablePublisher(self.client, self.client.services).on_change)  # type: ignore[arg-type]
 
     def interaction(self, user: FakeUser, message: FakeMessage | None = None,
                     **kwargs: object) -> FakeInteraction:

@@ -12,6 +12,8 @@ from bot.automation.turn_clock import TurnClock
 from bot.records.change import Change
 from bot.records.session import Seat, Session, SessionKind
 from bot.sessions.manager import SessionManager
+from cogs.click_context import enter
+from cogs.features import Feature, Place
 from cogs.listeners.private_tables import PrivateTables
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
@@ -50,18 +52,21 @@ class PrivateServer:
         self.client = FakeClient(manager, {"split": SplitUI(ENGINES["split"]),
                                            "ten": TenUI(ENGINES["ten"])})
         self.channel = self.client.channel(CHANNEL)
-        publisher = TablePublisher(self.client)  # type: ignore[arg-type]
-        notifier = PrivateTables(self.client, publisher)  # type: ignore[arg-type]
+        publisher = TablePublisher(self.client, self.client.services)  # type: ignore[arg-type]
+        notifier = PrivateTables(self.client, self.client.services, publisher)  # type: ignore[arg-type]
         self.autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
         self.turn_clock = TurnClock(manager, notifier=notifier)
         self.client.autoplay = self.autoplay  # type: ignore[attr-defined]
         self.client.turn_clock = self.turn_clock  # type: ignore[attr-defined]
         self.reviews = QueuedReviews()
         self.client.reviews = self.reviews  # type: ignore[attr-defined]
-        turn_ping = TurnPing(self.client)  # type: ignore[arg-type]
-        for listener in listeners(self.client, self.client.services, publisher,  # type: ignore[arg-type]
-                                  turn_ping):
-            manager.subscribe(listener)
+        turn_ping = TurnPing(self.client, self.client.services)  # type: ignore[arg-type]
+        features = self.client.services.features
+        features.register(Feature("table listeners", listeners=listeners(
+            self.client, self.client.services, publisher, turn_ping)))  # type: ignore[arg-type]
+        features.register(Feature("queued reviews",
+                                  listeners={Place.REVIEWS: self.reviews.on_change}))
+        features.subscribe(manager)
 
     def interaction(self, user: FakeUser, message: FakeMessage | None = None,
                     **kwargs: Any) -> FakeInteraction:
@@ -79,6 +84,7 @@ class PrivateServer:
     async def show(self, user: FakeUser, session: Session) -> FakeInteraction:
         """The command's answer: the private table's message."""
         ia = self.interaction(user)
+        enter(ia, self.client.services)  # type: ignore[arg-type]  # as the command's dispatch
         await send_private_table(ia, session)  # type: ignore[arg-type]
         await self.idle()
         return ia

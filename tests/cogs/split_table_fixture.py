@@ -43,10 +43,10 @@ class SplitTable:
         self.cog: GameCog = self.client.cog
         self.events: list[Event] = []
         self.session_id = 0
-        manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
-        manager.subscribe(Announcer(self.client).on_change)  # type: ignore[arg-type]
-        manager.subscribe(TurnPing(self.client).on_change)  # type: ignore[arg-type]
-        manager.subscribe(FinalPost(self.client).on_change)
+        manager.subscribe(TablePublisher(self.client, self.client.services).on_change)  # type: ignore[arg-type]
+        manager.subscribe(Announcer(self.client, self.client.services).on_change)  # type: ignore[arg-type]
+        manager.subscribe(TurnPing(self.client, self.client.services).on_change)  # type: ignore[arg-type]
+        manager.subscribe(FinalPost(self.client, self.client.services).on_change)
         manager.subscribe(self._record)
 
     async def _record(self, change: Change) -> None:

@@ -30,7 +30,7 @@ class ClockedTable(Table):
     def __init__(self, manager: SessionManager, clock: FakeClock) -> None:
         super().__init__(manager)
         self.clock = clock
-        notifier = TablePublisher(self.client)
+        notifier = TablePublisher(self.client, self.client.services)
         self.autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
         self.turn_clock = TurnClock(manager, notifier=notifier)
         manager.subscribe(self.autoplay.on_change)

@@ -15,6 +15,7 @@ from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.clicks.table_clicks import WRONG_TABLE
 from cogs.commands.game_commands import GameCog
+from cogs.game_ui import PINGS_CONTROLS
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import ActButton, HandButton, Item
 from cogs.listeners.final_post import FinalPost
@@ -42,6 +43,8 @@ OTHER_CHANNEL = 200
 class PingingCountUI(CountUI):
     """COUNT whose ping carries the moves (``cogs.game_ui.PingsControls``)."""
 
+    capabilities = CountUI.capabilities | {PINGS_CONTROLS}
+
     def ping_controls(self, session: Session, players: Sequence[PlayerId],
                       words: Words) -> list[Item]:
         return [ActButton(session.id, session.version, "add1", label="+1"),
@@ -56,13 +59,13 @@ class Flow:
         self.client = FakeClient(manager, {"count": ui})
         self.channel: FakeChannel = self.client.channel(CHANNEL)
         self.watch = TableWatch(manager)
-        self.publisher = TablePublisher(self.client, watch=self.watch)  # type: ignore[arg-type]
-        self.turn_ping = TurnPing(self.client)  # type: ignore[arg-type]
+        self.publisher = TablePublisher(self.client, self.client.services, watch=self.watch)  # type: ignore[arg-type]
+        self.turn_ping = TurnPing(self.client, self.client.services)  # type: ignore[arg-type]
         self.publisher.on_moved = self.turn_ping.relink
         self.client.cog.services.publisher = self.publisher
         manager.subscribe(self.publisher.on_change)
         manager.subscribe(self.turn_ping.on_change)
-        manager.subscribe(FinalPost(self.client).on_change)
+        manager.subscribe(FinalPost(self.client, self.client.services).on_change)
 
     def interaction(self, user: FakeUser, message: FakeMessage | None = None, *,
                     channel: int = CHANNEL) -> FakeInteraction:

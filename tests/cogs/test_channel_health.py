@@ -59,6 +59,7 @@ async def test_game_new_refuses_where_the_bot_may_not_post(split: SplitTable) ->
     ia = split.interaction(ANA)
     ia.app_permissions = discord.Permissions(  # type: ignore[attr-defined]
         view_channel=True, send_messages=True, read_message_history=True)
+    await split.cog.interaction_check(ia)  # type: ignore[arg-type]
     await GameCog.new.callback(split.cog, ia, game="split")  # type: ignore[arg-type]
     [sent] = ia.sent
     assert sent.ephemeral and sent.kind == "send_message"
@@ -67,6 +68,7 @@ async def test_game_new_refuses_where_the_bot_may_not_post(split: SplitTable) ->
     assert split.manager.in_channel(split.channel.id) is None  # no lobby was opened
     allowed = split.interaction(ANA)
     allowed.app_permissions = GAME_NEEDS  # type: ignore[attr-defined]
+    await split.cog.interaction_check(allowed)  # type: ignore[arg-type]
     await GameCog.new.callback(split.cog, allowed, game="split")  # type: ignore[arg-type]
     assert not allowed.sent[0].ephemeral and split.manager.in_channel(split.channel.id)
 

@@ -7,7 +7,7 @@ from bot.records.session import Session
 from cogs.clicks.table_clicks import WRONG_TABLE
 from cogs.commands.game_commands import GameCog
 from cogs.kit.control_menus import CHOOSE_ONE, number
-from cogs.kit.custom_ids import TABLE_CONTROLS, ActButton, HandButton
+from cogs.kit.custom_ids import ActButton, HandButton
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import assert_refused, press
 from tests.cogs.test_play import hand, start_game
@@ -80,7 +80,7 @@ async def test_only_ascii_digits_parse(table: Table) -> None:
     for custom_id in (f"tb:hand:{arabic_one}", f"tb:act:{arabic_one}:1:add1",
                       f"tb:act:{session.id}:{arabic_one}:add1"):
         assert not any(kind.__discord_ui_compiled_template__.fullmatch(custom_id)
-                       for kind in TABLE_CONTROLS)
+                       for kind in table.client.controls)
     assert table.manager.get(session.id) is session
 
 

@@ -17,9 +17,9 @@ from bot.records.session import SessionKind
 from bot.reviews.reviewer import FAILED, PENDING, Stored
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
-from cogs.commands.daily_commands import DailyCog, daily_addon
-from cogs.commands.leaderboard_commands import LeaderboardCog
+from cogs.daily.commands import DailyCog
 from cogs.kit.refusal_texts import WRONG_TABLE
+from cogs.leaderboard.commands import LeaderboardCog
 from cogs.rendering.replay_pages import export_command
 from tests.bot.conftest import FakeClock
 from tests.cogs.conftest import ANA, BEN
@@ -35,14 +35,13 @@ class DailyServer(PrivateServer):
         super().__init__(manager)
         self.clock = clock
         self.daily = DailyDeals(manager, secret="cog test secret")
-        self.client.services.daily = self.daily
-        self.client.services.private_addons[SessionKind.DAILY] = daily_addon
-        manager.subscribe(self.daily.on_change)
-        self.cog = DailyCog()
+        self.cog = DailyCog(self.client.services, self.daily)
+        self.client.services.features.register(self.cog.feature())  # as its cog_load does
 
     async def command(self, name: str, user: FakeUser, locale: discord.Locale =
                       discord.Locale.american_english, **params: object) -> FakeInteraction:
         ia = self.interaction(user, locale=locale)
+        await self.cog.interaction_check(ia)  # type: ignore[arg-type]
         await getattr(DailyCog, name).callback(self.cog, ia, **params)
         await self.idle()
         return ia
@@ -165,7 +164,8 @@ async def test_the_streak_shows_in_stats(server: DailyServer) -> None:
     await server.play_daily(ANA)
     ia = server.interaction(ANA)
     ia.client.leaderboards = _Leaderboards()  # type: ignore[attr-defined]
-    await LeaderboardCog.stats.callback(LeaderboardCog(), ia, game="ten")  # type: ignore[arg-type]
+    cog = LeaderboardCog(server.client.services, server.daily)
+    await LeaderboardCog.stats.callback(cog, ia, game="ten")  # type: ignore[arg-type]
     assert "Daily deal streaks" in ia.last.text
     assert "TEN: 2 days in a row (best 2)" in ia.last.text
 

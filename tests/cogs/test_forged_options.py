@@ -9,11 +9,10 @@ from typing import Any
 
 import discord
 
+from bot.daily.service import DailyDeals
 from bot.records import errors
 from bot.sessions.deadlines import MAX_TURN_MINUTES
-from cogs.commands.config_command import ConfigCog
 from cogs.commands.game_commands import GameCog
-from cogs.commands.leaderboard_commands import NO_SUCH_MEMBER, LeaderboardCog
 from cogs.kit.option_check import (
     MISSING_OPTION,
     NO_SUCH_OPTION,
@@ -25,6 +24,8 @@ from cogs.kit.option_check import (
     option_problem,
     shown_name,
 )
+from cogs.leaderboard.commands import NO_SUCH_MEMBER, LeaderboardCog
+from cogs.settings.config_command import ConfigCog
 from tests.cogs.conftest import ANA, Table
 from tests.fakes import invoke
 
@@ -112,7 +113,8 @@ async def test_new_refuses_minutes_that_are_not_a_whole_number_in_range(table: T
 
 async def test_stats_of_a_user_discord_did_not_resolve_is_refused(table: Table) -> None:
     ia = table.interaction(ANA)
-    await invoke(LeaderboardCog.stats, LeaderboardCog(), ia, user=discord.Object(id=42),
+    cog = LeaderboardCog(table.client.services, DailyDeals(table.manager))
+    await invoke(LeaderboardCog.stats, cog, ia, user=discord.Object(id=42),
                  game=None)
     assert ia.last.ephemeral and ia.last.content == NO_SUCH_MEMBER.text
 

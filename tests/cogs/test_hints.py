@@ -20,13 +20,13 @@ from bot.automation.hints import Hint
 from bot.records.session import HINTS, Seat, Session, Status
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
-from cogs.clicks import hint_click
-from cogs.commands.config_command import ConfigCog
 from cogs.commands.game_commands import GameCog
 from cogs.game_ui import HintUnit
+from cogs.hints import hint_click
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.refusal_texts import WRONG_TABLE
+from cogs.settings.config_command import ConfigCog
 from cogs.settings.server_settings import server_settings
 from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
@@ -34,6 +34,7 @@ from cogs.split.labels import action_label
 from cogs.ten import TenUI
 from game.registry import engines
 from game.split import SplitEngine
+from tests import fakes
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.split_table_fixture import SEED, SplitTable
 from tests.cogs.test_split_controls import check_limits, crowded_main_step, items
@@ -47,7 +48,7 @@ USERS = {str(user.id): user for user in (ANA, BEN)}
 @pytest.fixture
 async def split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SplitTable]:
     # No deadline cut in tests: the level's simulation count decides, as on an idle machine.
-    monkeypatch.setattr(hint_click, "DEFAULT_DEADLINE", 60.0)
+    monkeypatch.setattr(fakes.ThreadHints, "deadline", 60.0)
     store = await open_store(tmp_path / "hints.sqlite3")
     manager = SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED)
     yield SplitTable(manager)
@@ -157,13 +158,13 @@ async def test_the_same_hint_clicked_again_is_searched_once(
     # The decision workers are shared by every table's expert seats: five clicks of one Hint
     # (one seat, one version) run one search, and each gets its answer.
     searched: list[object] = []
-    real = hint_click.suggest
+    real = fakes.suggest
 
     def counting(*args: Any) -> Any:
         searched.append(args[2])
         return real(*args)
 
-    monkeypatch.setattr(hint_click, "suggest", counting)
+    monkeypatch.setattr(fakes, "suggest", counting)
     await open_table(split, hints=True)
     mover = turn_player(split)
     mine = await split.hand(mover)

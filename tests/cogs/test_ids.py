@@ -4,14 +4,15 @@ refused the way a control of a game that is gone is, changing nothing (issue 34)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
 
+from bot.daily.service import DailyDeals
 from bot.records.errors import NO_GAME
 from bot.sessions.export import NO_SUCH_GAME
-from cogs.commands.leaderboard_commands import LeaderboardPageButton
+from cogs.clicks.table_clicks import table_controls
 from cogs.kit.custom_ids import (
     MAX_INDEX,
     MAX_SNOWFLAKE,
@@ -38,10 +39,21 @@ from cogs.kit.custom_ids import (
     session_of_id,
     snowflake,
 )
+from cogs.leaderboard.commands import LeaderboardCog, LeaderboardPageButton
+from cogs.table_services import TableServices
+from cogs.ui_registry import GameUIs
 from tests.cogs.conftest import ANA, Table
 from tests.cogs.test_lobby import assert_refused
 from tests.cogs.test_play import start_game
-from tests.fakes import DYNAMIC_ITEMS, Sent, click, message_with
+from tests.fakes import Sent, click, message_with
+
+
+def registered() -> list[Any]:
+    """The control classes the table and the leaderboard register."""
+    services = TableServices(GameUIs({}))
+    leaderboard = LeaderboardCog(services, cast(DailyDeals, None)).feature()
+    return [*table_controls(), *leaderboard.controls]
+
 
 SNOWFLAKE = 1234567890123456789
 # Ids as the bot has posted them, with the parts they carry.
@@ -75,7 +87,7 @@ class Clicked:
 async def test_a_posted_id_parses_to_what_it_carried_and_builds_again(
     kind: Any, custom_id: str, parts: tuple[object, ...]
 ) -> None:
-    matching = [item for item in DYNAMIC_ITEMS
+    matching = [item for item in registered()
                 if item.__discord_ui_compiled_template__.fullmatch(custom_id)]
     assert matching == [kind]
     match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)

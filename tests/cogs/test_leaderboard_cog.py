@@ -5,15 +5,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 from discord import app_commands
 
+from bot.daily.service import DailyDeals
 from bot.rankings.leaderboard import Leaderboards
 from bot.records.session import Seat
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
-from cogs.commands.leaderboard_commands import LeaderboardCog, LeaderboardPageButton
+from cogs.leaderboard.commands import LeaderboardCog
 from tests.bot.test_leaderboard import finish
 from tests.fakes import (
     FakeClient,
@@ -21,6 +21,7 @@ from tests.fakes import (
     FakeInteraction,
     FakeMessage,
     FakeUser,
+    click,
     invoke,
     message_with,
 )
@@ -43,7 +44,7 @@ class Room:
         self.client.leaderboards = Leaderboards(  # type: ignore[attr-defined]
             store, min_games=min_games, clock=lambda: NOW
         )
-        self.cog = LeaderboardCog()
+        self.cog = LeaderboardCog(self.client.services, DailyDeals(self.manager))
 
     def interaction(self, user: FakeUser = ANA, message: FakeMessage | None = None,
                     guild: int = 1, channel: int = 100) -> FakeInteraction:
@@ -58,12 +59,7 @@ class Room:
     ) -> FakeInteraction:
         ia = self.interaction(message=message, guild=guild)
         ia.original = message  # a component's original response is the message it sits on
-        match = LeaderboardPageButton.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
-        assert match, custom_id
-        item = await LeaderboardPageButton.from_custom_id(
-            ia, discord.ui.Button(custom_id=custom_id), match  # type: ignore[arg-type]
-        )
-        await item.callback(ia)  # type: ignore[arg-type]
+        await click(ia, custom_id)  # the page button as the leaderboard registers it
         return ia
 
 

@@ -14,14 +14,15 @@ import pytest
 from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
-from cogs.commands.learn_command import LearnCog
+from cogs.click_context import enter
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.command_mentions import mention
 from cogs.i18n.interaction import LANGUAGE_KEY, player_words
 from cogs.i18n.language import Language
 from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS
+from cogs.learn.command import LearnCog
+from cogs.learn.tutor_render import LEARNED_TITLE, TUTOR_TITLE
 from cogs.rendering.private_table import private_table, send_private_table
-from cogs.rendering.tutor_render import LEARNED_TITLE, TUTOR_TITLE
 from cogs.settings.settings_cache import stored_settings
 from game.registry import teachers
 from game.tutor import LEARN_DEALS
@@ -36,7 +37,8 @@ Choose = Callable[[Any, int, list[Any]], Any]
 async def server(tmp_path: Path) -> AsyncIterator[tuple[PrivateServer, LearnCog]]:
     store = await open_store(tmp_path / "learn.sqlite3")
     private = PrivateServer(SessionManager(store, engines()))
-    cog = LearnCog(private.client.services)  # type: ignore[arg-type]
+    cog = LearnCog(private.client.services, private.manager)
+    await cog.cog_load()  # registers its add-on with the table, as when its extension loads
     yield private, cog
     await store.close()
 
@@ -49,6 +51,7 @@ async def speak(server: PrivateServer, user: FakeUser, language: Language) -> No
 async def learn(server: PrivateServer, cog: LearnCog, user: FakeUser,
                 game: str) -> FakeInteraction:
     ia = server.interaction(user)
+    await cog.interaction_check(ia)  # type: ignore[arg-type]
     await cog.learn.callback(cog, ia, game)  # type: ignore[arg-type]
     await server.idle()
     return ia
@@ -78,7 +81,7 @@ async def play(server: PrivateServer, user: FakeUser, session_id: int, message: 
         assert me in server.manager.awaiting(live), "the machine seats stopped"
         assert words_in(shown, TUTOR_TITLE), "no tutor before a decision"
         # Within Discord's limits as drawn: nothing is cut or dropped to fit.
-        drawn = await private_table(server.client, live, me,  # type: ignore[arg-type]
+        drawn = await private_table(server.client.services, live, me,  # type: ignore[arg-type]
                                     await player_words(server.client, user.id))  # type: ignore[arg-type]
         assert sum(len(embed) for embed in drawn.embeds) <= EMBED_TOTAL
         assert len(drawn.embeds) <= EMBEDS
@@ -178,6 +181,7 @@ async def test_a_table_the_bots_moved_on_before_it_was_shown_is_redrawn(
     live = private.manager.get(session.id)
     assert live is not None and live.version > session.version
     ia = private.interaction(ANA)
+    enter(ia, private.client.services)  # type: ignore[arg-type]  # as the command's dispatch
     await send_private_table(ia, session)  # type: ignore[arg-type]
     assert ia.sent[0].kind == "send_message"
     assert ia.last.kind == "edit_original"

@@ -23,7 +23,7 @@ from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.commands.images_command import ImagesCog
-from cogs.game_ui import Attachment, DrawsFinalPicture, DrawsImages, Render
+from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, Render, able
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.discord_limits import FILE_BYTES, FILES
@@ -341,7 +341,7 @@ def test_the_table_picture_is_drawn_from_the_public_view_only(
 
 def test_both_games_draw_pictures_and_a_final_picture() -> None:
     for ui in (SplitUI(SplitEngine()), TenUI(TenEngine())):
-        assert isinstance(ui, DrawsImages) and isinstance(ui, DrawsFinalPicture)
+        assert able(ui, DRAWS_IMAGES) and able(ui, DRAWS_FINAL_PICTURE)
 
 
 @pytest.mark.parametrize("game", ["split", "ten"])

@@ -16,11 +16,11 @@ from bot.automation.notices import TimedOut
 from bot.records import errors
 from bot.records.session import Session
 from cogs.commands.game_commands import GameCog
-from cogs.commands.language_command import LanguageCog
 from cogs.i18n import Language, Words, words_for
 from cogs.kit.refusal_texts import refusal_text
 from cogs.kit.unexpected_errors import UNEXPECTED, answer_unexpected
 from cogs.listeners.table_publisher import TablePublisher
+from cogs.settings.language_command import LanguageCog
 from tests.cogs.conftest import ANA, BEN, CY, Table
 from tests.fakes import FakeGuild, FakeInteraction, FakeMessage, FakeUser, click, invoke
 
@@ -108,7 +108,7 @@ async def test_each_player_reads_their_own_language(
 
     # Notices are public: Spanish.
     notice = TimedOut(session=started, player_id=str(BEN.id), moves=(), timeouts=2, away=True)
-    await TablePublisher(table.client).notify(notice)  # type: ignore[arg-type]
+    await TablePublisher(table.client, table.client.services).notify(notice)  # type: ignore[arg-type]
     posted = table.channel.sent[-1].content or ""
     assert posted.splitlines() == [
         said(ES, "⏰ {name} ran out of time.", name="Ben"),

@@ -34,15 +34,15 @@ from bot.records.session import Session
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.client_services import game_uis
-from cogs.commands.config_command import ConfigCog
 from cogs.commands.game_commands import GameCog
-from cogs.commands.language_command import LanguageCog
 from cogs.game_ui import event_lines
 from cogs.i18n import Language, words_for
 from cogs.i18n import common_words as common
 from cogs.i18n.messages import Message, PluralMessage
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.rendering.replay_pages import step_lines
+from cogs.settings.config_command import ConfigCog
+from cogs.settings.language_command import LanguageCog
 from game.action_codes import action_code
 from game.split import SplitEngine
 from game.ten import Pay, payment_options
@@ -262,7 +262,7 @@ class Players:
         """A turn clock notice naming the last moves (public: the server's language)."""
         session = self.session()
         moves = session.log[-4:]
-        await TablePublisher(self.table.client).notify(TimedOut(
+        await TablePublisher(self.table.client, self.table.client.services).notify(TimedOut(
             session=session, player_id=str(BEN.id), moves=moves, timeouts=1, away=False))
         sent = self.table.channel.sent[-1]
         assert not sent.ephemeral

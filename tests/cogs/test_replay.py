@@ -14,7 +14,6 @@ from discord import app_commands
 from bot.sessions.export import STILL_RUNNING, parse_export
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
-from cogs.commands.config_command import NEEDS_MANAGE_SERVER, ConfigCog
 from cogs.commands.game_commands import GameCog
 from cogs.rendering.replay_cache import ReplayCache
 from cogs.rendering.replay_pages import (
@@ -24,6 +23,7 @@ from cogs.rendering.replay_pages import (
     PLAYERS_ONLY,
     window,
 )
+from cogs.settings.config_command import NEEDS_MANAGE_SERVER, ConfigCog
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable
@@ -170,6 +170,7 @@ async def test_export_as_a_player_and_refusals(split: SplitTable) -> None:
         await split.manager.act(session.id, player, session.version, action)
     await split.manager.settle()
     ia = split.interaction(BEN)
+    await split.cog.interaction_check(ia)  # type: ignore[arg-type]
     await GameCog.export.callback(split.cog, ia)
     sent = ia.last
     assert sent.ephemeral and sent.files

@@ -103,7 +103,7 @@ async def test_restart_redraws_running_tables_once(tmp_path: Path) -> None:
     store, manager = await _restarted(path)
     try:
         table = Table(manager)
-        publisher = TablePublisher(table.client)
+        publisher = TablePublisher(table.client, table.client.services)
         assert await publisher.catch_up(manager.live_sessions(), pause=0) == 1
         [edit] = table.client.channel(100).get_partial_message(555).edits
         assert "Total: 0" in edit.text
@@ -125,8 +125,8 @@ async def test_restart_after_an_unexpected_stop_pings_the_awaited_player_again(
     store, manager = await _restarted(path)
     try:
         table = Table(manager)
-        publisher = TablePublisher(table.client)
-        turn_ping = TurnPing(table.client)
+        publisher = TablePublisher(table.client, table.client.services)
+        turn_ping = TurnPing(table.client, table.client.services)
         [session] = manager.live_sessions()
         awaited = manager.engine("count").awaiting(session.state)
         assert await publisher.catch_up([session], pause=0, then=turn_ping.ping_again) == 1

@@ -17,7 +17,7 @@ from bot.reviews.reviewer import Reviewer
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.kit.page_controls import NOT_THIS_MESSAGE
-from cogs.rendering.review_pages import NOT_A_PLAYER, PAGE_GONE
+from cogs.reviews.review_pages import NOT_A_PLAYER, PAGE_GONE
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable

@@ -1,4 +1,4 @@
-"""The review's pages (cogs.rendering.review_pages) for SPLIT and TEN in the four languages:
+"""The review's pages (cogs.reviews.review_pages) for SPLIT and TEN in the four languages:
 within Discord's limits, every differing decision on its page with both moves worded, the
 position as the player saw it (their own view, never another seat's), and the paging."""
 
@@ -16,7 +16,7 @@ from cogs.i18n.language import Language
 from cogs.kit.discord_limits import EMBED_TOTAL, FIELD_VALUE
 from cogs.rendering.replay_cache import BuiltReplay
 from cogs.rendering.replay_pages import step_session
-from cogs.rendering.review_pages import _position, pages, review_render
+from cogs.reviews.review_pages import _position, pages, review_render
 from cogs.split.ui import SplitUI
 from cogs.ten.ui import TenUI
 from game.export_format import replay_export

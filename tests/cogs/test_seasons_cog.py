@@ -18,10 +18,10 @@ import pytest
 from bot.automation.season_watcher import SeasonEnd, SeasonWatcher
 from bot.rankings.leaderboard import Leaderboards
 from bot.rankings.seasons import parse_season
-from cogs.commands.config_command import ConfigCog
-from cogs.commands.leaderboard_commands import LeaderboardCog
 from cogs.i18n import Language, words_for
-from cogs.listeners.season_announcer import SeasonAnnouncer
+from cogs.leaderboard.commands import LeaderboardCog
+from cogs.seasons.season_announcer import SeasonAnnouncer
+from cogs.settings.config_command import ConfigCog
 from cogs.settings.server_settings import CHAMPION_ROLE, SEASON, SEASON_CHANNEL
 from tests.bot.test_leaderboard import finish
 from tests.cogs.conftest import ANA, Table
@@ -229,7 +229,7 @@ async def test_the_post_names_the_champion_and_the_role_is_given(room: Room) -> 
     http = FakeHttp()
     room.client.http = http  # type: ignore[attr-defined]
     room.client.guilds[1] = guild_with(3)
-    announcer = SeasonAnnouncer(room.client)  # type: ignore[arg-type]
+    announcer = SeasonAnnouncer(room.client, room.client.services.routes.budget)  # type: ignore[arg-type]
     message_id = await announcer.season_ended(await season_end(room))
     [post] = room.client.channel(77).sent
     assert post.message is not None and post.message.id == message_id
@@ -244,7 +244,7 @@ async def test_the_role_moves_on_from_the_former_champions(room: Room) -> None:
     http = FakeHttp()
     room.client.http = http  # type: ignore[attr-defined]
     room.client.guilds[1] = guild_with(3)
-    announcer = SeasonAnnouncer(room.client)  # type: ignore[arg-type]
+    announcer = SeasonAnnouncer(room.client, room.client.services.routes.budget)  # type: ignore[arg-type]
     assert await announcer.award(await season_end(room, former=("2", "3"))) == 1
     assert http.roles == [(1, 1, 50)]
     assert http.removed == [(1, 2, 50), (1, 3, 50)]
@@ -263,8 +263,8 @@ async def test_a_role_that_cannot_be_given_is_a_logged_skip(
     room.client.http = http  # type: ignore[attr-defined]
     if guild is not None:
         room.client.guilds[1] = guild
-    announcer = SeasonAnnouncer(room.client)  # type: ignore[arg-type]
-    with caplog.at_level(logging.WARNING, logger="cogs.listeners.season_announcer"):
+    announcer = SeasonAnnouncer(room.client, room.client.services.routes.budget)  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="cogs.seasons.season_announcer"):
         assert await announcer.season_ended(await season_end(room)) is not None
     assert http.roles == [] and len(room.client.channel(77).sent) == 1
     assert http.removed == []

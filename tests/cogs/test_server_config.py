@@ -13,10 +13,10 @@ import pytest
 from discord import app_commands
 
 from bot.records.session import Status
-from cogs.commands.config_command import ConfigCog
 from cogs.commands.game_commands import GameCog
-from cogs.commands.language_command import LanguageCog
 from cogs.i18n import Language, words_for
+from cogs.settings.config_command import ConfigCog
+from cogs.settings.language_command import LanguageCog
 from cogs.settings.server_settings import (
     CHANNELS,
     LANGUAGE,
@@ -80,10 +80,10 @@ async def test_shows_every_setting_and_which_are_defaults(table: Table) -> None:
 async def test_a_change_is_logged_with_who_old_and_new(
     table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="cogs.commands.config_command"):
+    with caplog.at_level(logging.INFO, logger="cogs.settings.config_command"):
         await configure(table, leaderboard_min_games=5)
         await configure(table, leaderboard_min_games=2)
-    lines = [r.getMessage() for r in caplog.records if r.name == "cogs.commands.config_command"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "cogs.settings.config_command"]
     assert lines == [
         f"guild 1: setting leaderboard_min_games changed from '(default)' to '5' by {ANA.id}",
         f"guild 1: setting leaderboard_min_games changed from '5' to '2' by {ANA.id}",
@@ -230,7 +230,7 @@ async def test_a_setting_given_its_own_value_is_said_unchanged(
     table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
     await configure(table, images=choice("off"))
-    with caplog.at_level(logging.INFO, logger="cogs.commands.config_command"):
+    with caplog.at_level(logging.INFO, logger="cogs.settings.config_command"):
         again = (await configure(table, images=choice("off"))).last.content or ""
     assert again.splitlines()[0] == "Tables drawn as images: unchanged (off)"
     assert "→" not in again and "changed from" not in caplog.text

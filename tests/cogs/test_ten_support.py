@@ -52,8 +52,8 @@ class TenTable:
         self.cog: GameCog = self.client.cog
         self.changes: list[Change] = []
         self.pings_before: list[int] = []  # channel messages posted up to each change
-        manager.subscribe(TablePublisher(self.client).on_change)  # type: ignore[arg-type]
-        manager.subscribe(TurnPing(self.client).on_change)  # type: ignore[arg-type]
+        manager.subscribe(TablePublisher(self.client, self.client.services).on_change)  # type: ignore[arg-type]
+        manager.subscribe(TurnPing(self.client, self.client.services).on_change)  # type: ignore[arg-type]
         manager.subscribe(self._record)
         self.table_message: FakeMessage | None = None
         self.sid = 0

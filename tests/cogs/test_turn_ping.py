@@ -83,17 +83,18 @@ async def test_bots_are_not_pinged_and_restart_falls_back_to_the_actor(
     session = split.session()
     awaiting = tuple(split.engine.awaiting(session.state))  # what the manager's change says
     first = awaiting[0]
-    fresh = TurnPing(split.client)  # as after a restart: nothing remembered
+    fresh = TurnPing(split.client, split.client.services)  # as after a restart: nothing remembered
     assert fresh.to_ping(Change("action", session, actor=first, awaiting=awaiting)) == []
     other = next(p for p in session.state.players if p != first)
-    assert TurnPing(split.client).to_ping(
+    assert TurnPing(split.client, split.client.services).to_ping(
         Change("action", session, actor=other, awaiting=awaiting)) == [first]
     as_bot = replace(session, seats=tuple(
         Seat(player_id=s.player_id, display_name=s.display_name, is_bot=s.player_id == first)
         for s in session.seats
     ))
-    assert TurnPing(split.client).to_ping(Change("started", as_bot, awaiting=awaiting)) == []
-    late = TurnPing(split.client)
+    assert TurnPing(split.client, split.client.services).to_ping(
+        Change("started", as_bot, awaiting=awaiting)) == []
+    late = TurnPing(split.client, split.client.services)
     assert late.to_ping(Change("started", session, awaiting=awaiting)) == [first]
     older = replace(session, version=session.version - 1)
     assert late.to_ping(Change("action", older, actor=other, awaiting=awaiting)) == []
@@ -113,7 +114,7 @@ async def test_pings_still_reach_their_player_over_the_no_ping_default(
     first = split.engine.awaiting(split.session().state)[0]
     [ping] = [s for s in split.channel.sent if "<@" in (s.content or "")]
     pings_only(ping, first)
-    publisher = TablePublisher(split.client)
+    publisher = TablePublisher(split.client, split.client.services)
     await publisher.remind(split.session(), first, f"<@{first}>, your move")
     pings_only(split.channel.sent[-1], first)
 
@@ -130,7 +131,7 @@ async def test_posts_and_table_edits_need_no_channel_lookup(
     first = split.engine.awaiting(split.session().state)[0]
     assert pings(split) == [text(split, [first])]
     edits = len(table.edits)
-    await TablePublisher(split.client).refresh(split.session())
+    await TablePublisher(split.client, split.client.services).refresh(split.session())
     assert len(table.edits) == edits + 1
 
 

@@ -13,7 +13,7 @@ import pytest
 from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
-from cogs.rendering.tutor_progress import TutorCache
+from cogs.learn.tutor_progress import TutorCache
 from game.registry import teachers
 from game.tutor import LEARN_DEALS
 from tests.cogs.conftest import ANA

@@ -41,9 +41,11 @@ async def run_command(
     table: Table, command: app_commands.Command[Any, ..., Any], ia: FakeInteraction,
     **params: Any,
 ) -> None:
-    """What discord.py does with a slash command: call it, hand a failure to the tree."""
+    """What discord.py does with a slash command: its cog's check, then call it, hand a
+    failure to the tree."""
     ia.command = command  # type: ignore[attr-defined]
     try:
+        await table.cog.interaction_check(ia)  # type: ignore[arg-type]
         await command._do_call(ia, params)  # type: ignore[arg-type]
     except app_commands.AppCommandError as error:
         await on_command_error(ia, error)  # type: ignore[arg-type]

@@ -46,13 +46,14 @@ async def split(tmp_path: Path) -> AsyncIterator[tuple[SplitTable, Clock]]:
     table = SplitTable(SessionManager(store, {"split": SplitEngine()}, seed_source=lambda: SEED))
     clock = Clock()
     table.cog.services.views = FollowedViews(clock=clock)
-    table.manager.subscribe(ViewFollower(table.client).on_change)
+    table.manager.subscribe(ViewFollower(table.client, table.client.services).on_change)
     yield table, clock
     await store.close()
 
 
 async def open_hand(split: SplitTable, user: FakeUser) -> FakeInteraction:
     ia = split.interaction(user)
+    await split.cog.interaction_check(ia)  # type: ignore[arg-type]
     await GameCog.hand.callback(split.cog, ia)  # type: ignore[arg-type]
     await split.manager.settle()
     return ia

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.clicks.hint_click import HINT_NOT_YOUR_TURN, HINT_OUTDATED
+from cogs.hints.hint_click import HINT_NOT_YOUR_TURN, HINT_OUTDATED
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language

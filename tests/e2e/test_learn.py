@@ -19,7 +19,7 @@ import pytest
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MORE
 from cogs.i18n.language import Language
-from cogs.rendering.tutor_render import LEARNED_TITLE, NOT_MET, TUTOR_TITLE
+from cogs.learn.tutor_render import LEARNED_TITLE, NOT_MET, TUTOR_TITLE
 from game.registry import engines, teachers
 from game.tutor import replay
 from tests.e2e.botproc import BotProcess

@@ -1,11 +1,11 @@
-"""The settings extension (``bot.load_extension("cogs.settings_extension")``): /config (a server's
+"""The settings extension (``bot.load_extension("cogs.settings.extension")``): /config (a server's
 settings) and /language (a person's own language)."""
 
 from __future__ import annotations
 
 from bot.process.client import TableBot
-from cogs.commands.config_command import ConfigCog
-from cogs.commands.language_command import LanguageCog
+from cogs.settings.config_command import ConfigCog
+from cogs.settings.language_command import LanguageCog
 
 
 async def setup(bot: TableBot) -> None:

@@ -3,29 +3,34 @@
 
 The deal is fixed (``game.tutor.LEARN_DEALS``: chosen so that every rule comes up early) and
 the bot seats play the normal level, as the deal's search assumed. Before each of the
-player's decisions the tutor's comment stands above the table (``cogs.rendering.tutor_render``,
+player's decisions the tutor's comment stands above the table (``cogs.learn.tutor_render``,
 the private table's add-on for the ``learn`` kind); running the command again resumes the
 game, drawn from the stored state.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.process.client import TableBot
 from bot.records import errors
 from bot.records.errors import TableError
 from bot.records.session import Seat, Session, SessionKind
+from bot.sessions.manager import SessionManager
 from bot.sessions.transitions import bot_seat
-from cogs.client_services import Interaction, game_uis, player_id, refuse, seat_for
+from cogs.click_context import enter
+from cogs.client_services import Interaction, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
-from cogs.game_ui import GameUI, Teaches
+from cogs.features import Feature, PrivateExtras
+from cogs.game_ui import TEACHES, GameUI, able
 from cogs.i18n.commands import L_
 from cogs.i18n.words import Words
-from cogs.rendering.private_table import PrivateExtras, send_private_table
-from cogs.rendering.tutor_progress import TutorCache
-from cogs.rendering.tutor_render import tutor_embeds
+from cogs.learn.tutor_progress import TutorCache
+from cogs.learn.tutor_render import tutor_embeds
+from cogs.rendering.private_table import send_private_table
 from cogs.table_services import TableServices
 from game.base import PlayerId
 from game.tutor import LEARN_DEALS
@@ -44,25 +49,34 @@ def learn_seats(game: str) -> tuple[Seat, ...]:
 class LearnCog(commands.Cog):
     """``/learn``; its tutor is the ``learn`` kind's add-on to the private table's message."""
 
-    def __init__(self, services: TableServices) -> None:
+    def __init__(self, services: TableServices, manager: SessionManager) -> None:
         self.services = services
+        self.manager = manager
         self.tutors = TutorCache()
-        services.private_addons[SessionKind.LEARN] = self.addon
+
+    async def cog_load(self) -> None:
+        self.services.features.register(
+            Feature("learn", private={SessionKind.LEARN: self.addon}))
 
     def teaching(self) -> dict[str, GameUI]:
         """The games /learn teaches: a fixed deal, and a UI with the tutor's words."""
         return {ui.key: ui for ui in self.services.uis
-                if ui.key in LEARN_DEALS and isinstance(ui, Teaches)}
+                if ui.key in LEARN_DEALS and able(ui, TEACHES) is not None}
 
-    async def addon(self, client: TableBot, session: Session, viewer: PlayerId,
-                    words: Words) -> PrivateExtras:
-        ui = game_uis(client).ui(session.game)
-        if not isinstance(ui, Teaches) or viewer != session.host_id:
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every command of the cog starts with its context (``cogs.click_context``)."""
+        enter(interaction, self.services)
+        return True
+
+    async def addon(self, session: Session, viewer: PlayerId, words: Words) -> PrivateExtras:
+        ui = self.services.uis.ui(session.game)
+        teacher = able(ui, TEACHES)
+        if teacher is None or viewer != session.host_id:
             return PrivateExtras()
-        engine = client.manager.engine(session.game)
-        tutor = await self.tutors.tutor(client.manager.store, engine, session, viewer)
+        engine = self.manager.engine(session.game)
+        tutor = await self.tutors.tutor(self.manager.store, engine, session, viewer)
         pages = getattr(ui, "rules_pages", ())
-        return PrivateExtras(above=tutor_embeds(ui, session, viewer, tutor, pages, words))
+        return PrivateExtras(above=tutor_embeds(teacher, session, viewer, tutor, pages, words))
 
     @app_commands.command(
         name=L_("command-name", "learn"),
@@ -73,7 +87,7 @@ class LearnCog(commands.Cog):
     @app_commands.rename(game=L_("parameter-name", "game"))
     @app_commands.guild_only()
     async def learn(self, interaction: Interaction, game: GameOption) -> None:
-        manager = interaction.client.manager
+        manager = self.manager
         if game not in self.teaching():
             await refuse(interaction, errors.unknown_game_refusal(game))
             return

@@ -23,16 +23,17 @@ from bot.records.session import Session, Status
 from bot.reviews.model import Review, ReviewedDecision, differing, summary
 from bot.reviews.reviewer import DONE, PENDING, Stored
 from bot.sessions.export import NO_SUCH_GAME
-from cogs.client_services import Interaction, game_uis, player_id, refuse
+from cogs.click_context import context_of
+from cogs.client_services import Interaction, player_id, refuse
 from cogs.game_ui import (
     POINTS_UNIT,
+    WORDS_DECISIONS,
     GameUI,
     Render,
-    WordsDecisions,
+    able,
     private_in,
 )
 from cogs.i18n.button_names import button_names
-from cogs.i18n.common_words import MY_REVIEW
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
@@ -65,13 +66,6 @@ POSITION_CHARS = 1500
 READY_WAIT = 14 * 60.0
 
 _waits: set[asyncio.Task[None]] = set()  # answers waiting for their review
-
-
-def review_button(session: Session, words: Words) -> Item | None:
-    """The "My review" button of a finished game with at least one human seat."""
-    if session.status is Status.FINISHED and any(not s.is_bot for s in session.seats):
-        return ReviewButton(session.id, 0, ReplayTag.OPEN, label=words.text(MY_REVIEW))
-    return None
 
 
 def _percent(words: Words, share: float) -> str:
@@ -111,16 +105,18 @@ def _position(ui: GameUI, before: Session, player: str, words: Words) -> str:
 
 
 def _move(ui: GameUI, before: Session, player: str, action: object, words: Words) -> str:
-    if isinstance(ui, WordsDecisions):
-        return clip(ui.move_words(before, player, action, words), FIELD_VALUE)
+    wording = able(ui, WORDS_DECISIONS)
+    if wording is not None:
+        return clip(wording.move_words(before, player, action, words), FIELD_VALUE)
     return clip(str(action), FIELD_VALUE)
 
 
 def _unit(ui: GameUI, built: BuiltReplay, decision: ReviewedDecision) -> str:
     """The cost's unit at ``decision`` (from the step's marker: no state is rebuilt)."""
-    if not isinstance(ui, WordsDecisions):
+    wording = able(ui, WORDS_DECISIONS)
+    if wording is None:
         return POINTS_UNIT
-    return ui.cost_unit(built.replay.markers[decision.step - 1])
+    return wording.cost_unit(built.replay.markers[decision.step - 1])
 
 
 def summary_embed(ui: GameUI, built: BuiltReplay, review: Review, words: Words) -> discord.Embed:
@@ -262,7 +258,7 @@ async def _player_of(interaction: Interaction, session_id: int) -> str:
 
 async def _shown(interaction: Interaction, session_id: int, review: Review, page: int) -> Render:
     built = await load_replay(interaction, session_id)
-    ui = game_uis(interaction.client).ui(built.session.game)
+    ui = context_of(interaction).services.uis.ui(built.session.game)
     return review_render(ui, built, review, page, await user_words(interaction))
 
 

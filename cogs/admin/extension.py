@@ -1,4 +1,4 @@
-"""The admin extension (``bot.load_extension("cogs.admin_extension")``): ``/admin health``
+"""The admin extension (``bot.load_extension("cogs.admin.extension")``): ``/admin health``
 (``cogs.admin.admin_commands``)."""
 
 from __future__ import annotations

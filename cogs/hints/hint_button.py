@@ -3,7 +3,7 @@
 A game UI that words hints (``cogs.game_ui.WordsHints``) puts :func:`hint_buttons` among the
 controls of the viewer's private view when it is their turn; the list is empty unless the
 game has hints and the viewer is a person seated in it. The click is
-``cogs.clicks.hint_click``.
+``cogs.hints.hint_click``; the lobby's hints toggle shows the same emoji (``HINT_EMOJI``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from bot.records.session import Session, Status
 from cogs.i18n.common_words import HINT
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import MAX_BUTTONS_PER_ROW, MAX_ROWS
-from cogs.kit.custom_ids import HintButton, Item
+from cogs.kit.custom_ids import HINT_EMOJI, HintButton, Item
 from game.base import PlayerId
-
-HINT_EMOJI = "💡"
 
 
 def hint_buttons(session: Session, viewer: PlayerId, words: Words) -> list[Item]:

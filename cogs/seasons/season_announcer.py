@@ -23,20 +23,16 @@ from bot.automation.season_watcher import SeasonEnd
 from bot.ops.request_budget import RequestBudget
 from bot.process.client import TableBot
 from cogs.i18n.interaction import server_words
-from cogs.rendering.season_renders import season_end_render
-from cogs.table_services import services_of
+from cogs.seasons.season_renders import season_end_render
 
 log = logging.getLogger(__name__)
 
 
 class SeasonAnnouncer:
-    def __init__(self, client: TableBot) -> None:
+    def __init__(self, client: TableBot, budget: RequestBudget) -> None:
         self.client = client
-
-    @property
-    def _budget(self) -> RequestBudget:
-        """Every request here counts against Discord's global limit: each waits its turn."""
-        return services_of(self.client).routes.budget
+        # Every request here counts against Discord's global limit: each waits its turn.
+        self._budget = budget
 
     async def season_ended(self, end: SeasonEnd) -> int | None:
         message_id = await self.post(end)

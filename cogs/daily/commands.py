@@ -20,21 +20,31 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.daily.deal import day_ends_at
-from bot.daily.service import AlreadyPlayed, DailyDeals, OpenElsewhere, Summary, yesterday
+from bot.daily.service import (
+    AlreadyPlayed,
+    DailyDeals,
+    OpenElsewhere,
+    ShareRefusal,
+    ShareRefused,
+    Summary,
+    yesterday,
+)
 from bot.process.client import TableBot
 from bot.records import errors
 from bot.records.daily_play import DailyPlay
-from bot.records.session import Session, Status
-from cogs.client_services import Interaction, player_id, refuse, seat_for
+from bot.records.session import Session, SessionKind, Status
+from cogs.click_context import enter
+from cogs.client_services import Interaction, Refusable, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
+from cogs.features import Feature, Place, PrivateExtras
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import ControlKind, button_control, number
-from cogs.rendering.private_table import PrivateExtras, send_private_table
+from cogs.rendering.private_table import send_private_table
 from cogs.rendering.replay_pages import OTHER_SERVER, replay_click
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 Item = discord.ui.Item[Any]
@@ -47,13 +57,6 @@ BAD_DAY = N_("Write the day as YYYY-MM-DD, for example 2026-12-01.")
 NOBODY_HERE = N_("Nobody in this server finished the daily {game} deal of {day}.")
 DAY_FORMAT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 DAY_MAX = 10
-
-
-def daily_of(client: TableBot) -> DailyDeals:
-    daily = services_of(client).daily
-    if daily is None:
-        raise RuntimeError("the daily extension (cogs.daily_extension) is not loaded")
-    return daily
 
 
 def titles_of(client: TableBot) -> dict[str, str]:
@@ -111,65 +114,18 @@ def summary_embed(words: Words, title: str, summary: Summary,
     return embed
 
 
-async def daily_addon(client: TableBot, session: Session, viewer: PlayerId,
-                      words: Words) -> PrivateExtras:
-    """What a daily's private message shows below the table once the game is over."""
-    if session.status is not Status.FINISHED:
-        return PrivateExtras()
-    daily = daily_of(client)
-    summary = await daily.summary(session)
-    title = titles_of(client).get(session.game, session.game)
-    if summary is None:
-        late = discord.Embed(description=words.gettext(
-            "This game ended after its day was over, so it does not count."))
-        return PrivateExtras(below=[late])
-    items: list[Item] = []
-    if summary.play.shared_at is None:
-        items.append(ShareButton(session.id, label=words.gettext("Share"),
-                                 style=discord.ButtonStyle.success))
-    return PrivateExtras(below=[summary_embed(words, title, summary, daily.next_deal_at())],
-                         items=items)
-
-
-async def share_click(interaction: Interaction, session_id: int) -> None:
-    """Share: the finished daily's summary (score, streak; no card) in the channel, once."""
-    daily = daily_of(interaction.client)
-    play = await daily.store.daily_play_of(session_id)
-    if play is None:
-        await refuse(interaction, errors.Refusal(errors.NO_GAME))
-        return
-    if play.user_id != player_id(interaction.user):
-        await refuse(interaction, NOT_YOURS)
-        return
-    if play.guild_id != (interaction.guild_id or 0):  # a forged Share on another server
-        await refuse(interaction, OTHER_SERVER)
-        return
-    stored = await daily.store.load_session(session_id)
-    settled = await daily.settled(stored) if stored is not None else None
-    if settled is None or not settled.finished:
-        await refuse(interaction, NOT_FINISHED)
-        return
-    if not await daily.store.share_daily(session_id, daily.clock()):
-        await refuse(interaction, SHARED_ALREADY)
-        return
-    words = await channel_words(interaction)  # a public post: the server's language
-    streak = await daily.streak(play.user_id, play.game)
-    title = titles_of(interaction.client).get(play.game, play.game)
-    text = words.gettext(
-        "{player} played the daily {game} deal of {day}: **{score}** points · streak: {streak}.",
-        player=interaction.user.mention, game=title, day=words.date(play.day),
-        score=words.number(settled.score or 0),
-        streak=streak_text(words, streak.current, streak.best))
-    await interaction.response.send_message(text,
-                                            allowed_mentions=discord.AllowedMentions.none())
-
-
 SHARE: ControlKind[int] = ControlKind(
-    "dshare", (number("sid", 2**63 - 1),),
-    lambda ia, parts, _: share_click(ia, *parts), NOT_YOURS, label="Share",
+    "dshare", (number("sid", 2**63 - 1),), NOT_YOURS, label="Share",
     style=discord.ButtonStyle.success)
 ShareButton = button_control("ShareButton", SHARE)
-DAILY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ShareButton,)
+# What a refused Share says (the rules are DailyDeals.share's).
+SHARE_REFUSALS: dict[ShareRefusal, Refusable] = {
+    ShareRefusal.NO_PLAY: errors.Refusal(errors.NO_GAME),
+    ShareRefusal.NOT_YOURS: NOT_YOURS,
+    ShareRefusal.OTHER_SERVER: OTHER_SERVER,
+    ShareRefusal.NOT_FINISHED: NOT_FINISHED,
+    ShareRefusal.SHARED_ALREADY: SHARED_ALREADY,
+}
 
 
 def parse_day(text: str | None, today: date) -> date | None:
@@ -186,7 +142,67 @@ def parse_day(text: str | None, today: date) -> date | None:
 
 
 class DailyCog(commands.Cog):
-    """``/daily play``, ``/daily board``, ``/daily replay``."""
+    """``/daily play``, ``/daily board``, ``/daily replay``; the Share button, the daily's
+    add-on to its private table and the scoring of a finished daily, registered with the table
+    (:meth:`cog_load`)."""
+
+    def __init__(self, table: TableServices, daily: DailyDeals) -> None:
+        self.table = table
+        self.deals = daily
+
+    def feature(self) -> Feature:
+        return Feature(
+            "daily",
+            controls={ShareButton: lambda ia, parts, _: self.share_click(ia, *parts)},
+            listeners={Place.DAILY_SCORES: self.deals.on_change},
+            private={SessionKind.DAILY: self.addon},
+        )
+
+    async def cog_load(self) -> None:
+        self.table.features.register(self.feature())
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every command of the cog starts with its context (``cogs.click_context``)."""
+        enter(interaction, self.table)
+        return True
+
+    async def addon(self, session: Session, viewer: PlayerId, words: Words) -> PrivateExtras:
+        """What a daily's private message shows below the table once the game is over."""
+        if session.status is not Status.FINISHED:
+            return PrivateExtras()
+        summary = await self.deals.summary(session)
+        title = self.deals.manager.engines[session.game].title
+        if summary is None:
+            late = discord.Embed(description=words.gettext(
+                "This game ended after its day was over, so it does not count."))
+            return PrivateExtras(below=[late])
+        items: list[Item] = []
+        if summary.play.shared_at is None:
+            items.append(ShareButton(session.id, label=words.gettext("Share"),
+                                     style=discord.ButtonStyle.success))
+        return PrivateExtras(
+            below=[summary_embed(words, title, summary, self.deals.next_deal_at())], items=items)
+
+    async def share_click(self, interaction: Interaction, session_id: int) -> None:
+        """Share: the finished daily's summary (score, streak; no card) in the channel,
+        once."""
+        try:
+            shared = await self.deals.share(session_id, player_id(interaction.user),
+                                            interaction.guild_id or 0)
+        except ShareRefused as refused:
+            await refuse(interaction, SHARE_REFUSALS[refused.reason])
+            return
+        play = shared.play
+        words = await channel_words(interaction)  # a public post: the server's language
+        title = titles_of(interaction.client).get(play.game, play.game)
+        text = words.gettext(
+            "{player} played the daily {game} deal of {day}: **{score}** points · streak:"
+            " {streak}.",
+            player=interaction.user.mention, game=title, day=words.date(play.day),
+            score=words.number(play.score or 0),
+            streak=streak_text(words, shared.streak.current, shared.streak.best))
+        await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions.none())
 
     daily = app_commands.Group(
         name=L_("command-name", "daily"),
@@ -203,7 +219,7 @@ class DailyCog(commands.Cog):
         if game not in titles_of(interaction.client):
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
-        daily = daily_of(interaction.client)
+        daily = self.deals
         try:
             opened = await daily.open(interaction.guild_id or 0, interaction.channel_id or 0,
                                       game, seat_for(interaction.user))
@@ -229,7 +245,7 @@ class DailyCog(commands.Cog):
         if game not in titles:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
-        daily = daily_of(interaction.client)
+        daily = self.deals
         day = daily.today()
         board = await daily.board(interaction.guild_id or 0, game, day)
         best = await daily.store.daily_best(game, day)
@@ -257,7 +273,7 @@ class DailyCog(commands.Cog):
         if game not in titles:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
-        daily = daily_of(interaction.client)
+        daily = self.deals
         chosen = parse_day(day, daily.today())
         if chosen is None:
             await refuse(interaction, BAD_DAY)

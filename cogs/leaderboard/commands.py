@@ -10,12 +10,12 @@ click re-queries, so an old page shows current numbers.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.daily.service import DailyDeals
 from bot.daily.streaks import Streak
 from bot.rankings.leaderboard import (
     Board,
@@ -35,6 +35,7 @@ from bot.rankings.seasons import (
 from bot.records import errors
 from cogs.client_services import Interaction, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices
+from cogs.features import Feature
 from cogs.game_ui import Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.command_mentions import command_fields
@@ -57,7 +58,7 @@ from cogs.kit.custom_ids import (
 )
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_live_table, on_own_page
 from cogs.settings.server_settings import server_settings
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 
 PAGE_SIZE = 10
 HISTORY_GAMES = 10
@@ -327,7 +328,19 @@ def history_render(games: list[FinishedGame], titles: dict[str, str],
 
 
 class LeaderboardCog(commands.Cog):
-    """Server leaderboards, player records and channel history."""
+    """Server leaderboards, player records and channel history; the page buttons registered
+    with the table (:meth:`cog_load`). ``daily``: the daily deal, whose streaks /stats shows."""
+
+    def __init__(self, table: TableServices, daily: DailyDeals) -> None:
+        self.table = table
+        self.daily = daily
+
+    def feature(self) -> Feature:
+        return Feature("leaderboard", controls={
+            LeaderboardPageButton: lambda ia, parts, _: page_click(ia, *parts[:4])})
+
+    async def cog_load(self) -> None:
+        self.table.features.register(self.feature())
 
     @app_commands.command(
         name=L_("command-name", "leaderboard"),
@@ -433,9 +446,8 @@ class LeaderboardCog(commands.Cog):
         recent = await service.recent_games(guild_id, games, player_id(target), RECENT_GAMES)
         won = [(season, key) for season, key in
                await service.season_titles(guild_id, player_id(target)) if key in games]
-        daily = services_of(interaction.client).daily
-        streaks = [(titles[key], await daily.streak(player_id(target), key))
-                   for key in games] if daily is not None else []
+        streaks = [(titles[key], await self.daily.streak(player_id(target), key))
+                   for key in games]
         render = stats_render(target, boards, recent, titles, words, won, streaks)
         await send_private(interaction, render)
 
@@ -510,9 +522,6 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
 # ``tb:lb:{guild}:{game}:{period}:{page}:{p|n}``.
 PAGE_BUTTON: ControlKind[int, str, Period, int, str] = ControlKind(
     "lb", (snowflake("guild"), GAME, Part("period", "all|month|week"), PAGE, DIRECTION),
-    lambda ia, parts, _: page_click(ia, *parts[:4]), OTHER_SERVER, label="")
+    OTHER_SERVER, label="")
 LeaderboardPageButton = button_control("LeaderboardPageButton", PAGE_BUTTON)
-
-
-LEADERBOARD_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)
 
