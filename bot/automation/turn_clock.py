@@ -69,15 +69,20 @@ class TurnClock:
                 if session is None or session.status is not Status.ACTIVE:
                     break
                 expired = next((d for d in session.deadlines if d.due_at <= now), None)
-                if expired is None or not await self._expire(session, expired, now):
+                if expired is None:
                     break
+                # Its log lines (and the posts it queues) name the session and its shard.
+                with self.manager.log_bound(session):
+                    if not await self._expire(session, expired, now):
+                        break
                 handled += 1
             current = self.manager.get(session_id)
             if current is None:
                 continue
             for deadline in current.deadlines:
                 if not deadline.reminded and deadline.remind_at <= now:
-                    handled += await self._remind(current, deadline)
+                    with self.manager.log_bound(current):
+                        handled += await self._remind(current, deadline)
         return handled
 
     async def run(self) -> None:

@@ -65,7 +65,7 @@ from bot.sessions.models import (
     utcnow,
 )
 from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, ChangeKind, Step, result_rows
-from bot.sharding import ShardSet
+from bot.sharding import ShardSet, shard_of
 from bot.store import Store
 from game.base import Engine, Event, IllegalAction, PlayerId, rng_for
 
@@ -164,6 +164,7 @@ class SessionManager:
         self._seed_source = seed_source
         self._game_seed = game_seed
         self._idle_after = idle_after
+        self._shards: ShardSet | None = None  # the process's, once restored (log lines name it)
         self._sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -238,6 +239,15 @@ class SessionManager:
             return rng_for(self._game_seed, "session", session_id).getrandbits(63)
         return self._seed_source()
 
+    def log_bound(self, session: Session) -> contextlib.AbstractContextManager[None]:
+        """Bind what a log line is about inside the block: ``session``, its guild and channel,
+        and the shard it is on once :meth:`restore` was given the process's shards."""
+        shards = self._shards
+        return log_context.bound(
+            guild=session.guild_id, channel=session.channel_id, session=session.id,
+            shard=shard_of(session.guild_id, shards.count) if shards is not None else None,
+        )
+
     # --- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self, shards: ShardSet | None = None) -> RestoreReport:
@@ -261,6 +271,7 @@ class SessionManager:
         return report
 
     async def _restore(self, shards: ShardSet | None) -> RestoreReport:
+        self._shards = shards
         now = self.clock()
         restored = abandoned = 0
         for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True,
@@ -370,7 +381,7 @@ class SessionManager:
             )
             session = await self._save(self.store.create_session(draft))
             self._register(session)
-            with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+            with self.log_bound(session):
                 self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id,
                                      origin=origin))
                 log.info("session %s: %s lobby opened in channel %s", session.id, game,
@@ -421,7 +432,7 @@ class SessionManager:
         session = await self._save(self.store.create_session(draft))
         self._register(session)
         awaiting = self.awaiting(session)
-        with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+        with self.log_bound(session):
             self._publish(Change(ChangeKind.STARTED, session, tuple(events),
                                  actor=player.player_id, origin=origin, awaiting=awaiting))
             log.info("session %s: private %s table (%s) dealt with %d seats", session.id,
@@ -529,7 +540,7 @@ class SessionManager:
             actor=player_id, origin=origin,
         )
         new = change.session
-        with log_context.bound(guild=new.guild_id, channel=new.channel_id, session=new.id):
+        with self.log_bound(new):
             log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
         return new
 
@@ -689,8 +700,7 @@ class SessionManager:
             if not changes:  # nothing to play, but the timeout still counts
                 step = Step(ChangeKind.SEAT, {"seats": seats})
                 changes.append(await self._step(session, step, player_id, origin))
-        with log_context.bound(guild=session.guild_id, channel=session.channel_id,
-                               session=session_id):
+        with self.log_bound(session):
             log.info("session %s: %s timed out (%d in a row)", session_id, player_id,
                      seat.timeouts + 1)
         return changes
@@ -902,8 +912,7 @@ class _SessionLock:
             await self.__aexit__()
             raise Refusal(errors.NO_GAME)
         # What is logged in the block (and by the publish worker it starts) names the session.
-        self._context.enter_context(log_context.bound(
-            guild=session.guild_id, channel=session.channel_id, session=session.id))
+        self._context.enter_context(self._manager.log_bound(session))
         return session
 
     async def __aexit__(self, *exc: object) -> None:

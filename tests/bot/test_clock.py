@@ -12,11 +12,14 @@ import pytest
 
 from bot import errors
 from bot.automation.autoplay import Autoplay
+from bot.automation.notices import Notice
 from bot.automation.turn_clock import TurnClock
 from bot.errors import Refusal, StaleVersion
+from bot.ops import log_context
 from bot.sessions.deadlines import plan
 from bot.sessions.manager import SessionManager
 from bot.sessions.models import Deadline, Seat, Session
+from bot.sharding import ShardSet, shard_of
 from bot.store import Store, open_store
 from game.base import IllegalAction
 from game.registry import engines as real_engines
@@ -349,3 +352,44 @@ async def test_a_refused_timeout_logs_the_engine_text_only_at_debug(
     assert not any(text in r.getMessage() for r in caplog.records if r.levelno > logging.DEBUG)
     assert any(r.levelno == logging.WARNING and "Refusal" in r.getMessage()
                for r in caplog.records)
+
+
+class ContextNotifier(RecordingNotifier):
+    """Keeps the log fields bound when the turn clock or a machine seat tells the channel
+    (what a log line written there carries)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.contexts: list[tuple[str, dict[str, int]]] = []
+
+    async def refresh(self, session: Session) -> None:
+        self.contexts.append(("refresh", log_context.current()))
+        await super().refresh(session)
+
+    async def notify(self, notice: Notice) -> None:
+        self.contexts.append((type(notice).__name__, log_context.current()))
+        await super().notify(notice)
+
+
+async def test_the_turn_clock_and_machine_seats_log_with_the_shard(
+    manager: SessionManager, clock: FakeClock
+) -> None:
+    shards = ShardSet(count=2, ids=frozenset({0, 1}))
+    await manager.restore(shards)
+    notifier = ContextNotifier()
+    turn_clock = TurnClock(manager, notifier=notifier)
+    autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
+    manager.subscribe(autoplay.on_change)
+    session = await started(manager)
+    clock.advance(minutes=4)
+    await turn_clock.tick()  # the reminder
+    clock.advance(minutes=1)
+    await turn_clock.tick()  # P1's move played by the clock
+    await turn_clock.idle()
+    await manager.set_away(session.id, "2", True)  # a bot plays P2's turn
+    await autoplay.idle()
+    expected = {"guild": session.guild_id, "channel": session.channel_id,
+                "session": session.id, "shard": shard_of(session.guild_id, shards.count)}
+    kinds = [kind for kind, _ in notifier.contexts]
+    assert {"Reminder", "TimedOut", "refresh"} <= set(kinds), kinds
+    assert all(context == expected for _, context in notifier.contexts), notifier.contexts
