@@ -616,7 +616,8 @@ class SessionManager:
         """
         async with self._locked(session_id) as session:
             engine, seats = self._gate(session, player_id, version, autopilot=autopilot)
-            step = transitions.play_action(session, engine, player_id, action, seats)
+            step = transitions.play_action(session, engine, player_id, action, seats,
+                                           by_machine=autopilot)
             return await self._step(session, step, player_id, origin)
 
     async def click(
@@ -693,7 +694,8 @@ class SessionManager:
                     log.exception("session %s: no default move for %s", current.id, player_id)
                     break
                 # Each stored move is queued at once: a later failure leaves them published.
-                step = transitions.play_action(current, engine, player_id, action, seats)
+                step = transitions.play_action(current, engine, player_id, action, seats,
+                                               by_machine=True)
                 changes.append(await self._step(current, step, player_id, origin))
                 current = changes[-1].session
                 seats = current.seats

@@ -323,13 +323,22 @@ def play_action(
     player_id: PlayerId,
     action: BaseModel,
     seats: tuple[Seat, ...],
+    *,
+    by_machine: bool = False,
 ) -> Step:
     """Apply one checked action on a copy of the state; the engine's IllegalAction becomes a
-    refusal in its own words."""
+    refusal in its own words. ``by_machine``: the turn clock or a bot moves for the seat; a
+    person's seat keeps the move's version in ``machine_moves``."""
     try:
         state, events = play(engine, session.state, player_id, action)
     except IllegalAction as err:
         raise Refusal(str(err)) from None
+    if by_machine:
+        seats = tuple(
+            seat.model_copy(update={"machine_moves": (*seat.machine_moves, session.version + 1)})
+            if seat.player_id == player_id and not seat.is_bot else seat
+            for seat in seats
+        )
     finished = engine.is_over(state)
     return Step(
         ChangeKind.FINISHED if finished else ChangeKind.ACTION,

@@ -393,3 +393,23 @@ async def test_the_turn_clock_and_machine_seats_log_with_the_shard(
     kinds = [kind for kind, _ in notifier.contexts]
     assert {"Reminder", "TimedOut", "refresh"} <= set(kinds), kinds
     assert all(context == expected for _, context in notifier.contexts), notifier.contexts
+
+
+async def test_moves_the_clock_or_a_bot_made_for_a_person_are_marked_on_their_seat(
+    manager: SessionManager, turn_clock: TurnClock, notifier: RecordingNotifier,
+    clock: FakeClock,
+) -> None:
+    autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
+    manager.subscribe(autoplay.on_change)
+    session = await started(manager)
+    clock.advance(minutes=5)
+    await turn_clock.tick()  # the clock plays P1's move: version 2
+    now = manager.get(session.id)
+    assert now.seat_of("1").machine_moves == (now.version,)
+    mine = await manager.act(session.id, "2", now.version, Add(add=1))  # P2's own move
+    assert mine.session.seat_of("2").machine_moves == ()
+    await manager.set_away(session.id, "1", True)
+    await autoplay.idle()  # a bot plays P1's turn
+    after = manager.get(session.id)
+    assert after.seat_of("1").machine_moves == (now.version, mine.session.version + 2)
+    assert after.seat_of("2").machine_moves == ()
