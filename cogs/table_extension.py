@@ -34,7 +34,7 @@ from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
-from cogs.listeners.private_tables import PrivateTables, public_only
+from cogs.listeners.private_tables import EndedPrivateTables, PrivateTables, public_only
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.table_watch import TableWatch
 from cogs.listeners.turn_ping import TurnPing
@@ -68,6 +68,7 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
         *(public_only(listener) for listener in channel),
         bot.autoplay.on_change,
         bot.turn_clock.on_change,
+        EndedPrivateTables(bot).on_change,
         public_only(bot.reviews.on_change),
     )
 

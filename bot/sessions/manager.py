@@ -562,6 +562,17 @@ class SessionManager:
         return change.session
 
     @in_flight
+    async def abandon_idle(self, session_id: int, version: int, *,
+                           origin: object = None) -> Session:
+        """End private table ``session_id`` left idle at ``version`` (the turn clock) without
+        results; refused as stale when it changed since."""
+        change = await self._transition(
+            session_id, lambda s: transitions.abandon_idle(s, version), actor=None,
+            origin=origin,
+        )
+        return change.session
+
+    @in_flight
     async def set_table_message(self, session_id: int, message_id: int | None) -> Session:
         """Remember the public table message so renderers can edit it later (no version bump,
         nothing published)."""

@@ -233,6 +233,13 @@ def cancel(session: Session, player_id: PlayerId, *, moderator: bool) -> Step:
     return Step(ChangeKind.ABANDONED, {"status": Status.ABANDONED})
 
 
+def abandon_idle(session: Session, version: int) -> Step:
+    """End a private table left idle at ``version`` (the turn clock); stale once it moved."""
+    if session.version != version:
+        raise StaleVersion()
+    return Step(ChangeKind.ABANDONED, {"status": Status.ABANDONED})
+
+
 # --- away and the turn clock ----------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ import discord
 
 from bot.automation.notices import Notice, Notifier
 from bot.process.client import TableBot
-from bot.sessions.manager import Change, Listener
+from bot.sessions.manager import Change, ChangeKind, Listener
 from bot.sessions.models import Session
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
@@ -45,6 +45,20 @@ def public_only(listener: Listener) -> Listener:
 
     on_change.__qualname__ = f"public_only({getattr(listener, '__qualname__', listener)})"
     return on_change
+
+
+class EndedPrivateTables:
+    """The manager listener that forgets a private table's followed view once it ended
+    without a last move (abandoned: by its player's next daily, or idle, by the turn clock):
+    no redraw is due, and its token may be long gone, so nothing is sent."""
+
+    def __init__(self, client: TableBot) -> None:
+        self._client = client
+
+    async def on_change(self, change: Change) -> None:
+        # A finished one keeps it: its last redraw (the machine seats' final move) uses it.
+        if change.session.is_private and change.kind is ChangeKind.ABANDONED:
+            services_of(self._client).views.ended(change.session.id)
 
 
 class PrivateTables:

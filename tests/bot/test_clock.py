@@ -13,12 +13,12 @@ import pytest
 from bot import errors
 from bot.automation.autoplay import Autoplay
 from bot.automation.notices import Notice
-from bot.automation.turn_clock import TurnClock
+from bot.automation.turn_clock import PRIVATE_IDLE, TurnClock
 from bot.errors import Refusal, StaleVersion
 from bot.ops import log_context
 from bot.sessions.deadlines import plan
 from bot.sessions.manager import SessionManager
-from bot.sessions.models import Deadline, Seat, Session
+from bot.sessions.models import Deadline, Seat, Session, SessionKind, Status
 from bot.sharding import ShardSet, shard_of
 from bot.store import Store, open_store
 from game.base import IllegalAction
@@ -413,3 +413,33 @@ async def test_moves_the_clock_or_a_bot_made_for_a_person_are_marked_on_their_se
     after = manager.get(session.id)
     assert after.seat_of("1").machine_moves == (now.version, mine.session.version + 2)
     assert after.seat_of("2").machine_moves == ()
+
+
+async def test_an_idle_private_table_ends_by_itself(
+    manager: SessionManager, turn_clock: TurnClock, notifier: RecordingNotifier,
+    clock: FakeClock, store: Store,
+) -> None:
+    """An abandoned /learn ends after PRIVATE_IDLE[learn] without a change, an unfinished daily
+    after PRIVATE_IDLE[daily] (a whole day: its deal can no longer count), by the clock alone:
+    stored as abandoned, nothing left live or pending, and nothing said to anyone."""
+    learn = await manager.open_private(1, 10, "count", seat(1), kind=SessionKind.LEARN, seed=1)
+    daily = await manager.open_private(1, 10, "count", seat(2), kind=SessionKind.DAILY, seed=2)
+    assert turn_clock.next_wakeup() == clock.now + PRIVATE_IDLE[SessionKind.LEARN]
+    clock.advance(seconds=PRIVATE_IDLE[SessionKind.LEARN].total_seconds() - 1)
+    assert await turn_clock.tick() == 0 and manager.get(learn.id) is not None
+    clock.advance(seconds=1)
+    assert await turn_clock.tick() == 1
+    await manager.settle()
+    assert manager.get(learn.id) is None and manager.get(daily.id) is not None
+    stored = await store.load_session(learn.id)
+    assert stored is not None and stored.status is Status.ABANDONED
+    assert turn_clock.next_wakeup() == daily.updated_at + PRIVATE_IDLE[SessionKind.DAILY]
+    with pytest.raises(StaleVersion):  # a table that moved since it was seen idle stays
+        await manager.abandon_idle(daily.id, daily.version - 1)
+    clock.advance(seconds=PRIVATE_IDLE[SessionKind.DAILY].total_seconds())
+    assert await turn_clock.tick() == 1
+    await turn_clock.idle()
+    await manager.settle()
+    assert manager.get(daily.id) is None and manager.live_sessions() == []
+    assert manager.pending_changes() == 0 and turn_clock.next_wakeup() is None
+    assert notifier.notices == [] and notifier.refreshed == []
