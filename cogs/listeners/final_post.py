@@ -109,5 +109,6 @@ class FinalPost:
         finally:
             release_view(render.view)
         # Kept by id: a page control forged onto either is refused (cogs.kit.page_controls).
-        await self._client.manager.store.record_final_posts(session.id, left,
-                                                             at=self._client.manager.clock())
+        if left:
+            await self._client.manager.store.record_final_posts(
+                session.id, left, at=self._client.manager.clock())
