@@ -48,8 +48,9 @@ class Place(Enum):
     change reaches them: the table, the round summaries, the ping, the final post, a game's
     thread archived and the tokens of its messages forgotten, the followed private views, the
     channel health; then the machine seats and the turn clock (a change is drawn and posted
-    before a machine seat's worker or the clock looks at it); the reviews of a finished game
-    are queued, and a finished daily is scored. ``public``: the place hears only the changes
+    before a machine seat's worker or the clock looks at it); a private table that ended
+    without a last move forgets its followed view; the reviews of a finished game are queued,
+    and a finished daily is scored. ``public``: the place hears only the changes
     of public tables (``Session.is_private``: a private table makes no channel noise)."""
 
     TABLE = ("table", True)
@@ -62,6 +63,7 @@ class Place(Enum):
     HEALTH = ("health", True)
     MACHINES = ("machines", False)
     CLOCK = ("clock", False)
+    ENDED_PRIVATE = ("ended private tables", False)
     REVIEWS = ("reviews", True)
     DAILY_SCORES = ("daily scores", False)
 

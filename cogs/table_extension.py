@@ -38,7 +38,7 @@ from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
-from cogs.listeners.private_tables import PrivateTables
+from cogs.listeners.private_tables import EndedPrivateTables, PrivateTables
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.table_watch import TableWatch
 from cogs.listeners.turn_ping import TurnPing
@@ -54,8 +54,8 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
     """The table core's listeners, each at its place of the one ordered list
     (``cogs.features.Place``: the table, the round summaries, the ping, the final post, the
     thread archiver, the message routes, the followed private views, the channel health, the
-    machine seats and the turn clock). A feature places its own (the reviews, the daily's
-    scores) when it registers."""
+    machine seats, the turn clock and the ended private tables). A feature places its own
+    (the reviews, the daily's scores) when it registers."""
     return {
         Place.TABLE: publisher.on_change,
         Place.SUMMARIES: Announcer(bot, services).on_change,
@@ -67,6 +67,7 @@ def listeners(bot: TableBot, services: TableServices, publisher: TablePublisher,
         Place.HEALTH: services.health.on_change,
         Place.MACHINES: bot.autoplay.on_change,
         Place.CLOCK: bot.turn_clock.on_change,
+        Place.ENDED_PRIVATE: EndedPrivateTables(services).on_change,
     }
 
 

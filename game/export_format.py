@@ -36,6 +36,8 @@ class ExportSeat(_Part):
     is_bot: bool = False
     bot_level: str | None = None
     left: bool = False
+    # versions whose move the turn clock or a bot made for this person
+    machine_moves: list[int] = Field(default_factory=list)
 
 
 class ExportAction(_Part):

@@ -24,6 +24,7 @@ with an ERROR log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -88,7 +89,11 @@ class Autoplay:
         task = self._tasks.get(session_id)
         if task is not None and not task.done():
             return  # the running worker looks again before it stops
-        task = asyncio.create_task(self._work(session_id), name=f"autoplay-{session_id}")
+        session = self.manager.get(session_id)
+        # The worker's log lines name the session and its shard (a task keeps the context
+        # it was started in).
+        with self.manager.log_bound(session) if session is not None else contextlib.nullcontext():
+            task = asyncio.create_task(self._work(session_id), name=f"autoplay-{session_id}")
         self._tasks[session_id] = task
         task.add_done_callback(lambda done: self._forget(session_id, done))
 

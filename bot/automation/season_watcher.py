@@ -18,8 +18,12 @@ visible and harmless, so the watcher errs on that side. A notifier that raises (
 unreachable) leaves the claim unposted, retried the same way; a post that can never be made
 (no channel set, the channel gone or closed to the bot) is marked done with no message.
 
-Only the last ended season of each kind is looked at: a season that ended while no process
-ran for a whole season after it gets no post. The clock is the manager's (injectable; in the
+Each tick looks at the last ended season of each kind. The first tick of a watcher also looks
+back at the seasons that ended after the newest season any watcher claimed a post for (at most
+:data:`MAX_CATCH_UP`, oldest first, so a champion role moves on in order): a season that ended
+while no process ran, through the whole season after it, is posted at the next start, once
+(the claims keep it once). With no claim at all (a new install) older seasons are history and
+only the last ended one is posted. The clock is the manager's (injectable; in the
 process, ``CLOCK_OFFSET_SECONDS`` shifts it for end-to-end tests only).
 """
 
@@ -42,7 +46,9 @@ from bot.rankings.seasons import (
     SEASON_KEY,
     SEASON_KINDS,
     Season,
+    SeasonKind,
     last_ended,
+    parse_season,
     season_kind,
 )
 from bot.records.shards import ShardSet
@@ -56,6 +62,7 @@ GRACE = timedelta(minutes=1)
 MAX_NAP = 60.0  # seconds between ticks
 TOP = 10  # players of each game's final board in the post
 MAX_MIN_GAMES = 100
+MAX_CATCH_UP = 12  # seasons of a kind a first tick looks back at
 
 
 @dataclass(frozen=True)
@@ -131,25 +138,47 @@ class SeasonWatcher:
         self.notifier: SeasonNotifier = notifier or SilentSeasons()
         self.owner = owner or uuid.uuid4().hex  # who holds a claim (one per watcher)
         self._done: set[str] = set()  # seasons this watcher has seen through
+        self._looked_back: set[SeasonKind] = set()  # kinds whose missed seasons were looked at
 
     async def tick(self, now: datetime | None = None) -> int:
         """Post the ended seasons not posted yet; returns the posts made."""
         now = now or self.clock()
         posted = 0
         for kind in SEASON_KINDS:
-            season = last_ended(kind, now)
-            if now < season.end + GRACE or season.name in self._done:
-                continue
-            pending = False
-            for guild_id in await self._guilds(season):
-                outcome = await self._end(guild_id, season, now)
-                posted += outcome is Outcome.POSTED
-                pending |= outcome is Outcome.PENDING
-            if not pending:
-                self._done.add(season.name)
-                log.info("season %s: seen through in every server this process owns",
-                         season.name)
+            for season in await self._to_see(kind, now):
+                if now < season.end + GRACE or season.name in self._done:
+                    continue
+                pending = False
+                for guild_id in await self._guilds(season):
+                    outcome = await self._end(guild_id, season, now)
+                    posted += outcome is Outcome.POSTED
+                    pending |= outcome is Outcome.PENDING
+                if not pending:
+                    self._done.add(season.name)
+                    log.info("season %s: seen through in every server this process owns",
+                             season.name)
         return posted
+
+    async def _to_see(self, kind: SeasonKind, now: datetime) -> list[Season]:
+        """The last ended season of ``kind``; at this watcher's first look also those before
+        it that ended after the newest season claimed in the store, oldest first."""
+        last = last_ended(kind, now)
+        if kind in self._looked_back:
+            return [last]
+        rows = await self.store.query("SELECT DISTINCT season FROM season_posts", [])
+        self._looked_back.add(kind)
+        claimed = [season for (name,) in rows
+                   if (season := parse_season(str(name))) is not None and season.kind == kind]
+        if not claimed:
+            return [last]
+        newest = max(season.start for season in claimed)
+        seasons = [last]
+        while (len(seasons) < MAX_CATCH_UP and seasons[-1].previous().start > newest):
+            seasons.append(seasons[-1].previous())
+        if len(seasons) > 1:
+            log.info("%s season(s) %s ended while no watcher ran: looked at now",
+                     kind, ", ".join(season.name for season in reversed(seasons[1:])))
+        return seasons[::-1]
 
     async def run(self) -> None:
         """Tick every :data:`MAX_NAP` seconds for as long as the process runs."""

@@ -8,6 +8,9 @@ every change), so they survive restarts. :meth:`TurnClock.tick` handles everythi
 - an expiry: ``SessionManager.time_out`` with the version the deadline was stored for plays the
   engine's default moves for the player; a second firing for the same deadline is refused as
   stale. The table gets one announcement and one redraw.
+- an idle private table (an abandoned ``/learn``, an unfinished daily): one with no change for
+  :data:`PRIVATE_IDLE` of its kind is cancelled (stored as abandoned) for its player. A private
+  table is in no channel and its player's message token is long gone: nothing is said.
 
 A tick only makes the manager calls; what they tell a channel goes out in a background task per
 session (in order), so a slow or rate-limited channel never delays another table's clock.
@@ -21,13 +24,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime, timedelta
 
 from bot.automation.notices import Notifier, Reminder, SilentNotifier, TimedOut
 from bot.records.change import AUTOMATIC, Change
 from bot.records.errors import StaleVersion, TableError
-from bot.records.session import Deadline, Session, Status, public_event
+from bot.records.session import Deadline, Session, SessionKind, Status, public_event
 from bot.sessions.manager import SessionManager
 from game.base import PlayerId
 
@@ -35,6 +38,12 @@ log = logging.getLogger(__name__)
 
 MIN_NAP = 0.5  # seconds; also what keeps a deadline that cannot be handled from spinning
 MAX_NAP = 60.0  # seconds; a wall-clock change is noticed within this
+# A private table with no change for this long is abandoned by the clock. A daily waits a whole
+# day: by then its deal's day is over, so it could no longer count.
+PRIVATE_IDLE: Mapping[SessionKind, timedelta] = {
+    SessionKind.LEARN: timedelta(hours=6),
+    SessionKind.DAILY: timedelta(hours=24),
+}
 
 
 class TurnClock:
@@ -49,8 +58,10 @@ class TurnClock:
         self._wake.set()
 
     def next_wakeup(self) -> datetime | None:
-        """The earliest pending reminder or deadline of any live session."""
-        moments = []
+        """The earliest pending reminder or deadline of any live session, or the moment a
+        private table has been idle for too long."""
+        moments = [idle for session in self.manager.live_sessions()
+                   if (idle := idle_at(session)) is not None]
         for session in self.manager.live_sessions():
             for deadline in session.deadlines:
                 moments.append(deadline.due_at)
@@ -70,15 +81,25 @@ class TurnClock:
                 if session is None or session.status is not Status.ACTIVE:
                     break
                 expired = next((d for d in session.deadlines if d.due_at <= now), None)
-                if expired is None or not await self._expire(session, expired, now):
+                if expired is None:
                     break
+                # Its log lines (and the posts it queues) name the session and its shard.
+                with self.manager.log_bound(session):
+                    if not await self._expire(session, expired, now):
+                        break
                 handled += 1
             current = self.manager.get(session_id)
             if current is None:
                 continue
             for deadline in current.deadlines:
                 if not deadline.reminded and deadline.remind_at <= now:
-                    handled += await self._remind(current, deadline)
+                    with self.manager.log_bound(current):
+                        handled += await self._remind(current, deadline)
+        for session in self.manager.live_sessions():
+            idle = idle_at(session)
+            if idle is not None and idle <= now:
+                with self.manager.log_bound(session):
+                    handled += await self._abandon_idle(session)
         return handled
 
     async def run(self) -> None:
@@ -139,6 +160,15 @@ class TurnClock:
         self._post(session.id, tell)
         return True
 
+    async def _abandon_idle(self, session: Session) -> int:
+        try:
+            await self.manager.abandon_idle(session.id, session.version, origin=AUTOMATIC)
+        except TableError:
+            return 0  # it ended, or moved, meanwhile
+        log.info("session %s: private %s table idle since %s, abandoned", session.id,
+                 session.kind.value, session.updated_at.isoformat())
+        return 1
+
     def _timed_out(
         self, session: Session, player: PlayerId, changes: Sequence[Change]
     ) -> TimedOut:
@@ -196,3 +226,11 @@ class TurnClock:
             await message
         except Exception:  # a channel's failure (Discord) must not stop the clock
             log.exception("telling the channel of session %s failed", session.id)
+
+
+def idle_at(session: Session) -> datetime | None:
+    """When private ``session`` has been idle for :data:`PRIVATE_IDLE` (None: not private)."""
+    idle = PRIVATE_IDLE.get(session.kind)
+    if idle is None or not session.is_live:
+        return None
+    return session.updated_at + idle

@@ -5,7 +5,8 @@ game, day and player) before its deal, then dealt at a private table
 (``SessionManager.open_private``, kind ``daily``) from the day's seed. Running the command again
 the same day resumes the live table (from the server it was dealt in when that server is on
 another process's shards), or is refused once it ended. A daily of an earlier day
-left unfinished is abandoned when its player starts the next one, and a game that ends after its
+left unfinished is abandoned when its player starts the next one, or by the turn clock after a
+day without a move (``bot.automation.turn_clock.PRIVATE_IDLE``), and a game that ends after its
 day is over does not count: each day's board closes at midnight, when its replays open.
 The score is recorded by a listener (:meth:`DailyDeals.on_change`) when the game ends, and read
 back from the stored game if that was missed (:meth:`DailyDeals.settled`).

@@ -1,7 +1,8 @@
 """What a log line is about: guild, channel, session and shard, in context variables.
 
 Set around the handling of an interaction (``bot.process.client_ops.handling``: the command tree
-and ``cogs.kit.custom_ids.Control``) and around a session's change (``bot.sessions.manager``); a
+and ``cogs.kit.custom_ids.Control``), around a session's change and the turn clock's and machine
+seats' work on it (``SessionManager.log_bound``: with the session's shard); a
 task started inside inherits them, so the session's publish worker logs with its session too.
 The JSON log format (``bot.ops.json_logs``) writes the ones that are set. Ids only: nothing here
 is hidden information.

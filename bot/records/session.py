@@ -81,6 +81,9 @@ class Seat(BaseModel):
     left: bool = False  # left a running game for good; a bot plays the seat
     away: bool = False  # autopiloted after two timeouts in a row, until "I'm back"
     timeouts: int = 0  # turn clock expiries in a row (reset when the player acts)
+    # The versions whose move the turn clock or a bot made for this person (their review
+    # leaves them out: they are not the player's decisions).
+    machine_moves: tuple[int, ...] = ()
 
     @property
     def autopiloted(self) -> bool:

@@ -47,7 +47,13 @@ def review_player(export: GameExport, player: str, cpu_seconds: float) -> Review
     replay = replay_export(export, engine)
     started = time.process_time()
     # Step i is the i-th logged action.
-    steps = [index for index, row in enumerate(export.actions, start=1) if row.player == player]
+    by_machine = {version for seat in export.seats if seat.player_id == player
+                  for version in seat.machine_moves}
+    own = [(index, row) for index, row in enumerate(export.actions, start=1)
+           if row.player == player]
+    # Moves the turn clock or a bot made for the player are not theirs to review.
+    steps = [index for index, row in own if row.version not in by_machine]
+    machine = len(own) - len(steps)
     decisions: list[ReviewedDecision] = []
     forced = 0
     stopped = False
@@ -87,8 +93,8 @@ def review_player(export: GameExport, player: str, cpu_seconds: float) -> Review
             sweeps=decision.sweeps, simulations=decision.simulations,
         ))
     return Review(game=export.game, player=player, decisions=decisions, forced=forced,
-                  cpu_seconds=time.process_time() - started, budget_seconds=cpu_seconds,
-                  stopped=stopped)
+                  machine=machine, cpu_seconds=time.process_time() - started,
+                  budget_seconds=cpu_seconds, stopped=stopped)
 
 
 def review_json(export_json: str, player: str, cpu_seconds: float) -> str | None:

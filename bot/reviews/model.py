@@ -1,10 +1,11 @@
 """A stored review and its arithmetic (what a player reads as accuracy and cost).
 
 A *decision* is one of the player's logged moves with more than one legal choice (a move
-with a single choice is counted in ``forced`` and left out). The expert's search runs on the
-state before it, from that player's view only (``game.search``: hidden cards are sampled).
-A decision is *assessed* when the search ran at least its minimum sweeps (``searched``);
-one the CPU budget left unsearched is counted but not assessed.
+with a single choice is counted in ``forced`` and left out; one the turn clock or a bot made
+for the player while they were away, in ``machine``, and left out too). The expert's search
+runs on the state before it, from that player's view only (``game.search``: hidden cards
+are sampled). A decision is *assessed* when the search ran at least its minimum sweeps
+(``searched``); one the CPU budget left unsearched is counted but not assessed.
 
 - **Accuracy**: the share of assessed decisions whose move equals the expert's.
 - **Cost** of a differing decision: the paired gap, expert's move minus the move played, on
@@ -64,6 +65,7 @@ class Review(BaseModel):
     player: str
     decisions: list[ReviewedDecision]
     forced: int  # moves with a single legal choice, left out
+    machine: int = 0  # moves the turn clock or a bot made for the player, left out
     cpu_seconds: float  # the worker's CPU time spent on it
     budget_seconds: float
     stopped: bool  # the CPU budget ran out before every decision was searched

@@ -94,6 +94,7 @@ def build_export(
                 is_bot=seat.is_bot,
                 bot_level=seat.bot_level,
                 left=seat.left,
+                machine_moves=list(seat.machine_moves),
             )
             for seat in (seats[player] for player in players)
         ],

@@ -64,7 +64,7 @@ from bot.records.session import (
     engine_options,
     utcnow,
 )
-from bot.records.shards import ShardSet
+from bot.records.shards import ShardSet, shard_of
 from bot.sessions import transitions
 from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
 from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, Step, result_rows
@@ -145,6 +145,7 @@ class SessionManager:
         self._seed_source = seed_source
         self._game_seed = game_seed
         self._idle_after = idle_after
+        self._shards: ShardSet | None = None  # the process's, once restored (log lines name it)
         self._sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -219,6 +220,15 @@ class SessionManager:
             return rng_for(self._game_seed, "session", session_id).getrandbits(63)
         return self._seed_source()
 
+    def log_bound(self, session: Session) -> contextlib.AbstractContextManager[None]:
+        """Bind what a log line is about inside the block: ``session``, its guild and channel,
+        and the shard it is on once :meth:`restore` was given the process's shards."""
+        shards = self._shards
+        return log_context.bound(
+            guild=session.guild_id, channel=session.channel_id, session=session.id,
+            shard=shard_of(session.guild_id, shards.count) if shards is not None else None,
+        )
+
     # --- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self, shards: ShardSet | None = None) -> RestoreReport:
@@ -242,6 +252,7 @@ class SessionManager:
         return report
 
     async def _restore(self, shards: ShardSet | None) -> RestoreReport:
+        self._shards = shards
         now = self.clock()
         restored = abandoned = 0
         for stored in await self.store.load_sessions(LIVE_STATUSES, raw_state=True,
@@ -351,7 +362,7 @@ class SessionManager:
             )
             session = await self._save(self.store.create_session(draft))
             self._register(session)
-            with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+            with self.log_bound(session):
                 self._publish(Change(ChangeKind.LOBBY, session, actor=host.player_id,
                                      origin=origin))
                 log.info("session %s: %s lobby opened in channel %s", session.id, game,
@@ -402,7 +413,7 @@ class SessionManager:
         session = await self._save(self.store.create_session(draft))
         self._register(session)
         awaiting = self.awaiting(session)
-        with log_context.bound(guild=guild_id, channel=channel_id, session=session.id):
+        with self.log_bound(session):
             self._publish(Change(ChangeKind.STARTED, session, tuple(events),
                                  actor=player.player_id, origin=origin, awaiting=awaiting))
             log.info("session %s: private %s table (%s) dealt with %d seats", session.id,
@@ -510,7 +521,7 @@ class SessionManager:
             actor=player_id, origin=origin,
         )
         new = change.session
-        with log_context.bound(guild=new.guild_id, channel=new.channel_id, session=new.id):
+        with self.log_bound(new):
             log.info("session %s: %s started with %d seats", new.id, new.game, len(new.seats))
         return new
 
@@ -529,6 +540,17 @@ class SessionManager:
             actor=player_id, origin=origin,
         )
         log.info("session %s cancelled", session_id)
+        return change.session
+
+    @in_flight
+    async def abandon_idle(self, session_id: int, version: int, *,
+                           origin: Origin = None) -> Session:
+        """End private table ``session_id`` left idle at ``version`` (the turn clock) without
+        results; refused as stale when it changed since."""
+        change = await self._transition(
+            session_id, lambda s: transitions.abandon_idle(s, version), actor=None,
+            origin=origin,
+        )
         return change.session
 
     @in_flight
@@ -586,7 +608,8 @@ class SessionManager:
         """
         async with self._locked(session_id) as session:
             engine, seats = self._gate(session, player_id, version, autopilot=autopilot)
-            step = transitions.play_action(session, engine, player_id, action, seats)
+            step = transitions.play_action(session, engine, player_id, action, seats,
+                                           by_machine=autopilot)
             return await self._step(session, step, player_id, origin)
 
     async def click(
@@ -663,15 +686,15 @@ class SessionManager:
                     log.exception("session %s: no default move for %s", current.id, player_id)
                     break
                 # Each stored move is queued at once: a later failure leaves them published.
-                step = transitions.play_action(current, engine, player_id, action, seats)
+                step = transitions.play_action(current, engine, player_id, action, seats,
+                                               by_machine=True)
                 changes.append(await self._step(current, step, player_id, origin))
                 current = changes[-1].session
                 seats = current.seats
             if not changes:  # nothing to play, but the timeout still counts
                 step = Step(ChangeKind.SEAT, {"seats": seats})
                 changes.append(await self._step(session, step, player_id, origin))
-        with log_context.bound(guild=session.guild_id, channel=session.channel_id,
-                               session=session_id):
+        with self.log_bound(session):
             log.info("session %s: %s timed out (%d in a row)", session_id, player_id,
                      seat.timeouts + 1)
         return changes
@@ -883,8 +906,7 @@ class _SessionLock:
             await self.__aexit__()
             raise Refusal(errors.NO_GAME)
         # What is logged in the block (and by the publish worker it starts) names the session.
-        self._context.enter_context(log_context.bound(
-            guild=session.guild_id, channel=session.channel_id, session=session.id))
+        self._context.enter_context(self._manager.log_bound(session))
         return session
 
     async def __aexit__(self, *exc: object) -> None:

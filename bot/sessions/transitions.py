@@ -86,9 +86,10 @@ def bot_seat(seats: tuple[Seat, ...], level: str) -> Seat:
 # --- lobby ----------------------------------------------------------------------------------
 
 
-def _check_host_in_lobby(session: Session, player_id: PlayerId) -> None:
+def _check_host_in_lobby(session: Session, player_id: PlayerId, after_start: str) -> None:
+    """``after_start``: the refusal, naming what was asked, once the game has started."""
     if session.status is not Status.LOBBY:
-        raise Refusal(errors.ALREADY_STARTED)
+        raise Refusal(after_start)
     if player_id != session.host_id:
         raise Refusal(errors.NOT_HOST)
 
@@ -134,14 +135,14 @@ def add_bot(session: Session, player_id: PlayerId, level: str, max_players: int)
     """Seat a bot (``level`` one of BOT_LEVELS) in a lobby (host only)."""
     if level not in BOT_LEVELS:
         raise Refusal(errors.BAD_BOT_LEVEL, levels=", ".join(BOT_LEVELS))
-    _check_host_in_lobby(session, player_id)
+    _check_host_in_lobby(session, player_id, errors.SEATS_AFTER_START)
     _check_room(session, max_players)
     return Step(ChangeKind.LOBBY, {"seats": (*session.seats, bot_seat(session.seats, level))})
 
 
 def remove_bot(session: Session, player_id: PlayerId, bot_id: PlayerId | None) -> Step:
     """Remove a bot seat from a lobby (host only): ``bot_id``, or the last bot seated."""
-    _check_host_in_lobby(session, player_id)
+    _check_host_in_lobby(session, player_id, errors.SEATS_AFTER_START)
     bots = [seat for seat in session.seats if seat.is_bot]
     if bot_id is not None:
         bots = [seat for seat in bots if seat.player_id == bot_id]
@@ -152,9 +153,10 @@ def remove_bot(session: Session, player_id: PlayerId, bot_id: PlayerId | None) -
                 {"seats": tuple(s for s in session.seats if s.player_id != gone)})
 
 
-def _other_seat(session: Session, player_id: PlayerId, target: PlayerId) -> Seat:
+def _other_seat(session: Session, player_id: PlayerId, target: PlayerId,
+                after_start: str = errors.SEATS_AFTER_START) -> Seat:
     """The seat of ``target`` that the host acts on (host only, in a lobby, not their own)."""
-    _check_host_in_lobby(session, player_id)
+    _check_host_in_lobby(session, player_id, after_start)
     if target == player_id:
         raise Refusal(errors.NOT_YOURSELF)
     seat = session.seat_of(target)
@@ -172,14 +174,14 @@ def remove_player(session: Session, player_id: PlayerId, target: PlayerId) -> St
 
 def pass_host(session: Session, player_id: PlayerId, target: PlayerId) -> Step:
     """The host hands the host role to ``target``, a person seated in the lobby."""
-    if _other_seat(session, player_id, target).is_bot:
+    if _other_seat(session, player_id, target, errors.HOST_AFTER_START).is_bot:
         raise Refusal(errors.HOST_TO_BOT)
     return Step(ChangeKind.LOBBY, {"host_id": target})
 
 
 def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed: int) -> Step:
     """Deal the game (host only, at least the engine's minimum players)."""
-    _check_host_in_lobby(session, player_id)
+    _check_host_in_lobby(session, player_id, errors.START_AFTER_START)
     if len(session.seats) < engine.min_players:
         raise Refusal(
             errors.TOO_FEW_PLAYERS, title=engine.title, min_players=engine.min_players,
@@ -206,7 +208,7 @@ def start(session: Session, player_id: PlayerId, engine: Engine[Any, Any], seed:
 
 def set_hints(session: Session, player_id: PlayerId, on: bool) -> Step:
     """The host turns hints on or off in the lobby (a game with hints is never rated)."""
-    _check_host_in_lobby(session, player_id)
+    _check_host_in_lobby(session, player_id, errors.HINTS_AFTER_START)
     options = {key: value for key, value in session.options.items() if key != HINTS}
     if on:
         options[HINTS] = True
@@ -217,6 +219,13 @@ def cancel(session: Session, player_id: PlayerId, *, moderator: bool) -> Step:
     """End a lobby or a running game without results (host, or ``moderator``)."""
     if player_id != session.host_id and not moderator:
         raise Refusal(errors.NOT_HOST_OR_MOD)
+    return Step(ChangeKind.ABANDONED, {"status": Status.ABANDONED})
+
+
+def abandon_idle(session: Session, version: int) -> Step:
+    """End a private table left idle at ``version`` (the turn clock); stale once it moved."""
+    if session.version != version:
+        raise StaleVersion()
     return Step(ChangeKind.ABANDONED, {"status": Status.ABANDONED})
 
 
@@ -310,13 +319,22 @@ def play_action(
     player_id: PlayerId,
     action: BaseModel,
     seats: tuple[Seat, ...],
+    *,
+    by_machine: bool = False,
 ) -> Step:
     """Apply one checked action on a copy of the state; the engine's IllegalAction becomes a
-    refusal in its own words."""
+    refusal in its own words. ``by_machine``: the turn clock or a bot moves for the seat; a
+    person's seat keeps the move's version in ``machine_moves``."""
     try:
         state, events = play(engine, session.state, player_id, action)
     except IllegalAction as err:
         raise Refusal(str(err)) from None
+    if by_machine:
+        seats = tuple(
+            seat.model_copy(update={"machine_moves": (*seat.machine_moves, session.version + 1)})
+            if seat.player_id == player_id and not seat.is_bot else seat
+            for seat in seats
+        )
     finished = engine.is_over(state)
     return Step(
         ChangeKind.FINISHED if finished else ChangeKind.ACTION,

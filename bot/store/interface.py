@@ -137,6 +137,18 @@ class Store(ABC):
     async def season_titles(self, guild_id: int, user_id: str) -> list[tuple[str, str]]:
         """The seasons a player won in server ``guild_id``: (season name, game), newest first."""
 
+    # --- a finished game's public messages (cogs.listeners.final_post) -------------------------
+
+    @abstractmethod
+    async def record_final_posts(self, session_id: int, messages: Mapping[int, str], *,
+                                 at: datetime) -> None:
+        """Keep the public messages finished ``session_id`` left in its channel: message id ->
+        ``"post"`` (its final post) or ``"table"`` (its last table); kept once."""
+
+    @abstractmethod
+    async def is_final_post(self, message_id: int) -> bool:
+        """Whether ``message_id`` is a finished game's final post or last table."""
+
     # --- the daily deal (bot.daily) ---------------------------------------------------------
 
     @abstractmethod

@@ -211,6 +211,18 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX reviews_pending ON reviews (status, queued_at);
     """,
+    # 13 (MIGRATIONS[12]): the public messages a finished game leaves in its channel, its final
+    # post ("post") and its last table ("table"), by message id: a page control (a
+    # leaderboard's) forged onto one is refused whatever components the click claims it shows.
+    """
+    CREATE TABLE final_posts (
+        message_id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        kind TEXT NOT NULL CHECK (kind IN ('post', 'table')),
+        posted_at TEXT NOT NULL
+    );
+    CREATE INDEX final_posts_by_session ON final_posts (session_id);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -398,6 +410,16 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (session_id, user_id)
     );
     CREATE INDEX reviews_pending ON reviews (status, queued_at);
+    """,
+    # 13 (POSTGRES_MIGRATIONS[12]): a finished game's final post and last table, by message id
+    """
+    CREATE TABLE final_posts (
+        message_id BIGINT PRIMARY KEY,
+        session_id BIGINT NOT NULL REFERENCES sessions (id),
+        kind TEXT COLLATE "C" NOT NULL CHECK (kind IN ('post', 'table')),
+        posted_at TEXT COLLATE "C" NOT NULL
+    );
+    CREATE INDEX final_posts_by_session ON final_posts (session_id);
     """,
 )
 

@@ -409,6 +409,24 @@ class SqlStore(Store):
             )
         return [(str(season), str(game)) for season, game in rows]
 
+    # --- a finished game's public messages -------------------------------------------------
+
+    async def record_final_posts(self, session_id: int, messages: Mapping[int, str], *,
+                                 at: datetime) -> None:
+        async with self._transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO final_posts (message_id, session_id, kind, posted_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (message_id) DO NOTHING",
+                [(message_id, session_id, kind, at.isoformat())
+                 for message_id, kind in sorted(messages.items())],
+            )
+
+    async def is_final_post(self, message_id: int) -> bool:
+        async with self._reading() as tx:
+            rows = await tx.fetch("SELECT 1 FROM final_posts WHERE message_id = ?",
+                                  (message_id,))
+        return bool(rows)
+
     # --- the daily deal ----------------------------------------------------------------------
 
     async def claim_daily(self, play: DailyPlay) -> bool:

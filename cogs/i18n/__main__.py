@@ -13,7 +13,7 @@ from cogs.i18n.button_check import button_problems, labels_of
 from cogs.i18n.catalog_check import catalog_problems, source_problems, template_problems
 from cogs.i18n.catalogs import TEMPLATE_PATH, TRANSLATED, po_path, read_catalog
 from cogs.i18n.extraction import extract_template, update_catalogs
-from cogs.i18n.glossary_check import glossary_problems, read_terms
+from cogs.i18n.glossary_check import glossary_problems, idiom_problems, read_idioms, read_terms
 from cogs.i18n.language import Language
 
 
@@ -23,13 +23,15 @@ def check() -> list[str]:
     problems = [f"template: {p}" for p in template_problems(template, extracted)]
     problems += [f"source: {p}" for p in source_problems(extracted)]
     terms = read_terms()
+    idioms = read_idioms()
+    problems += [f"glossary: {p}" for p in idiom_problems(terms, idioms)]
     catalogs = {language: read_catalog(po_path(language), language) for language in TRANSLATED}
     every_label = labels_of(template, english=True).union(
         *(labels_of(catalog) for catalog in catalogs.values()))
     problems += [f"template: {p}" for p in button_problems(template, Language.EN, every_label)]
     for language, catalog in catalogs.items():
         found = catalog_problems(catalog, template, language)
-        found += glossary_problems(catalog, language, terms)
+        found += glossary_problems(catalog, language, terms, idioms=idioms)
         found += button_problems(catalog, language, every_label)
         problems += [f"{language.value}: {p}" for p in found]
     return problems

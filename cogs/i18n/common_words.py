@@ -94,4 +94,4 @@ ADD_BOT_EXPERT = NP_("button", "Add bot (expert)")
 # SPLIT's end of laying down matches, and TEN's Draw: the same English as SPLIT's Draw, but a
 # flip in TEN, so the catalogs say it with TEN's verb (GLOSSARY.md: flip)
 DONE_LAYING_DOWN = NP_("button", "Done laying down")
-FLIP = NP_("button TEN", "Draw")
+FLIP = NP_("button TEN", "Flip")

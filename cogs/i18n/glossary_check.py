@@ -5,6 +5,8 @@
 piece every inflected form keeps: ``tavolin`` for *tavolina*, *tavolinë*, *tavolinës*). Every
 catalog entry whose English holds one of the forms must hold one of the stems in every form of
 its translation, unless the glossary lists it under "Unchecked entries" with its reason.
+An idiom listed under "Idioms" (language, term, the idiom, why) also says its term in that
+language: *te toca* says "your move" in Spanish, where *tu jugada* would be a calque.
 ``python -m cogs.i18n check`` reports each entry that does not.
 """
 
@@ -24,6 +26,7 @@ from cogs.i18n.language import Language
 GLOSSARY_PATH = LOCALES_DIR / "GLOSSARY.md"
 SECTION = "## Checked terms"
 UNCHECKED = "## Unchecked entries"
+IDIOMS = "## Idioms"
 # Placeholders and button names are filled at run time, and a slash command is a name, not a
 # word: neither is the translator's text.
 _FIELD = re.compile(r"\{[a-z_]+\}")
@@ -69,6 +72,40 @@ def read_terms(path: Path = GLOSSARY_PATH) -> list[Term]:
     return terms
 
 
+@dataclass(frozen=True, slots=True)
+class Idiom:
+    """In ``language``, ``words`` say the term whose first English word is ``term``."""
+
+    language: Language
+    term: str
+    words: str
+    why: str
+
+
+def read_idioms(path: Path = GLOSSARY_PATH) -> list[Idiom]:
+    """The rows of the "Idioms" table: language, term, idiom, why."""
+    table = [line for line in _section(path, IDIOMS) if line.startswith("|")]
+    idioms = []
+    for line in table[2:]:
+        language, term, words, why = _cells(line)
+        idioms.append(Idiom(Language(language), term.lower(), words.strip("*").lower(), why))
+    return idioms
+
+
+def idiom_problems(terms: list[Term], idioms: list[Idiom]) -> list[str]:
+    """Idioms without a reason, or for a term the table of checked terms does not have."""
+    known = {term.english[0] for term in terms}
+    problems = []
+    for idiom in idioms:
+        if not idiom.why:
+            problems.append(f"idiom {idiom.words!r} ({idiom.language.value}) gives no reason"
+                            " (GLOSSARY.md)")
+        if idiom.term not in known:
+            problems.append(f"idiom {idiom.words!r} ({idiom.language.value}) is for"
+                            f" {idiom.term!r}, which is no checked term (GLOSSARY.md)")
+    return problems
+
+
 def read_unchecked(path: Path = GLOSSARY_PATH) -> set[str]:
     """The English of the entries listed under "Unchecked entries" (``- `text` — why``)."""
     return {line[3:line.index("`", 3)] for line in _section(path, UNCHECKED)
@@ -86,16 +123,20 @@ def _section(path: Path, heading: str) -> list[str]:
 
 
 def glossary_problems(catalog: Catalog, language: Language, terms: list[Term] | None = None,
-                      unchecked: set[str] | None = None) -> list[str]:
+                      unchecked: set[str] | None = None,
+                      idioms: list[Idiom] | None = None) -> list[str]:
     """Entries of ``catalog`` whose English holds a checked term and whose translation holds
-    none of its stems (the entries listed as unchecked left out)."""
+    none of its stems nor one of its idioms (the entries listed as unchecked left out)."""
     problems = []
     skipped = read_unchecked() if unchecked is None else unchecked
+    said_so = read_idioms() if idioms is None else idioms
     for term in read_terms() if terms is None else terms:
         stems = term.stems.get(language, ())
         if not stems:
             continue
         pattern = term.pattern()
+        stems += tuple(idiom.words for idiom in said_so
+                       if idiom.language is language and idiom.term == term.english[0])
         for message in catalog:
             if not message.id or message.context in NAME_CONTEXTS:
                 continue
@@ -112,6 +153,6 @@ def glossary_problems(catalog: Catalog, language: Language, terms: list[Term] | 
                 if form and not any(stem in text for stem in stems):
                     problems.append(
                         f"{key(message)}: form {index} says {term.english[0]!r} without"
-                        f" {' / '.join(stems)} (GLOSSARY.md)"
+                        f" {' / '.join(term.stems[language])} (GLOSSARY.md)"
                     )
     return problems

@@ -52,6 +52,19 @@ def on_own_page(message: Any, templates: tuple[Pattern, ...], *, ephemeral: bool
     return True
 
 
+async def is_game_message(interaction: Any) -> bool:
+    """Whether the clicked message is the table or turn ping of the channel's live game, or
+    the final post or last table of a finished game (their ids are stored): public messages a
+    leaderboard page must never replace, whatever controls the click claims they carry."""
+    message = interaction.message
+    if message is None:
+        return False
+    if is_live_table(interaction):
+        return True
+    is_final: bool = await interaction.client.manager.store.is_final_post(message.id)
+    return is_final
+
+
 def is_live_table(interaction: Any) -> bool:
     """Whether the clicked message is the table or the turn ping of the channel's live game
     (public messages a leaderboard page must never replace, whatever controls the click

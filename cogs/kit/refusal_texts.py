@@ -45,6 +45,16 @@ REFUSALS: dict[str, Message] = {
     errors.STALE: N_("The table has moved on since you looked. Here is the current view."),
     errors.NOT_STARTED: N_("The game has not started yet."),
     errors.ALREADY_STARTED: N_("The game has already started; you cannot leave or join now."),
+    errors.HINTS_AFTER_START: N_(
+        "The game has already started; hints can be turned on or off only in the lobby."
+    ),
+    errors.SEATS_AFTER_START: N_(
+        "The game has already started; seats can be changed only in the lobby."
+    ),
+    errors.HOST_AFTER_START: N_(
+        "The game has already started; the host role can be passed only in the lobby."
+    ),
+    errors.START_AFTER_START: N_("The game has already started."),
     errors.SHUTTING_DOWN: N_("The bot is restarting. Please try again in a moment."),
     errors.SAVE_FAILED: N_(
         "Something went wrong while saving, so nothing changed. Please try again."

@@ -56,7 +56,7 @@ from cogs.kit.custom_ids import (
     button_control,
     snowflake,
 )
-from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_live_table, on_own_page
+from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_game_message, on_own_page
 from cogs.settings.server_settings import server_settings
 from cogs.table_services import TableServices
 
@@ -493,7 +493,7 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
                      page: int) -> None:
     """Previous/Next on a leaderboard: re-query and edit the message in place (refused on
     any message but a leaderboard)."""
-    if is_live_table(interaction) or not on_own_page(
+    if await is_game_message(interaction) or not on_own_page(
         interaction.message, (LeaderboardPageButton.__discord_ui_compiled_template__,),
         ephemeral=False,
     ):

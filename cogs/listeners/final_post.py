@@ -99,10 +99,17 @@ class FinalPost:
             await final_picture(self._client, session),
         )
         routes = self._services.routes
+        left = {session.table_message_id: "table"} if session.table_message_id else {}
         try:
-            await routes.send(self._client, session, cause_of(change.origin),
-                              **render.send_kwargs())
+            sent = await routes.send(self._client, session, cause_of(change.origin),
+                                     **render.send_kwargs())
         except discord.HTTPException:
             log.warning("could not post the end of session %s", session.id)
+        else:
+            left[sent.id] = "post"
         finally:
             release_view(render.view)
+        # Kept by id: a page control forged onto either is refused (cogs.kit.page_controls).
+        if left:
+            await self._client.manager.store.record_final_posts(
+                session.id, left, at=self._client.manager.clock())

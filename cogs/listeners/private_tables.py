@@ -26,6 +26,7 @@ import discord
 
 from bot.automation.notices import Notice, Notifier
 from bot.process.client import TableBot
+from bot.records.change import Change, ChangeKind
 from bot.records.session import Session
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
@@ -33,6 +34,20 @@ from cogs.rendering.private_table import private_table
 from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
+
+
+class EndedPrivateTables:
+    """The manager listener that forgets a private table's followed view once it ended
+    without a last move (abandoned: by its player's next daily, or idle, by the turn clock):
+    no redraw is due, and its token may be long gone, so nothing is sent."""
+
+    def __init__(self, services: TableServices) -> None:
+        self._services = services
+
+    async def on_change(self, change: Change) -> None:
+        # A finished one keeps it: its last redraw (the machine seats' final move) uses it.
+        if change.session.is_private and change.kind is ChangeKind.ABANDONED:
+            self._services.views.ended(change.session.id)
 
 
 class PrivateTables:

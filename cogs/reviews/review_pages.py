@@ -160,6 +160,10 @@ def summary_embed(ui: GameUI, built: BuiltReplay, review: Review, words: Words) 
         lines.append(words.ngettext(
             "{count} move with a single choice is left out.",
             "{count} moves with a single choice are left out.", review.forced))
+    if review.machine:
+        lines.append(words.ngettext(
+            "{count} move the turn clock or a bot made for you is left out.",
+            "{count} moves the turn clock or a bot made for you are left out.", review.machine))
     if figures.differing:
         lines.append(words.ngettext(
             "In {count} decision your move differs from the expert's: see the next page.",

@@ -21,11 +21,11 @@ MAX_BOXES = 12  # a rank row holds at most 12 boxes (spec section 7)
 
 # What the turn player does now (the private view's waiting text).
 STEP_WORDS: dict[str, Message] = {
-    "take": N_("take a card (draw, or pick from the discard row)"),
-    "main": N_("matches and upgrades, then discard"),
+    "take": N_("taking a card from the draw pile or the discard row"),
+    "main": N_("matches and upgrades, then a discard"),
     "bonus_perfect": N_("perfect bonus: choosing who marks a negative box"),
-    "bonus_strong": N_("strong bonus: draw a card or skip"),
-    "bonus_weak": N_("weak bonus: swap two matches or skip"),
+    "bonus_strong": N_("strong bonus: drawing a card or skipping"),
+    "bonus_weak": N_("weak bonus: swapping two matches or skipping"),
 }
 
 

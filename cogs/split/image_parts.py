@@ -33,11 +33,11 @@ COVERED_CARD = (40, 62)
 GAP = 10
 
 STEP_WORDS: dict[str, Message] = {
-    "take": N_("take a card: draw, or pick from the row"),
+    "take": N_("taking a card from the pile or the row"),
     "main": N_("matches and upgrades, then a discard"),
-    "bonus_perfect": N_("perfect bonus: who marks a negative box"),
-    "bonus_strong": N_("strong bonus: draw a card or skip"),
-    "bonus_weak": N_("weak bonus: swap two matches or skip"),
+    "bonus_perfect": N_("perfect bonus: choosing who marks a negative box"),
+    "bonus_strong": N_("strong bonus: drawing a card or skipping"),
+    "bonus_weak": N_("weak bonus: swapping two matches or skipping"),
 }
 LEVEL_WORDS: dict[str, Message] = {
     "perfect": N_("perfect"), "strong": N_("strong"), "weak": N_("weak"),

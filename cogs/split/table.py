@@ -82,12 +82,12 @@ def status_lines(view: SplitView, names: Mapping[str, str], words: Words) -> lis
         ]
     who = f"**{short(name_of(names, view.turn))}**"
     step = {
-        "take": words.gettext("{name}: draw, or pick from the discard row", name=who),
+        "take": words.gettext("{name} draws, or picks from the discard row", name=who),
         "main": words.gettext("{name}: matches and upgrades, then a discard", name=who),
-        "bonus_perfect": words.gettext("{name}: perfect bonus, who marks a negative box",
+        "bonus_perfect": words.gettext("{name} chooses who marks a negative box (perfect bonus)",
                                        name=who),
-        "bonus_strong": words.gettext("{name}: strong bonus, draw a card or skip", name=who),
-        "bonus_weak": words.gettext("{name}: weak bonus, swap matches or skip", name=who),
+        "bonus_strong": words.gettext("{name} draws a card or skips (strong bonus)", name=who),
+        "bonus_weak": words.gettext("{name} swaps two matches or skips (weak bonus)", name=who),
     }[view.step]
     lines = wrap_text(step, first="▶ ")
     if view.picked is not None:

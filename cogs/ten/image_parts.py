@@ -51,30 +51,49 @@ def points(score: int) -> str:
 
 
 def situation(view: TenView, names: Mapping[str, str], you: str | None = None) -> str:
-    """What the table waits for, in a few words (``you``: the viewer reads "You")."""
+    """What the table waits for, in a few words (``you``: the viewer reads "Your turn")."""
 
-    def who(player: str | None) -> str:
-        return _("You") if you is not None and player == you else name_of(names, player)
+    def mine(player: str | None) -> bool:
+        return you is not None and player == you
 
     if view.phase == "draw":
         may_flip, may_stop = draw_choices(view)
+        if mine(view.active):
+            if not may_stop:
+                return _("Your turn: flip a card")
+            if not may_flip:
+                return _("Your turn: stop (the draw pile is empty)")
+            return _("Your turn: flip again or stop")
+        name = name_of(names, view.active)
         if not may_stop:
-            return _("{name}: flip a card", name=who(view.active))
+            return _("{name} flips a card", name=name)
         if not may_flip:
-            return _("{name}: stop (the draw pile is empty)", name=who(view.active))
-        return _("{name}: flip again or stop", name=who(view.active))
+            return _("{name} must stop: the draw pile is empty", name=name)
+        return _("{name} flips again or stops", name=name)
     if view.phase == "auction" and view.auction is not None:
-        return _("Auction: {name} to bid", name=who(view.auction.to_bid))
+        if mine(view.auction.to_bid):
+            return _("Auction: your bid")
+        return _("Auction: {name} to bid", name=name_of(names, view.auction.to_bid))
     if view.phase == "payment" and view.payment is not None:
         pay = view.payment
+        if mine(pay.payer):
+            if pay.paying_for == "wild":
+                return _("Your turn: pay {price} for the wild", price=pay.price)
+            return _("Your turn: pay {price} for the {card}", price=pay.price,
+                     card=card_text(pay.card))
         if pay.paying_for == "wild":
-            return _("{name}: pay {price} for the wild", name=who(pay.payer), price=pay.price)
-        return _("{name}: pay {price} for the {card}", name=who(pay.payer), price=pay.price,
-                 card=card_text(pay.card))
+            return _("{name} pays {price} for the wild", name=name_of(names, pay.payer),
+                     price=pay.price)
+        return _("{name} pays {price} for the {card}", name=name_of(names, pay.payer),
+                 price=pay.price, card=card_text(pay.card))
     if view.phase == "buy":
-        return _("{name}: buy one market card or skip", name=who(view.buyer))
+        if mine(view.buyer):
+            return _("Your turn: buy one market card or skip")
+        return _("{name} may buy a market card or skip", name=name_of(names, view.buyer))
     if view.phase == "final buys":
-        return _("Final buys: {name} now", name=who(view.buyer))
+        if mine(view.buyer):
+            return _("Final buys: your turn")
+        return _("Final buys: {name} now", name=name_of(names, view.buyer))
     return _("The game is over.")
 
 

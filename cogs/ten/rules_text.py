@@ -32,7 +32,7 @@ PAGES: tuple[RulesPage, ...] = (
         NP_(
             "rules-ten-2-text",
             "Flip cards one at a time into the public tableau; you must flip at least one, and"
-            " after each you choose to **draw again** or **stop**.\n"
+            " after each you choose to **flip again** or **stop**.\n"
             "• A number card adds its number to the running total; a currency card subtracts its"
             " value (the total may go below zero).\n"
             "• **Number bust:** the total reaches 11 or more.\n"

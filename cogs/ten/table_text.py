@@ -43,11 +43,11 @@ def situation_lines(view: TenView, names: text.Names, words: Words) -> list[str]
         may_flip, may_stop = text.draw_choices(view)
         active = who(names, view.active)
         if not may_stop:
-            line = words.gettext("{name}: flip a card", name=active)
+            line = words.gettext("{name} flips a card", name=active)
         elif not may_flip:
-            line = words.gettext("{name}: stop (the draw pile is empty)", name=active)
+            line = words.gettext("{name} must stop: the draw pile is empty", name=active)
         else:
-            line = words.gettext("{name}: flip again or stop", name=active)
+            line = words.gettext("{name} flips again or stops", name=active)
         return wrap_text(line, first=MARK)
     if view.phase == "auction" and view.auction is not None:
         auction = view.auction

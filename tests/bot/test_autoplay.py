@@ -78,7 +78,7 @@ async def test_bot_buttons_are_for_the_host_in_a_lobby_only(manager: SessionMana
     await manager.start(session.id, "1")
     with pytest.raises(Refusal) as err:
         await manager.add_bot(session.id, "1", "easy")
-    assert err.value.message == errors.ALREADY_STARTED
+    assert err.value.message == errors.SEATS_AFTER_START
 
 
 async def test_bots_move_after_a_human_paced_and_redrawn_once_per_turn(

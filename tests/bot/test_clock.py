@@ -11,10 +11,13 @@ from typing import Any
 import pytest
 
 from bot.automation.autoplay import Autoplay
-from bot.automation.turn_clock import TurnClock
+from bot.automation.notices import Notice
+from bot.automation.turn_clock import PRIVATE_IDLE, TurnClock
+from bot.ops import log_context
 from bot.records import errors
 from bot.records.errors import Refusal, StaleVersion
-from bot.records.session import Deadline, Seat, Session
+from bot.records.session import Deadline, Seat, Session, SessionKind, Status
+from bot.records.shards import ShardSet, shard_of
 from bot.sessions.deadlines import plan
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
@@ -349,3 +352,94 @@ async def test_a_refused_timeout_logs_the_engine_text_only_at_debug(
     assert not any(text in r.getMessage() for r in caplog.records if r.levelno > logging.DEBUG)
     assert any(r.levelno == logging.WARNING and "Refusal" in r.getMessage()
                for r in caplog.records)
+
+
+class ContextNotifier(RecordingNotifier):
+    """Keeps the log fields bound when the turn clock or a machine seat tells the channel
+    (what a log line written there carries)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.contexts: list[tuple[str, dict[str, int]]] = []
+
+    async def refresh(self, session: Session) -> None:
+        self.contexts.append(("refresh", log_context.current()))
+        await super().refresh(session)
+
+    async def notify(self, notice: Notice) -> None:
+        self.contexts.append((type(notice).__name__, log_context.current()))
+        await super().notify(notice)
+
+
+async def test_the_turn_clock_and_machine_seats_log_with_the_shard(
+    manager: SessionManager, clock: FakeClock
+) -> None:
+    shards = ShardSet(count=2, ids=frozenset({0, 1}))
+    await manager.restore(shards)
+    notifier = ContextNotifier()
+    turn_clock = TurnClock(manager, notifier=notifier)
+    autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
+    manager.subscribe(autoplay.on_change)
+    session = await started(manager)
+    clock.advance(minutes=4)
+    await turn_clock.tick()  # the reminder
+    clock.advance(minutes=1)
+    await turn_clock.tick()  # P1's move played by the clock
+    await turn_clock.idle()
+    await manager.set_away(session.id, "2", True)  # a bot plays P2's turn
+    await autoplay.idle()
+    expected = {"guild": session.guild_id, "channel": session.channel_id,
+                "session": session.id, "shard": shard_of(session.guild_id, shards.count)}
+    kinds = [kind for kind, _ in notifier.contexts]
+    assert {"Reminder", "TimedOut", "refresh"} <= set(kinds), kinds
+    assert all(context == expected for _, context in notifier.contexts), notifier.contexts
+
+
+async def test_moves_the_clock_or_a_bot_made_for_a_person_are_marked_on_their_seat(
+    manager: SessionManager, turn_clock: TurnClock, notifier: RecordingNotifier,
+    clock: FakeClock,
+) -> None:
+    autoplay = Autoplay(manager, notifier=notifier, sleep=no_sleep)
+    manager.subscribe(autoplay.on_change)
+    session = await started(manager)
+    clock.advance(minutes=5)
+    await turn_clock.tick()  # the clock plays P1's move: version 2
+    now = manager.get(session.id)
+    assert now.seat_of("1").machine_moves == (now.version,)
+    mine = await manager.act(session.id, "2", now.version, Add(add=1))  # P2's own move
+    assert mine.session.seat_of("2").machine_moves == ()
+    await manager.set_away(session.id, "1", True)
+    await autoplay.idle()  # a bot plays P1's turn
+    after = manager.get(session.id)
+    assert after.seat_of("1").machine_moves == (now.version, mine.session.version + 2)
+    assert after.seat_of("2").machine_moves == ()
+
+
+async def test_an_idle_private_table_ends_by_itself(
+    manager: SessionManager, turn_clock: TurnClock, notifier: RecordingNotifier,
+    clock: FakeClock, store: Store,
+) -> None:
+    """An abandoned /learn ends after PRIVATE_IDLE[learn] without a change, an unfinished daily
+    after PRIVATE_IDLE[daily] (a whole day: its deal can no longer count), by the clock alone:
+    stored as abandoned, nothing left live or pending, and nothing said to anyone."""
+    learn = await manager.open_private(1, 10, "count", seat(1), kind=SessionKind.LEARN, seed=1)
+    daily = await manager.open_private(1, 10, "count", seat(2), kind=SessionKind.DAILY, seed=2)
+    assert turn_clock.next_wakeup() == clock.now + PRIVATE_IDLE[SessionKind.LEARN]
+    clock.advance(seconds=PRIVATE_IDLE[SessionKind.LEARN].total_seconds() - 1)
+    assert await turn_clock.tick() == 0 and manager.get(learn.id) is not None
+    clock.advance(seconds=1)
+    assert await turn_clock.tick() == 1
+    await manager.settle()
+    assert manager.get(learn.id) is None and manager.get(daily.id) is not None
+    stored = await store.load_session(learn.id)
+    assert stored is not None and stored.status is Status.ABANDONED
+    assert turn_clock.next_wakeup() == daily.updated_at + PRIVATE_IDLE[SessionKind.DAILY]
+    with pytest.raises(StaleVersion):  # a table that moved since it was seen idle stays
+        await manager.abandon_idle(daily.id, daily.version - 1)
+    clock.advance(seconds=PRIVATE_IDLE[SessionKind.DAILY].total_seconds())
+    assert await turn_clock.tick() == 1
+    await turn_clock.idle()
+    await manager.settle()
+    assert manager.get(daily.id) is None and manager.live_sessions() == []
+    assert manager.pending_changes() == 0 and turn_clock.next_wakeup() is None
+    assert notifier.notices == [] and notifier.refreshed == []

@@ -70,7 +70,9 @@ async def test_the_host_turns_hints_on_and_off_in_the_lobby(manager: SessionMana
     assert started.hints and started.state.target == 12  # the engine got its own option only
     with pytest.raises(Refusal) as refused:
         await manager.set_hints(lobby.id, "1", False)
-    assert refused.value.template == errors.ALREADY_STARTED
+    # The refusal names what was refused: the hints, not leaving or joining.
+    assert refused.value.template == errors.HINTS_AFTER_START
+    assert "hints" in refused.value.template
 
 
 async def test_only_a_real_true_turns_hints_on(manager: SessionManager) -> None:

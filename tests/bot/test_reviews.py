@@ -317,3 +317,19 @@ async def test_the_bot_lowers_a_review_workers_priority_as_soon_as_it_is_spawned
         assert os.sched_getscheduler(pid) == os.SCHED_IDLE
     finally:
         await pool.close()
+
+
+def test_moves_the_machine_made_for_the_player_are_left_out(split_game: GameExport) -> None:
+    """A move the turn clock or a bot made for an away player is marked on their seat
+    (``machine_moves``): their review leaves it out of its decisions, and so of accuracy."""
+    player = split_game.players[0]
+    full = review_player(split_game, player, cpu_seconds=0.0)
+    by_machine = full.decisions[0].step
+    version = split_game.actions[by_machine - 1].version
+    seats = [seat.model_copy(update={"machine_moves": [version]}) if seat.player_id == player
+             else seat for seat in split_game.seats]
+    marked = split_game.model_copy(update={"seats": seats})
+    review = review_player(marked, player, cpu_seconds=0.0)
+    assert by_machine not in [d.step for d in review.decisions]
+    assert len(review.decisions) == len(full.decisions) - 1
+    assert review.machine == 1 and review.forced == full.forced

@@ -305,3 +305,43 @@ async def test_only_the_owner_of_a_guilds_shard_posts_its_season(store: Store) -
     assert await watchers[0].tick() == 1 and await watchers[1].tick() == 1
     assert [end.guild_id for end in posts[0].ends] == [first]
     assert [end.guild_id for end in posts[1].ends] == [second]
+
+
+async def test_seasons_that_ended_while_no_process_ran_are_posted_at_the_next_start_once(
+    db_path: object,
+) -> None:
+    """A watcher saw October through; then no process ran until January: November (which
+    ended while none ran, through the whole of December) and December are posted at the next
+    start, oldest first, and a restart posts neither again."""
+    first = await open_store(db_path)  # type: ignore[arg-type]
+    october = NOVEMBER - timedelta(days=25)
+    assert await first.claim_season(1, "2026-10", {}, owner="x", now=october,
+                                    stale_before=october)
+    await first.finish_season_post(1, "2026-10", owner="x", message_id=None, at=october)
+    await november_games(first)
+    await set_channel(first)
+    posts = Recorder()
+    now = [datetime(2027, 1, 10, tzinfo=UTC)]
+    try:
+        assert await watcher(first, posts, now).tick() == 2
+    finally:
+        await first.close()
+    assert [end.season.name for end in posts.ends] == ["2026-11", "2026-12"]
+    assert posts.ends[0].champions == {"count": "1"}
+    second = await open_store(db_path)  # type: ignore[arg-type]
+    try:
+        now[0] += timedelta(hours=1)
+        assert await watcher(second, posts, now).tick() == 0
+        assert len(posts.ends) == 2
+    finally:
+        await second.close()
+
+
+async def test_a_first_start_posts_only_the_last_ended_season(store: Store) -> None:
+    """With no season seen through before (a new install), older seasons are history: only
+    the last ended one is posted."""
+    await november_games(store)
+    await set_channel(store)
+    posts = Recorder()
+    assert await watcher(store, posts, [datetime(2027, 1, 10, tzinfo=UTC)]).tick() == 1
+    assert [end.season.name for end in posts.ends] == ["2026-12"]

@@ -192,7 +192,7 @@ class _Leaderboards:
     (None, "Your score: **", "You have played today's deal."),
     ("es", "Tu puntuación: **", "Ya has jugado el reparto de hoy."),
     ("sq", "Rezultati juaj: **", "E keni luajtur shpërndarjen e sotme."),
-    ("gu", "તમારો સ્કોર: **", "તમે આજની ડીલ રમી લીધી છે."),
+    ("gu", "તમારો સ્કોર: **", "તમે આજની બાજી રમી લીધી છે."),
 ])
 async def test_each_language(server: DailyServer, language: str | None, score: str,
                              played: str) -> None:

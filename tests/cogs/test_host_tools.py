@@ -103,7 +103,7 @@ async def test_bad_host_tool_input_is_refused_and_changes_nothing(table: Table) 
     await click(table.interaction(ANA, message), f"tb:lobby:start:{session.id}")
     started = table.manager.get(session.id)
     assert started is not None
-    refused(await choose(table, ANA, message, remove, [str(CY.id)]), errors.ALREADY_STARTED)
+    refused(await choose(table, ANA, message, remove, [str(CY.id)]), errors.SEATS_AFTER_START)
     assert table.manager.get(session.id) == started
 
 

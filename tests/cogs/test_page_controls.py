@@ -61,3 +61,23 @@ async def test_a_replay_page_of_another_game_is_refused(flow: Flow) -> None:
     answer = await flow.press(CY, page, "tb:rp:8:2:n")
     assert answer.ephemeral and answer.content == NOT_THIS_MESSAGE.text
     assert page.edits == []
+
+
+async def test_a_forged_copy_of_a_final_post_with_only_leaderboard_buttons_is_refused(
+    flow: Flow,
+) -> None:
+    """A click carries the message's components as the client claims them: a forged copy of
+    the final post, or of the finished table, that shows only leaderboard buttons is still
+    that message (its id is stored), so the page control is refused and nothing is edited."""
+    session = await flow.started(ANA, BEN)
+    old = await finish(flow, session)
+    final = flow.channel.sent[-1].message
+    assert final is not None
+    lb = "tb:lb:1:count:all:1:n"
+    for real in (final, flow.table_message(old)):
+        edits = len(real.edits)
+        forged = message_with(flow.channel, lb)
+        forged.id = real.id
+        answer = await flow.press(CY, forged, lb)
+        assert answer.ephemeral and answer.content == NOT_THIS_MESSAGE.text, real
+        assert forged.edits == [] and len(real.edits) == edits

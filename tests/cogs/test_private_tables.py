@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.automation.turn_clock import PRIVATE_IDLE
 from bot.records.session import SessionKind, Status
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
+from tests.bot.conftest import FakeClock
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.private_table_fixture import CHANNEL, PrivateServer, engines
 from tests.fakes import click
@@ -82,3 +84,29 @@ async def test_a_private_table_survives_a_restart(server: PrivateServer,
     assert restored is not None and restored.kind is SessionKind.DAILY
     assert again.in_channel(CHANNEL) is None
     assert again.private_of(str(ANA.id), SessionKind.DAILY) == [restored]
+
+
+async def test_an_idle_learn_table_ends_by_itself_without_a_word(tmp_path: Path) -> None:
+    """An abandoned /learn: after PRIVATE_IDLE the turn clock ends it; its player's message is
+    not edited (its token is long gone), nothing reaches a channel and no view is kept."""
+    store = await open_store(tmp_path / "idle.sqlite3")
+    clock = FakeClock()
+    server = PrivateServer(SessionManager(store, engines(), clock=clock))
+    try:
+        session = await server.open(ANA, "split", 2, kind=SessionKind.LEARN)
+        ia = await server.show(ANA, session)
+        message = ia.original
+        assert message is not None
+        edits = len(message.edits)
+        assert server.client.services.views.usable(session.id, str(ANA.id)) is not None
+        clock.advance(seconds=PRIVATE_IDLE[SessionKind.LEARN].total_seconds())
+        assert await server.turn_clock.tick() == 1
+        await server.turn_clock.idle()
+        await server.idle()
+        assert server.manager.get(session.id) is None
+        assert len(message.edits) == edits and server.channel_traffic() == []
+        assert len(server.client.services.views) == 0
+        stored = await store.load_session(session.id)
+        assert stored is not None and stored.status is Status.ABANDONED
+    finally:
+        await store.close()

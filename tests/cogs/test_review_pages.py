@@ -85,3 +85,18 @@ def test_the_summary_page_says_accuracy_cost_and_how_sure(
     text = review_render(ui, built, review, 0, words_for(Language.EN)).embeds[0].description
     assert text is not None
     assert "**Accuracy:**" in text and "**How sure:**" in text and "Mean cost" in text
+
+
+def test_the_summary_page_says_how_many_moves_the_machine_made_for_the_player(
+    reviewed: tuple[GameUI, BuiltReplay, Review]
+) -> None:
+    ui, built, review = reviewed
+    for language in Language:
+        words = words_for(language)
+        plain = review_render(ui, built, review, 0, words).embeds[0].description or ""
+        marked = review.model_copy(update={"machine": 2})
+        text = review_render(ui, built, marked, 0, words).embeds[0].description or ""
+        said = words.ngettext("{count} move the turn clock or a bot made for you is left out.",
+                              "{count} moves the turn clock or a bot made for you are left out.",
+                              2)
+        assert said not in plain and said in text

@@ -135,7 +135,7 @@ async def test_private_views_are_ephemeral_and_idle_players_see_why(split: Split
     session = split.session()
     idle = await split.hand(other)
     assert idle.ephemeral and idle.view is None
-    assert "No moves for you now" in idle.text and "take a card" in idle.text
+    assert "No moves for you now" in idle.text and "taking a card" in idle.text
     by_button = await split.press(other, table, f"tb:hand:{session.id}")
     assert by_button.ephemeral and by_button.text == idle.text
     mine = await split.hand(on_turn)

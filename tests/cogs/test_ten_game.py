@@ -32,7 +32,7 @@ async def test_seeded_full_game_through_the_controls(tmp_path: Path) -> None:
         assert "TEN · turn 1" in started.text and "bust 0%" in started.text
         first = table.awaited_user()
         assert payload_ids(started) == ["a:draw"]  # an empty row: Draw is the only legal move
-        assert button(started, "Draw").custom_id.endswith(":a:draw")
+        assert button(started, "Flip").custom_id.endswith(":a:draw")
         assert started.custom_ids[-5:] == [
             f"tb:info:{table.sid}:table", f"tb:info:{table.sid}:rules",
             f"tb:info:{table.sid}:scores", f"tb:info:{table.sid}:log", f"tb:hand:{table.sid}"]

@@ -58,7 +58,7 @@ async def test_turn_and_seat_refusals_and_info_buttons(tmp_path: Path) -> None:
     table, store = await started(tmp_path)
     try:
         session = table.session
-        draw = button(table.table, "Draw").custom_id
+        draw = button(table.table, "Flip").custom_id
         active = table.awaited_user()
         other = bystander(table)
         shown = public_marks(table)
@@ -86,7 +86,7 @@ async def test_stale_and_forged_clicks_change_nothing(tmp_path: Path) -> None:
     table, store = await started(tmp_path)
     try:
         active = table.awaited_user()
-        old_draw = button(table.table, "Draw").custom_id
+        old_draw = button(table.table, "Flip").custom_id
         await table.press(active, table.table_message, old_draw)  # a real draw
         current = table.session
         shown = public_marks(table)
@@ -285,7 +285,7 @@ async def test_controls_survive_a_restart(tmp_path: Path) -> None:
     await table.start(ANA, BEN, CY)
     message = table.table_message
     active = table.awaited_user()
-    draw = button(table.table, "Draw").custom_id
+    draw = button(table.table, "Flip").custom_id
     version = table.session.version
     await store.close()
 
@@ -297,6 +297,6 @@ async def test_controls_survive_a_restart(tmp_path: Path) -> None:
         again.sid, again.table_message = table.sid, message
         sent = await again.press(active, message, draw)
         assert sent.kind == "edit_message" and again.session.version == version + 1
-        assert "flip again or stop" in sent.text
+        assert "flips again or stops" in sent.text
     finally:
         await store.close()

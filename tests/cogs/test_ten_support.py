@@ -227,7 +227,7 @@ class Router:
         table = self.table
         user = table.awaited_user()
         if isinstance(action, Draw | Stop):
-            label = "Draw" if isinstance(action, Draw) else f"Stop — take {action.take}"
+            label = "Flip" if isinstance(action, Draw) else f"Stop — take {action.take}"
             sent = await table.press(user, table.table_message,
                                      button(table.table, label).custom_id)
             assert sent.kind == "edit_message" and sent.message is table.table_message

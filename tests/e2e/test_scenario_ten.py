@@ -24,7 +24,7 @@ from tests.e2e.table_play import EDIT_MESSAGE, TablePlay
 
 # Lower is preferred: draw on, pass auctions, buy what is offered and pay the suggested way.
 # Buttons by label, selects by placeholder (see cogs/ten/controls.py).
-BUTTON_RANKS = (("Draw", 0), ("Pass", 0), ("Pay ", 0), ("Skip", 3), ("Stop", 3),
+BUTTON_RANKS = (("Flip", 0), ("Pass", 0), ("Pay ", 0), ("Skip", 3), ("Stop", 3),
                 ("Choose another card", 9))
 SELECT_RANKS = (("Buy", 1), ("Bid", 5), ("Other ways to pay", 5), ("Spend", 6))
 
@@ -52,7 +52,7 @@ def table_is_current(table: TablePlay) -> None:
 
 async def twenty_draw_clicks(table: TablePlay) -> None:
     """The active player's Draw on the public table, clicked 20 times at once: one draw."""
-    while not (draws := [c for c in table.public_choices() if c.label == "Draw"]):
+    while not (draws := [c for c in table.public_choices() if c.label == "Flip"]):
         await table.step()
     player = table.oracle.awaiting()[0]
     before = table.oracle.seq
@@ -107,8 +107,8 @@ async def test_ten_game_from_new_to_leaderboard(guild: FakeDiscord, live_bot: Bo
 async def test_a_turn_starts_with_draw_alone_and_the_texts_say_so(
     guild: FakeDiscord, live_bot: BotProcess
 ) -> None:
-    """Before anything is flipped only Draw is offered: the table and the player's view say
-    "flip a card", not "draw again or stop"; after one flip both are offered and said."""
+    """Before anything is flipped only Flip is offered: the table and the player's view say
+    "flips a card", not "flips again or stops"; after one flip both are offered and said."""
     alice, bob, _ = guild.world.users.values()
     table = TablePlay(guild, live_bot, guild.channel_named("ten-table"), TenEngine(),
                       Strategy(ten_rank, seed=10))
@@ -116,18 +116,18 @@ async def test_a_turn_starts_with_draw_alone_and_the_texts_say_so(
     player = table.oracle.awaiting()[0]
     user = table.users[player]
     shown = table.table()
-    assert [c.label for c in table.public_choices()] == ["Draw"]
-    assert "**: flip a card" in shown.text and "or stop" not in shown.text, shown.text
+    assert [c.label for c in table.public_choices()] == ["Flip"]
+    assert "** flips a card" in shown.text and "or stop" not in shown.text, shown.text
 
     mine = next(c for c in choices_on(shown) if HAND_ID.fullmatch(c.custom_id))
     opened = await use(guild, user, mine)
     assert opened.ephemeral and opened.original_message_id is not None
     view = guild.message(opened.original_message_id).text
-    assert ("Your turn: press **Draw** to flip a card; you may stop once the tableau shows one."
+    assert ("Your turn: press **Flip** to flip a card; you may stop once the tableau shows one."
             in view), view
 
     await table.step()  # the Draw (of a number card, in this seeded game): Draw again or Stop
     labels = [c.label for c in table.public_choices()]
-    assert "Draw" in labels and any(label.startswith("Stop") for label in labels), labels
-    assert "**: flip again or stop" in table.table().text
+    assert "Flip" in labels and any(label.startswith("Stop") for label in labels), labels
+    assert "** flips again or stops" in table.table().text
     assert_clean_log(live_bot)

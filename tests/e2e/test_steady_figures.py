@@ -70,7 +70,7 @@ def split_table_shows(table: TablePlay) -> str | None:
     if view.row:
         wanted.append(f" {view.row[-1]}")
     if view.turn is not None:
-        wanted.append(f"▶ **{names[view.turn]}**: ")
+        wanted.append(f"▶ **{names[view.turn]}**")
     text = table.table().text
     missing = [part for part in wanted if part not in text]
     return ", ".join(missing) if missing else None

@@ -45,7 +45,7 @@ def test_button_fields_are_the_labels_in_the_readers_language(language: Language
     words = words_for(language)
     names = button_names(words)
     assert names["done_button"] == words.pgettext("button", "Done laying down")
-    assert names["flip_button"] == words.pgettext("button TEN", "Draw")
+    assert names["flip_button"] == words.pgettext("button TEN", "Flip")
     assert all(names.values())
 
 

@@ -8,7 +8,14 @@ from babel.messages.catalog import Catalog
 from cogs.i18n import Language
 from cogs.i18n.__main__ import check
 from cogs.i18n.catalogs import TRANSLATED, po_path, read_catalog
-from cogs.i18n.glossary_check import Term, glossary_problems, read_terms
+from cogs.i18n.glossary_check import (
+    Idiom,
+    Term,
+    glossary_problems,
+    idiom_problems,
+    read_idioms,
+    read_terms,
+)
 
 
 def test_the_glossary_table_has_every_language_on_every_row() -> None:
@@ -51,3 +58,30 @@ def test_whole_words_placeholders_and_other_senses_are_not_the_term() -> None:
     assert glossary_problems(catalog, Language.SQ, [TABLE]) == [
         "(None, 'Reading the table'): form 0 says 'table' without tavolin (GLOSSARY.md)"
     ]
+
+
+MOVE = Term(english=("move", "moves"), stems={Language.ES: ("jugada",)})
+
+
+def test_an_idiom_listed_for_a_term_says_it_in_that_language_only() -> None:
+    catalog = Catalog(locale="es", domain="tablebot", fuzzy=False)
+    catalog.add("{player}, your move in {game}.", "{player}, te toca en {game}.")
+    catalog.add("That move is not legal.", "Eso no se puede hacer ahora.")
+    idioms = [Idiom(Language.ES, "move", "te toca", "said to a player"),
+              Idiom(Language.SQ, "move", "eso no", "another language's idiom")]
+    assert glossary_problems(catalog, Language.ES, [MOVE], unchecked=set(), idioms=idioms) == [
+        "(None, 'That move is not legal.'): form 0 says 'move' without jugada (GLOSSARY.md)"
+    ]
+
+
+def test_an_idiom_without_a_reason_or_for_an_unchecked_term_is_reported() -> None:
+    idioms = [Idiom(Language.ES, "move", "te toca", ""), Idiom(Language.GU, "moov", "x", "why")]
+    assert idiom_problems([MOVE], idioms) == [
+        "idiom 'te toca' (es) gives no reason (GLOSSARY.md)",
+        "idiom 'x' (gu) is for 'moov', which is no checked term (GLOSSARY.md)",
+    ]
+
+
+def test_every_idiom_of_the_glossary_gives_its_reason() -> None:
+    idioms = read_idioms()
+    assert idioms and idiom_problems(read_terms(), idioms) == []

@@ -270,3 +270,23 @@ async def test_user_settings(store: SqlStore) -> None:
     assert await store.user_settings(5) == {"language": "es"}
     assert await store.user_settings(6) == {"language": "gu"}
     assert await store.user_settings(7) == {}
+
+
+async def test_a_finished_games_public_messages_are_kept_by_id(db_url: str) -> None:
+    store = await open_store(db_url)
+    try:
+        created = await store.create_session(lobby())
+        at = datetime(2026, 11, 2, tzinfo=UTC)
+        assert not await store.is_final_post(9_000_000_000_000_001)
+        await store.record_final_posts(
+            created.id, {9_000_000_000_000_001: "post", 9_000_000_000_000_002: "table"}, at=at)
+        await store.record_final_posts(created.id, {9_000_000_000_000_001: "post"}, at=at)
+        assert await store.is_final_post(9_000_000_000_000_001)
+        assert await store.is_final_post(9_000_000_000_000_002)
+        assert not await store.is_final_post(9_000_000_000_000_003)
+        rows = await store.query("SELECT message_id, session_id, kind FROM final_posts"
+                                 " ORDER BY message_id")
+        assert [tuple(row) for row in rows] == [(9_000_000_000_000_001, created.id, "post"),
+                                                (9_000_000_000_000_002, created.id, "table")]
+    finally:
+        await store.close()
