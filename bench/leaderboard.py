@@ -43,8 +43,8 @@ import asyncpg
 
 from bench._common import machine_line, median, table
 from bot.rankings.leaderboard import PERIODS, Leaderboards, Tally, build_board
+from bot.records.period_standings import Period, ReplayRow, period_start
 from bot.records.session import ResultRow, Seat, Session, Status, utcnow
-from bot.records.standings import Period, ReplayRow, period_start
 from bot.store import Store, open_store
 
 GUILD = 7

@@ -7,9 +7,10 @@ one gets ``cogs.rendering.plain_ui.PlainUI``. Outside its package nothing names 
 The cogs own the flow: the click handler parses the control's id, and the session manager
 (``SessionManager.click``) runs the gate (seat, status, version, turn: see
 ``bot.sessions.transitions.check_move``) under the session's lock, then asks the UI to decode
-the click from the player's legal actions (the engine's one list, asked once), and applies the
-action. A GameUI only turns sessions into messages (:class:`Render`) and a click's payload into
-one of those legal actions (:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
+the click (the engine reads the control's action code and checks that one action:
+``game.action_codes.legal_coded``), and applies the action. A GameUI only turns sessions into
+messages (:class:`Render`) and a click's payload into one of the player's legal actions
+(:class:`Move`) or a next step to show (:class:`OpenStep`). It holds
 no rules of its own: it asks its engine. Its controls are built with ``cogs.kit.control_menus``
 and the component ids of ``cogs.kit.custom_ids``.
 
@@ -199,13 +200,13 @@ class GameUI(Protocol):
         ...
 
     def action_for(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
     ) -> Click:
         """Translate a game control's click (``values``: a select's chosen options, None for
-        a button) into one of ``legal`` (``viewer``'s legal actions, the engine's list) or a
-        next step. Called by the manager under the session's lock, only after the gate passed
-        (``viewer`` is seated, it is their turn, the version is current): pure, quick, no I/O.
+        a button) into one of ``viewer``'s legal actions (the engine reads the control's code
+        and checks that one action: ``game.action_codes.legal_coded``) or a next step. Called
+        by the manager under the session's lock, only after the gate passed (``viewer`` is
+        seated, it is their turn, the version is current): pure, quick, no I/O.
 
         Raise ``bot.records.errors.Refusal`` for a payload that stands for nothing now. Never apply
         anything: the manager applies the action.
@@ -279,8 +280,8 @@ class WordsPrivate(Protocol):
     def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render: ...
 
     def action_in(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None, words: Words,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
     ) -> Click: ...
 
 
@@ -322,14 +323,14 @@ def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> 
 
 
 def action_in(
-    ui: GameUI, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-    values: Sequence[str] | None, words: Words,
+    ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+    words: Words,
 ) -> Click:
     """:meth:`GameUI.action_for` with its next steps in ``words``."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.action_in(session, viewer, legal, payload, values, words)
-    return ui.action_for(session, viewer, legal, payload, values)
+        return wording.action_in(session, viewer, payload, values, words)
+    return ui.action_for(session, viewer, payload, values)
 
 
 class WordsEvents(Protocol):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, NamedTuple, NoReturn, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -35,7 +35,7 @@ class _NoData(dict[str, Any]):
     """An event's default ``data``: one shared empty dict that refuses changes (and, unlike a
     mapping proxy, still pickles and deep-copies)."""
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("an event's default data is read-only")
 
     __setitem__ = __delitem__ = __ior__ = _refuse
@@ -113,7 +113,7 @@ class Engine(Protocol[S, A]):
         ...
 
     def new_game(
-        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
+        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, object] | None = None
     ) -> tuple[S, list[Event]]:
         """A new game and the events of its start (the deal, who plays first), for the log;
         raises IllegalAction when the players or options do not make a game."""
@@ -125,6 +125,17 @@ class Engine(Protocol[S, A]):
 
     def legal_actions(self, state: S, player: PlayerId) -> list[A]:
         """Every action ``player`` may take now (empty when it is not their input)."""
+        ...
+
+    def parse_code(self, code: str) -> A:
+        """The action a control's code names (``game.action_codes``: the inverse of
+        ``action_code``); raises IllegalAction when it names none. Legal or not:
+        :meth:`is_legal` says."""
+        ...
+
+    def is_legal(self, state: S, player: PlayerId, action: A) -> bool:
+        """Whether ``action`` is one of ``legal_actions(state, player)``, answered without
+        listing them all."""
         ...
 
     def awaiting(self, state: S) -> list[PlayerId]:

@@ -20,6 +20,7 @@ from cogs.game_ui import WORDS_EVENTS, Click, Move, OpenStep, Page, Render, decl
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import number
 from cogs.kit.custom_ids import ActButton, HandButton
+from game.action_codes import CodeReader
 from game.base import Event, GameState, IllegalAction, PlayerId, PlayerResult, rng_for
 from game.search import Budget
 
@@ -40,6 +41,9 @@ class CountState(GameState):
 
 class Add(BaseModel):
     add: Literal[1, 2]
+
+
+_READ_CODE: CodeReader[Add] = CodeReader([Add])
 
 
 class CountView(BaseModel):
@@ -73,6 +77,12 @@ class CountEngine:
 
     def legal_actions(self, state: CountState, player: PlayerId) -> list[Add]:
         return [Add(add=1), Add(add=2)] if player in self.awaiting(state) else []
+
+    def parse_code(self, code: str) -> Add:
+        return _READ_CODE(code)
+
+    def is_legal(self, state: CountState, player: PlayerId, action: Add) -> bool:
+        return action in self.legal_actions(state, player)
 
     def awaiting(self, state: CountState) -> list[PlayerId]:
         return [] if state.winner else [state.players[state.turn]]
@@ -161,8 +171,7 @@ class CountUI:
         return Render(embeds=[embed], view=items)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
     ) -> Click:
         if payload == "peek":
             return OpenStep(Render(content=f"Total so far: {session.state.total}"))

@@ -154,7 +154,7 @@ class Autoplay:
             try:
                 await self._run(session_id)
                 return
-            except Exception:
+            except Exception:  # whatever failed, the seat is retried after a back-off
                 failures += 1
                 delay = retry_delay(failures)
                 log.exception("the machine player of session %s failed; again in %.0f s",
@@ -235,5 +235,5 @@ class Autoplay:
         await self.manager.settle(session.id)
         try:
             await self.notifier.refresh(session)
-        except Exception:
+        except Exception:  # a failed redraw (Discord) must not stop the machine seats
             log.exception("redrawing the table of session %s failed", session.id)

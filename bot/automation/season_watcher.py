@@ -156,7 +156,7 @@ class SeasonWatcher:
         while True:
             try:
                 await self.tick()
-            except Exception:
+            except Exception:  # the watcher outlives a failed tick: the next one retries
                 log.exception("the season watcher failed to tick")
             await asyncio.sleep(MAX_NAP)
 

@@ -97,7 +97,7 @@ class TurnClock:
                     await self._wake.wait()
             try:
                 await self.tick()
-            except Exception:
+            except Exception:  # the clock outlives a failed tick: the next one retries
                 log.exception("the turn clock failed to tick")
 
     async def idle(self) -> None:
@@ -194,5 +194,5 @@ class TurnClock:
     async def _say(message: Awaitable[None], session: Session) -> None:
         try:
             await message
-        except Exception:
+        except Exception:  # a channel's failure (Discord) must not stop the clock
             log.exception("telling the channel of session %s failed", session.id)

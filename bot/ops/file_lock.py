@@ -43,7 +43,7 @@ class FileLock:
         except BlockingIOError:
             os.close(fd)
             raise FileBusy(str(path)) from None
-        except BaseException:
+        except BaseException:  # the descriptor is closed whatever went wrong, then re-raised
             os.close(fd)
             raise
         return cls(fd, path)

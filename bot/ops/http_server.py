@@ -37,7 +37,7 @@ async def serve(health: Health, metrics: Metrics, host: str, port: int) -> web.A
     site = web.TCPSite(runner, host, port)
     try:
         await site.start()
-    except BaseException:
+    except BaseException:  # cleaned up, then re-raised (cancellation too)
         await runner.cleanup()
         raise
     for address in runner.addresses:  # the port really bound (HTTP_PORT=0: a free one)

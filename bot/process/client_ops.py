@@ -41,7 +41,7 @@ def handling(interaction: discord.Interaction[Any]) -> Iterator[None]:
         with log_context.bound(guild=interaction.guild_id, channel=interaction.channel_id,
                                shard=guild.shard_id if guild is not None else None):
             yield
-    except BaseException:
+    except BaseException:  # marked failed, then re-raised (cancellation too)
         outcomes.mark(interaction.extras, outcomes.FAILED)
         raise
     finally:

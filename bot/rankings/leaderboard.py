@@ -2,7 +2,7 @@
 
 A leaderboard (one guild, one game, one period) is read from the stored standings: one derived
 row per player, moved on in the transaction that writes each game's results
-(``bot.records.standings``, ``bot.store.standings_rows``). So a cold board is one indexed
+(``bot.records.period_standings``, ``bot.store.standings_rows``). So a cold board is one indexed
 read of the period's players, on any process sharing the database, and always equals a replay of the
 period's results from scratch.
 
@@ -19,9 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.rankings.seasons import Season
-from bot.records.ratings import Rating, stored_rating
-from bot.records.session import Status, utcnow
-from bot.records.standings import (
+from bot.records.period_standings import (
     PERIODS,
     DerivedLine,
     Period,
@@ -31,6 +29,8 @@ from bot.records.standings import (
     period_key,
     period_start,
 )
+from bot.records.ratings import Rating, stored_rating
+from bot.records.session import Status, utcnow
 from bot.store import Store
 from game.base import PlayerId
 

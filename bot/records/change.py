@@ -34,8 +34,8 @@ AUTOMATIC: Final = Automatic.MOVE
 class Click:
     """A person's click or command that made a change: the public or private message it
     re-rendered itself (None for a command), so the table publisher can skip a second edit.
-    ``bot`` reads nothing else; the cogs' subclass (``cogs.kit.message_routes.Cause``) adds the
-    interaction whose token carries what the change makes."""
+    ``bot`` reads nothing of it; the cogs pass their subclass (``cogs.kit.message_routes.Cause``),
+    which adds the interaction whose token carries what the change makes."""
 
     message_id: int | None
 
@@ -43,11 +43,6 @@ class Click:
 # Who made a change: a person (Click), a machine (AUTOMATIC), or nobody said (None: a restart,
 # an idle sweep, a test).
 Origin = Click | Automatic | None
-
-
-def clicked_message(origin: Origin) -> int | None:
-    """The id of the message a change's origin re-rendered; None for anything else."""
-    return origin.message_id if isinstance(origin, Click) else None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Ratings follow from the append-only results rows (one rated game after another, in
 ``finished_at`` order). The store keeps them as derived rows, moved on in the transaction that
-writes a game's results (``bot.records.standings``). :data:`MODEL_ID` names the model; when
+writes a game's results (``bot.records.period_standings``). :data:`MODEL_ID` names the model; when
 it changes (other parameters, another openskill release) the store rebuilds the derived rows from
 the results when it opens, and ``python -m bot.rankings.rebuild_ratings`` does it on demand.
 """

@@ -7,6 +7,7 @@ without fear of them changing underneath.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -51,7 +52,7 @@ HINTS = "hints"
 TABLE_OPTIONS = frozenset({HINTS})
 
 
-def engine_options(options: dict[str, Any]) -> dict[str, Any]:
+def engine_options(options: Mapping[str, object]) -> dict[str, object]:
     """``options`` without the table's own: what the engine deals and replays with."""
     return {key: value for key, value in options.items() if key not in TABLE_OPTIONS}
 
@@ -115,7 +116,7 @@ word them in the reader's language).
     status: Status
     host_id: PlayerId
     seats: tuple[Seat, ...]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
     state: Any = None
     version: int = 1
     table_message_id: int | None = None
@@ -184,5 +185,5 @@ class ActionRow:
     session_id: int
     seq: int
     user_id: PlayerId
-    action: dict[str, Any] | str
+    action: dict[str, object] | str
     created_at: datetime

@@ -3,7 +3,8 @@
     click -> manager.click(session, player, version, decode)
           (command, machine seat -> manager.act(session, player, version, action model))
         -> lock(session) -> the gate (bot.sessions.transitions.check_move), once
-        -> decode(session, the engine's legal actions, asked once) -> one of them
+        -> decode(session) -> one legal action (the game's UI has the engine read the
+           control's code and check that one action: no list of every legal action)
         -> the engine on a copy
         -> store the action row + snapshot in one transaction -> swap the live session
         -> queue the Change, with whom the game now awaits; return (the click is answered)
@@ -100,9 +101,9 @@ Manager = TypeVar("Manager", bound="SessionManager")
 Params = ParamSpec("Params")
 Result = TypeVar("Result")
 Other = TypeVar("Other")
-# A click's decoder (``SessionManager.click``): the live session and the clicker's legal
-# actions -> one of those actions, or something else to answer with (nothing is changed).
-Decode = Callable[[Session, list[Any]], "BaseModel | Other"]
+# A click's decoder (``SessionManager.click``): the live session -> one of the clicker's legal
+# actions, or something else to answer with (nothing is changed).
+Decode = Callable[[Session], "BaseModel | Other"]
 
 
 def in_flight(
@@ -312,7 +313,7 @@ class SessionManager:
         channel_id: int,
         game: str,
         host: Seat,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         *,
         turn_minutes: int | None = None,
         origin: Origin = None,
@@ -368,7 +369,7 @@ class SessionManager:
         *,
         kind: SessionKind,
         seed: int,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         origin: Origin = None,
     ) -> Session:
         """Deal a private table (``kind`` not ``table``) at once: ``player`` (the one human,
@@ -598,17 +599,17 @@ class SessionManager:
         origin: Origin = None,
     ) -> Change | Other:
         """A player's click on a game control made against ``version``: under the session's
-        lock, the gate of :meth:`act` (once), then ``decode(session, legal)`` with the
-        player's legal actions (the engine asked once) turns the click into one of them,
-        applied and stored as by :meth:`act` (the change is returned), or into anything else
-        (a next step to show), returned as it is with nothing changed. A refusal that
+        lock, the gate of :meth:`act` (once), then ``decode(session)`` turns the click into
+        one of the player's legal actions (the game's UI asks the engine about that one
+        action), applied and stored as by :meth:`act` (the change is returned), or into
+        anything else (a next step to show), returned as it is with nothing changed. A refusal that
         ``decode`` raises changes nothing either. ``decode`` runs under the lock: it must
         not block. Once :meth:`drain` began, a next step is still shown; a move is refused.
         """
         with self._counted():
             async with self._locked(session_id) as session:
                 engine, seats = self._gate(session, player_id, version, autopilot=False)
-                chosen = decode(session, engine.legal_actions(session.state, player_id))
+                chosen = decode(session)
                 if not isinstance(chosen, BaseModel):
                     return chosen
                 if self._closing:
@@ -825,7 +826,7 @@ class SessionManager:
         except StaleWrite:
             log.warning("a session write was refused as stale: reloading the stored version")
             raise
-        except Exception:
+        except Exception:  # any storage failure: nothing swapped in, the player reads SaveFailed
             log.exception("storing a session change failed")
             raise SaveFailed(errors.SAVE_FAILED) from None
 
@@ -857,7 +858,7 @@ class SessionManager:
         for listener in list(self._listeners):
             try:
                 await listener(change)
-            except Exception:
+            except Exception:  # a listener's failure is logged and never undoes the change
                 log.exception("listener %r failed on %s of session %s",
                               listener, change.kind, change.session.id)
 

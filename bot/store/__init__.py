@@ -83,6 +83,6 @@ def check_database(url: DatabaseUrl, timeout: float = 10.0) -> None:
     assert url.dsn is not None
     try:
         asyncio.run(probe(url.dsn, timeout))
-    except Exception as err:
+    except Exception as err:  # any driver error (refused, DNS, auth) stops the start, worded
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ConfigError(f"DATABASE_URL {url}: cannot connect: {reason}") from None

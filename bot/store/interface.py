@@ -15,8 +15,8 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.records.daily_play import DailyPlay
+from bot.records.period_standings import DerivedLine
 from bot.records.session import ActionRow, ResultRow, Session, Status
-from bot.records.standings import DerivedLine
 
 if TYPE_CHECKING:
     from bot.records.shards import ShardSet
@@ -61,7 +61,7 @@ class Store(ABC):
         self,
         session: Session,
         user_id: str,
-        action: dict[str, Any] | str,
+        action: dict[str, object] | str,
         results: Iterable[ResultRow] = (),
     ) -> None:
         """Store one applied action atomically; returns once it is committed.
@@ -99,7 +99,7 @@ class Store(ABC):
 
     @abstractmethod
     async def standings(self, guild_id: int, game: str, period_key: str) -> list[DerivedLine]:
-        """The stored standings of one period (see ``bot.records.standings.period_key``)."""
+        """The stored standings of one period (see ``bot.records.period_standings.period_key``)."""
 
     @abstractmethod
     async def rebuild_standings(
@@ -109,7 +109,7 @@ class Store(ABC):
         transaction; returns the number of results rows replayed."""
 
     @abstractmethod
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    async def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """Run a read-only statement with ``?`` placeholders (both backends' schemas have the
         same tables and columns; keep to SQL both dialects read)."""
 

@@ -85,7 +85,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN turn_minutes INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE sessions ADD COLUMN deadlines TEXT NOT NULL DEFAULT '[]';
     """,
-    # 5: leaderboard standings, derived from the results (bot.records.standings): one row
+    # 5: leaderboard standings, derived from the results (bot.records.period_standings): one row
     # per player and period key, moved on in the transaction that writes a game's results; a
     # period's mark is the last game it counts (a game sorting before it makes the period rebuilt).
     """

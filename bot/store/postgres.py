@@ -103,7 +103,7 @@ class PostgresStore(SqlStore):
         try:
             await store.migrate()
             await store._after_open()
-        except BaseException:
+        except BaseException:  # the pool is closed, then re-raised (cancellation too)
             await pool.close()
             raise
         return store
@@ -171,7 +171,7 @@ class PostgresStore(SqlStore):
         self,
         session: Session,
         user_id: str,
-        action: dict[str, Any] | str,
+        action: dict[str, object] | str,
         results: Iterable[ResultRow] = (),
     ) -> None:
         """One transaction per action; concurrent actions run on the pool's connections and

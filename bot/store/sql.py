@@ -21,6 +21,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.records.daily_play import DailyPlay
 from bot.records.errors import StaleWrite
+from bot.records.period_standings import DerivedLine
 from bot.records.session import (
     ActionRow,
     Deadline,
@@ -32,7 +33,6 @@ from bot.records.session import (
     old_line,
 )
 from bot.records.shards import ShardSet
-from bot.records.standings import DerivedLine
 from bot.store import standings_rows
 from bot.store.interface import Store
 from bot.store.transaction import Tx
@@ -203,7 +203,7 @@ class ActionWrite:
         cls,
         session: Session,
         user_id: str,
-        action: dict[str, Any] | str,
+        action: dict[str, object] | str,
         results: Iterable[ResultRow],
     ) -> ActionWrite:
         return cls(
@@ -359,7 +359,7 @@ class SqlStore(Store):
                 return 0  # another process rebuilt them meanwhile
             return await standings_rows.rebuild(tx, guild_id, game)
 
-    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    async def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         async with self._reading() as tx:
             return await tx.fetch(sql, params)
 

@@ -118,7 +118,7 @@ class SqliteStore(SqlStore):
                     await self._conn.executescript(
                         f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
                     )
-                except BaseException:
+                except BaseException:  # rolled back, then re-raised (cancellation too)
                     if self._conn.in_transaction:
                         await self._conn.execute("ROLLBACK")
                     raise
@@ -138,7 +138,7 @@ class SqliteStore(SqlStore):
         try:
             yield self._tx
             await self._conn.execute("COMMIT")
-        except BaseException:
+        except BaseException:  # rolled back, then re-raised (cancellation too)
             if self._conn.in_transaction:  # a failed COMMIT may have rolled back already
                 await self._conn.execute("ROLLBACK")
             raise
@@ -161,7 +161,7 @@ class SqliteStore(SqlStore):
         self,
         session: Session,
         user_id: str,
-        action: dict[str, Any] | str,
+        action: dict[str, object] | str,
         results: Iterable[ResultRow] = (),
     ) -> None:
         """Group commit: actions of other sessions that arrive while a transaction is under
@@ -189,7 +189,7 @@ class SqliteStore(SqlStore):
                     if batch:
                         await self._commit_batch(batch)
                     batch = []
-        except BaseException:
+        except BaseException:  # the writer stopped (cancelled or failed): no write waits forever
             for queued in (*batch, *self._queued):  # the writer itself was cancelled
                 queued.done.cancel()
             self._queued = []
@@ -202,7 +202,7 @@ class SqliteStore(SqlStore):
         try:
             async with self._begun() as tx:
                 await self._write_actions(tx, [queued.write for queued in batch])
-        except Exception as err:
+        except Exception as err:  # the batch failed: each write is retried alone below
             if len(batch) == 1:
                 batch[0].fail(err)
                 return
@@ -212,7 +212,7 @@ class SqliteStore(SqlStore):
                 try:
                     async with self._begun() as tx:
                         await self._write_actions(tx, [queued.write])
-                except Exception as alone:
+                except Exception as alone:  # this write's own failure goes to its caller
                     queued.fail(alone)
                 else:
                     queued.succeed()

@@ -1,4 +1,4 @@
-"""The derived standings rows (see ``bot.records.standings``): written with a game's
+"""The derived standings rows (see ``bot.records.period_standings``): written with a game's
 results, read by the leaderboard, rebuilt from the results when the rating model changes.
 
 Every function runs inside the caller's transaction (:class:`bot.store.transaction.Tx`).
@@ -11,9 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.records.ratings import MODEL_ID
-from bot.records.session import ResultRow
-from bot.records.standings import (
+from bot.records.period_standings import (
     ALL_TIME,
     PERIODS,
     DerivedLine,
@@ -25,6 +23,8 @@ from bot.records.standings import (
     period_end,
     period_key,
 )
+from bot.records.ratings import MODEL_ID
+from bot.records.session import ResultRow
 from bot.store.transaction import Tx
 
 MODEL_KEY = "standings_model"  # meta: the MODEL_ID the stored ratings were computed with

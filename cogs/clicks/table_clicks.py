@@ -14,7 +14,6 @@ import contextlib
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
-from typing import Any
 
 import discord
 from pydantic import BaseModel
@@ -267,8 +266,8 @@ async def act_click(
             return
         clicked = ui
 
-        def decode(live: Session, legal: list[Any]) -> BaseModel | tuple[Session, OpenStep]:
-            click = action_in(clicked, live, me, legal, payload, values, words)
+        def decode(live: Session) -> BaseModel | tuple[Session, OpenStep]:
+            click = action_in(clicked, live, me, payload, values, words)
             if isinstance(click, Move):
                 return click.action
             return live, click

@@ -3,16 +3,17 @@ and select menus, and a click turned back into the action it stands for.
 
 A :class:`Menu` names a kind of control by a payload prefix. An action shown as a button has the
 payload ``{button}:{code}`` (``a:discard:7♥``); shown in a select, the select's payload is
-``{select}:{group}:{chunk}`` and its option values are the codes. The code (:func:`action_code`)
-is the action itself in one short line: its type, then its fields' values in the model's order,
-joined by ``:``. A click is resolved against the legal list of the live version (the manager's
-gate checked that the clicked control was drawn from it): the action with that code, or a
-refusal; a code is never parsed into an action, so a forged one can only name a legal action or
-nothing. A code names the action, not its place in the list, so an id stays readable (logs,
-tests) and well within Discord's 100 characters (the longest codes, a SPLIT target naming a
-Discord id and a TEN payment spending cards, are under 30; ``cogs.kit.custom_ids.checked_id``
-refuses an id past the limit). Selects hold at most 25 options, so a group is split into
-numbered chunks. Numbers are parsed as ASCII digits only.
+``{select}:{group}:{chunk}`` and its option values are the codes. The code
+(``game.action_codes.action_code``) is the action itself in one short line: its type, then its
+fields' values in the model's order, joined by ``:``. A click is resolved on the live version
+(the manager's gate checked that the clicked control was drawn from it): the engine reads the
+code back into an action and says whether it is legal now (``game.action_codes.legal_coded``:
+one parse, one legality check, no list of every legal action), else a refusal, so a forged
+code can only name a legal action or nothing. A code names the action, not its place in the
+list, so an id stays readable (logs, tests) and well within Discord's 100 characters (the
+longest codes, a SPLIT target naming a Discord id and a TEN payment spending cards, are under
+30; ``cogs.kit.custom_ids.checked_id`` refuses an id past the limit). Selects hold at most 25
+options, so a group is split into numbered chunks. Numbers are parsed as ASCII digits only.
 
 :func:`layout` places the rows (buttons five to a row, then one row per select); more than
 five rows are split into pages of four plus a row of Previous / More buttons (payload
@@ -38,6 +39,7 @@ from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
 from cogs.kit.discord_limits import clip
+from game.action_codes import action_codes
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
@@ -64,27 +66,6 @@ Action = TypeVar("Action", bound=BaseModel)
 def number(raw: str) -> int | None:
     """``raw`` as a number when it is ASCII digits only ('١' is not a digit here)."""
     return int(raw) if _DIGITS.fullmatch(raw) else None
-
-
-def action_code(action: BaseModel) -> str:
-    """The action in one line: its ``type``, then its other fields' values in the model's
-    order (None as nothing), joined by ``:`` (``discard:7♥``, ``pay:3:1:R1W7``)."""
-    parts = [str(getattr(action, "type", type(action).__name__))]
-    for name in type(action).model_fields:
-        if name != "type":
-            value = getattr(action, name)
-            parts.append("" if value is None else str(value))
-    return ":".join(parts)
-
-
-def coded(code: str, legal: Sequence[Action]) -> Action | None:
-    """The legal action whose code is ``code``, or None."""
-    kind = code.partition(":")[0]
-    for action in legal:
-        head = getattr(action, "type", None)
-        if (head is None or str(head) == kind) and action_code(action) == code:
-            return action
-    return None
 
 
 @dataclass(frozen=True)
@@ -165,11 +146,9 @@ class Menu:
         indexes = list(range(len(looks)))
         if order is not None:
             indexes.sort(key=lambda index: order[index])
-        for index in indexes:
-            look = looks[index]
-            if look is None:
-                continue
-            code = action_code(actions[index])
+        offered = [(index, look) for index in indexes if (look := looks[index]) is not None]
+        codes = action_codes([actions[index] for index, _ in offered])
+        for (_, look), code in zip(offered, codes, strict=True):
             if look.group is None:
                 controls.buttons.append(ActButton(
                     session.id, session.version, f"{self.button}:{code}",
@@ -201,13 +180,15 @@ class Menu:
         self,
         payload: str,
         values: Sequence[str] | None,
-        legal: Sequence[Action],
+        legal: Callable[[str], Action],
         group_of: Callable[[Action], str | None],
         kinds: Collection[str] = (),
     ) -> Action:
         """The legal action a click of this menu chose; Refusal when it names none offered
-        now. ``group_of``: an action's group as the controls are built (None: a button);
-        ``kinds``: every group the UI ever draws (a select of another is not a list)."""
+        now. ``legal``: the legal action a code names now (the engine's
+        ``game.action_codes.legal_coded``), else Refusal(NOT_AVAILABLE); ``group_of``: an
+        action's group as the controls are built (None: a button); ``kinds``: every group the
+        UI ever draws (a select of another is not a list)."""
         head, _, rest = payload.partition(":")
         group: str | None = None
         if head == self.button and values is None:
@@ -223,8 +204,8 @@ class Menu:
             raise Refusal(CHOOSE_ONE)
         if _INDEX.fullmatch(code):
             raise Refusal(OUTDATED)
-        action = coded(code, legal)
-        if action is None or group_of(action) != group:
+        action = legal(code)
+        if group_of(action) != group:
             raise Refusal(NOT_AVAILABLE)
         return action
 

@@ -35,7 +35,7 @@ import discord
 
 from bot.automation.notices import Notice, Reminder, TimedOut
 from bot.process.client import TableBot
-from bot.records.change import AUTOMATIC, Change, ChangeKind, clicked_message
+from bot.records.change import AUTOMATIC, Change, ChangeKind
 from bot.records.errors import TableError
 from bot.records.session import Session, Status
 from cogs.client_services import release_view
@@ -78,7 +78,7 @@ class TablePublisher:
         if session.table_message_id is None:
             return
         cause = cause_of(change.origin)
-        if clicked_message(change.origin) == session.table_message_id:
+        if (cause.message_id if cause is not None else None) == session.table_message_id:
             # The click answered on the table itself: its token can edit the table now.
             await self._routes.adopt(cause, session)
             if not self._buried(session):

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.process.client import TableBot
-from bot.records.change import Change, clicked_message
+from bot.records.change import Change
 from bot.records.errors import TableError
 from bot.records.session import Session
 from cogs.client_services import game_uis, release_view
@@ -137,7 +137,8 @@ class TurnPing:
         session = change.session
         cause = cause_of(change.origin)
         live = self._pings.get(session.id)
-        if live is not None and clicked_message(change.origin) == live.message_id:
+        clicked = cause.message_id if cause is not None else None
+        if live is not None and clicked == live.message_id:
             await self._routes.adopt(cause, session)  # its token can delete the ping too
         if not session.is_live:
             self._awaited.forget(session.id)

@@ -32,7 +32,7 @@ from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import NOT_AVAILABLE
 from cogs.kit.custom_ids import ActSelect, HandButton
-from game.base import Engine, Event, PlayerId
+from game.base import Engine, Event, IllegalAction, PlayerId
 
 _MAX_OPTIONS = 25
 _MAX_VALUE = 100
@@ -107,19 +107,23 @@ class PlainUI:
         return Render(embeds=[embed], view=view)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
     ) -> Click:
-        """The legal move whose JSON is the chosen option's value."""
+        """The legal move whose JSON is the chosen option's value (read by the engine, then
+        asked whether that one move is legal)."""
         if payload != "move" or values is None or len(values) != 1:
             raise Refusal(CHOOSE_MOVE)
-        for action in legal:
-            if action.model_dump_json() == values[0]:
-                return Move(action)
-        raise Refusal(NOT_AVAILABLE)
+        try:
+            action = self.engine.parse_action(values[0])
+        except IllegalAction:
+            raise Refusal(NOT_AVAILABLE) from None
+        if (action.model_dump_json() != values[0]
+                or not self.engine.is_legal(session.state, viewer, action)):
+            raise Refusal(NOT_AVAILABLE)
+        return Move(action)
 
     def action_in(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None, words: Words,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
     ) -> Click:
-        return self.action_for(session, viewer, legal, payload, values)
+        return self.action_for(session, viewer, payload, values)

@@ -20,6 +20,7 @@ from cogs.i18n.button_names import button_names
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
+from cogs.kit.custom_ids import NOT_AVAILABLE
 from cogs.split.format import (
     COLOUR,
     STEP_WORDS,
@@ -29,6 +30,8 @@ from cogs.split.format import (
     sheet_of,
 )
 from cogs.split.labels import action_label
+from game.action_codes import legal_coded
+from game.base import PlayerId
 from game.split import (
     RANKS,
     SUITS,
@@ -173,9 +176,8 @@ def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words:
 
 def private_render(
     engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0,
-    legal: Sequence[SplitAction] | None = None,
 ) -> Render:
-    """``viewer``'s hand and controls (``legal``: their legal actions when already asked)."""
+    """``viewer``'s hand and controls."""
     view = engine.view(session.state, viewer)
     names = session.names
     hand = view.hand or []
@@ -195,7 +197,7 @@ def private_render(
     if session.status is not Status.ACTIVE:
         actions: Sequence[SplitAction] = []
     else:
-        actions = engine.legal_actions(session.state, viewer) if legal is None else legal
+        actions = engine.legal_actions(session.state, viewer)
     if actions:
         lines.append(prompt(view.step, actions, words))
         if view.picked is not None and view.step == "main":
@@ -219,12 +221,20 @@ def private_render(
 
 
 def resolve(
-    legal: Sequence[SplitAction], payload: str, values: Sequence[str] | None
+    engine: SplitEngine, session: Session, viewer: PlayerId, payload: str,
+    values: Sequence[str] | None,
 ) -> SplitAction:
-    """The legal action a game control stands for (``legal``: the clicker's legal actions);
-    Refusal when it stands for nothing now."""
+    """The legal action a game control stands for (the engine reads its code and checks that
+    one action, ``game.action_codes.legal_coded``); Refusal when it stands for nothing now."""
     if not LEGAL.owns(payload):
         raise Refusal(UNKNOWN_CONTROL)
+
+    def legal(code: str) -> SplitAction:
+        action = legal_coded(engine, session.state, viewer, code)
+        if action is None:
+            raise Refusal(NOT_AVAILABLE)
+        return action
+
     return LEGAL.choice(payload, values, legal, _group_of, SELECT_KINDS)
 
 

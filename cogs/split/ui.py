@@ -209,17 +209,15 @@ class SplitUI:
         return action_label(session.state, action, session.names, words)  # type: ignore[arg-type]
 
     def action_for(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
     ) -> Click:
-        return self.action_in(session, viewer, legal, payload, values, words_for(Language.EN))
+        return self.action_in(session, viewer, payload, values, words_for(Language.EN))
 
     def action_in(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None, words: Words,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
     ) -> Click:
         page = page_of(payload)
         if page is not None:
-            return OpenStep(private_render(self.engine, session, viewer, words, page=page,
-                                           legal=legal))
-        return Move(resolve(legal, payload, values))
+            return OpenStep(private_render(self.engine, session, viewer, words, page=page))
+        return Move(resolve(self.engine, session, viewer, payload, values))

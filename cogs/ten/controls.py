@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
+from bot.records.errors import Refusal
 from bot.records.session import Session
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import BACK, FLIP, PASS
@@ -41,7 +42,7 @@ from cogs.kit.control_menus import (
     clip,
     number,
 )
-from cogs.kit.custom_ids import ActButton, ActSelect, Item
+from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
 from game.ten import (
     Back,
     Bid,
@@ -210,11 +211,20 @@ def payment_controls(session: Session, pays: Sequence[Pay], options: Sequence[Pa
     return controls
 
 
-def chosen_payment(payload: str, values: Sequence[str] | None, pays: Sequence[Pay]) -> Pay:
-    """The listed payment a payment control stands for: the button any of them (the card
-    step's button pays the one chosen), the select each of them."""
+def chosen_payment(payload: str, values: Sequence[str] | None,
+                   legal: Callable[[str], TenAction]) -> Pay:
+    """The listed payment a payment control stands for (``legal``: the legal action a code
+    names now, else Refusal): the button any of them (the card step's button pays the one
+    chosen), the select each of them."""
     group = None if values is None else PAY_GROUP
-    return PAYMENTS.choice(payload, values, pays, lambda pay: group)
+
+    def legal_pay(code: str) -> Pay:
+        action = legal(code)
+        if not isinstance(action, Pay):
+            raise Refusal(NOT_AVAILABLE)
+        return action
+
+    return PAYMENTS.choice(payload, values, legal_pay, lambda pay: group)
 
 
 def picker_split(arg: str) -> tuple[int, int] | None:

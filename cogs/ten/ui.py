@@ -64,6 +64,7 @@ from cogs.ten.hand_image import render_hand
 from cogs.ten.lesson_words import LESSONS
 from cogs.ten.rules_text import PAGES, RULES
 from cogs.ten.table_image import render_table
+from game.action_codes import legal_coded
 from game.base import Engine, Event, PlayerId
 from game.replay import StepMarker
 from game.ten import (
@@ -74,6 +75,7 @@ from game.ten import (
     Pay,
     PlayerView,
     Stop,
+    TenAction,
     TenEngine,
     TenState,
     TenView,
@@ -391,25 +393,31 @@ class TenUI:
         return _turn_text(self.engine.view(session.state, None), session.names, words)
 
     def action_for(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
     ) -> Click:
-        return self.action_in(session, viewer, legal, payload, values, text.ENGLISH)
+        return self.action_in(session, viewer, payload, values, text.ENGLISH)
 
     def action_in(
-        self, session: Session, viewer: PlayerId, legal: Sequence[Any], payload: str,
-        values: Sequence[str] | None, words: Words,
+        self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
+        words: Words,
     ) -> Click:
-        """The click as one of ``legal`` (the viewer's legal actions) or a next step."""
+        """The click as one of the viewer's legal actions (the engine reads the control's code
+        and checks that one action) or a next step."""
         if payload in (controls.PANEL, controls.VIEW):
             return OpenStep(self.private_in(session, viewer, words))
+
+        def legal(code: str) -> TenAction:
+            action = legal_coded(self.engine, session.state, viewer, code)
+            if action is None:
+                raise Refusal(NOT_AVAILABLE)
+            return action
+
         if LEGAL.owns(payload):
             return Move(LEGAL.choice(payload, values, legal, controls.group_of))
         if controls.OLD_PAYLOAD.fullmatch(payload):
             raise Refusal(OUTDATED)
-        pays = controls.pays_in(legal)
         if controls.PAYMENTS.owns(payload):
-            pay = controls.chosen_payment(payload, values, pays)
+            pay = controls.chosen_payment(payload, values, legal)
             if values is not None and pay.cards:
                 return OpenStep(self._card_step(session, viewer, pay, words))
             return Move(pay)
@@ -420,6 +428,7 @@ class TenUI:
                 raise Refusal(UNKNOWN_CONTROL)
             if not values:
                 raise Refusal(CHOOSE_ONE)
+            pays = controls.pays_in(self.engine.legal_actions(session.state, viewer))
             picked = controls.picked_payment(*split, values, pays)
             if picked is None:
                 raise Refusal(NOT_AVAILABLE)

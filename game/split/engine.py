@@ -8,16 +8,34 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
+from game.action_codes import CodeReader
 from game.base import Event, IllegalAction, PlayerId, PlayerResult, placements
 from game.search import Budget, Decision
 from game.split import bots, rules
-from game.split.actions import SplitAction
+from game.split.actions import (
+    BonusDraw,
+    Discard,
+    Done,
+    Draw,
+    LayMatch,
+    MakeMatch,
+    Pick,
+    Skip,
+    SplitAction,
+    Swap,
+    Target,
+    Upgrade,
+)
 from game.split.actions import parse_action as _parse_action
 from game.split.cards import RANKS
 from game.split.scoring import negative_value, rank_row_value, sheet_score
 from game.split.state import SplitOptions, SplitState, copy_state
 from game.split.view import SplitView, build_view, describe_action, describe_event
 from game.split.vocabulary import Step
+
+_READ_CODE: CodeReader[SplitAction] = CodeReader(
+    (Draw, Pick, MakeMatch, Upgrade, Target, BonusDraw, Swap, Skip, Discard, LayMatch, Done)
+)
 
 
 class SplitEngine:
@@ -29,7 +47,7 @@ class SplitEngine:
     options_model: ClassVar[type[BaseModel]] = SplitOptions
 
     def new_game(
-        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
+        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, object] | None = None
     ) -> tuple[SplitState, list[Event]]:
         if not self.min_players <= len(players) <= self.max_players:
             raise IllegalAction(f"SPLIT needs {self.min_players} to {self.max_players} players.")
@@ -53,6 +71,13 @@ class SplitEngine:
     def legal_actions(self, state: SplitState, player: PlayerId) -> list[SplitAction]:
         seat = self._seat(state, player)
         return [] if seat is None else rules.legal_actions(state, seat)
+
+    def parse_code(self, code: str) -> SplitAction:
+        return _READ_CODE(code)
+
+    def is_legal(self, state: SplitState, player: PlayerId, action: SplitAction) -> bool:
+        seat = self._seat(state, player)
+        return seat is not None and rules.is_legal(state, seat, action)
 
     def awaiting(self, state: SplitState) -> list[PlayerId]:
         return [state.players[seat] for seat in rules.awaiting(state)]

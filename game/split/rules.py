@@ -362,33 +362,60 @@ def _pick_action(face: int, pos: int) -> Pick:
     return action
 
 
-def legal_actions(state: SplitState, seat: int) -> list[SplitAction]:
+def legal_actions(
+    state: SplitState, seat: int, only: ActionType | None = None
+) -> list[SplitAction]:
+    """``seat``'s legal actions; ``only``: just those of that type (the same ones, in the same
+    order)."""
     if not awaits(state, seat):
         return []
     step = state.step
     if step == _LAYDOWN:
-        counts = _face_counts(state.hands[seat])
-        lays: list[SplitAction] = [_lay_action(pair) for pair in _match_candidates(counts)]
-        lays.append(DONE)
+        lays: list[SplitAction] = []
+        if only is None or only == ActionType.LAY:
+            counts = _face_counts(state.hands[seat])
+            lays.extend(_lay_action(pair) for pair in _match_candidates(counts))
+        if only is None or only == ActionType.DONE:
+            lays.append(DONE)
         return lays
     if step == _TAKE:
-        result: list[SplitAction] = [DRAW]
-        row = state.row
-        result.extend(_pick_action(FACE_OF[row[pos]], pos) for pos in legal_picks(state, seat))
+        result: list[SplitAction] = [DRAW] if only is None or only == ActionType.DRAW else []
+        if only is None or only == ActionType.PICK:
+            row = state.row
+            result.extend(_pick_action(FACE_OF[row[pos]], pos) for pos in legal_picks(state, seat))
         return result
     if step == _MAIN:
-        return _main_actions(state, seat)
+        return _main_actions(state, seat, only)
     if step == _BONUS_PERFECT:
+        if only is not None and only != ActionType.TARGET:
+            return []
         return [build(Target, player=state.players[other]) for other in targets(state, seat)]
     if step == _BONUS_STRONG:
-        return [BONUS_DRAW, SKIP]
+        return [action for action in (BONUS_DRAW, SKIP) if only is None or action.type == only]
     # bonus_weak
-    swaps: list[SplitAction] = [_swap_action(i, j) for i, j in swap_pairs(state, seat)]
-    swaps.append(SKIP)
+    swaps: list[SplitAction] = []
+    if only is None or only == ActionType.SWAP:
+        swaps.extend(_swap_action(i, j) for i, j in swap_pairs(state, seat))
+    if only is None or only == ActionType.SKIP:
+        swaps.append(SKIP)
     return swaps
 
 
-def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
+def is_legal(state: SplitState, seat: int, action: SplitAction) -> bool:
+    """Whether ``action`` is one of ``legal_actions(state, seat)``. Only the actions of its
+    type are listed; a discard lists nothing (any card of the hand, once nothing picked from
+    the row waits to be used)."""
+    if isinstance(action, Discard):
+        if state.step != _MAIN or not awaits(state, seat) or not may_discard(state):
+            return False
+        face = _face(action.card)
+        return any(FACE_OF[card] == face for card in state.hands[seat])
+    return action in legal_actions(state, seat, action.type)
+
+
+def _main_actions(
+    state: SplitState, seat: int, only: ActionType | None = None
+) -> list[SplitAction]:
     hand = state.hands[seat]
     size = len(hand)
     counts = _face_counts(hand)
@@ -401,7 +428,7 @@ def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
     picked_ups = [] if picked is None else [can_upgrade_with((pair,), picked) for pair in pairs]
     picked_up_count = sum(picked_ups)
     result: list[SplitAction] = []
-    if keeps_a_discard(size, 2):
+    if keeps_a_discard(size, 2) and (only is None or only == ActionType.MATCH):
         for a, b in _match_candidates(counts):
             if picked is not None and picked != a and picked != b:
                 removed = 2 if FACE_RANK[a] == FACE_RANK[picked] else 0
@@ -410,7 +437,7 @@ def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
                 ):
                     continue
             result.append(_match_action((a, b)))
-    if keeps_a_discard(size, 1) and pairs:
+    if keeps_a_discard(size, 1) and pairs and (only is None or only == ActionType.UPGRADE):
         by_rank: dict[int, list[int]] = {}
         for face in counts:
             by_rank.setdefault(FACE_RANK[face], []).append(face)
@@ -434,7 +461,7 @@ def _main_actions(state: SplitState, seat: int) -> list[SplitAction]:
                         ):
                             continue
                     result.append(_upgrade_action(match_id, face, replaced))
-    if may_discard(state):
+    if may_discard(state) and (only is None or only == ActionType.DISCARD):
         result.extend(_DISCARDS[face] for face in counts)
     return result
 

@@ -8,15 +8,30 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from game.action_codes import CodeReader
 from game.base import Event, IllegalAction, PlayerId, PlayerResult
 from game.search import Budget, Decision
 from game.ten import bots, rules
 from game.ten.describe import describe_event
 from game.ten.results import final_results
-from game.ten.state import TenAction, TenOptions, TenState, copy_state
+from game.ten.state import (
+    Back,
+    Bid,
+    Buy,
+    Draw,
+    Pass,
+    Pay,
+    Skip,
+    Stop,
+    TenAction,
+    TenOptions,
+    TenState,
+    copy_state,
+)
 from game.ten.view import TenView, build_view
 
 _ACTION_ADAPTER: TypeAdapter[TenAction] = TypeAdapter(TenAction)
+_READ_CODE: CodeReader[TenAction] = CodeReader((Draw, Stop, Bid, Pass, Buy, Skip, Back, Pay))
 
 
 class TenEngine:
@@ -34,7 +49,7 @@ class TenEngine:
     options_model: ClassVar[type[BaseModel]] = TenOptions
 
     def new_game(
-        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, Any] | None = None
+        self, players: Sequence[PlayerId], seed: int, options: Mapping[str, object] | None = None
     ) -> tuple[TenState, list[Event]]:
         try:
             TenOptions.model_validate(dict(options or {}))
@@ -50,6 +65,9 @@ class TenEngine:
         except (ValidationError, TypeError, ValueError) as err:
             raise IllegalAction("That is not a TEN action.") from err
 
+    def parse_code(self, code: str) -> TenAction:
+        return _READ_CODE(code)
+
     def _seat(self, state: TenState, player: PlayerId) -> int | None:
         try:
             return state.players.index(player)
@@ -58,6 +76,7 @@ class TenEngine:
 
     # The calls made on every action are the rules' own functions (one call less each).
     legal_actions = staticmethod(rules.legal_for)
+    is_legal = staticmethod(rules.is_legal_for)
     awaiting = staticmethod(rules.awaiting)
     apply = staticmethod(rules.apply_for)
     is_over = staticmethod(rules.is_over)

@@ -241,6 +241,36 @@ def legal_for(state: TenState, player: PlayerId) -> list[TenAction]:
     return []
 
 
+def is_legal_for(state: TenState, player: PlayerId, action: TenAction) -> bool:
+    """Whether ``action`` is one of ``legal_for(state, player)``: the awaited seat, then the
+    phase's own check (a bid in the range, a payment in its situation's cached list)."""
+    try:
+        seat = state.players.index(player)
+    except ValueError:
+        return False
+    phase = state.phase
+    if phase is _DRAW_PHASE:
+        return seat == state.active and action in _DRAW_PHASE_LEGAL[
+            bool(state.pile), bool(state.tableau)]
+    if seat != waiting_seat(state):
+        return False
+    if phase is _AUCTION:
+        if isinstance(action, Bid):
+            low, high = bid_range(state, seat)
+            return low <= action.amount <= high
+        return isinstance(action, Pass)
+    if phase is _PAY:
+        back = may_go_back(state)
+        if isinstance(action, Back):
+            return back
+        return isinstance(action, Pay) and action in legal_payments(
+            state, seat, state.pay_price, cards_allowed=back)
+    if phase is _BUY:
+        return isinstance(action, Skip) or (
+            isinstance(action, Buy) and action in buy_options(state, seat))
+    return False
+
+
 def apply_action(state: TenState, seat: int, action: TenAction) -> list[Event]:
     players = state.players
     if not 0 <= seat < len(players):

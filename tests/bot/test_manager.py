@@ -290,20 +290,20 @@ async def test_a_click_is_gated_and_decoded_once_under_the_lock(
     session = await started(manager)
     mover = engine.awaiting(session.state)[0]
     other = "2" if mover == "1" else "1"
-    seen: list[tuple[Any, list[Any]]] = []
+    seen: list[Any] = []
 
-    def decode(live: Any, legal: list[Any]) -> Any:
-        seen.append((live, legal))
-        return legal[0]
+    def decode(live: Any) -> Any:
+        seen.append(live)
+        return Add(add=1)
 
     engine.asked.clear()
     change = await manager.click(session.id, mover, session.version, decode)
     assert isinstance(change, Change) and change.session.version == session.version + 1
     # The gate read whom the game awaited (asked when that version was stored); the legal
-    # list and whom the new version awaits are asked once each, and the latter travels on
-    # the change.
-    assert engine.asked == Counter({"awaiting": 1, "legal_actions": 1})
-    assert seen == [(session, engine.legal_actions(session.state, mover))]
+    # list is never asked (a UI's decoder has the engine check the one action it reads);
+    # whom the new version awaits is asked once and travels on the change.
+    assert engine.asked == Counter({"awaiting": 1})
+    assert seen == [session]
     await manager.settle()
     assert changes[-1] is change
     assert change.awaiting == tuple(engine.awaiting(change.session.state))
@@ -319,17 +319,17 @@ async def test_a_click_is_gated_and_decoded_once_under_the_lock(
     awaited = change.awaiting[0]
     with pytest.raises(Refusal) as err:
         await manager.click(live.id, awaited, live.version,
-                            lambda s, legal: (_ for _ in ()).throw(Refusal("No such choice.")))
+                            lambda s: (_ for _ in ()).throw(Refusal("No such choice.")))
     assert err.value.message == "No such choice."
     # A decoder's other answer (a next step to show) is returned, nothing stored.
-    step = await manager.click(live.id, awaited, live.version, lambda s, legal: ("step", s))
+    step = await manager.click(live.id, awaited, live.version, lambda s: ("step", s))
     assert step == ("step", live)
     assert manager.get(live.id) is live
     assert len(await store.actions(live.id)) == 1
     # Shutting down: a next step is still shown, a move is refused.
     await manager.drain()
     assert await manager.click(live.id, awaited, live.version,
-                               lambda s, legal: ("step", s)) == ("step", live)
+                               lambda s: ("step", s)) == ("step", live)
     with pytest.raises(Refusal) as err:
         await manager.click(live.id, awaited, live.version, decode)
     assert err.value.message == errors.SHUTTING_DOWN

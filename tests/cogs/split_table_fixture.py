@@ -10,12 +10,12 @@ from bot.records.change import Change
 from bot.records.session import Session
 from bot.sessions.manager import SessionManager
 from cogs.commands.game_commands import GameCog
-from cogs.kit.control_menus import action_code
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
 from cogs.split import SplitUI
+from game.action_codes import action_code
 from game.base import Event
 from game.split import SplitEngine
 from tests.fakes import (

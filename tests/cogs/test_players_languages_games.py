@@ -39,11 +39,11 @@ from cogs.game_ui import event_lines
 from cogs.i18n import Language, words_for
 from cogs.i18n import common_words as common
 from cogs.i18n.messages import Message, PluralMessage
-from cogs.kit.control_menus import action_code
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.rendering.replay_pages import step_lines
 from cogs.settings.config_command import ConfigCog
 from cogs.settings.language_command import LanguageCog
+from game.action_codes import action_code
 from game.split import SplitEngine
 from game.ten import Pay, payment_options
 from tests.cogs.conftest import ANA, BEN, CY

@@ -15,9 +15,9 @@ from cogs.kit.control_menus import (
     NOT_AVAILABLE,
     OUTDATED,
     UNKNOWN_CONTROL,
-    action_code,
 )
 from cogs.split import SplitUI
+from game.action_codes import action_code
 from game.split import SplitEngine, Step
 from game.split.state import SplitState, TableMatch
 
@@ -66,9 +66,8 @@ def codes(render: Render) -> set[str]:
 
 
 def click(session: Session, viewer: str, payload: str, values: list[str] | None) -> Any:
-    """The UI's decoding of a click, against the viewer's legal actions."""
-    legal = ENGINE.legal_actions(session.state, viewer)
-    return UI.action_for(session, viewer, legal, payload, values)
+    """The UI's decoding of a click (the engine reads its code, then checks that action)."""
+    return UI.action_for(session, viewer, payload, values)
 
 
 def check_limits(render: Render) -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from bot.records.session import HINTS, Seat, Session, Status
 from cogs.game_ui import OpenStep, Render
-from cogs.kit.control_menus import action_code
 from cogs.ten import TenUI
+from game.action_codes import action_code
 from game.base import play
 from game.ten import payment_options
 from game.ten.cards import NOTATION
@@ -85,10 +85,9 @@ def test_every_render_fits_discord(players: int, seed: int) -> None:
         if state.phase == "pay":
             options = payment_options(state, player, state.pay_price,
                                       cards_allowed=state.pay_for == "card")
-            legal = ENGINE.legal_actions(state, player)
             for option in options:
                 code = action_code(option.action())
-                step = UI.action_for(session, player, legal, "yo:pay:0", [code])
+                step = UI.action_for(session, player, "yo:pay:0", [code])
                 if option.cards:
                     assert isinstance(step, OpenStep)
                     _check(step.render)

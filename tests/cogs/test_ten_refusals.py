@@ -8,7 +8,8 @@ from pathlib import Path
 from bot.records import errors
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
-from cogs.kit.control_menus import NOT_AVAILABLE, OUTDATED, UNKNOWN_CONTROL, action_code
+from cogs.kit.control_menus import NOT_AVAILABLE, OUTDATED, UNKNOWN_CONTROL
+from game.action_codes import action_code
 from game.ten import payment_options
 from game.ten.cards import NOTATION, display
 from game.ten.payments import wealth

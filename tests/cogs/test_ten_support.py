@@ -15,11 +15,11 @@ from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.commands.game_commands import GameCog
-from cogs.kit.control_menus import action_code
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
 from cogs.ten import TenUI
 from cogs.ten import text as ten_text
+from game.action_codes import action_code
 from game.base import Event
 from game.ten import TenEngine, payment_options
 from game.ten.cards import display, sort_key

@@ -14,9 +14,9 @@ from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.kit.control_menus import action_code
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing, ping_text, table_link
+from game.action_codes import action_code
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import CHANNEL, SEED, SplitTable

@@ -18,11 +18,11 @@ from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
-from cogs.kit.control_menus import action_code
 from cogs.listeners.followed_views import TOKEN_LIFETIME, FollowedViews
 from cogs.listeners.view_follow import ViewFollower
 from cogs.rendering.pictures import hand_job
 from cogs.settings.settings_cache import stored_settings
+from game.action_codes import action_code
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable

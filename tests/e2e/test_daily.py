@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.daily.deal import daily_seed, next_deal_at
-from cogs.kit.control_menus import action_code
+from game.action_codes import action_code
 from game.split import SplitEngine
 from game.ten import TenEngine
 from tests.e2e.botproc import BotProcess

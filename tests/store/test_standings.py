@@ -14,9 +14,9 @@ import pytest
 
 from bot.rankings import rebuild_ratings
 from bot.rankings.leaderboard import Board, Leaderboards, Tally, build_board
+from bot.records.period_standings import PERIODS, Period, ReplayRow, period_start
 from bot.records.ratings import MODEL_ID
 from bot.records.session import ResultRow, Seat, Session, Status
-from bot.records.standings import PERIODS, Period, ReplayRow, period_start
 from bot.store import Store, open_store
 from bot.store.sql import SqlStore
 from bot.store.standings_rows import MODEL_KEY
