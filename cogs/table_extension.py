@@ -33,6 +33,7 @@ from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
 from cogs.features import Feature, Place, TableFeatures
 from cogs.i18n.commands import CatalogTranslator
+from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.message_routes import MessageRoutes
 from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
@@ -44,7 +45,6 @@ from cogs.listeners.table_watch import TableWatch
 from cogs.listeners.turn_ping import TurnPing
 from cogs.listeners.view_follow import ViewFollower
 from cogs.rendering.pictures import Pictures, latest_version
-from cogs.settings.settings_cache import stored_settings
 from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
 

@@ -219,7 +219,7 @@ class FakeClient:
         self.cog = GameCog(self.services)
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
-        # The environment's server defaults (cogs.settings.server_settings): the manager's turn
+        # The environment's server defaults (cogs.kit.server_settings): the manager's turn
         # clock.
         self.settings = settings or Settings(
             discord_token=SecretStr("fake.discord.token"), turn_minutes=manager.turn_minutes,

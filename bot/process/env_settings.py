@@ -29,7 +29,7 @@ class Settings(DatabaseSettings):
     session_idle_days: float = Field(default=7.0, gt=0)
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
     leaderboard_min_games: int = Field(default=3, ge=1)
-    # Server defaults that /config overrides per server (cogs.settings.server_settings).
+    # Server defaults that /config overrides per server (cogs.kit.server_settings).
     # Pictures of tables and hands (cogs.rendering.pictures): a server's /config images setting and
     # a person's /images choice win; this is the default where neither is set.
     images: bool = True

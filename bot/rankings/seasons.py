@@ -21,7 +21,7 @@ SEASON_KINDS: tuple[SeasonKind, ...] = ("month", "quarter")
 SEASON_OFF = "off"
 DEFAULT_SEASON_KIND: SeasonKind = "month"
 
-# guild_settings keys (cogs.settings.server_settings reads them too).
+# guild_settings keys (cogs.kit.server_settings reads them too).
 SEASON_KEY = "season"
 SEASON_CHANNEL_KEY = "season_channel"
 CHAMPION_ROLE_KEY = "champion_role"

@@ -53,6 +53,7 @@ from cogs.game_ui import (
 )
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.messages import N_
+from cogs.i18n.reader_words import reply_words
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import CHOOSE_ONE
 from cogs.kit.custom_ids import (
@@ -93,7 +94,6 @@ from cogs.rendering.private_table import private_table
 from cogs.rendering.replay_pages import replay_click
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import BOT_BUTTON_LEVELS
-from cogs.settings.reader_words import reply_words
 
 EMPTY_SELECT = CHOOSE_ONE  # the words every select refusal uses
 HINTS_OFF = N_("This game is played without hints.")  # and cogs.hints' refusal

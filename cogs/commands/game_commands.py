@@ -25,6 +25,7 @@ from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n import command_mentions
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
+from cogs.i18n.reader_words import reply_words
 from cogs.i18n.words import Words
 from cogs.kit.channel_health import (
     missing_permissions,
@@ -32,13 +33,12 @@ from cogs.kit.channel_health import (
     refusal_text,
 )
 from cogs.kit.keyed_locks import TABLE_MOVES
+from cogs.kit.server_settings import server_settings
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.message_delivery import public_table
 from cogs.rendering.replay_pages import MAX_SESSION_ID, export_command
 from cogs.rendering.rules_pages import rules_page
 from cogs.rendering.table_renders import table_render
-from cogs.settings.reader_words import reply_words
-from cogs.settings.server_settings import server_settings
 from cogs.table_services import TableServices
 
 

@@ -13,9 +13,9 @@ from discord.ext import commands
 from cogs.client_services import Interaction
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import private_words
+from cogs.i18n.settings_cache import stored_settings
 from cogs.rendering.message_delivery import LANGUAGE_KEY, pictures_of
 from cogs.rendering.pictures import IMAGES_KEY, OFF, ON
-from cogs.settings.settings_cache import stored_settings
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@
 ``user_words(interaction)`` (an ephemeral answer), ``channel_words(interaction)`` (a public
 answer), ``server_words(client, guild_id)`` (a public message outside an interaction) and
 ``player_words(client, user_id)`` read the stored choices themselves, through the process's
-cache (``cogs.settings.settings_cache``).
+cache (``cogs.i18n.settings_cache``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import discord
 from bot.process.client import TableBot
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import private_language, public_language
+from cogs.i18n.settings_cache import StoredSettings, stored_settings
 from cogs.i18n.words import Words
-from cogs.settings.settings_cache import StoredSettings, stored_settings
 
 
 def _locale_value(locale: discord.Locale | str | None) -> str | None:
@@ -35,7 +35,7 @@ def public_words(guild: discord.Guild | None, server_choice: str | None) -> Word
     return words_for(public_language(server_choice, guild_locale))
 
 
-# --- with the stored choices (``cogs.settings.settings_cache``: cached, so cheap on every send) ---
+# --- with the stored choices (``cogs.i18n.settings_cache``: cached, so cheap on every send) ---
 
 LANGUAGE_KEY = "language"  # the user setting (/language) and the server setting (/config)
 

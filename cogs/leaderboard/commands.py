@@ -57,7 +57,7 @@ from cogs.kit.custom_ids import (
     snowflake,
 )
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_game_message, on_own_page
-from cogs.settings.server_settings import server_settings
+from cogs.kit.server_settings import server_settings
 from cogs.table_services import TableServices
 
 PAGE_SIZE = 10

@@ -19,7 +19,7 @@ whether a message gets a picture, renders it off the event loop and attaches it:
   public table of one version is drawn once for every edit and copy of it. Two requests for
   the same picture at once share one render. Memory stays flat: the cache holds at most
   ``capacity`` images (finished games fall out like any other); settings are read through
-  the bounded cache of ``cogs.settings.settings_cache``, which ``/config`` and ``/images`` write
+  the bounded cache of ``cogs.i18n.settings_cache``, which ``/config`` and ``/images`` write
   through.
 * where: the picture is the first embed's image (``attachment://table.png``); the embed's text
   stays as its caption and as the text for anyone who cannot see images. A render that fails
@@ -42,10 +42,10 @@ from bot.records.session import Session, Status
 from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, GameUI, Render, able
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.i18n.settings_cache import stored_settings
 from cogs.i18n.words import Words
 from cogs.imaging.cache import DEFAULT_CAPACITY, RenderCache, RenderKey
 from cogs.rendering.render_workers import RenderWorkers
-from cogs.settings.settings_cache import stored_settings
 from game.base import PlayerId
 
 if TYPE_CHECKING:

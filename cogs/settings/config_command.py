@@ -1,10 +1,10 @@
 """/config: this server's settings (Manage Server only), stored per server in the store's
-``guild_settings`` through the process's cache (``cogs.settings.settings_cache``).
+``guild_settings`` through the process's cache (``cogs.i18n.settings_cache``).
 
 Each setting is one optional option of the command; without options it shows the current
 values, marking those that are the environment's defaults. Every change is logged at INFO
 (server, setting, old -> new, who). The keys and their readers are in
-``cogs.settings.server_settings``; a new game, the leaderboard and the language of public messages
+``cogs.kit.server_settings``; a new game, the leaderboard and the language of public messages
 read them from there.
 """
 
@@ -26,9 +26,9 @@ from cogs.i18n.commands import L_
 from cogs.i18n.interaction import user_words
 from cogs.i18n.language import NATIVE_NAMES, public_language
 from cogs.i18n.messages import N_, Message
+from cogs.i18n.settings_cache import stored_settings
 from cogs.i18n.words import Words
-from cogs.rendering.table_renders import turn_limit
-from cogs.settings.server_settings import (
+from cogs.kit.server_settings import (
     AUTOMATIC,
     CHAMPION_ROLE,
     CHANNELS,
@@ -52,7 +52,7 @@ from cogs.settings.server_settings import (
     format_channels,
     server_settings,
 )
-from cogs.settings.settings_cache import stored_settings
+from cogs.rendering.table_renders import turn_limit
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """/language: the language a person reads the bot's private answers in, wherever they play.
 
 Stored as the user setting ``language`` (``Store.set_user_setting`` through the process's
-cache, ``cogs.settings.settings_cache``); "automatic" forgets the choice, so their Discord language
+cache, ``cogs.i18n.settings_cache``); "automatic" forgets the choice, so their Discord language
 decides again (``cogs.i18n.language.private_language``). Public messages follow the server
 (``/config language``).
 """
@@ -18,7 +18,7 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import LANGUAGE_KEY, private_words
 from cogs.i18n.language import NATIVE_NAMES, parse_language
-from cogs.settings.settings_cache import stored_settings
+from cogs.i18n.settings_cache import stored_settings
 
 log = logging.getLogger(__name__)
 

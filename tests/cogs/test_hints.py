@@ -25,10 +25,10 @@ from cogs.game_ui import HintUnit
 from cogs.hints import hint_click
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.refusal_texts import WRONG_TABLE
+from cogs.kit.server_settings import server_settings
 from cogs.settings.config_command import ConfigCog
-from cogs.settings.server_settings import server_settings
-from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
 from cogs.split.labels import action_label
 from cogs.ten import TenUI

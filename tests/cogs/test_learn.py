@@ -19,11 +19,11 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.command_mentions import mention
 from cogs.i18n.interaction import LANGUAGE_KEY, player_words
 from cogs.i18n.language import Language
+from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS
 from cogs.learn.command import LearnCog
 from cogs.learn.tutor_render import LEARNED_TITLE, TUTOR_TITLE
 from cogs.rendering.private_table import private_table, send_private_table
-from cogs.settings.settings_cache import stored_settings
 from game.registry import teachers
 from game.tutor import LEARN_DEALS
 from tests.cogs.conftest import ANA

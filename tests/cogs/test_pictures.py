@@ -26,12 +26,12 @@ from cogs.commands.images_command import ImagesCog
 from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, Render, able
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.discord_limits import FILE_BYTES, FILES
 from cogs.listeners.final_post import with_final_picture
 from cogs.rendering import message_delivery as delivery
 from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering.table_renders import table_render
-from cogs.settings.settings_cache import stored_settings
 from cogs.split import SplitUI
 from cogs.ten import TenUI
 from game.split import SplitEngine

@@ -19,10 +19,10 @@ from bot.automation.season_watcher import SeasonEnd, SeasonWatcher
 from bot.rankings.leaderboard import Leaderboards
 from bot.rankings.seasons import parse_season
 from cogs.i18n import Language, words_for
+from cogs.kit.server_settings import CHAMPION_ROLE, SEASON, SEASON_CHANNEL
 from cogs.leaderboard.commands import LeaderboardCog
 from cogs.seasons.season_announcer import SeasonAnnouncer
 from cogs.settings.config_command import ConfigCog
-from cogs.settings.server_settings import CHAMPION_ROLE, SEASON, SEASON_CHANNEL
 from tests.bot.test_leaderboard import finish
 from tests.cogs.conftest import ANA, Table
 from tests.cogs.test_leaderboard_cog import NOW, Room

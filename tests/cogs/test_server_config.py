@@ -15,16 +15,16 @@ from discord import app_commands
 from bot.records.session import Status
 from cogs.commands.game_commands import GameCog
 from cogs.i18n import Language, words_for
-from cogs.settings.config_command import ConfigCog
-from cogs.settings.language_command import LanguageCog
-from cogs.settings.server_settings import (
+from cogs.i18n.settings_cache import StoredSettings
+from cogs.kit.server_settings import (
     CHANNELS,
     LANGUAGE,
     TURN_MINUTES,
     ServerDefaults,
     resolve,
 )
-from cogs.settings.settings_cache import StoredSettings
+from cogs.settings.config_command import ConfigCog
+from cogs.settings.language_command import LanguageCog
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.fakes import FakeChannel, FakeInteraction, click, invoke
 

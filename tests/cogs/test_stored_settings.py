@@ -11,8 +11,8 @@ import pytest
 
 from bot.store import Store, open_store
 from cogs.i18n import Language
-from cogs.settings.server_settings import ServerDefaults, parse_channels, resolve
-from cogs.settings.settings_cache import StoredSettings, stored_settings
+from cogs.i18n.settings_cache import StoredSettings, stored_settings
+from cogs.kit.server_settings import ServerDefaults, parse_channels, resolve
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 

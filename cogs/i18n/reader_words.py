@@ -1,5 +1,5 @@
 """Words for a private answer from code that cannot wait for the store: the cached choice
-(``cogs.settings.settings_cache``), else the locales, then English (``cogs.i18n.language``).
+(``cogs.i18n.settings_cache``), else the locales, then English (``cogs.i18n.language``).
 
 The awaiting form, which reads the store when the cache has nothing, is
 ``cogs.i18n.interaction.user_words``; every answer path reads it first, so the cache is warm
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.i18n.interaction import LANGUAGE_KEY, WORDS, private_words
+from cogs.i18n.settings_cache import stored_settings
 from cogs.i18n.words import Words
-from cogs.settings.settings_cache import stored_settings
 
 
 def reply_words(interaction: Any) -> Words:

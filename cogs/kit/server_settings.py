@@ -10,7 +10,7 @@ season watcher reads too). An absent key, or a stored value this version cannot 
 means the default (:class:`ServerDefaults`, from ``bot.process.env_settings.Settings``).
 
 Read them with ``await server_settings(client, guild_id)`` (cached,
-``cogs.settings.settings_cache``).
+``cogs.i18n.settings_cache``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from bot.rankings.seasons import (
 )
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.i18n.language import Language, parse_language
-from cogs.settings.settings_cache import stored_settings
+from cogs.i18n.settings_cache import stored_settings
 
 LANGUAGE = "language"
 TURN_MINUTES = "turn_minutes"
