@@ -191,7 +191,7 @@ class TableBot(commands.Bot):
         self._reviews = Reviewer(
             self.store, ReviewPool(self.settings.review_workers),
             self.settings.review_cpu_seconds, self.clock, shards=self.ownership.shards,
-            at_end=self.settings.review_at_end,
+            at_end=self.settings.review_at_end, backlog=self.settings.review_backlog,
         )
         self._turn_clock = TurnClock(manager)
         for name in EXTENSIONS:
