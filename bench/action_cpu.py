@@ -102,12 +102,12 @@ class Meter:
 class Sampler:
     """py-spy sampling the bot process into a raw (collapsed stacks) file."""
 
-    def __init__(self, pid: int, out: Path, rate: int) -> None:
+    def __init__(self, pid: int, out: Path, rate: int, *, workers: bool = False) -> None:
         exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
         self.out = out
         self.proc = subprocess.Popen(
             [exe, "record", "--pid", str(pid), "--format", "raw", "--rate", str(rate),
-             "--output", str(out), "--nonblocking"],
+             "--output", str(out), "--nonblocking", *(["--subprocesses"] if workers else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
 
@@ -229,6 +229,7 @@ class RunFigures:
     seconds: float = 0.0
     cpu: tuple[float, float, float] = (NAN, NAN, NAN)
     stacks: Counter[str] = field(default_factory=Counter)
+    uploads: Counter[str] = field(default_factory=Counter)  # pictures sent, by file name
 
     def per_action(self, index: int) -> float:
         return 1000 * self.cpu[index] / self.actions if self.actions else NAN
@@ -249,7 +250,8 @@ async def one_game(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
 
 
 async def run(game: str, setting: str, tables: int, players: int, seed: int,
-              checkout: Path | None, workdir: Path, profile_rate: int) -> RunFigures:
+              checkout: Path | None, workdir: Path, profile_rate: int,
+              workers: bool = False) -> RunFigures:
     fd = stand_in(checkout)
     fd.set_validation(False)
     seats = [[fd.add_user(f"p{t}-{s}") for s in range(players)] for t in range(tables)]
@@ -264,7 +266,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
             await bot.wait_until(lambda: fd.commands(), 30.0, "the command sync")
             assert bot.proc is not None
             meter = Meter(bot.proc.pid)
-            sampler = (Sampler(bot.proc.pid, workdir / f"{game}-{setting}.spy", profile_rate)
+            sampler = (Sampler(bot.proc.pid, workdir / f"{game}-{setting}.spy", profile_rate,
+                               workers=workers)
                        if profile_rate else None)
             meter.start()
             since = time.monotonic()
@@ -278,6 +281,7 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
                                      REVIEWS_TIMEOUT, "every review")
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
+            figures.uploads = Counter(u.filename for u in fd.world.uploads if u.at >= since)
             if sampler is not None:
                 figures.stacks = sampler.stop()
             bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
@@ -294,12 +298,15 @@ def report(runs: Sequence[RunFigures], tables: int, players: int) -> str:
     rows = [[r.game, r.setting, SETTINGS[r.setting]["IMAGES"],
              SETTINGS[r.setting]["REVIEW_AT_END"], r.actions, r.seconds,
              r.per_action(0), r.per_action(1), r.per_action(0) + r.per_action(1),
-             r.per_action(2)] for r in runs]
+             r.per_action(2),
+             ", ".join(f"{name} {n / max(r.actions, 1):.2f}"
+                       for name, n in sorted(r.uploads.items())) or "-"] for r in runs]
     return "\n".join([
         f"{tables} concurrent {players}-player games per run, humans only; CPU ms per stored"
         " human action",
         table(["game", "setting", "pictures", "reviews at end", "actions", "wall s",
-               "bot ms", "workers ms", "total ms", "stand-in+players ms"], rows),
+               "bot ms", "workers ms", "total ms", "stand-in+players ms",
+               "pictures sent per action"], rows),
     ])
 
 
@@ -313,6 +320,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--profile", action="store_true",
                         help="sample the bot process with py-spy and print where its CPU went")
+    parser.add_argument("--profile-workers", action="store_true",
+                        help="with --profile: the worker processes' samples too (py-spy"
+                             " --subprocesses; each stack then starts with its process)")
     parser.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=20, help="functions in the profile")
     parser.add_argument("--bot-checkout", type=Path, default=None,
@@ -329,7 +339,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for game in args.games:
                 figures = asyncio.run(run(game, setting, args.tables, args.players, args.seed,
                                           args.bot_checkout, Path(tmp),
-                                          args.rate if args.profile else 0))
+                                          args.rate if args.profile else 0,
+                                          args.profile_workers))
                 runs.append(figures)
                 print(report([figures], args.tables, args.players).splitlines()[-1], flush=True)
                 if args.profile:

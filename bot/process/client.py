@@ -95,8 +95,11 @@ class TableBot(commands.Bot):
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
             # Nobody is pinged unless a message names them (turn pings, reminders).
             allowed_mentions=discord.AllowedMentions.none(),
-            # Channel messages are counted by id, never kept: no message cache.
-            max_messages=None,
+            # Channel messages are counted by id, never kept: no message cache. No member is
+            # cached or requested (interactions carry their member): no chunking at start
+            # (already the default without the members intent; said so it stays so).
+            max_messages=None, chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             # Operations (bot.ops): each command's outcome, each REST call and 429 counted.
             tree_cls=TrackedTree, http_trace=rest_trace(),
         )
