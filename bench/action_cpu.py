@@ -18,7 +18,7 @@ pictures on, reviews at the end off; ``reviews`` = pictures off, reviews at the 
 ``Settings`` say; each run sets ``IMAGES`` and ``REVIEW_AT_END`` explicitly.
 
 ``--profile`` samples the bot process (not its workers) with py-spy (a bench-only tool:
-``pip install py-spy``) during each run and prints where its CPU went, by part (gateway
+``pip install -e '.[bench]'``) during each run and prints where its CPU went, by part (gateway
 parsing, the click path, rendering text, pictures, JSON and models, the store, the HTTP client,
 logging, the event loop) and the top functions.
 
