@@ -23,6 +23,12 @@ route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_glob
     python -m bench.global_calls --games split-2 ten-2    # some of them
     python -m bench.global_calls --games none --load 20,40,80 --seconds 60
     python -m bench.global_calls --bot-checkout ../base   # another checkout's bot: "before"
+    python -m bench.global_calls --games none --load 300,400 --images on --no-validation
+
+``--images on`` runs the load with pictures (the bot's ``IMAGES``; off by default, as in the
+e2e tests). ``--no-validation`` turns off the stand-in's check of every request against
+Discord's spec: it runs in this process, on the same cores as the bot, and costs about 3 ms of
+CPU per request, which a load run of hundreds of tables takes from the bot.
 
 ``--bot-checkout DIR`` runs ``python -m bot`` from that checkout (its ``PYTHONPATH``) against this
 checkout's stand-in and players, so the same figures are measured for an older bot (the base of
@@ -58,6 +64,7 @@ from tests.e2e.test_scenario_ten import table_is_current as ten_is_current
 from tests.e2e.test_scenario_ten import ten_rank
 
 FINAL_MARK = "Rematch"  # the final post's button
+ANSWER_P95_LIMIT = 0.5  # seconds (issue 42)
 POSTS_TIMEOUT = 20.0
 
 
@@ -231,6 +238,12 @@ class LoadFigures:
     def held(self) -> bool:
         return not self.lost and not self.failed and not self.limited["global"]
 
+    @property
+    def answered_in_time(self) -> bool:
+        """Issue 42's rule: held, answer p95 at most 0.5 s, and no table fell behind."""
+        return (self.held and not self.late
+                and percentile(self.latencies, 0.95) <= ANSWER_P95_LIMIT)
+
 
 async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
                        pair: tuple[FakeUser, FakeUser], game: str, seed: int, interval: float,
@@ -241,7 +254,11 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
     while time.monotonic() < until:
         play = new_table(fd, bot, channel, game, seed)
         seed += 1
-        await play.open(game, *pair)
+        try:
+            await play.open(game, *pair)
+        except (TimeoutError, AssertionError):  # an overloaded bot: this table fails, not the run
+            figures.failed += 1
+            return
         next_at = time.monotonic()
         while not play.oracle.over and time.monotonic() < until:
             next_at += interval
@@ -267,13 +284,17 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
 
 
 async def load_run(tables: int, seconds: float, interval: float, seed: int,
-                   checkout: Path | None, workdir: Path) -> LoadFigures:
+                   checkout: Path | None, workdir: Path, images: str = "off",
+                   validate: bool = True) -> LoadFigures:
     fd = stand_in(checkout, rate_limits=Limits())
+    if not validate:
+        fd.set_validation(False)
     pairs = [(fd.add_user(f"a{i}"), fd.add_user(f"b{i}")) for i in range(tables)]
     channels = [fd.add_channel(f"table-{i}") for i in range(tables)]
     figures = LoadFigures(tables)
     async with fd:
-        bot = BotProcess(fd, workdir / f"load-{tables}", extra_env=bot_env(checkout),
+        bot = BotProcess(fd, workdir / f"load-{tables}",
+                         extra_env={**bot_env(checkout), "IMAGES": images},
                          log_level="WARNING")
         try:
             await bot.start()
@@ -296,26 +317,36 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
 
 
 async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed: int,
-                    checkout: Path | None) -> None:
+                    checkout: Path | None, images: str = "off", validate: bool = True) -> None:
     rows: list[list[object]] = []
-    held = 0
+    held = in_time = 0
     with tempfile.TemporaryDirectory(prefix="global-load-") as tmp:
         for size in sizes:
-            figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp))
+            with open("/proc/loadavg") as loadavg:
+                print(f"{size} tables: load average before {loadavg.read().split()[:3]}",
+                      flush=True)
+            figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp),
+                                     images, validate)
             limited = ", ".join(f"{k} {v}" for k, v in sorted(figures.limited.items())) or "0"
             rows.append([
                 size, figures.actions, figures.actions / max(figures.seconds, 1e-9),
                 figures.global_calls / max(figures.seconds, 1e-9), limited,
                 percentile(figures.latencies, 0.5), percentile(figures.latencies, 0.95),
                 figures.lost, figures.late, figures.failed, "yes" if figures.held else "no",
+                "yes" if figures.answered_in_time else "no",
             ])
             if figures.held:
                 held = max(held, size)
+            if figures.answered_in_time:
+                in_time = max(in_time, size)
     print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run,"
-          " the stand-in's limits on (50/s global, 5 writes/5 s per channel)")
+          " the stand-in's limits on (50/s global, 5 writes/5 s per channel);"
+          f" pictures {images}, the stand-in's spec check {'on' if validate else 'off'}")
     print(table(["tables", "actions", "actions/s", "global calls/s", "429s", "answer p50 s",
-                 "answer p95 s", "lost", "late", "failed", "held"], rows))
-    print(f"most tables held: {held if held else 'none of those tried'}")
+                 "answer p95 s", "lost", "late", "failed", "held",
+                 f"p95 ≤ {ANSWER_P95_LIMIT:g} s, none late"], rows))
+    print(f"most tables held: {held if held else 'none of those tried'}; with answer p95 ≤"
+          f" {ANSWER_P95_LIMIT:g} s and none late: {in_time if in_time else 'none of those tried'}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -327,6 +358,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=3.0,
                         help="seconds between two actions at one table")
     parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--images", choices=("on", "off"), default="off",
+                        help="pictures in the load runs (IMAGES)")
+    parser.add_argument("--no-validation", action="store_true",
+                        help="load runs: the stand-in does not check requests against the spec")
     parser.add_argument("--bot-checkout", type=Path, default=None,
                         help="run the bot of this checkout (e.g. the base commit's)")
     args = parser.parse_args(argv)
@@ -341,7 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(whole_games(games, args.seed, args.bot_checkout))
     if args.load:
         sizes = [int(part) for part in args.load.split(",") if part.strip()]
-        asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout))
+        asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout,
+                              args.images, not args.no_validation))
     return 0
 
 

@@ -104,8 +104,11 @@ class TableBot(commands.Bot):
             command_prefix=commands.when_mentioned, intents=bot_intents(), help_command=None,
             # Nobody is pinged unless a message names them (turn pings, reminders).
             allowed_mentions=discord.AllowedMentions.none(),
-            # Channel messages are counted by id, never kept: no message cache.
-            max_messages=None,
+            # Channel messages are counted by id, never kept: no message cache. No member is
+            # cached or requested (interactions carry their member): no chunking at start
+            # (already the default without the members intent; said so it stays so).
+            max_messages=None, chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             # Operations (bot.ops): each command's outcome, each REST call and 429 counted.
             tree_cls=TrackedTree, http_trace=rest_trace(),
         )
@@ -210,7 +213,7 @@ class TableBot(commands.Bot):
         self._reviews = Reviewer(
             self.store, ReviewPool(self.settings.review_workers),
             self.settings.review_cpu_seconds, self.clock, shards=self.ownership.shards,
-            at_end=self.settings.review_at_end,
+            at_end=self.settings.review_at_end, backlog=self.settings.review_backlog,
         )
         self._turn_clock = TurnClock(manager)
         for name in EXTENSIONS:

@@ -57,10 +57,13 @@ class Settings(DatabaseSettings):
     # The expert's reviews of finished games (bot.reviews): their worker processes (lowest
     # priority, apart from the expert's) and the CPU seconds one player's review of one game
     # may use, spread over their decisions.
-    # REVIEW_AT_END off: a review is computed only when its player first asks for it.
+    # REVIEW_AT_END off (the default): a review is computed only when its player first asks
+    # for it (bot.reviews.reviewer says why); REVIEW_BACKLOG: the reviews queued or being
+    # computed, at most (a request past it is answered "busy", nothing queued).
     review_workers: int = Field(default=1, ge=1, le=8)
     review_cpu_seconds: float = Field(default=60.0, gt=0, le=3600)
-    review_at_end: bool = True
+    review_at_end: bool = False
+    review_backlog: int = Field(default=20, ge=1, le=10_000)
     # Shards (``bot.records.shards``): SHARD_COUNT runs an AutoShardedBot; SHARD_IDS (e.g. "0,1",
     # empty for all) the shards of this process, which owns the sessions of their guilds.
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARD_COUNT)

@@ -16,7 +16,9 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from bot.automation.worker_processes import WorkerProcesses, worker_start
 from bot.reviews.analysis import review_json
@@ -24,6 +26,14 @@ from bot.reviews.analysis import review_json
 log = logging.getLogger(__name__)
 
 NICENESS = 19  # the lowest priority a process may give itself
+T = TypeVar("T")
+
+
+def review_jsons(export_json: str, players: Sequence[str], cpu_seconds: float) -> list[str | None]:
+    """The reviews of several players of one game in one job (``review_json`` each, within
+    ``cpu_seconds`` each): the export crosses to the worker once. Their expert searches are not
+    shared: each is from its own player's view at that player's own decisions."""
+    return [review_json(export_json, player, cpu_seconds) for player in players]
 
 
 def lowest_priority(pid: int) -> None:
@@ -62,12 +72,22 @@ class ReviewPool:
     async def review(self, export_json: str, player: str, cpu_seconds: float) -> str | None:
         """The review's JSON (``bot.reviews.analysis.review_json``; None: the game cannot be
         reviewed), computed in a worker."""
+        return await self._run(review_json, export_json, player, cpu_seconds)
+
+    async def reviews(self, export_json: str, players: Sequence[str],
+                      cpu_seconds: float) -> dict[str, str | None]:
+        """The reviews of ``players`` of one game (by player), in one job."""
+        if len(players) == 1:
+            return {players[0]: await self.review(export_json, players[0], cpu_seconds)}
+        answers = await self._run(review_jsons, export_json, list(players), cpu_seconds)
+        return dict(zip(players, answers, strict=True))
+
+    async def _run(self, job: Callable[..., T], *args: object) -> T:
         pool = self._processes.executor()
         try:
             # Submitted from a thread: the first submit spawns the workers (a fork and exec
             # each), which would hold up the event loop's answers meanwhile.
-            answer = await asyncio.to_thread(
-                pool.submit, review_json, export_json, player, cpu_seconds)
+            answer = await asyncio.to_thread(pool.submit, job, *args)
             self._lower_priority()
             return await asyncio.wrap_future(answer)
         except BrokenProcessPool:

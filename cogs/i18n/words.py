@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import gettext
 from decimal import Decimal
+from functools import lru_cache
 
 from babel import Locale
 from babel.dates import format_date, format_timedelta
@@ -73,7 +74,7 @@ class Words:
 
     def number(self, value: int | float | Decimal) -> str:
         """``value`` with this language's separators (``1,234.5`` / ``1234,5``)."""
-        return format_decimal(value, locale=self.locale)
+        return _number(value, self.locale)
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """``value`` with exactly ``digits`` decimals (``12.0`` / ``12,0``)."""
@@ -99,3 +100,10 @@ class Words:
 def message_fill(template: str, fields: dict[str, object]) -> str:
     """``template`` with its ``{name}`` fields; a missing field raises KeyError."""
     return template.format_map(fields)
+
+
+# Scores, counts and prices repeat on every table a click redraws, and Babel formats each
+# anew (tens of microseconds): the same few hundred numbers per language are kept.
+@lru_cache(maxsize=2048, typed=True)
+def _number(value: int | float | Decimal, locale: Locale) -> str:
+    return format_decimal(value, locale=locale)

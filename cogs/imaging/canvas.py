@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from cogs.imaging.cache import DRAWING_CACHE
 from cogs.imaging.fonts import font, is_gujarati, runs
 from cogs.imaging.layout import RGB, Align, Box
 
@@ -83,7 +84,7 @@ class Canvas:
         self.image.paste(colour, (box.x, box.y, box.right, box.bottom), mask)
 
 
-@lru_cache(maxsize=1024)  # a few MiB at most: masks are one byte a pixel
+@lru_cache(maxsize=DRAWING_CACHE)  # a few MiB at most: masks are one byte a pixel
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased mask of a line of text and its offset from the pen position. Card
     ranks, numbers, names and headings repeat across renders, so they are drawn once."""
@@ -131,7 +132,7 @@ def _mask(key: str, w: int, h: int, drawer: ShapeDrawer) -> Image.Image:
     return _cached_mask(key, w, h)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=DRAWING_CACHE)
 def _cached_mask(key: str, w: int, h: int) -> Image.Image:
     big = Image.new("L", (w * SUPERSAMPLE, h * SUPERSAMPLE), 0)
     draw = ImageDraw.Draw(big)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from PIL import ImageFont
 
+from cogs.imaging.cache import DRAWING_CACHE
+
 FONT_DIR = Path(__file__).with_name("fonts")
 REGULAR = FONT_DIR / "Lato-Regular.ttf"
 BOLD = FONT_DIR / "Lato-Bold.ttf"
@@ -72,14 +74,14 @@ def runs(text: str, size: int, *, bold: bool = False) -> list[tuple[str, ImageFo
             for run, gujarati in found]
 
 
-@lru_cache(maxsize=8192)  # labels, names and numbers repeat across renders
+@lru_cache(maxsize=DRAWING_CACHE)  # labels, names and numbers repeat across renders
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
     if not is_gujarati(text):
         return round(font(size, bold=bold).getlength(text))
     return round(sum(face.getlength(run) for run, face in runs(text, size, bold=bold)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=DRAWING_CACHE)
 def has_glyph(char: str) -> bool:
     """Whether Lato draws ``char`` (rather than its missing-glyph box)."""
     if char.isspace() or is_gujarati(char):

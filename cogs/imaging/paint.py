@@ -13,6 +13,7 @@ from typing import Protocol
 
 from PIL import Image
 
+from cogs.imaging.cache import DRAWING_CACHE
 from cogs.imaging.canvas import Canvas
 from cogs.imaging.layout import Box, CardSlot, Icon, Label, Layout, Panel, Polyline
 from cogs.imaging.png import check_attachment, encode
@@ -20,7 +21,7 @@ from cogs.imaging.shapes import MARKERS, marker_drawer
 
 TEXT_DARK = (30, 32, 36)
 TILE_MARGIN = 6  # room around a card tile for a highlight ring drawn outside the card
-TILE_CACHE = 768  # tiles of a few KiB to a few tens of KiB each
+TILE_CACHE = DRAWING_CACHE  # tiles of a few KiB to a few tens of KiB each
 
 
 class CardPainter(Protocol):

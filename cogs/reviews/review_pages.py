@@ -21,7 +21,7 @@ import discord
 from bot.records.errors import Refusal
 from bot.records.session import Session, Status
 from bot.reviews.model import Review, ReviewedDecision, differing, summary
-from bot.reviews.reviewer import DONE, PENDING, Stored
+from bot.reviews.reviewer import BUSY, DONE, PENDING, Stored
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, player_id, refuse
@@ -266,6 +266,13 @@ async def _shown(interaction: Interaction, session_id: int, review: Review, page
     return review_render(ui, built, review, page, await user_words(interaction))
 
 
+def _busy_text(words: Words) -> str:
+    """The backlog of reviews is full (``REVIEW_BACKLOG``): nothing was queued."""
+    return words.gettext(
+        "The expert has too many reviews to prepare right now, so yours was not started:"
+        " press {my_review_button} again in a few minutes.", **button_names(words))
+
+
 async def review_click(interaction: Interaction, session_id: int, page: int,
                        fresh: bool) -> None:
     """Open (``fresh``: a new private message) or page the clicker's review of
@@ -281,6 +288,10 @@ async def review_click(interaction: Interaction, session_id: int, page: int,
     try:
         me = await _player_of(interaction, session_id)
         stored = await reviews.request(session_id, me)
+        if stored.status == BUSY:
+            await interaction.response.send_message(
+                _busy_text(await user_words(interaction)), ephemeral=True)
+            return
         if stored.status not in (DONE, PENDING) or (
                 stored.status == DONE and stored.review is None):
             raise Refusal(NO_REVIEW)
@@ -322,6 +333,9 @@ async def _when_ready(interaction: Interaction, session_id: int, me: str) -> Non
     except asyncio.CancelledError:  # the bot stops: the review stays queued for the next start
         return
     try:
+        if stored.status == BUSY:  # the backlog filled up before it was queued
+            await interaction.edit_original_response(content=_busy_text(words))
+            return
         if stored.review is None:
             await interaction.edit_original_response(content=words.text(NO_REVIEW_MESSAGE))
             return

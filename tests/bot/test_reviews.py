@@ -8,6 +8,7 @@ import asyncio
 import multiprocessing
 import os
 import random
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,12 +17,13 @@ import pytest
 
 import bot.reviews.reviewer as reviewer_module
 from bench.review_cpu import machine_game
+from bot.records.change import Change, ChangeKind
 from bot.records.session import Seat, Session, Status
 from bot.reviews.analysis import review_json, review_player
 from bot.reviews.cpu_budget import CpuDeadline
 from bot.reviews.model import Review, ReviewedDecision, differing, summary
 from bot.reviews.pool import NICENESS, ReviewPool, _review_worker_start
-from bot.reviews.reviewer import DONE, FAILED, PENDING, Reviewer
+from bot.reviews.reviewer import BUSY, DONE, FAILED, PENDING, Reviewer
 from bot.store import open_store
 from bot.store.interface import Store
 from game.export_format import GameExport, dump_export, replay_export
@@ -259,7 +261,7 @@ async def test_a_finished_game_queues_each_human_seats_review(
 
     store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
     sid = await stored_game(store, exported)
-    reviewer = Reviewer(store, CountingPool(), 0.5, lambda: NOW)
+    reviewer = Reviewer(store, CountingPool(), 0.5, lambda: NOW, at_end=True)
     machine = Seat(player_id="bot:1", display_name="Bot", is_bot=True)
     session = Session(id=sid, guild_id=1, channel_id=10, game="split", status=Status.FINISHED,
                       host_id="1", seats=(seat(1), machine), state={"n": 0})
@@ -299,6 +301,80 @@ async def test_with_review_at_end_off_a_review_waits_for_its_request(
     assert await store.pending_reviews() == []
     assert (await reviewer.request(sid, "1")).status == PENDING
     assert await store.pending_reviews() == [(sid, "1")]
+    await reviewer.close()
+    await store.close()
+
+
+class JobPool(CountingPool):
+    """Counts the jobs (one per game's batch) and the players in each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: list[list[str]] = []
+
+    async def reviews(self, export_json: str, players: Sequence[str],
+                      cpu_seconds: float) -> dict[str, str | None]:
+        self.jobs.append(list(players))
+        return {player: await self.review(export_json, player, cpu_seconds)
+                for player in players}
+
+
+def finished(sid: int, *humans: int) -> Change:
+    session = Session(id=sid, guild_id=1, channel_id=10, game="split", status=Status.FINISHED,
+                      host_id="1", seats=tuple(seat(n) for n in humans), state={"n": 0})
+    return Change(session=session, kind=ChangeKind.FINISHED)
+
+
+async def test_a_request_past_the_backlog_is_busy_and_stores_nothing(
+    tmp_path: Path, exported: GameExport
+) -> None:
+    store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    sid = await stored_game(store, exported)
+    pool = JobPool()
+    pool.release.clear()  # the first review holds the only place of the backlog
+    reviewer = Reviewer(store, pool, 0.5, lambda: NOW, backlog=1)
+    reviewer.start()
+    assert (await reviewer.request(sid, "1")).status == PENDING
+    assert (await reviewer.request(sid, "1")).status == PENDING  # the same one: no new place
+    assert (await reviewer.request(sid, "2")).status == BUSY
+    assert (await reviewer.wait(sid, "2")).status == BUSY  # a waiter is told at once
+    assert await store.pending_reviews() == [(sid, "1")] and reviewer.queued == 1
+    pool.release.set()
+    assert (await asyncio.wait_for(reviewer.wait(sid, "1"), 60)).status == DONE
+    assert reviewer.queued == 0, reviewer._queued
+    assert (await asyncio.wait_for(reviewer.wait(sid, "2"), 60)).status == DONE
+    await reviewer.close()
+    await store.close()
+
+
+async def test_reviews_at_the_end_are_dropped_past_half_the_backlog(
+    tmp_path: Path, exported: GameExport
+) -> None:
+    store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    first = await stored_game(store, exported)
+    second = await stored_game(store, exported)
+    reviewer = Reviewer(store, JobPool(), 0.5, lambda: NOW, at_end=True, backlog=4)
+    await reviewer.on_change(finished(first, 1, 2))  # 2 of 4: within half
+    await reviewer.on_change(finished(second, 1, 2))  # would make 4: dropped
+    assert await store.pending_reviews() == [(first, "1"), (first, "2")]
+    assert (await reviewer.request(second, "2")).status == PENDING  # asked for: queued
+    await reviewer.close()
+    await store.close()
+
+
+async def test_the_players_of_one_game_queued_together_are_reviewed_in_one_job(
+    tmp_path: Path, exported: GameExport
+) -> None:
+    store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    sid = await stored_game(store, exported)
+    pool = JobPool()
+    reviewer = Reviewer(store, pool, 0.5, lambda: NOW, at_end=True)
+    await reviewer.on_change(finished(sid, 1, 2))
+    reviewer.start()
+    both = await asyncio.wait_for(asyncio.gather(reviewer.wait(sid, "1"),
+                                                 reviewer.wait(sid, "2")), 120)
+    assert [stored.status for stored in both] == [DONE, DONE]
+    assert pool.jobs == [["1", "2"]]
     await reviewer.close()
     await store.close()
 

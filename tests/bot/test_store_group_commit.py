@@ -5,12 +5,14 @@ action in its own transaction; the contract suite in tests/store covers both.)""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import bot.store.sqlite as sqlite_store
 from bot.records.change import Change
 from bot.records.errors import SaveFailed, StaleWrite
 from bot.records.session import Session, Status
@@ -32,15 +34,15 @@ def advanced(session: Session, n: int = 1) -> Session:
 
 
 def spy_batches(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
-    """Record the session ids of every ``_write_actions`` call (one per transaction)."""
+    """Record the session ids of every ``_write_batch`` call (one per transaction)."""
     batches: list[list[int]] = []
-    write = store._write_actions
+    write = store._write_batch  # type: ignore[attr-defined]
 
-    async def spied(tx: object, writes: Sequence[object]) -> None:
+    async def spied(writes: Sequence[object]) -> None:
         batches.append([w.session_id for w in writes])  # type: ignore[attr-defined]
-        await write(tx, writes)  # type: ignore[arg-type]
+        await write(writes)
 
-    monkeypatch.setattr(store, "_write_actions", spied)
+    monkeypatch.setattr(store, "_write_batch", spied)
     return batches
 
 
@@ -61,18 +63,18 @@ async def test_actions_arriving_during_a_transaction_go_into_the_next(
 ) -> None:
     first, second, third = [await active(store, channel) for channel in (10, 11, 12)]
     batches: list[list[int]] = []
-    write = store._write_actions
+    write = store._write_batch  # type: ignore[attr-defined]
     late: list[asyncio.Task[None]] = []
 
-    async def spied(tx: object, writes: Sequence[object]) -> None:
+    async def spied(writes: Sequence[object]) -> None:
         batches.append([w.session_id for w in writes])  # type: ignore[attr-defined]
         if not late:
             late.extend(asyncio.create_task(store.record_action(advanced(s), "1", {"add": 1}))
                         for s in (second, third))
             await asyncio.sleep(0)  # both are queued while this transaction is open
-        await write(tx, writes)  # type: ignore[arg-type]
+        await write(writes)
 
-    monkeypatch.setattr(store, "_write_actions", spied)
+    monkeypatch.setattr(store, "_write_batch", spied)
     await store.record_action(advanced(first), "1", {"add": 1})
     await asyncio.gather(*late)
     assert batches == [[first.id], [second.id, third.id]]
@@ -110,15 +112,14 @@ async def test_crash_between_action_rows_and_snapshots_writes_nothing(
 ) -> None:
     sessions = [await active(store, channel) for channel in (10, 11)]
 
-    async def crash(tx: object, writes: object) -> None:
-        raise OSError("disk on fire")
-
-    monkeypatch.setattr(store, "_write_snapshots", crash)
+    # The snapshots are updated, then the action rows fail (on the connection's thread,
+    # where a batch without a finishing move is written in one call).
+    monkeypatch.setattr(sqlite_store, "INSERT_ACTION", "INSERT INTO no_such_table VALUES (1)")
     outcomes = await asyncio.gather(
         *(store.record_action(advanced(s), "1", {"add": 1}) for s in sessions),
         return_exceptions=True,
     )
-    assert all(isinstance(outcome, OSError) for outcome in outcomes)
+    assert all(isinstance(outcome, sqlite3.OperationalError) for outcome in outcomes)
     monkeypatch.undo()
     for session in sessions:
         assert await store.load_session(session.id) == session
@@ -131,17 +132,17 @@ async def test_cancelled_before_its_transaction_is_not_written(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first, second = [await active(store, channel) for channel in (10, 11)]
-    write = store._write_actions
+    write = store._write_batch  # type: ignore[attr-defined]
     late: list[asyncio.Task[None]] = []
 
-    async def spied(tx: object, writes: Sequence[object]) -> None:
+    async def spied(writes: Sequence[object]) -> None:
         if not late:
             late.append(asyncio.create_task(store.record_action(advanced(second), "1", "x")))
             await asyncio.sleep(0)  # queued for the next transaction
             late[0].cancel()
-        await write(tx, writes)  # type: ignore[arg-type]
+        await write(writes)
 
-    monkeypatch.setattr(store, "_write_actions", spied)
+    monkeypatch.setattr(store, "_write_batch", spied)
     await store.record_action(advanced(first), "1", {"add": 1})
     with pytest.raises(asyncio.CancelledError):
         await late[0]
@@ -176,15 +177,16 @@ async def test_manager_session_with_a_failed_write_keeps_its_state(
         await manager.join(lobby.id, seat(2))
         started.append(await manager.start(lobby.id, "1"))
     bad = started[1]
-    batches = spy_batches(store, monkeypatch)
-    write_snapshots = store._write_snapshots
+    batches: list[list[int]] = []
+    write_batch = store._write_batch  # type: ignore[attr-defined]
 
-    async def refuses_bad(tx: object, writes: Sequence[object]) -> None:
+    async def refuses_bad(writes: Sequence[object]) -> None:
+        batches.append([w.session_id for w in writes])  # type: ignore[attr-defined]
         if any(w.session_id == bad.id for w in writes):  # type: ignore[attr-defined]
             raise OSError("bad sector")
-        await write_snapshots(tx, writes)  # type: ignore[arg-type]
+        await write_batch(writes)
 
-    monkeypatch.setattr(store, "_write_snapshots", refuses_bad)
+    monkeypatch.setattr(store, "_write_batch", refuses_bad)
     outcomes = await asyncio.gather(
         *(manager.act(s.id, "1", s.version, Add(add=1)) for s in started),
         return_exceptions=True,

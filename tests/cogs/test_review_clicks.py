@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.reviews.analysis import review_json
@@ -19,7 +20,7 @@ from bot.store import open_store
 from cogs.kit.page_controls import NOT_THIS_MESSAGE
 from cogs.reviews.review_pages import NOT_A_PLAYER, PAGE_GONE
 from game.split import SplitEngine
-from tests.cogs.conftest import ANA, CY
+from tests.cogs.conftest import ANA, BEN, CY
 from tests.cogs.split_table_fixture import SEED, SplitTable
 from tests.cogs.test_replay import finish
 from tests.fakes import FakeInteraction, Sent
@@ -89,3 +90,47 @@ async def test_my_review_from_the_final_post(split: SplitTable) -> None:
     assert beyond.last.content == PAGE_GONE
     forged = await click(split, ANA, post.message, f"tb:rv:{sid}:1:n")
     assert forged.last.content == NOT_THIS_MESSAGE.text
+
+
+class HeldPool(InProcessPool):
+    """Reviews that wait for ``release`` (the backlog stays full meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def review(self, export_json: str, player: str, cpu_seconds: float) -> str | None:
+        await self.release.wait()
+        return await super().review(export_json, player, cpu_seconds)
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    (discord.Locale.american_english, "too many reviews"),
+    (discord.Locale.spain_spanish, "demasiadas revisiones"),
+])
+async def test_my_review_past_the_backlog_is_answered_busy_privately(
+    split: SplitTable, locale: discord.Locale, words: str
+) -> None:
+    await finish(split)
+    sid = split.session_id
+    pool = HeldPool()
+    reviewer = Reviewer(split.manager.store, pool, 0.5, lambda: datetime.now(UTC), backlog=1)
+    reviewer.start()
+    split.client.reviews = reviewer  # type: ignore[attr-defined]
+    post = final_post(split)
+    button = f"tb:rv:{sid}:0:o"
+    try:
+        first = await click(split, ANA, post.message, button)
+        assert first.last.ephemeral and "being prepared" in (first.last.content or "")
+        ia = split.interaction(BEN, post.message, locale=locale)
+        await fake_click(ia, button, None)
+        assert ia.last.ephemeral and words in (ia.last.content or "")
+        assert await split.manager.store.pending_reviews() == [(sid, str(ANA.id))]
+        pool.release.set()  # Ana's review is stored: the backlog has room again
+        async with asyncio.timeout(60):
+            while first.last.kind != "edit_original":
+                await asyncio.sleep(0.02)
+        again = await click(split, BEN, post.message, button)
+        assert "being prepared" in (again.last.content or "")
+    finally:
+        await reviewer.close()
