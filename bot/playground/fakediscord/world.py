@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from tests.e2e.fakediscord import validation
-from tests.e2e.fakediscord.components import walk
-from tests.e2e.fakediscord.ids import SnowflakeFactory, iso_now
-from tests.e2e.fakediscord.model import (
+from bot.playground.fakediscord import validation
+from bot.playground.fakediscord.components import walk
+from bot.playground.fakediscord.ids import SnowflakeFactory, iso_now
+from bot.playground.fakediscord.model import (
     COMPONENTS_V2,
     EPHEMERAL,
     LOADING,
