@@ -188,6 +188,12 @@ def load_database_settings(env_file: str | Path | None = ".env") -> DatabaseSett
     return _load(DatabaseSettings, env_file)
 
 
+# What to do instead, for a setting whose absence means the operator has not set anything up.
+MISSING_HINTS = {
+    "DISCORD_TOKEN": "; to try tablebot without Discord, run: python -m bot.playground",
+}
+
+
 def _load(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
     try:
         return kind(_env_file=env_file)
@@ -196,7 +202,8 @@ def _load(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
         for error in err.errors():
             name = ".".join(str(part) for part in error["loc"]).upper() or "settings"
             if error["type"] == "missing":
-                problems.append(f"{name} is not set (put it in the environment or .env)")
+                problems.append(f"{name} is not set (put it in the environment or .env)"
+                                + MISSING_HINTS.get(name, ""))
             else:
                 # The message, never the input: the input may be a secret.
                 problems.append(f"{name} is invalid: {error['msg']}")

@@ -82,11 +82,13 @@ class World:
         self.token_lifetime = 15 * 60.0
         self.token_expiry: dict[str, float] = {}
         self._changed = asyncio.Event()
+        self.changes = 0  # how many times notify ran: the playground's page polls on it
 
     # -- change notification ----
 
     def notify(self) -> None:
         """Wake every ``wait_for``: something the predicates read has changed."""
+        self.changes += 1
         self._changed.set()
         self._changed = asyncio.Event()
 
