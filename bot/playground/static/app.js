@@ -10,7 +10,7 @@ const ACTION_ROW = 1, BUTTON = 2, STRING_SELECT = 3, TEXT_INPUT = 4, USER_SELECT
 
 const state = {
   players: [], me: null, channel: null, view: null, changes: -1, polling: 0,
-  drawn: new Map(), dismissed: new Set(), command: null, params: [],
+  drawn: new Map(), keys: {}, atBottom: true, dismissed: new Set(), command: null, params: [],
 };
 const $ = (id) => document.getElementById(id);
 
@@ -167,7 +167,8 @@ function buttonNode(message, c) {
       `${label} ↗`);
   }
   return el("button", {
-    class: `btn s${c.style || 2}`, disabled: !!c.disabled, dataset: { customId: c.custom_id },
+    class: `btn s${c.style || 2}`, disabled: !!c.disabled,
+    dataset: { customId: c.custom_id, label: c.label || "" },
     onclick: () => act({ kind: "click", message: message.id, custom_id: c.custom_id }),
   }, label);
 }
@@ -307,14 +308,18 @@ function drawViolations(view) {
     ...view.violations.slice(-5).map((v) => el("div", {}, el("code", {}, v))));
 }
 
+function drawOnChange(part, key, drawing) {
+  if (state.keys[part] !== key) { state.keys[part] = key; drawing(); }
+}
+
 function draw() {
   const view = state.view;
   if (!view) return;
-  drawPlayers();
-  drawChannels(view);
-  drawViolations(view);
+  drawOnChange("players", state.me, drawPlayers);
+  drawOnChange("channels", JSON.stringify([view.channels, state.channel, view.guild]),
+    () => drawChannels(view));
+  drawOnChange("violations", JSON.stringify(view.violations), () => drawViolations(view));
   const box = $("messages");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const keep = new Map();
   const nodes = [];
   for (const message of view.messages) {
@@ -326,8 +331,17 @@ function draw() {
     nodes.push(node);
   }
   state.drawn = keep;
-  box.replaceChildren(...nodes);
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  // Nodes already in place stay (a select being opened or a button being clicked is kept).
+  nodes.forEach((node, index) => {
+    if (box.children[index] !== node) box.insertBefore(node, box.children[index] || null);
+  });
+  while (box.children.length > nodes.length) box.lastChild.remove();
+  stickToBottom();
+}
+
+function stickToBottom() {
+  // Like Discord: a reader at the newest message stays there as messages and pictures come.
+  if (state.atBottom) $("messages").scrollTop = $("messages").scrollHeight;
 }
 
 function toast(text) {
@@ -521,6 +535,8 @@ function restart() {
   state.polling += 1;
   state.changes = -1;
   state.drawn = new Map();
+  state.keys = {};
+  state.atBottom = true;
   const player = state.players.find((p) => p.id === state.me);
   const url = new URL(location.href);
   url.searchParams.set("as", player ? player.name : "");
@@ -542,6 +558,11 @@ async function start() {
   state.me = player.id;
   state.channel = answer.channel;
   $("composer").addEventListener("submit", send);
+  const box = $("messages");
+  box.addEventListener("scroll", () => {
+    state.atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  });
+  box.addEventListener("load", stickToBottom, true);  // a picture arrived: keep the bottom
   $("entry").addEventListener("input", () => {
     if (state.command && !$("entry").value.startsWith(`/${state.command.path}`)) {
       state.command = null;
