@@ -1,6 +1,6 @@
 """The bot's CPU per human action (issue 42), and where it goes.
 
-Runs the real ``python -m bot`` against the Discord stand-in (``tests/e2e/fakediscord``, in
+Runs the real ``python -m bot`` against the Discord stand-in (``bot/playground/fakediscord``, in
 this process with the simulated players). Per run, ``--tables`` whole games of one game with
 ``--players`` human seats each are played at once by clicking what the players see
 (``tests.e2e.table_play``, a player clicking through the steps of their turn); the run ends when
@@ -49,9 +49,9 @@ from pathlib import Path
 from bench._common import machine_line, table
 from bench.global_calls import bot_env, new_table, stand_in, wait_for_the_end
 from bench.image_ack import TICKS, children, pictures_settled, process_cpu
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeChannel, FakeUser
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeChannel, FakeUser
 
 SETTINGS = {
     "text": {"IMAGES": "off", "REVIEW_AT_END": "false"},

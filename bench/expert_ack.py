@@ -1,6 +1,6 @@
 """Interaction acknowledgements while expert games run, at the real bot process (issue 19).
 
-One ``python -m bot`` against the Discord stand-in (``tests/e2e/fakediscord``). Alice and Bob
+One ``python -m bot`` against the Discord stand-in (``bot/playground/fakediscord``). Alice and Bob
 play a SPLIT game in one channel by clicking what they see (``tests.e2e.table_play``, the path
 of the e2e scenarios), ``--think`` seconds between clicks; every answer's latency (the
 stand-in's dispatch of the interaction to the bot's first callback) is kept. The same number
@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 
 from bench._common import machine_line, percentile, table
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeUser
 from game.split import SplitEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeUser
 from tests.e2e.players import GameDb, Strategy
 from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
 from tests.e2e.table_play import TablePlay

@@ -3,7 +3,7 @@ whole games, and how many tables one process holds against the stand-in's limits
 
 Discord counts every request of a bot token against one global limit of 50 per second, except
 the interaction endpoints (the callback, and follow-ups and their edits made with the token).
-The stand-in (``tests/e2e/fakediscord``) records every request; a request is "global" when its
+The stand-in (``bot/playground/fakediscord``) records every request; a request is "global" when its
 route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_globally``).
 
 * **Whole games** (stand-in limits off): simulated users play whole games by clicking what
@@ -49,12 +49,12 @@ from pathlib import Path
 from typing import Any
 
 from bench._common import machine_line, percentile, table
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeChannel, FakeUser
+from bot.playground.fakediscord.ratelimit import Limits, counts_globally
 from game.split import SplitEngine
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeChannel, FakeUser
-from tests.e2e.fakediscord.ratelimit import Limits, counts_globally
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
 from tests.e2e.table_play import PING_MARK, TablePlay

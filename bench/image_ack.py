@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench._common import machine_line, median, percentile, table
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from game.split import SplitEngine
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_split import split_rank

@@ -1,6 +1,6 @@
 """Interaction acknowledgements while two reviews run, at the real bot process (issue 29).
 
-One ``python -m bot`` against the Discord stand-in (``tests/e2e/fakediscord``), with
+One ``python -m bot`` against the Discord stand-in (``bot/playground/fakediscord``), with
 ``REVIEW_WORKERS=2``, ``REVIEW_AT_END=off`` (so no review starts unasked) and a large
 ``REVIEW_CPU_SECONDS``. Alice and Bob click a SPLIT table (``bench.expert_ack``'s steps) in
 rounds, quiet and busy in turn so that a drift of the machine falls on both: each round
@@ -23,10 +23,10 @@ from pathlib import Path
 
 from bench._common import machine_line, percentile, table
 from bench.expert_ack import measured_steps, row, user_named
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import StoredMessage
 from game.split import SplitEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import StoredMessage
 from tests.e2e.players import GameDb, Strategy
 from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV
 from tests.e2e.table_play import TablePlay

@@ -145,4 +145,10 @@ def parse_bot_levels(value: str) -> tuple[str, ...]:
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
     """Read the settings; a missing or malformed value raises ConfigError with one clear line."""
-    return load_env(Settings, env_file)
+    return load_env(Settings, env_file, hints=MISSING_HINTS)
+
+
+# What to do instead, for a setting whose absence means the operator has not set anything up.
+MISSING_HINTS = {
+    "DISCORD_TOKEN": "; to try tablebot without Discord, run: python -m bot.playground",
+}

@@ -4,6 +4,7 @@ process settings, ``bot.process.env_settings``, that tools without a Discord tok
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -54,9 +55,11 @@ def load_database_settings(env_file: str | Path | None = ".env") -> DatabaseSett
     return load_env(DatabaseSettings, env_file)
 
 
-def load_env(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
+def load_env(kind: type[_Loaded], env_file: str | Path | None,
+             hints: Mapping[str, str] | None = None) -> _Loaded:
     """``kind`` read from the environment and ``env_file``; a missing or malformed value
-    raises ConfigError with one clear line (never the value: it may be a secret)."""
+    raises ConfigError with one clear line (never the value: it may be a secret). ``hints``:
+    what to do instead, by the name of a setting that is missing."""
     try:
         return kind(_env_file=env_file)
     except ValidationError as err:
@@ -64,7 +67,8 @@ def load_env(kind: type[_Loaded], env_file: str | Path | None) -> _Loaded:
         for error in err.errors():
             name = ".".join(str(part) for part in error["loc"]).upper() or "settings"
             if error["type"] == "missing":
-                problems.append(f"{name} is not set (put it in the environment or .env)")
+                problems.append(f"{name} is not set (put it in the environment or .env)"
+                                + (hints or {}).get(name, ""))
             else:
                 # The message, never the input: the input may be a secret.
                 problems.append(f"{name} is invalid: {error['msg']}")

@@ -32,6 +32,7 @@ def test_missing_token_exits_2_with_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert "DISCORD_TOKEN is not set" in proc.stderr
+    assert "python -m bot.playground" in proc.stderr  # the way to try it without a token
 
 
 def test_malformed_token_exits_2_without_echoing_it(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import INSTANCES
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.driver import INSTANCES
 from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT
 
 

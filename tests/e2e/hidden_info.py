@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.playground.fakediscord import FakeDiscord
 from bot.records.session import LOG_KEEP
 from game.split.cards import FACE_NAMES
 from game.ten import data as ten_data
 from game.ten.cards import notation
-from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Replica, TextCursor
 
 _FACE = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♠♥♦♣])")

@@ -12,7 +12,7 @@ from typing import Any
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.botproc import BotProcess
+from bot.playground.botproc import BotProcess
 
 ENDPOINT = re.compile(r"operations endpoint on (http://[0-9.]+:[0-9]+)")
 OPS_ENV = {"HTTP_PORT": "0"}

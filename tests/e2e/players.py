@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord import components as comp
+from bot.playground.fakediscord.model import FakeUser, InteractionRecord, StoredMessage
 from game.base import Engine, Event, PlayerId, play
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord import components as comp
-from tests.e2e.fakediscord.model import FakeUser, InteractionRecord, StoredMessage
 
 ACT_ID = re.compile(r"tb:(?:act|sel):(?P<sid>\d+):(?P<version>\d+):(?P<payload>.*)")
 HAND_ID = re.compile(r"tb:hand:(?P<sid>\d+)")

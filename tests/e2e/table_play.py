@@ -22,10 +22,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeChannel, FakeUser, InteractionRecord, StoredMessage
 from game.base import Engine, PlayerId
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeChannel, FakeUser, InteractionRecord, StoredMessage
 from tests.e2e.players import (
     HAND_ID,
     Choice,

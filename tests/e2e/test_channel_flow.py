@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.driver import gather_clicks
+from bot.playground.fakediscord.model import FakeUser, StoredMessage
 from game.split import SplitEngine
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import gather_clicks
-from tests.e2e.fakediscord.model import FakeUser, StoredMessage
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
 from tests.e2e.table_play import PING_MARK, POSTS_TIMEOUT, TablePlay

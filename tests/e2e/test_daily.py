@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from bot.daily.deal import daily_seed, next_deal_at
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeUser, InteractionRecord, StoredMessage
 from game.action_codes import action_code
 from game.split import SplitEngine
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeUser, InteractionRecord, StoredMessage
 from tests.e2e.players import GameDb, choices_on, use
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 

@@ -16,9 +16,9 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.e2e.fakediscord import FakeDiscord, contract
-from tests.e2e.fakediscord.discord_limits import valid_name
-from tests.e2e.fakediscord.rest import API, RestApi
+from bot.playground.fakediscord import FakeDiscord, contract
+from bot.playground.fakediscord.discord_limits import valid_name
+from bot.playground.fakediscord.rest import API, RestApi
 
 INT53_MAX = 2**53 - 1
 
@@ -231,11 +231,11 @@ def test_every_route_the_stand_in_serves_is_an_operation_of_the_spec() -> None:
 
 
 def test_a_missing_spec_fails_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert contract.spec_path().name == "openapi.json"  # found beside the repository
+    assert contract.spec_path() == contract.PACKAGED_SPEC  # shipped with the stand-in
     monkeypatch.setenv(contract.SPEC_ENV, str(tmp_path / "nowhere.json"))
     with pytest.raises(contract.SpecMissing, match=r"nowhere\.json"):
         contract.spec_path()
     monkeypatch.delenv(contract.SPEC_ENV)
-    monkeypatch.setattr(contract, "REPO_ROOT", tmp_path / "repo")
-    with pytest.raises(contract.SpecMissing, match="discord-api-spec"):
+    monkeypatch.setattr(contract, "PACKAGED_SPEC", tmp_path / "discord_api_spec" / "openapi.json")
+    with pytest.raises(contract.SpecMissing, match="discord_api_spec"):
         contract.spec_path()

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import assert_clean_log, report_latency
 from tests.e2e.table_play import TablePlay

@@ -11,9 +11,9 @@ import discord.gateway
 import discord.http
 import pytest
 
+from bot.playground.fakediscord import FakeDiscord, FakeUser, NotVisible, gather_clicks
 from bot.process.api_base import apply_api_base
 from tests.e2e.demo_bot import DemoBot
-from tests.e2e.fakediscord import FakeDiscord, FakeUser, NotVisible, gather_clicks
 
 
 @dataclass

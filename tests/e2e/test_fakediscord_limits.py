@@ -18,10 +18,10 @@ import pytest
 
 from bot.ops.metrics import Metrics
 from bot.ops.request_budget import RequestBudget
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.ratelimit import Limits, RateLimiter, Verdict
 from bot.process.api_base import apply_api_base
 from tests.e2e.demo_bot import DemoBot
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.ratelimit import Limits, RateLimiter, Verdict
 
 MESSAGES = "/channels/{channel_id}/messages"
 

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.e2e.fakediscord import FakeDiscord, commands
+from bot.playground.fakediscord import FakeDiscord, commands
 
 
 @pytest.fixture

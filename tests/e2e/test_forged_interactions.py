@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import InteractionRecord
 from cogs.i18n import Language, words_for
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import InteractionRecord
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 
 ES = words_for(Language.ES)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import itertools
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord, InteractionRecord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord, InteractionRecord
 from tests.e2e.scenario_support import assert_clean_log
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_split import new_play, table_is_current

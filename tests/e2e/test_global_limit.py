@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.ratelimit import Limits
 from game.split import SplitEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.ratelimit import Limits
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
 from tests.e2e.table_play import TablePlay

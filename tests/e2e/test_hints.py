@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeUser, StoredMessage
 from cogs.hints.hint_click import HINT_NOT_YOUR_TURN, HINT_OUTDATED
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeUser, StoredMessage
 from tests.e2e.players import Choice, Strategy
 from tests.e2e.scenario_support import (
     BOT_ENV,

@@ -16,15 +16,15 @@ import time
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import FakeUser, StoredMessage
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MORE
 from cogs.i18n.language import Language
 from cogs.learn.tutor_render import LEARNED_TITLE, NOT_MET, TUTOR_TITLE
 from game.registry import engines, teachers
 from game.tutor import replay
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import FakeUser, StoredMessage
 from tests.e2e.players import Choice, GameDb, choices_on, use
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")

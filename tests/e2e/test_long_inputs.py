@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
 
 LONGEST = 6000

@@ -4,11 +4,11 @@ to the channel without losing anything (``cogs.kit.message_routes``)."""
 
 from __future__ import annotations
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import InteractionRecord, StoredMessage
 from game.split import SplitEngine
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import InteractionRecord, StoredMessage
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import assert_clean_log
 from tests.e2e.table_play import PING_MARK, TablePlay

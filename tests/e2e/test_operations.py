@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from tests.e2e.ops_support import OPS_ENV, endpoint_of, healthz, scrape, total, until, value
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
 from tests.e2e.test_scenario_split import new_play

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from tests.e2e.ops_support import OPS_ENV, endpoint_of, healthz, scrape, until, value
 from tests.e2e.test_shards_failover import pg_url, wait_log
 

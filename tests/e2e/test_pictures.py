@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import StoredMessage
 from bot.store import open_store
 from cogs.kit.discord_limits import FILE_BYTES
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import StoredMessage
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_split import new_play

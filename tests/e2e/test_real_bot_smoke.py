@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("bot.__main__") is None, reason="bot/__main__.py does not exist yet"

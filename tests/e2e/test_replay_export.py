@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from tests.e2e.scenario_support import assert_clean_log
 from tests.e2e.test_scenario_split import new_play, play_checked_game
 

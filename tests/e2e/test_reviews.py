@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import StoredMessage
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import StoredMessage
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
 from tests.e2e.test_scenario_split import play_checked_game
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.driver import gather_clicks
 from game.split import SplitEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import gather_clicks
 from tests.e2e.hidden_info import SeedCheck, SplitHandsCheck
 from tests.e2e.players import Choice, GameDb, Replica, Strategy, choices_on, use
 from tests.e2e.scenario_support import (

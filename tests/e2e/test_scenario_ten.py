@@ -9,10 +9,10 @@ reported.
 
 from __future__ import annotations
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.driver import gather_clicks
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.driver import gather_clicks
 from tests.e2e.hidden_info import SeedCheck, TenPileCheck
 from tests.e2e.players import HAND_ID, Choice, GameDb, Replica, Strategy, choices_on, use
 from tests.e2e.scenario_support import (

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.model import InteractionRecord, StoredMessage
+from bot.playground.fakediscord.world import BOT_PERMISSIONS
 from bot.rankings.seasons import season_of
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.model import InteractionRecord, StoredMessage
-from tests.e2e.fakediscord.world import BOT_PERMISSIONS
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, reply_content, synced_bot
 from tests.e2e.table_play import TablePlay

@@ -20,11 +20,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from bot.records.shards import ShardSet
 from bot.store.lease import Lease
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.pg_gamedb import PostgresGameDb
 from tests.e2e.players import Replica, Strategy
 from tests.e2e.scenario_support import BOT_ENV

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import retry_delays
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
-from tests.e2e.fakediscord.ids import bot_token
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.ids import bot_token
 
 RETRY_LINE = "tablebot: Discord is unreachable ("
 

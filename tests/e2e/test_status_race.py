@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from tests.e2e.players import GameDb
 from tests.e2e.scenario_support import assert_clean_log
 

@@ -31,9 +31,9 @@ from typing import Any
 
 import pytest
 
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from game.ten import TenEngine
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.players import Strategy, use
 from tests.e2e.scenario_support import DEFAULT_DEBOUNCE_ENV, FIGURES_REPORT, assert_clean_log
 from tests.e2e.table_play import EDIT_MESSAGE, TablePlay

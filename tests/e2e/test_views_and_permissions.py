@@ -8,8 +8,8 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from tests.e2e.botproc import BotProcess
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord
 from tests.e2e.players import HAND_ID, Choice, choices_on, use
 from tests.e2e.test_scenario_split import new_play
 

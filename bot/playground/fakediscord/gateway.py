@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.e2e.fakediscord.world import World
+from bot.playground.fakediscord.world import World
 
 log = logging.getLogger(__name__)
 

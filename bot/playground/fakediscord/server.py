@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from tests.e2e.fakediscord.gateway import Gateway
-from tests.e2e.fakediscord.rest import RestApi
-from tests.e2e.fakediscord.world import World
+from bot.playground.fakediscord.gateway import Gateway
+from bot.playground.fakediscord.rest import RestApi
+from bot.playground.fakediscord.world import World
 
 
 def build_app(world: World, gateway: Gateway, rest: RestApi) -> web.Application:

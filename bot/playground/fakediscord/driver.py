@@ -9,11 +9,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tests.e2e.fakediscord import commands
-from tests.e2e.fakediscord import components as comp
-from tests.e2e.fakediscord.gateway import Gateway
-from tests.e2e.fakediscord.ids import bot_token, interaction_token
-from tests.e2e.fakediscord.model import (
+from bot.playground.fakediscord import commands
+from bot.playground.fakediscord import components as comp
+from bot.playground.fakediscord.gateway import Gateway
+from bot.playground.fakediscord.ids import bot_token, interaction_token
+from bot.playground.fakediscord.model import (
     FakeChannel,
     FakeUser,
     InteractionRecord,
@@ -21,10 +21,10 @@ from tests.e2e.fakediscord.model import (
     StoredMessage,
     Violation,
 )
-from tests.e2e.fakediscord.ratelimit import Limits, counts_globally
-from tests.e2e.fakediscord.rest import RestApi
-from tests.e2e.fakediscord.server import StandInServer
-from tests.e2e.fakediscord.world import World
+from bot.playground.fakediscord.ratelimit import Limits, counts_globally
+from bot.playground.fakediscord.rest import RestApi
+from bot.playground.fakediscord.server import StandInServer
+from bot.playground.fakediscord.world import World
 
 T = TypeVar("T")
 

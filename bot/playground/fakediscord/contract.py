@@ -1,7 +1,9 @@
 """Discord's own contract: every request checked against Discord's published OpenAPI spec.
 
-The spec is ``shared/discord-api-spec/openapi.json`` beside the repository (CI clones the
-repository with ``shared`` next to it; a worktree finds it further up). Each operation's
+The spec is a copy of Discord's ``openapi.json`` shipped in this package (``discord_api_spec/``,
+MIT, with its LICENSE): the playground runs from a fresh clone or an installed package, where
+no ``shared/`` folder lies beside it; a test keeps the copy identical to
+``shared/discord-api-spec/openapi.json`` when that exists. Each operation's
 request body and query are checked with ``jsonschema`` (Draft 2020-12, ``$ref``s resolved in
 the spec through ``referencing``); a validator is built the first time its operation is used
 and kept. The limits Discord enforces without stating them in the spec are in
@@ -28,11 +30,10 @@ from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.e2e.fakediscord.discord_limits import FieldError, limit_errors
+from bot.playground.fakediscord.discord_limits import FieldError, limit_errors
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-SPEC_ENV = "DISCORD_API_SPEC"  # a path to openapi.json, when it lives elsewhere
-SPEC_RELATIVE = Path("shared") / "discord-api-spec" / "openapi.json"
+SPEC_ENV = "DISCORD_API_SPEC"  # a path to another openapi.json
+PACKAGED_SPEC = Path(__file__).resolve().parent / "discord_api_spec" / "openapi.json"
 SPEC_URI = "urn:discord-api-spec:openapi"
 METHODS = ("get", "put", "post", "patch", "delete")
 
@@ -62,22 +63,19 @@ class SpecMissing(RuntimeError):
 
 
 def spec_path() -> Path:
-    """``$DISCORD_API_SPEC``, else ``shared/discord-api-spec/openapi.json`` in the repository
-    root's parent or, for a worktree deeper down, the nearest ancestor that has it."""
+    """``$DISCORD_API_SPEC`` when set, else the copy shipped in this package."""
     override = os.environ.get(SPEC_ENV)
     if override:
         path = Path(override)
         if not path.is_file():
             raise SpecMissing(f"{SPEC_ENV}={override} is not a file")
         return path
-    for parent in REPO_ROOT.parents:
-        candidate = parent / SPEC_RELATIVE
-        if candidate.is_file():
-            return candidate
-    raise SpecMissing(
-        f"Discord's API spec is missing: no {SPEC_RELATIVE} in {REPO_ROOT.parent} or above "
-        f"(clone the repository with 'shared' beside it, or set {SPEC_ENV})"
-    )
+    if not PACKAGED_SPEC.is_file():
+        raise SpecMissing(
+            f"Discord's API spec is missing: no {PACKAGED_SPEC} (reinstall the package, or set "
+            f"{SPEC_ENV})"
+        )
+    return PACKAGED_SPEC
 
 
 # -- discord.py's habits that Discord accepts -----------------------------------------------
@@ -175,7 +173,7 @@ class Spec:
 
     def __init__(self, path: Path) -> None:
         self.document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        resource = Resource(contents=self.document, specification=DRAFT202012)
+        resource: Resource[Any] = DRAFT202012.create_resource(self.document)
         self.registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)
         self._templates: list[tuple[re.Pattern[str], int, str]] = []
         for template in self.document["paths"]:
@@ -463,7 +461,8 @@ def _error_path(error: ValidationError) -> tuple[str | int, ...]:
         if missing:
             return (*path, missing[0])
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = error.schema.get("properties") or {}
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        allowed = schema.get("properties") or {}
         extra = [k for k in error.instance if k not in allowed]
         if extra:
             return (*path, extra[0])

@@ -1,7 +1,7 @@
 """A local stand-in for the Discord API (gateway + REST) and simulated users to drive a bot."""
 
-from tests.e2e.fakediscord.driver import FakeDiscord, NotVisible, gather_clicks
-from tests.e2e.fakediscord.model import FakeChannel, FakeUser, InteractionRecord, StoredMessage
+from bot.playground.fakediscord.driver import FakeDiscord, NotVisible, gather_clicks
+from bot.playground.fakediscord.model import FakeChannel, FakeUser, InteractionRecord, StoredMessage
 
 __all__ = [
     "FakeChannel",

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.e2e.fakediscord import components as comp
-from tests.e2e.fakediscord.discord_limits import FieldError
+from bot.playground.fakediscord import components as comp
+from bot.playground.fakediscord.discord_limits import FieldError
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7

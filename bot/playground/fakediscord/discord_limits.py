@@ -8,8 +8,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import discord
-
 Path = tuple[str | int, ...]
 
 BOT_CONTENT_MAX = 2000  # the spec allows 4,000 on channel routes; a bot's messages get 2,000
@@ -23,7 +21,13 @@ ACTION_ROW, BUTTON = 1, 2
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 CHAT_INPUT = 1
 NUMERIC_OPTIONS = frozenset({4, 10})  # INTEGER, NUMBER
-LOCALES = frozenset(locale.value for locale in discord.Locale)
+# The locales Discord takes as localisation keys, as discord.py's ``discord.Locale`` lists them
+# (the stand-in imports no discord.py; tests/playground/test_standin_package.py keeps them equal).
+LOCALES = frozenset({
+    "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr", "hi", "hr",
+    "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro", "ru", "sv-SE", "th",
+    "tr", "uk", "vi", "zh-CN", "zh-TW",
+})
 MESSAGE_OPERATIONS = frozenset({
     "create_message", "update_message", "execute_webhook", "update_webhook_message",
     "update_original_webhook_message",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.e2e.fakediscord.discord_limits import FieldError
-from tests.e2e.fakediscord.model import FakeChannel, FakeUser
+from bot.playground.fakediscord.discord_limits import FieldError
+from bot.playground.fakediscord.model import FakeChannel, FakeUser
 
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2

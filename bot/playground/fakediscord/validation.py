@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.fakediscord import components as comp
+from bot.playground.fakediscord import components as comp
 
 COMPONENTS_V2 = 1 << 15
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from tests.e2e.fakediscord import commands, contract, validation
-from tests.e2e.fakediscord.discord_limits import FieldError
-from tests.e2e.fakediscord.gateway import Gateway
-from tests.e2e.fakediscord.model import (
+from bot.playground.fakediscord import commands, contract, validation
+from bot.playground.fakediscord.discord_limits import FieldError
+from bot.playground.fakediscord.gateway import Gateway
+from bot.playground.fakediscord.model import (
     EPHEMERAL,
     LOADING,
     FakeChannel,
@@ -24,8 +24,8 @@ from tests.e2e.fakediscord.model import (
     StoredMessage,
     Violation,
 )
-from tests.e2e.fakediscord.ratelimit import RateLimiter
-from tests.e2e.fakediscord.world import World
+from bot.playground.fakediscord.ratelimit import RateLimiter
+from bot.playground.fakediscord.world import World
 
 API = "/api/v10"
 Files = list[tuple[str, str, bytes]]

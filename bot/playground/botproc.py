@@ -9,7 +9,7 @@ import sys
 from collections import deque
 from pathlib import Path
 
-from tests.e2e.fakediscord import FakeDiscord
+from bot.playground.fakediscord import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

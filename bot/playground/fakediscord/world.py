@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from tests.e2e.fakediscord import validation
-from tests.e2e.fakediscord.components import walk
-from tests.e2e.fakediscord.ids import SnowflakeFactory, iso_now
-from tests.e2e.fakediscord.model import (
+from bot.playground.fakediscord import validation
+from bot.playground.fakediscord.components import walk
+from bot.playground.fakediscord.ids import SnowflakeFactory, iso_now
+from bot.playground.fakediscord.model import (
     COMPONENTS_V2,
     EPHEMERAL,
     LOADING,
@@ -82,11 +82,13 @@ class World:
         self.token_lifetime = 15 * 60.0
         self.token_expiry: dict[str, float] = {}
         self._changed = asyncio.Event()
+        self.changes = 0  # how many times notify ran: the playground's page polls on it
 
     # -- change notification ----
 
     def notify(self) -> None:
         """Wake every ``wait_for``: something the predicates read has changed."""
+        self.changes += 1
         self._changed.set()
         self._changed = asyncio.Event()
 
