@@ -198,7 +198,7 @@ class TableBot(commands.Bot):
         self._leaderboards = Leaderboards(
             self.store, min_games=self.settings.leaderboard_min_games, clock=self.clock
         )
-        # The leaderboard extension sets its notifier (the end-of-season post).
+        # The seasons extension sets its notifier (the end-of-season post).
         self._season_watcher = SeasonWatcher(
             self.store, self._leaderboards, list(engines), clock=self.clock,
             shards=self.ownership.shards,
