@@ -14,12 +14,15 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from functools import lru_cache
+from importlib import import_module
 from pathlib import Path
 
 import pytest
 
 from cogs.rendering.render_workers import (
     _HEADER,
+    CACHE_ENTRIES,
+    CACHED_PACKAGES,
     NICENESS,
     BrokenWorker,
     CacheBudget,
@@ -150,3 +153,17 @@ def test_a_workers_caches_stay_under_their_budget() -> None:
         squared(number)
     budget.trim()
     assert squared.cache_info().currsize == 100
+
+
+def test_no_bounded_cache_of_the_workers_modules_is_larger_than_their_budget() -> None:
+    """A cache bounded above the budget would be emptied after every job and refilled on the
+    next (the formatted numbers' cache was, at 2048): each bounded one fits the budget."""
+    import_module("cogs.i18n.words")  # the caches a picture's words use
+    too_large = [
+        f"{name}.{attribute}: {cached.cache_info().maxsize}"
+        for name, module in list(sys.modules.items()) if name.startswith(CACHED_PACKAGES)
+        for attribute, cached in list(vars(module).items())
+        if callable(getattr(cached, "cache_info", None))
+        and (cached.cache_info().maxsize or 0) > CACHE_ENTRIES
+    ]
+    assert too_large == []
