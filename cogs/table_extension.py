@@ -89,7 +89,7 @@ async def setup(bot: TableBot) -> None:
     services.publisher = publisher
     bot.services = services  # read once by each feature's extension (table_of)
     await bot.add_cog(GameCog(services))
-    await bot.add_cog(ImagesCog())
+    await bot.add_cog(ImagesCog(services.pictures))
     bot.tree.error(on_command_error)
     # Every slash command's options are checked against its declaration before it runs (a
     # forged command is refused, not run): the tree's global check, replaced on this tree.

@@ -3,8 +3,8 @@
 The table extension (``cogs.table_extension``) makes it and sets it on the client
 (``TableBot.services``). A feature's extension reads it once, when it makes its cog
 (:func:`table_of`); a click or a command reads it from its context
-(``cogs.click_context.context_of``); a listener is made with it. The core's renders that are
-given only the client still look it up (:func:`services_of`). The process's own parts stay
+(``cogs.click_context.context_of``); a listener is made with it; a render is given it (or the
+one part it needs). Nothing looks it up at run time. The process's own parts stay
 the client's: ``client.manager``, ``client.settings``, ``client.leaderboards``,
 ``client.autoplay``, ``client.turn_clock``, ``client.daily``.
 Tests give their fake client the same attribute (``tests/fakes.py``).
@@ -63,12 +63,6 @@ class TableServices:
     publisher: Publisher | None = None
     routes: MessageRoutes = field(default_factory=MessageRoutes)
     features: TableFeatures = field(default_factory=TableFeatures)
-
-
-def services_of(client: TableBot) -> TableServices:
-    """The services of ``client``, for the core's renders that are given only the client (a
-    table drawn from a listener and from a click alike)."""
-    return table_of(client)
 
 
 def table_of(client: TableBot) -> TableServices:

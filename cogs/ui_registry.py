@@ -2,7 +2,7 @@
 
 Each game's UI package registers its UI here in its extension ``setup``; an engine without
 one is drawn by :class:`cogs.rendering.plain_ui.PlainUI`. The services hold the registry
-(``cogs.table_services``; ``cogs.client_services.game_uis``).
+(``cogs.table_services``).
 """
 
 from __future__ import annotations

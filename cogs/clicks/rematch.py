@@ -82,7 +82,8 @@ async def _open(interaction: Interaction, old: Session) -> None:
             lobby = await manager.add_bot(lobby.id, me, seat.bot_level)
     try:
         await interaction.response.send_message(
-            **table_render(interaction.client, lobby).send_kwargs()
+            **table_render(interaction.client, context_of(interaction).services,
+                           lobby).send_kwargs()
         )
     except discord.HTTPException:
         # A lobby nobody can see would block the channel: close it, then let the error

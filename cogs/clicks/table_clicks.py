@@ -350,7 +350,7 @@ async def _answer_on_ping(interaction: Interaction, change: Change, me: str) -> 
     session = change.session
     if me in humans_in(change):
         words = await server_words(interaction.client, session.guild_id)
-        view = ping_view(interaction.client, session, [me], words)
+        view = ping_view(context_of(interaction).services.uis, session, [me], words)
         await interaction.response.edit_message(view=view)
         release_view(view)
     else:

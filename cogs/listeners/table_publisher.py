@@ -227,7 +227,7 @@ class TablePublisher:
                 session = live
             if live is not None and live.table_message_id != table_id:
                 return  # the table moved meanwhile: its move drew it
-        render = await public_table(self._client, session)
+        render = await public_table(self._client, self._services, session)
         try:
             async with message_turn(table_id):
                 if self._overtaken(session) or self._shown.get(table_id, -1) > session.version:
@@ -250,7 +250,7 @@ class TablePublisher:
     async def move(self, session: Session, old_id: int, cause: Cause | None = None) -> None:
         """Post ``session``'s table at the bottom of its channel (a follow-up of ``cause``
         when it can carry it) and delete the old one."""
-        render = await public_table(self._client, session)
+        render = await public_table(self._client, self._services, session)
         routes = self._routes
         try:
             message = await routes.send(self._client, session, cause, **render.send_kwargs())

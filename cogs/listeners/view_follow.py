@@ -59,7 +59,7 @@ class ViewFollower:
             if interaction is not None:
                 await self._edit(views, interaction, session, player)
             else:  # they will open their hand: its picture is drawn by then
-                await draw_hand_ahead(self._client, session, player,
+                await draw_hand_ahead(self._client, self._services, session, player,
                                       await player_words(self._client, player))
 
     async def _edit(self, views: FollowedViews, interaction: Interaction, session: Session,
@@ -71,7 +71,7 @@ class ViewFollower:
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
         render = private_in(self._services.uis.ui(session.game), session, player, words)
-        render = await followed_view(self._client, session, player, render, words)
+        render = await followed_view(self._client, self._services, session, player, render, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:
