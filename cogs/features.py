@@ -21,7 +21,7 @@ table's :class:`TableFeatures` among it) and registers itself in ``cog_load``::
 - ``private``: what it adds to a private table's message of its kind
   (:data:`PrivateAddOn`, :class:`PrivateExtras`).
 
-The table core places its own listeners the same way (``cogs.table_extension.listeners``).
+The table core places its own listeners the same way (``cogs.table.extension.listeners``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each game's UI lives in its own package (``cogs/<game key>/``), a discord.py extension whose
 ``setup`` registers one :class:`GameUI` in the bot's ``cogs.ui_registry.GameUIs``; a game without
-one gets ``cogs.rendering.plain_ui.PlainUI``. Outside its package nothing names a game.
+one gets ``cogs.plain_ui.PlainUI``. Outside its package nothing names a game.
 
 The cogs own the flow: the click handler parses the control's id, and the session manager
 (``SessionManager.click``) runs the gate (seat, status, version, turn: see
@@ -32,7 +32,7 @@ on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures), :class:`DrawsFinalPicture` (the
 picture for a finished game's final post) and :class:`WordsHints` (the expert's hint in the
 game's words; its private view then carries the Hint button in a game with hints). The
-picture hooks return PNG bytes and run in a worker thread (``cogs.rendering.pictures``): they
+picture hooks return PNG bytes and run in a worker thread (``cogs.pictures``): they
 may read the session (the manager swaps a new session in, it never changes one) but must touch
 nothing else.
 """
@@ -424,7 +424,7 @@ SHOWS_STANDINGS: Capability[ShowsStandings] = Capability("shows standings")
 
 class DrawsImages(Protocol):
     """A GameUI that draws its table and a player's hand as images (PNG bytes). Called in a
-    worker thread, results cached per (session, version, viewer) by ``cogs.rendering.pictures``; the
+    worker thread, results cached per (session, version, viewer) by ``cogs.pictures``; the
     words come from ``words`` (the message's language)."""
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
@@ -445,7 +445,7 @@ class DrawsFinalPicture(Protocol):
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """PNG bytes for ``session`` once finished; None while it runs or when there is none.
-        Runs in a worker thread (``cogs.rendering.pictures.final_attachment`` wraps it)."""
+        Runs in a worker thread (``cogs.pictures.final_attachment`` wraps it)."""
         ...
 
 

@@ -1,6 +1,6 @@
 """What the cogs share, one typed object per bot: :class:`TableServices`.
 
-The table extension (``cogs.table_extension``) makes it and sets it on the client
+The table extension (``cogs.table.extension``) makes it and sets it on the client
 (``TableBot.services``). A feature's extension reads it once, when it makes its cog
 (:func:`table_of`); a click or a command reads it from its context
 (``cogs.click_context.context_of``); a listener is made with it; a render is given it (or the
@@ -24,10 +24,10 @@ from bot.records.session import Session
 from bot.sessions.manager import BOT_LEVELS
 from cogs.features import TableFeatures
 from cogs.kit.channel_health import ChannelHealth
+from cogs.kit.followed_views import FollowedViews
 from cogs.kit.message_routes import MessageRoutes
-from cogs.listeners.followed_views import FollowedViews
-from cogs.rendering.pictures import Pictures
-from cogs.rendering.replay_cache import ReplayCache
+from cogs.pictures import Pictures
+from cogs.replay_cache import ReplayCache
 from cogs.ui_registry import GameUIs
 
 
@@ -71,5 +71,5 @@ def table_of(client: TableBot) -> TableServices:
     run time."""
     services = client.services
     if not isinstance(services, TableServices):
-        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
+        raise RuntimeError("the table extension (cogs.table.extension) is not loaded")
     return services

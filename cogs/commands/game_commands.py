@@ -1,4 +1,4 @@
-"""/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table_extension``).
+"""/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table.extension``).
 
 The cog takes the bot's services (``cogs.table_services.TableServices``): the game UIs, the
 pictures, the bot levels offered, the publisher.

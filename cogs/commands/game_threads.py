@@ -69,12 +69,6 @@ async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
     await post_lobby(interaction, session, render, thread.send)
 
 
-async def reopen(channel: object) -> None:
-    """Open an archived thread again (a Rematch clicked in it)."""
-    if isinstance(channel, discord.Thread) and channel.archived:
-        await channel.edit(archived=False)
-
-
 class ThreadArchiver:
     """Archives a game's thread once the game is over (a manager listener, subscribed last:
     the final post goes first). A game in an ordinary channel is not touched."""

@@ -1,6 +1,6 @@
 """/images on|off: a person's own choice of pictures in what only they see (their hand, the
 Table button's copy), wherever they play. Stored as the user setting ``images``; without a
-choice they follow the server (``cogs.rendering.pictures``). Public tables follow the server only.
+choice they follow the server (``cogs.pictures``). Public tables follow the server only.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from cogs.client_services import Interaction
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import private_words
 from cogs.i18n.settings_cache import stored_settings
+from cogs.pictures import IMAGES_KEY, OFF, ON, Pictures
 from cogs.rendering.message_delivery import LANGUAGE_KEY
-from cogs.rendering.pictures import IMAGES_KEY, OFF, ON, Pictures
 
 log = logging.getLogger(__name__)
 

@@ -64,7 +64,7 @@ class TablePublisher:
     ) -> None:
         self._client = client
         self._services = services
-        self._run_debounce = run_debounce  # seconds; cogs.table_extension passes the setting
+        self._run_debounce = run_debounce  # seconds; cogs.table.extension passes the setting
         self.watch = watch  # counts the messages below each table (None: tables never move)
         self.on_moved: Moved | None = None
         self._shown: OrderedDict[int, int] = OrderedDict()  # table message id -> version shown

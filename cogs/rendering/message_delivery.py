@@ -1,5 +1,5 @@
 """The messages as they are shown: a table or private render with its picture when the
-server (public) or the person (private) has pictures on (``cogs.rendering.pictures``).
+server (public) or the person (private) has pictures on (``cogs.pictures``).
 
 Every send and edit of a game's table or of a private view goes through these coroutines, so
 the picture and the switch that turns it off are decided in one place. The picture's words
@@ -35,7 +35,7 @@ from cogs.client_services import Interaction, release_view
 from cogs.game_ui import Attachment, Render
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
-from cogs.rendering.pictures import (
+from cogs.pictures import (
     Pictures,
     final_attachment,
     hand_job,

@@ -2,7 +2,7 @@
 
 A replay is built by replaying the stored log through the engine (``bot.sessions.export``:
 ``replay_export(export_session(...))``), never from stored renders; built replays are kept in a
-small bounded cache (:class:`cogs.rendering.replay_cache.ReplayCache`, in the services) so
+small bounded cache (:class:`cogs.replay_cache.ReplayCache`, in the services) so
 paging does not rebuild them. Each step is drawn with the game's own UI: its public table for
 the step's state and, since the game is over, every seat's private view (or the UI's own
 :class:`cogs.game_ui.DrawsReplay` hands), with the step's events in words. Everything fits
@@ -40,7 +40,7 @@ from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
-from cogs.rendering.replay_cache import BuiltReplay
+from cogs.replay_cache import BuiltReplay
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 

@@ -40,7 +40,6 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayTag, ReviewButton
 from cogs.kit.discord_limits import FIELD_VALUE, clip, fit_embeds
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
-from cogs.rendering.replay_cache import BuiltReplay
 from cogs.rendering.replay_pages import (
     DEAL_NOT_OVER,
     OTHER_SERVER,
@@ -48,6 +47,7 @@ from cogs.rendering.replay_pages import (
     load_replay,
     step_session,
 )
+from cogs.replay_cache import BuiltReplay
 
 log = logging.getLogger(__name__)
 

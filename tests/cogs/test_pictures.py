@@ -29,8 +29,8 @@ from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.discord_limits import FILE_BYTES, FILES
 from cogs.listeners.final_post import with_final_picture
+from cogs.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering import message_delivery as delivery
-from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering.table_renders import table_render
 from cogs.split import SplitUI
 from cogs.ten import TenUI
@@ -489,7 +489,7 @@ async def test_a_picture_of_a_version_the_game_left_is_not_drawn() -> None:
 
 async def test_a_hand_drawn_ahead_goes_with_the_first_callback(split: SplitTable) -> None:
     from cogs.imaging.cache import RenderCache
-    from cogs.rendering.pictures import hand_job, prerender_hand
+    from cogs.pictures import hand_job, prerender_hand
 
     await started(split)
     pictures = split.cog.services.pictures
