@@ -19,7 +19,9 @@ table's :class:`TableFeatures` among it) and registers itself in ``cog_load``::
   one ordered list (the table subscribes one slot per place, in order, so the order never
   depends on which extension loaded first);
 - ``private``: what it adds to a private table's message of its kind
-  (:data:`PrivateAddOn`, :class:`PrivateExtras`).
+  (:data:`PrivateAddOn`, :class:`PrivateExtras`);
+- ``sealed``: for a kind of session it owns, whether a stored game of that kind may be shown
+  yet (replayed, exported, reviewed) (:data:`Sealed`: today's daily deal may not).
 
 The table core places its own listeners the same way (``cogs.table.extension.listeners``).
 """
@@ -88,6 +90,11 @@ class PrivateExtras:
 PrivateAddOn = Callable[[Session, PlayerId, Words], Awaitable[PrivateExtras]]
 
 
+# None when a stored game of its kind may be shown (replayed, exported, reviewed); else the
+# refusal to say, a template marked for the catalogs where it is defined (raised as a Refusal).
+Sealed = Callable[[Session], Awaitable[str | None]]
+
+
 ControlClick = Click[*tuple[Any, ...]]
 
 
@@ -99,10 +106,12 @@ class Feature:
     controls: Mapping[type[AnyControl], ControlClick] = field(default_factory=dict)
     listeners: Mapping[Place, Listener] = field(default_factory=dict)
     private: Mapping[SessionKind, PrivateAddOn] = field(default_factory=dict)
+    sealed: Mapping[SessionKind, Sealed] = field(default_factory=dict)
 
 
 class TakenPlace(ValueError):
-    """Two registrations for one place, one private kind or one control kind."""
+    """Two registrations for one place, one private kind (add-on or seal) or one control
+    kind."""
 
 
 class _Slot:
@@ -131,6 +140,7 @@ class TableFeatures:
     def __init__(self, add_controls: Callable[..., None] | None = None) -> None:
         self._slots = {place: _Slot(place) for place in Place}
         self._private: dict[SessionKind, PrivateAddOn] = {}
+        self._sealed: dict[SessionKind, Sealed] = {}
         self._clicks: dict[str, ControlClick] = {}
         self._add_controls = add_controls
         self.names: list[str] = []
@@ -142,6 +152,9 @@ class TableFeatures:
         for kind in feature.private:
             if kind in self._private:
                 raise TakenPlace(f"{feature.name}: the private kind {kind} has its add-on")
+        for kind in feature.sealed:
+            if kind in self._sealed:
+                raise TakenPlace(f"{feature.name}: the kind {kind} has its seal")
         for control in feature.controls:
             if control.kind.prefix in self._clicks:
                 raise TakenPlace(f"{feature.name}: the control kind {control.kind.prefix}"
@@ -149,6 +162,7 @@ class TableFeatures:
         for place, listener in feature.listeners.items():
             self._slots[place].listener = listener
         self._private.update(feature.private)
+        self._sealed.update(feature.sealed)
         self._clicks.update({control.kind.prefix: click
                              for control, click in feature.controls.items()})
         if feature.controls and self._add_controls is not None:
@@ -166,6 +180,11 @@ class TableFeatures:
 
     def private_addon(self, kind: SessionKind) -> PrivateAddOn | None:
         return self._private.get(kind)
+
+    async def seal_of(self, session: Session) -> str | None:
+        """Why stored ``session`` may not be shown yet (the feature of its kind says), or None."""
+        sealed = self._sealed.get(session.kind)
+        return None if sealed is None else await sealed(session)
 
     def click(self, kind: AnyKind) -> ControlClick:
         """The click registered for ``kind`` (KeyError: no feature registered it)."""
