@@ -31,7 +31,8 @@ events as lines of the log, a replay and the turn clock's notices; the cogs call
 on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures), :class:`DrawsFinalPicture` (the
 picture for a finished game's final post) and :class:`WordsHints` (the expert's hint in the
-game's words; its private view then carries the Hint button in a game with hints). The
+game's words; the Hint button itself is the hints feature's turn item, ``extra`` of
+:class:`WordsPrivate`). The
 picture hooks return PNG bytes and run in a worker thread (``cogs.pictures``): they
 may read the session (the manager swaps a new session in, it never changes one) but must touch
 nothing else.
@@ -275,13 +276,16 @@ WORDS_TABLES: Capability[WordsTables] = Capability("words tables")
 class WordsPrivate(Protocol):
     """A GameUI whose private views come from the catalogs: :meth:`private_in` draws
     ``viewer``'s view and :meth:`action_in` the next steps and refusals in ``words``'s
-    language (the viewer's); ``private`` / ``action_for`` are the English forms."""
+    language (the viewer's); ``private`` / ``action_for`` are the English forms. ``extra``:
+    what the features add on the viewer's turn (``cogs.features.TurnItems``: the Hint button),
+    which the UI lays out after its own controls when it is their turn, and only then."""
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render: ...
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: Sequence[Item] = ()) -> Render: ...
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: Sequence[Item] = (),
     ) -> Click: ...
 
 
@@ -312,22 +316,25 @@ def table_in(ui: GameUI, session: Session, words: Words) -> Render:
     return wording.table_in(session, words) if wording is not None else ui.table(session)
 
 
-def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> Render:
-    """``viewer``'s private view in ``words`` (English for a UI without catalog texts)."""
+def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words,
+               extra: Sequence[Item] = ()) -> Render:
+    """``viewer``'s private view in ``words`` (English for a UI without catalog texts), with
+    ``extra`` on their turn (:class:`WordsPrivate`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.private_in(session, viewer, words)
+        return wording.private_in(session, viewer, words, extra)
     return ui.private(session, viewer)
 
 
 def action_in(
     ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-    words: Words,
+    words: Words, extra: Sequence[Item] = (),
 ) -> Click:
-    """:meth:`GameUI.action_for` with its next steps in ``words``."""
+    """:meth:`GameUI.action_for` with its next steps in ``words`` (``extra`` on the viewer's
+    turn, as in :func:`private_in`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.action_in(session, viewer, payload, values, words)
+        return wording.action_in(session, viewer, payload, values, words, extra)
     return ui.action_for(session, viewer, payload, values)
 
 
@@ -462,8 +469,9 @@ class HintUnit(StrEnum):
 class WordsHints(Protocol):
     """A GameUI that words the expert's hints (``cogs.hints.hint_click``): a move as its
     controls and log say it, in ``words`` (the viewer's), drawn from ``viewer``'s own view,
-    and the unit of its expert's outcome now. Its private view carries the Hint button
-    (``cogs.hints.hint_button``) on the viewer's turn in a game with hints."""
+    and the unit of its expert's outcome now. The Hint button is not the UI's: the hints
+    feature registers it (``cogs.features.Feature.turn_items``) and the table hands it to the
+    private view (``extra``)."""
 
     def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
         ...

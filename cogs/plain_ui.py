@@ -31,7 +31,7 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import NOT_AVAILABLE
-from cogs.kit.custom_ids import ActSelect, HandButton
+from cogs.kit.custom_ids import ActSelect, HandButton, Item
 from game.base import Engine, Event, IllegalAction, PlayerId
 
 _MAX_OPTIONS = 25
@@ -89,7 +89,8 @@ class PlainUI:
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, words_for(Language.EN))
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: Sequence[Item] = ()) -> Render:
         mine = self.engine.view(session.state, viewer).model_dump(mode="json")
         embed = discord.Embed(title=words.gettext("{game} — your view", game=self.engine.title),
                               description=_block(mine))
@@ -104,6 +105,8 @@ class PlainUI:
         if options:
             view.add_item(ActSelect(session.id, session.version, "move", options=options,
                                     placeholder=words.text(YOUR_MOVE)))
+            for item in extra:
+                view.add_item(item)
         return Render(embeds=[embed], view=view)
 
     def action_for(
@@ -124,6 +127,7 @@ class PlainUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: Sequence[Item] = (),
     ) -> Click:
+        """A move, never a next step: ``extra`` has nowhere to go."""
         return self.action_for(session, viewer, payload, values)

@@ -220,7 +220,9 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
         await refuse(interaction, err)
         return
     ui = context_of(interaction).services.uis.ui(session.game)
-    private = private_in(ui, session, me, await user_words(interaction))
+    words = await user_words(interaction)
+    turn_items = context_of(interaction).services.features.turn_items(session, me, words)
+    private = private_in(ui, session, me, words, turn_items)
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
     remember_view(interaction, session.id, me)
@@ -265,9 +267,11 @@ async def act_click(
             await send_private(interaction, info)
             return
         clicked = ui
+        features = context_of(interaction).services.features
 
         def decode(live: Session) -> BaseModel | tuple[Session, OpenStep]:
-            click = action_in(clicked, live, me, payload, values, words)
+            click = action_in(clicked, live, me, payload, values, words,
+                              features.turn_items(live, me, words))
             if isinstance(click, Move):
                 return click.action
             return live, click
@@ -328,7 +332,8 @@ async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session,
     if session.is_private:
         return Shown(await private_table(context_of(interaction).services, session, me, words,
                                           step))
-    render = step if step is not None else private_in(ui, session, me, words)
+    turn_items = context_of(interaction).services.features.turn_items(session, me, words)
+    render = step if step is not None else private_in(ui, session, me, words, turn_items)
     return await private_shown(interaction, session, me, render)
 
 

@@ -47,6 +47,7 @@ from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
 from cogs.kit.control_menus import page_of
+from cogs.kit.custom_ids import Item
 from cogs.rendering.rules_pages import rules_page
 from cogs.split.events import event_line
 from cogs.split.format import COLOUR
@@ -120,8 +121,9 @@ class SplitUI:
         # game's, valued as a share of the win (``game.split.expert.outcome_value``).
         return WIN_UNIT if (marker.round or 1) >= ROUNDS else POINTS_UNIT
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
-        return private_render(self.engine, session, viewer, words)
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: Sequence[Item] = ()) -> Render:
+        return private_render(self.engine, session, viewer, words, extra=extra)
 
     # --- hints (cogs.game_ui.WordsHints) -------------------------------------------------------
 
@@ -215,9 +217,10 @@ class SplitUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: Sequence[Item] = (),
     ) -> Click:
         page = page_of(payload)
         if page is not None:
-            return OpenStep(private_render(self.engine, session, viewer, words, page=page))
+            return OpenStep(private_render(self.engine, session, viewer, words, page=page,
+                                           extra=extra))
         return Move(resolve(self.engine, session, viewer, payload, values))
