@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar, cast
@@ -273,19 +273,29 @@ class WordsTables(Protocol):
 WORDS_TABLES: Capability[WordsTables] = Capability("words tables")
 
 
+# The features' items for the viewer's turn, asked by the UI only when it shows the viewer's
+# controls (their turn), so a view drawn off turn or a click that moves asks nothing.
+TurnItemsOf = Callable[[], Sequence[Item]]
+
+
+def no_items() -> Sequence[Item]:
+    return ()
+
+
 class WordsPrivate(Protocol):
     """A GameUI whose private views come from the catalogs: :meth:`private_in` draws
     ``viewer``'s view and :meth:`action_in` the next steps and refusals in ``words``'s
     language (the viewer's); ``private`` / ``action_for`` are the English forms. ``extra``:
-    what the features add on the viewer's turn (``cogs.features.TurnItems``: the Hint button),
-    which the UI lays out after its own controls when it is their turn, and only then."""
+    gives what the features add on the viewer's turn (``cogs.features.TurnItems``: the Hint
+    button); the UI asks it only when it shows the viewer's controls and lays the items out
+    after them."""
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words,
-                   extra: Sequence[Item] = ()) -> Render: ...
+                   extra: TurnItemsOf = no_items) -> Render: ...
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words, extra: Sequence[Item] = (),
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click: ...
 
 
@@ -317,9 +327,9 @@ def table_in(ui: GameUI, session: Session, words: Words) -> Render:
 
 
 def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words,
-               extra: Sequence[Item] = ()) -> Render:
+               extra: TurnItemsOf = no_items) -> Render:
     """``viewer``'s private view in ``words`` (English for a UI without catalog texts), with
-    ``extra`` on their turn (:class:`WordsPrivate`)."""
+    ``extra``'s items on their turn (:class:`WordsPrivate`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
         return wording.private_in(session, viewer, words, extra)
@@ -328,7 +338,7 @@ def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words,
 
 def action_in(
     ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-    words: Words, extra: Sequence[Item] = (),
+    words: Words, extra: TurnItemsOf = no_items,
 ) -> Click:
     """:meth:`GameUI.action_for` with its next steps in ``words`` (``extra`` on the viewer's
     turn, as in :func:`private_in`)."""

@@ -23,7 +23,9 @@ from cogs.game_ui import (
     Move,
     Page,
     Render,
+    TurnItemsOf,
     declares,
+    no_items,
 )
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MY_HAND, YOUR_MOVE
@@ -31,7 +33,7 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import NOT_AVAILABLE
-from cogs.kit.custom_ids import ActSelect, HandButton, Item
+from cogs.kit.custom_ids import ActSelect, HandButton
 from game.base import Engine, Event, IllegalAction, PlayerId
 
 _MAX_OPTIONS = 25
@@ -90,7 +92,7 @@ class PlainUI:
         return self.private_in(session, viewer, words_for(Language.EN))
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words,
-                   extra: Sequence[Item] = ()) -> Render:
+                   extra: TurnItemsOf = no_items) -> Render:
         mine = self.engine.view(session.state, viewer).model_dump(mode="json")
         embed = discord.Embed(title=words.gettext("{game} — your view", game=self.engine.title),
                               description=_block(mine))
@@ -105,7 +107,7 @@ class PlainUI:
         if options:
             view.add_item(ActSelect(session.id, session.version, "move", options=options,
                                     placeholder=words.text(YOUR_MOVE)))
-            for item in extra:
+            for item in extra():
                 view.add_item(item)
         return Render(embeds=[embed], view=view)
 
@@ -127,7 +129,7 @@ class PlainUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words, extra: Sequence[Item] = (),
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click:
         """A move, never a next step: ``extra`` has nowhere to go."""
         return self.action_for(session, viewer, payload, values)

@@ -221,8 +221,8 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
         return
     ui = context_of(interaction).services.uis.ui(session.game)
     words = await user_words(interaction)
-    turn_items = context_of(interaction).services.features.turn_items(session, me, words)
-    private = private_in(ui, session, me, words, turn_items)
+    features = context_of(interaction).services.features
+    private = private_in(ui, session, me, words, lambda: features.turn_items(session, me, words))
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
     remember_view(interaction, session.id, me)
@@ -271,7 +271,7 @@ async def act_click(
 
         def decode(live: Session) -> BaseModel | tuple[Session, OpenStep]:
             click = action_in(clicked, live, me, payload, values, words,
-                              features.turn_items(live, me, words))
+                              lambda: features.turn_items(live, me, words))
             if isinstance(click, Move):
                 return click.action
             return live, click
@@ -332,8 +332,9 @@ async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session,
     if session.is_private:
         return Shown(await private_table(context_of(interaction).services, session, me, words,
                                           step))
-    turn_items = context_of(interaction).services.features.turn_items(session, me, words)
-    render = step if step is not None else private_in(ui, session, me, words, turn_items)
+    features = context_of(interaction).services.features
+    render = step if step is not None else private_in(
+        ui, session, me, words, lambda: features.turn_items(session, me, words))
     return await private_shown(interaction, session, me, render)
 
 

@@ -70,8 +70,9 @@ class ViewFollower:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
+        features = self._services.features
         render = private_in(self._services.uis.ui(session.game), session, player, words,
-                            self._services.features.turn_items(session, player, words))
+                            lambda: features.turn_items(session, player, words))
         render = await followed_view(self._client, self._services, session, player, render, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())

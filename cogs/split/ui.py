@@ -38,7 +38,9 @@ from cogs.game_ui import (
     OpenStep,
     Page,
     Render,
+    TurnItemsOf,
     declares,
+    no_items,
 )
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
@@ -47,7 +49,6 @@ from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
 from cogs.kit.control_menus import page_of
-from cogs.kit.custom_ids import Item
 from cogs.rendering.rules_pages import rules_page
 from cogs.split.events import event_line
 from cogs.split.format import COLOUR
@@ -122,7 +123,7 @@ class SplitUI:
         return WIN_UNIT if (marker.round or 1) >= ROUNDS else POINTS_UNIT
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words,
-                   extra: Sequence[Item] = ()) -> Render:
+                   extra: TurnItemsOf = no_items) -> Render:
         return private_render(self.engine, session, viewer, words, extra=extra)
 
     # --- hints (cogs.game_ui.WordsHints) -------------------------------------------------------
@@ -217,7 +218,7 @@ class SplitUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words, extra: Sequence[Item] = (),
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click:
         page = page_of(payload)
         if page is not None:

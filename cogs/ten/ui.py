@@ -36,7 +36,9 @@ from cogs.game_ui import (
     OpenStep,
     Page,
     Render,
+    TurnItemsOf,
     declares,
+    no_items,
 )
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
@@ -247,7 +249,7 @@ class TenUI:
         return WIN_UNIT  # the expert plays the game out: its share of the win
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words,
-                   extra: Sequence[Item] = ()) -> Render:
+                   extra: TurnItemsOf = no_items) -> Render:
         state: TenState = session.state
         names = session.names
         view: TenView = self.engine.view(state, viewer)
@@ -274,7 +276,7 @@ class TenUI:
         )
         items: list[Item] = []
         if session.status is Status.ACTIVE and view.awaiting == viewer:
-            items = with_buttons(self._my_controls(session, view, viewer, embed, words), extra)
+            items = with_buttons(self._my_controls(session, view, viewer, embed, words), extra())
         else:
             embed.set_footer(text=words.gettext(
                 "Waiting for {name}.", name=text.name(names, view.awaiting, words)))
@@ -399,7 +401,7 @@ class TenUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words, extra: Sequence[Item] = (),
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click:
         """The click as one of the viewer's legal actions (the engine reads the control's code
         and checks that one action) or a next step."""

@@ -231,15 +231,18 @@ def test_every_page_of_a_crowded_hand_has_the_hint_within_discords_limits() -> N
                       options={HINTS: True})
     english = words_for(Language.EN)
     # The hints feature's turn items, as the table hands them to the game's UI.
-    first = ui.private_in(session, "1", english, hint_buttons(session, "1", english))
+    first = ui.private_in(session, "1", english, lambda: hint_buttons(session, "1", english))
     check_limits(first)
     assert [str(i.custom_id) for i in items(first)].count("tb:hint:7:5") == 1
     second = ui.action_in(session, "1", "pg:1", None, english,
-                          hint_buttons(session, "1", english))
+                          lambda: hint_buttons(session, "1", english))
     check_limits(second.render)  # type: ignore[union-attr]
     assert "tb:hint:7:5" in [str(i.custom_id) for i in items(second.render)]  # type: ignore[union-attr]
-    assert ui.private_in(session, "2", english, hint_buttons(session, "2", english)).view is None
-    # not their turn: no controls, no hint
+
+    def never() -> list[Any]:
+        raise AssertionError("the turn items are asked only on the viewer's turn")
+
+    assert ui.private_in(session, "2", english, never).view is None  # no controls, no hint
 
 
 def _session(game: str, hints: bool = True) -> Session:

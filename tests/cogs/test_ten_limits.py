@@ -79,7 +79,8 @@ def test_every_render_fits_discord(players: int, seed: int) -> None:
         _check(table)
         text: Any = "".join(f.value for e in table.embeds for f in e.fields)
         assert not _pile_leak(state, text)
-        mine = UI.private_in(session, player, ENGLISH, hint_buttons(session, player, ENGLISH))
+        mine = UI.private_in(session, player, ENGLISH,
+                             lambda s=session, p=player: hint_buttons(s, p, ENGLISH))
         _check(mine)
         assert mine.view is not None
         assert "tb:hint:123456:98765" in [str(c.custom_id) for c in mine.view.children]
