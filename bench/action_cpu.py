@@ -135,7 +135,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("JSON and models", ("json/", "pydantic", "orjson", "dataclasses.py")),
     ("logging", ("logging/", "bot/ops/log")),
     ("the store", ("bot/store/", "aiosqlite", "sqlite3", "asyncpg")),
-    ("pictures", ("cogs/imaging", "PIL/", "cogs/rendering/pictures")),
+    ("pictures", ("cogs/imaging", "PIL/", "cogs/pictures")),
     ("rendering text", ("cogs/rendering", "cogs/split/", "cogs/ten/", "discord/ui/",
                         "discord/embeds", "cogs/i18n", "babel/")),
     ("the HTTP client", ("discord/http.py", "aiohttp/client", "aiohttp/connector",

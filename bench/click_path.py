@@ -172,7 +172,7 @@ async def _setup(directory: Path, game: str) -> tuple[Any, Any, Any, Any]:
     from cogs.listeners.table_publisher import TablePublisher
     from cogs.listeners.turn_ping import TurnPing
     from cogs.split import SplitUI
-    from cogs.table_extension import listeners
+    from cogs.table.extension import listeners
     from cogs.ten import TenUI
     from game.registry import engines
     from tests.fakes import FakeClient, FakeInteraction, FakeUser

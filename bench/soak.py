@@ -7,7 +7,7 @@ move that ends it waits for the bot's table edit). Every
 ``--every`` games the bot process is asked for its figures: ``bot/__main__.py`` writes its RSS
 (``VmRSS`` from ``/proc/self/status``) and ``len(gc.get_objects())`` after a full collection
 to ``TABLEBOT_STATS_FILE`` on SIGUSR1; beside it the RSS of its picture workers (its child
-processes ``python -m cogs.rendering.render_workers``, read from ``/proc``; pictures are on, as in
+processes ``python -m cogs.render_workers``, read from ``/proc``; pictures are on, as in
 production, unless ``--images off``). At the end: the bot's RSS growth over the last 50 games
 against the issue's target (at most 5 MB), and the growth of the bot and of its workers over
 the second half of the run (issue 34: both flat).
@@ -56,7 +56,7 @@ class Sample:
     workers_kb: tuple[int, ...] = ()  # each picture worker's RSS
 
 
-WORKER_MODULE = "cogs.rendering.render_workers"
+WORKER_MODULE = "cogs.render_workers"
 
 
 def _proc_rss_kb(pid: int) -> int:
@@ -68,7 +68,7 @@ def _proc_rss_kb(pid: int) -> int:
 
 def worker_rss_kb(parent: int) -> tuple[int, ...]:
     """The RSS of each picture worker of process ``parent`` (its children running
-    ``-m cogs.rendering.render_workers``), in pid order."""
+    ``-m cogs.render_workers``), in pid order."""
     found: list[tuple[int, int]] = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():

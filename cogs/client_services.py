@@ -1,11 +1,11 @@
 """What every cog and click handler reaches through the typed client.
 
 ``interaction.client`` is the :class:`bot.process.client.TableBot`: ``client.manager`` is the
-session manager; what the cogs share is ``client.services``
-(``cogs.table_services.services_of``): the game UIs (:func:`game_uis`), the bot levels offered,
-each player's followed view (:func:`remember_view`), the channels that refuse the bot's posts
-(:func:`tell_if_blocked`). Tests put a fake client with the same on their fake interactions
-(``tests/fakes.py``).
+session manager. What the cogs share (``cogs.table_services.TableServices``) is given to
+each cog and listener when it is made, and a click reads it from its context
+(``cogs.click_context.context_of``): each player's followed view (:func:`remember_view`), the
+channels that refuse the bot's posts (:func:`tell_if_blocked`).
+Tests put a fake client with the same on their fake interactions (``tests/fakes.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.ops import outcomes
 from bot.process.client import TableBot
 from bot.records.errors import TableError
 from bot.records.session import Seat
-from bot.sessions.manager import BOT_LEVELS, SessionManager
+from bot.sessions.manager import SessionManager
 from cogs.click_context import context_of
 from cogs.game_ui import Render
 from cogs.i18n.command_mentions import command_fields
@@ -24,8 +24,6 @@ from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import Message
 from cogs.i18n.words import Words
 from cogs.kit.refusal_texts import refusal_text
-from cogs.table_services import services_of
-from cogs.ui_registry import GameUIs
 from game.base import PlayerId
 
 Interaction = discord.Interaction[TableBot]
@@ -34,16 +32,6 @@ Interaction = discord.Interaction[TableBot]
 
 def manager_of(interaction: Interaction) -> SessionManager:
     return interaction.client.manager
-
-
-def game_uis(client: TableBot) -> GameUIs:
-    """The game UI registry (the services')."""
-    return services_of(client).uis
-
-
-def offered_bot_levels(client: TableBot) -> tuple[str, ...]:
-    """The bot levels the lobby offers (the services'; ``BOT_LEVELS`` when none is)."""
-    return services_of(client).bot_levels or BOT_LEVELS
 
 
 def remember_view(interaction: Interaction, session_id: int, player: PlayerId) -> None:

@@ -19,9 +19,13 @@ table's :class:`TableFeatures` among it) and registers itself in ``cog_load``::
   one ordered list (the table subscribes one slot per place, in order, so the order never
   depends on which extension loaded first);
 - ``private``: what it adds to a private table's message of its kind
-  (:data:`PrivateAddOn`, :class:`PrivateExtras`).
+  (:data:`PrivateAddOn`, :class:`PrivateExtras`);
+- ``turn_items``: what it adds to a person's private view on their turn (:data:`TurnItems`:
+  the Hint button), laid out by the game's UI after its own controls;
+- ``sealed``: for a kind of session it owns, whether a stored game of that kind may be shown
+  yet (replayed, exported, reviewed) (:data:`Sealed`: today's daily deal may not).
 
-The table core places its own listeners the same way (``cogs.table_extension.listeners``).
+The table core places its own listeners the same way (``cogs.table.extension.listeners``).
 """
 
 from __future__ import annotations
@@ -88,6 +92,16 @@ class PrivateExtras:
 PrivateAddOn = Callable[[Session, PlayerId, Words], Awaitable[PrivateExtras]]
 
 
+# What a feature adds to a person's private view on their turn (the Hint button): the game's UI
+# lays the items out after its own controls. Called on every draw of a view: quick, no I/O.
+TurnItems = Callable[[Session, PlayerId, Words], Sequence[Item]]
+
+
+# None when a stored game of its kind may be shown (replayed, exported, reviewed); else the
+# refusal to say, a template marked for the catalogs where it is defined (raised as a Refusal).
+Sealed = Callable[[Session], Awaitable[str | None]]
+
+
 ControlClick = Click[*tuple[Any, ...]]
 
 
@@ -99,10 +113,13 @@ class Feature:
     controls: Mapping[type[AnyControl], ControlClick] = field(default_factory=dict)
     listeners: Mapping[Place, Listener] = field(default_factory=dict)
     private: Mapping[SessionKind, PrivateAddOn] = field(default_factory=dict)
+    sealed: Mapping[SessionKind, Sealed] = field(default_factory=dict)
+    turn_items: TurnItems | None = None
 
 
 class TakenPlace(ValueError):
-    """Two registrations for one place, one private kind or one control kind."""
+    """Two registrations for one place, one private kind (add-on or seal) or one control
+    kind."""
 
 
 class _Slot:
@@ -131,6 +148,8 @@ class TableFeatures:
     def __init__(self, add_controls: Callable[..., None] | None = None) -> None:
         self._slots = {place: _Slot(place) for place in Place}
         self._private: dict[SessionKind, PrivateAddOn] = {}
+        self._sealed: dict[SessionKind, Sealed] = {}
+        self._turn_items: list[TurnItems] = []
         self._clicks: dict[str, ControlClick] = {}
         self._add_controls = add_controls
         self.names: list[str] = []
@@ -142,6 +161,9 @@ class TableFeatures:
         for kind in feature.private:
             if kind in self._private:
                 raise TakenPlace(f"{feature.name}: the private kind {kind} has its add-on")
+        for kind in feature.sealed:
+            if kind in self._sealed:
+                raise TakenPlace(f"{feature.name}: the kind {kind} has its seal")
         for control in feature.controls:
             if control.kind.prefix in self._clicks:
                 raise TakenPlace(f"{feature.name}: the control kind {control.kind.prefix}"
@@ -149,6 +171,9 @@ class TableFeatures:
         for place, listener in feature.listeners.items():
             self._slots[place].listener = listener
         self._private.update(feature.private)
+        self._sealed.update(feature.sealed)
+        if feature.turn_items is not None:
+            self._turn_items.append(feature.turn_items)
         self._clicks.update({control.kind.prefix: click
                              for control, click in feature.controls.items()})
         if feature.controls and self._add_controls is not None:
@@ -166,6 +191,16 @@ class TableFeatures:
 
     def private_addon(self, kind: SessionKind) -> PrivateAddOn | None:
         return self._private.get(kind)
+
+    def turn_items(self, session: Session, viewer: PlayerId, words: Words) -> list[Item]:
+        """What the features add to ``viewer``'s private view of ``session`` on their turn (the
+        UI shows them only then), in the order they registered."""
+        return [item for items in self._turn_items for item in items(session, viewer, words)]
+
+    async def seal_of(self, session: Session) -> str | None:
+        """Why stored ``session`` may not be shown yet (the feature of its kind says), or None."""
+        sealed = self._sealed.get(session.kind)
+        return None if sealed is None else await sealed(session)
 
     def click(self, kind: AnyKind) -> ControlClick:
         """The click registered for ``kind`` (KeyError: no feature registered it)."""

@@ -2,7 +2,7 @@
 
 Each game's UI lives in its own package (``cogs/<game key>/``), a discord.py extension whose
 ``setup`` registers one :class:`GameUI` in the bot's ``cogs.ui_registry.GameUIs``; a game without
-one gets ``cogs.rendering.plain_ui.PlainUI``. Outside its package nothing names a game.
+one gets ``cogs.plain_ui.PlainUI``. Outside its package nothing names a game.
 
 The cogs own the flow: the click handler parses the control's id, and the session manager
 (``SessionManager.click``) runs the gate (seat, status, version, turn: see
@@ -31,8 +31,9 @@ events as lines of the log, a replay and the turn clock's notices; the cogs call
 on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures), :class:`DrawsFinalPicture` (the
 picture for a finished game's final post) and :class:`WordsHints` (the expert's hint in the
-game's words; its private view then carries the Hint button in a game with hints). The
-picture hooks return PNG bytes and run in a worker thread (``cogs.rendering.pictures``): they
+game's words; the Hint button itself is the hints feature's turn item, ``extra`` of
+:class:`WordsPrivate`). The
+picture hooks return PNG bytes and run in a worker thread (``cogs.pictures``): they
 may read the session (the manager swaps a new session in, it never changes one) but must touch
 nothing else.
 """
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar, cast
@@ -272,16 +273,29 @@ class WordsTables(Protocol):
 WORDS_TABLES: Capability[WordsTables] = Capability("words tables")
 
 
+# The features' items for the viewer's turn, asked by the UI only when it shows the viewer's
+# controls (their turn), so a view drawn off turn or a click that moves asks nothing.
+TurnItemsOf = Callable[[], Sequence[Item]]
+
+
+def no_items() -> Sequence[Item]:
+    return ()
+
+
 class WordsPrivate(Protocol):
     """A GameUI whose private views come from the catalogs: :meth:`private_in` draws
     ``viewer``'s view and :meth:`action_in` the next steps and refusals in ``words``'s
-    language (the viewer's); ``private`` / ``action_for`` are the English forms."""
+    language (the viewer's); ``private`` / ``action_for`` are the English forms. ``extra``:
+    gives what the features add on the viewer's turn (``cogs.features.TurnItems``: the Hint
+    button); the UI asks it only when it shows the viewer's controls and lays the items out
+    after them."""
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render: ...
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: TurnItemsOf = no_items) -> Render: ...
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click: ...
 
 
@@ -312,22 +326,25 @@ def table_in(ui: GameUI, session: Session, words: Words) -> Render:
     return wording.table_in(session, words) if wording is not None else ui.table(session)
 
 
-def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> Render:
-    """``viewer``'s private view in ``words`` (English for a UI without catalog texts)."""
+def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words,
+               extra: TurnItemsOf = no_items) -> Render:
+    """``viewer``'s private view in ``words`` (English for a UI without catalog texts), with
+    ``extra``'s items on their turn (:class:`WordsPrivate`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.private_in(session, viewer, words)
+        return wording.private_in(session, viewer, words, extra)
     return ui.private(session, viewer)
 
 
 def action_in(
     ui: GameUI, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-    words: Words,
+    words: Words, extra: TurnItemsOf = no_items,
 ) -> Click:
-    """:meth:`GameUI.action_for` with its next steps in ``words``."""
+    """:meth:`GameUI.action_for` with its next steps in ``words`` (``extra`` on the viewer's
+    turn, as in :func:`private_in`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.action_in(session, viewer, payload, values, words)
+        return wording.action_in(session, viewer, payload, values, words, extra)
     return ui.action_for(session, viewer, payload, values)
 
 
@@ -424,7 +441,7 @@ SHOWS_STANDINGS: Capability[ShowsStandings] = Capability("shows standings")
 
 class DrawsImages(Protocol):
     """A GameUI that draws its table and a player's hand as images (PNG bytes). Called in a
-    worker thread, results cached per (session, version, viewer) by ``cogs.rendering.pictures``; the
+    worker thread, results cached per (session, version, viewer) by ``cogs.pictures``; the
     words come from ``words`` (the message's language)."""
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
@@ -445,7 +462,7 @@ class DrawsFinalPicture(Protocol):
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """PNG bytes for ``session`` once finished; None while it runs or when there is none.
-        Runs in a worker thread (``cogs.rendering.pictures.final_attachment`` wraps it)."""
+        Runs in a worker thread (``cogs.pictures.final_attachment`` wraps it)."""
         ...
 
 
@@ -462,8 +479,9 @@ class HintUnit(StrEnum):
 class WordsHints(Protocol):
     """A GameUI that words the expert's hints (``cogs.hints.hint_click``): a move as its
     controls and log say it, in ``words`` (the viewer's), drawn from ``viewer``'s own view,
-    and the unit of its expert's outcome now. Its private view carries the Hint button
-    (``cogs.hints.hint_button``) on the viewer's turn in a game with hints."""
+    and the unit of its expert's outcome now. The Hint button is not the UI's: the hints
+    feature registers it (``cogs.features.Feature.turn_items``) and the table hands it to the
+    private view (``extra``)."""
 
     def hint_move(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
         ...

@@ -1,10 +1,10 @@
 """What the cogs share, one typed object per bot: :class:`TableServices`.
 
-The table extension (``cogs.table_extension``) makes it and sets it on the client
+The table extension (``cogs.table.extension``) makes it and sets it on the client
 (``TableBot.services``). A feature's extension reads it once, when it makes its cog
 (:func:`table_of`); a click or a command reads it from its context
-(``cogs.click_context.context_of``); a listener is made with it. The core's renders that are
-given only the client still look it up (:func:`services_of`). The process's own parts stay
+(``cogs.click_context.context_of``); a listener is made with it; a render is given it (or the
+one part it needs). Nothing looks it up at run time. The process's own parts stay
 the client's: ``client.manager``, ``client.settings``, ``client.leaderboards``,
 ``client.autoplay``, ``client.turn_clock``, ``client.daily``.
 Tests give their fake client the same attribute (``tests/fakes.py``).
@@ -24,10 +24,10 @@ from bot.records.session import Session
 from bot.sessions.manager import BOT_LEVELS
 from cogs.features import TableFeatures
 from cogs.kit.channel_health import ChannelHealth
+from cogs.kit.followed_views import FollowedViews
 from cogs.kit.message_routes import MessageRoutes
-from cogs.listeners.followed_views import FollowedViews
-from cogs.rendering.pictures import Pictures
-from cogs.rendering.replay_cache import ReplayCache
+from cogs.pictures import Pictures
+from cogs.replay_cache import ReplayCache
 from cogs.ui_registry import GameUIs
 
 
@@ -65,17 +65,11 @@ class TableServices:
     features: TableFeatures = field(default_factory=TableFeatures)
 
 
-def services_of(client: TableBot) -> TableServices:
-    """The services of ``client``, for the core's renders that are given only the client (a
-    table drawn from a listener and from a click alike)."""
-    return table_of(client)
-
-
 def table_of(client: TableBot) -> TableServices:
     """The table's services, for a feature extension's ``setup`` (RuntimeError before the table
     extension made them): read once there, when the feature is made and registered, never at
     run time."""
     services = client.services
     if not isinstance(services, TableServices):
-        raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
+        raise RuntimeError("the table extension (cogs.table.extension) is not loaded")
     return services

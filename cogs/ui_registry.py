@@ -1,8 +1,8 @@
 """The game UI registry: game key -> its :class:`cogs.game_ui.GameUI`.
 
 Each game's UI package registers its UI here in its extension ``setup``; an engine without
-one is drawn by :class:`cogs.rendering.plain_ui.PlainUI`. The services hold the registry
-(``cogs.table_services``; ``cogs.client_services.game_uis``).
+one is drawn by :class:`cogs.plain_ui.PlainUI`. The services hold the registry
+(``cogs.table_services``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from bot.records.errors import Refusal
 from cogs.game_ui import GameUI
 from cogs.i18n.messages import N_
-from cogs.rendering.plain_ui import PlainUI
+from cogs.plain_ui import PlainUI
 from game.base import Engine
 
 NO_TABLE_VIEW = N_("There is no table view for {game}.").text

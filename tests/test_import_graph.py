@@ -26,3 +26,11 @@ def test_records_import_nothing_of_bot_outside_them() -> None:
                if module.startswith("bot.records") for target in targets
                if target.startswith("bot.") and not target.startswith("bot.records")}
     assert outside == set()
+
+
+def test_cogs_folders_import_only_downwards() -> None:
+    """kit below the core's shared modules (cogs/*.py), then rendering, listeners, clicks,
+    commands, and the table extension (cogs/table) on top: no circle among cogs' folders."""
+    graph = read_graph()
+    assert {"cogs", "cogs.kit", "cogs.rendering", "cogs.table"} <= set(graph.folders())
+    assert [circle for circle in circles(graph.folders()) if circle[0].startswith("cogs")] == []

@@ -274,8 +274,9 @@ class DailyDeals:
         if session.kind is not SessionKind.DAILY:
             return True
         play = await self.store.daily_play_of(session.id)
-        day = play.day if play is not None else deal_day(session.created_at)
-        return self.is_over(day)
+        # The day it was dealt, never earlier than the day it was claimed for.
+        day = deal_day(session.created_at)
+        return self.is_over(max(day, play.day) if play is not None else day)
 
     async def replay_of(self, guild_id: int, game: str, day: date, player: str) -> int | None:
         """The game to replay ``day``'s deal with in server ``guild_id``: the player's own

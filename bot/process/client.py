@@ -56,7 +56,7 @@ CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while run
 # Loaded in this order; the table extension loads each game's UI package (cogs.<game key>),
 # then each feature registers with the table (cogs.features).
 EXTENSIONS = (
-    "cogs.table_extension", "cogs.hints.extension", "cogs.reviews.extension",
+    "cogs.table.extension", "cogs.hints.extension", "cogs.reviews.extension",
     "cogs.learn.extension", "cogs.daily.extension", "cogs.leaderboard.extension",
     "cogs.seasons.extension", "cogs.settings.extension", "cogs.admin.extension",
 )

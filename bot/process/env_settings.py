@@ -30,7 +30,7 @@ class Settings(DatabaseSettings):
     turn_minutes: int = Field(default=5, ge=0, le=30)  # a new game's turn clock; 0 = off
     leaderboard_min_games: int = Field(default=3, ge=1)
     # Server defaults that /config overrides per server (cogs.kit.server_settings).
-    # Pictures of tables and hands (cogs.rendering.pictures): a server's /config images setting and
+    # Pictures of tables and hands (cogs.pictures): a server's /config images setting and
     # a person's /images choice win; this is the default where neither is set.
     images: bool = True
     threads: bool = False  # each game in its own thread
@@ -40,7 +40,7 @@ class Settings(DatabaseSettings):
     # This process's share of Discord's global limit of 50 requests per second per bot token
     # (bot.ops.request_budget): 0.5 each when two processes of the bot run.
     global_rate_share: float = Field(default=1.0, gt=0, le=1)
-    # Worker processes that draw them (0: threads of the bot process; cogs.rendering.pictures).
+    # Worker processes that draw them (0: threads of the bot process; cogs.pictures).
     image_processes: int = Field(default=1, ge=0, le=8)
     game_seed: int | None = None  # tests and replays only; never logged
     # The daily deal's key (bot.daily.deal): every process of one bot must have the same one.

@@ -20,11 +20,17 @@ from bot.records.errors import Refusal, TableError
 from bot.records.session import Session, Status
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, player_id, refuse, seat_for
-from cogs.commands.game_threads import reopen
 from cogs.i18n.interaction import user_words
 from cogs.kit.custom_ids import REMATCH_GONE
 from cogs.kit.keyed_locks import REMATCHES
 from cogs.rendering.table_renders import table_render
+
+
+async def reopen(channel: object) -> None:
+    """Open an archived thread again (a Rematch clicked in it; ``cogs.commands.game_threads``
+    archived it at the game's end)."""
+    if isinstance(channel, discord.Thread) and channel.archived:
+        await channel.edit(archived=False)
 
 
 async def rematch_click(interaction: Interaction, session_id: int) -> None:
@@ -82,7 +88,8 @@ async def _open(interaction: Interaction, old: Session) -> None:
             lobby = await manager.add_bot(lobby.id, me, seat.bot_level)
     try:
         await interaction.response.send_message(
-            **table_render(interaction.client, lobby).send_kwargs()
+            **table_render(interaction.client, context_of(interaction).services,
+                           lobby).send_kwargs()
         )
     except discord.HTTPException:
         # A lobby nobody can see would block the channel: close it, then let the error

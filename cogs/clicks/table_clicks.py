@@ -220,7 +220,9 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
         await refuse(interaction, err)
         return
     ui = context_of(interaction).services.uis.ui(session.game)
-    private = private_in(ui, session, me, await user_words(interaction))
+    words = await user_words(interaction)
+    features = context_of(interaction).services.features
+    private = private_in(ui, session, me, words, lambda: features.turn_items(session, me, words))
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
     remember_view(interaction, session.id, me)
@@ -265,9 +267,11 @@ async def act_click(
             await send_private(interaction, info)
             return
         clicked = ui
+        features = context_of(interaction).services.features
 
         def decode(live: Session) -> BaseModel | tuple[Session, OpenStep]:
-            click = action_in(clicked, live, me, payload, values, words)
+            click = action_in(clicked, live, me, payload, values, words,
+                              lambda: features.turn_items(live, me, words))
             if isinstance(click, Move):
                 return click.action
             return live, click
@@ -328,7 +332,9 @@ async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session,
     if session.is_private:
         return Shown(await private_table(context_of(interaction).services, session, me, words,
                                           step))
-    render = step if step is not None else private_in(ui, session, me, words)
+    features = context_of(interaction).services.features
+    render = step if step is not None else private_in(
+        ui, session, me, words, lambda: features.turn_items(session, me, words))
     return await private_shown(interaction, session, me, render)
 
 
@@ -350,7 +356,7 @@ async def _answer_on_ping(interaction: Interaction, change: Change, me: str) -> 
     session = change.session
     if me in humans_in(change):
         words = await server_words(interaction.client, session.guild_id)
-        view = ping_view(interaction.client, session, [me], words)
+        view = ping_view(context_of(interaction).services.uis, session, [me], words)
         await interaction.response.edit_message(view=view)
         release_view(view)
     else:

@@ -1,4 +1,4 @@
-"""/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table_extension``).
+"""/game new | status | hand | leave | cancel and /rules (loaded by ``cogs.table.extension``).
 
 The cog takes the bot's services (``cogs.table_services.TableServices``): the game UIs, the
 pictures, the bot levels offered, the publisher.
@@ -148,7 +148,8 @@ class GameCog(commands.Cog):
         try:
             session = await open_lobby(interaction, interaction.channel_id or 0, game, minutes,
                                        bot_level, hints=server.hints)
-            render = table_render(interaction.client, session, await channel_words(interaction))
+            render = table_render(interaction.client, self.services, session,
+                                  await channel_words(interaction))
         except TableError as err:
             await refuse(interaction, err)
             return
@@ -175,7 +176,7 @@ class GameCog(commands.Cog):
             await refuse(interaction, err)
             return
         manager = interaction.client.manager
-        render = await public_table(interaction.client, session)
+        render = await public_table(interaction.client, self.services, session)
         await interaction.response.send_message(**render.send_kwargs())
         # The newest copy becomes the table message that later changes edit; the one it
         # replaces goes, so that one table is in the channel, at the bottom. The replaced one

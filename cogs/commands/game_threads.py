@@ -17,6 +17,7 @@ from bot.ops.request_budget import RequestBudget
 from bot.process.client import TableBot
 from bot.records.change import Change
 from bot.records.errors import TableError
+from cogs.click_context import context_of
 from cogs.client_services import Interaction, refuse
 from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n.interaction import server_words
@@ -64,13 +65,8 @@ async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
     except TableError as err:
         await refuse(interaction, err)
         return
-    await post_lobby(interaction, session, table_render(client, session), thread.send)
-
-
-async def reopen(channel: object) -> None:
-    """Open an archived thread again (a Rematch clicked in it)."""
-    if isinstance(channel, discord.Thread) and channel.archived:
-        await channel.edit(archived=False)
+    render = table_render(client, context_of(interaction).services, session)
+    await post_lobby(interaction, session, render, thread.send)
 
 
 class ThreadArchiver:

@@ -1,6 +1,6 @@
 """/images on|off: a person's own choice of pictures in what only they see (their hand, the
 Table button's copy), wherever they play. Stored as the user setting ``images``; without a
-choice they follow the server (``cogs.rendering.pictures``). Public tables follow the server only.
+choice they follow the server (``cogs.pictures``). Public tables follow the server only.
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ from cogs.client_services import Interaction
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import private_words
 from cogs.i18n.settings_cache import stored_settings
-from cogs.rendering.message_delivery import LANGUAGE_KEY, pictures_of
-from cogs.rendering.pictures import IMAGES_KEY, OFF, ON
+from cogs.pictures import IMAGES_KEY, OFF, ON, Pictures
+from cogs.rendering.message_delivery import LANGUAGE_KEY
 
 log = logging.getLogger(__name__)
 
 
 class ImagesCog(commands.Cog):
-    """The /images command."""
+    """The /images command (``pictures``: the table's)."""
+
+    def __init__(self, pictures: Pictures) -> None:
+        self.pictures = pictures
 
     @app_commands.command(
         name=L_("command-name", "images"),
@@ -37,7 +40,7 @@ class ImagesCog(commands.Cog):
     ])
     async def images(self, interaction: Interaction, show: str) -> None:
         client = interaction.client
-        pictures = pictures_of(client)
+        pictures = self.pictures
         store = client.manager.store
         settings = await pictures.user_settings(store, interaction.user.id)
         words = private_words(interaction, settings.get(LANGUAGE_KEY))

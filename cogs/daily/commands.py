@@ -57,6 +57,9 @@ BAD_DAY = N_("Write the day as YYYY-MM-DD, for example 2026-12-01.")
 NOBODY_HERE = N_("Nobody in this server finished the daily {game} deal of {day}.")
 DAY_FORMAT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 DAY_MAX = 10
+# A daily deal's replay, export and review wait for the end of its day (every player gets its
+# cards today): raised as a Refusal by the table's replays (``Feature.sealed``).
+DEAL_NOT_OVER = N_("That daily deal can be replayed or exported once its day is over.").text
 
 
 def titles_of(client: TableBot) -> dict[str, str]:
@@ -156,7 +159,12 @@ class DailyCog(commands.Cog):
             controls={ShareButton: lambda ia, parts, _: self.share_click(ia, *parts)},
             listeners={Place.DAILY_SCORES: self.deals.on_change},
             private={SessionKind.DAILY: self.addon},
+            sealed={SessionKind.DAILY: self.sealed},
         )
+
+    async def sealed(self, session: Session) -> str | None:
+        """A daily deal stays unseen until its day is over (``DailyDeals.deal_is_over``)."""
+        return None if await self.deals.deal_is_over(session) else DEAL_NOT_OVER
 
     async def cog_load(self) -> None:
         self.table.features.register(self.feature())

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.process.client import TableBot
 from cogs.features import Feature
+from cogs.hints.hint_button import hint_buttons
 from cogs.hints.hint_click import HintClick, HintPool
 from cogs.kit.custom_ids import HintButton
 from cogs.table_services import TableServices, table_of
@@ -22,7 +23,8 @@ class HintsCog(commands.Cog):
 
     def feature(self) -> Feature:
         click = self.click
-        return Feature("hints", controls={HintButton: lambda ia, parts, _: click(ia, *parts)})
+        return Feature("hints", controls={HintButton: lambda ia, parts, _: click(ia, *parts)},
+                       turn_items=hint_buttons)
 
     async def cog_load(self) -> None:
         self.table.features.register(self.feature())

@@ -104,7 +104,7 @@ def message_fill(template: str, fields: dict[str, object]) -> str:
 
 # Scores, counts and prices repeat on every table a click redraws, and Babel formats each
 # anew (tens of microseconds): the same few hundred numbers per language are kept, no more
-# than a picture worker's cache budget (cogs.rendering.render_workers.CACHE_ENTRIES), which
+# than a picture worker's cache budget (cogs.render_workers.CACHE_ENTRIES), which
 # would otherwise empty it after every job.
 @lru_cache(maxsize=512, typed=True)
 def _number(value: int | float | Decimal, locale: Locale) -> str:

@@ -17,5 +17,5 @@ The game renderers (each returns PNG bytes; ``names`` maps player ids to display
 
 Each has a ``*_layout`` twin returning the layout alone (what the tests inspect). Labels are
 drawn in English unless the call runs inside ``cogs.imaging.words.words_in(words)``; the
-bot's wiring (when, where, in which worker) is ``cogs.rendering.pictures``.
+bot's wiring (when, where, in which worker) is ``cogs.pictures``.
 """

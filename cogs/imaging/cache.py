@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 RenderKey = tuple[int, int, Hashable]  # (session id, version, viewer or None for the table)
 DEFAULT_CAPACITY = 256
 # The bound of each drawing cache (text masks and widths, tiles, glyph checks): at most the
-# picture workers' cache budget (``cogs.rendering.render_workers.CACHE_ENTRIES``), so that it
+# picture workers' cache budget (``cogs.render_workers.CACHE_ENTRIES``), so that it
 # drops its least recently used entries instead of growing past the budget and being emptied
 # after a job (issue 42: each emptying had the next pictures draw their text and tiles anew).
 DRAWING_CACHE = 512

@@ -23,6 +23,7 @@ five rows are split into pages of four plus a row of Previous / More buttons (pa
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -254,3 +255,28 @@ def layout(session: Session, controls: Controls, page: int = 0,
             item.row = row_number
             view.add_item(item)
     return view, note
+
+
+def with_buttons(items: Sequence[Item], extra: Sequence[Item]) -> list[Item]:
+    """``items`` (their rows set, as ``Controls.items`` sets them) and the buttons ``extra``
+    in a row of their own after them, or in the last row of buttons with room for them.
+    ValueError when no row has room (the controls' layout must leave it)."""
+    if not extra:
+        return list(items)
+    widths: Counter[int] = Counter()
+    for item in items:
+        # A DynamicItem reads its row from the wrapped component's private field, which a
+        # select does not keep: ask the component itself.
+        row = getattr(item, "item", item).row or 0
+        widths[row] += item.width
+    used = max(widths, default=-1) + 1
+    if used < MAX_ROWS:
+        row = used
+    else:
+        free = [r for r in range(MAX_ROWS) if widths[r] + len(extra) <= MAX_BUTTONS_PER_ROW]
+        if not free:
+            raise ValueError("no row has room for the extra buttons")
+        row = free[-1]
+    for button in extra:
+        button.row = row
+    return [*items, *extra]

@@ -246,7 +246,7 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
                 client: TableBot = interaction.client
                 dispatch = client.dispatch_control
                 if dispatch is None:
-                    raise RuntimeError("the table extension (cogs.table_extension) is not loaded")
+                    raise RuntimeError("the table extension (cogs.table.extension) is not loaded")
                 await dispatch(interaction, self.kind, self.parts, self.chosen(interaction))
             except Exception as error:  # every click is answered: logged, apologised for
                 await answer_unexpected(interaction, error, f"component {self.custom_id!r}")

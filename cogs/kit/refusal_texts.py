@@ -29,7 +29,6 @@ REPLAY_REFUSALS: dict[str, Message] = {
     "OUT_OF_RANGE": N_("That step is not part of this game's replay."),
     "NO_FINISHED_GAME": N_("There is no finished game in this channel."),
     "EXPORT_PLAYERS_ONLY": N_("Only the game's players (or Manage Server) may export it."),
-    "DEAL_NOT_OVER": N_("That daily deal can be replayed or exported once its day is over."),
 }
 
 REFUSALS: dict[str, Message] = {

@@ -32,8 +32,8 @@ MOVE_MADE = (
 )
 DONE_NOT_SHOWN = "That was done, but this message could not be updated; /game status shows it."
 # An option value discord.py could not turn into its type (a forged command: a choice that is
-# not one, a channel it cannot resolve). ``cogs.kit.option_check`` refuses these before a command
-# runs; this is the answer should one get past it. A refusal, not a bug.
+# not one, a channel it cannot resolve). ``cogs.commands.option_check`` refuses these before a
+# command runs; this is the answer should one get past it. A refusal, not a bug.
 BAD_VALUE = (
     "One of the options has a value it cannot take. Please use the command as Discord "
     "offers it."

@@ -424,7 +424,7 @@ class LeaderboardCog(commands.Cog):
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
         if user is not None and not isinstance(getattr(user, "display_name", None), str):
-            # An id Discord did not resolve (a forged command; cogs.kit.option_check refuses it
+            # An id Discord did not resolve (a forged command; cogs.commands.option_check refuses it
             # first): nobody to show.
             await refuse(interaction, NO_SUCH_MEMBER)
             return

@@ -21,7 +21,7 @@ import discord
 from bot.process.client import TableBot
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session, Status
-from cogs.client_services import game_uis, release_view
+from cogs.client_services import release_view
 from cogs.game_ui import SHOWS_STANDINGS, Attachment, Render, able
 from cogs.i18n.button_names import button_names
 from cogs.i18n.common_words import POINTS, REMATCH
@@ -33,6 +33,7 @@ from cogs.kit.message_routes import cause_of
 from cogs.rendering.message_delivery import final_picture
 from cogs.rendering.replay_pages import review_button
 from cogs.table_services import TableServices
+from cogs.ui_registry import GameUIs
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,9 @@ def standings_embed(client: TableBot, session: Session, words: Words) -> discord
     )
 
 
-def final_post(client: TableBot, session: Session, words: Words) -> Render:
+def final_post(client: TableBot, uis: GameUIs, session: Session, words: Words) -> Render:
     """The final post of finished ``session``: standings and the Rematch button."""
-    standings = able(game_uis(client).ui(session.game), SHOWS_STANDINGS)
+    standings = able(uis.ui(session.game), SHOWS_STANDINGS)
     embeds = (
         standings.final_embeds(session, words) if standings is not None
         else [standings_embed(client, session, words)]
@@ -95,8 +96,8 @@ class FinalPost:
             return
         words = await server_words(self._client, session.guild_id)
         render = with_final_picture(
-            final_post(self._client, session, words),
-            await final_picture(self._client, session),
+            final_post(self._client, self._services.uis, session, words),
+            await final_picture(self._client, self._services, session),
         )
         routes = self._services.routes
         left = {session.table_message_id: "table"} if session.table_message_id else {}

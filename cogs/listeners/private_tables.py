@@ -10,7 +10,7 @@ the channel:
   (``cogs.rendering.private_table``), and a notice is not said.
 
 That message is edited with the token of the player's latest interaction that answered with
-it (``cogs.listeners.followed_views``), through Discord's "Edit Original Interaction Response"
+it (``cogs.kit.followed_views``), through Discord's "Edit Original Interaction Response"
 (``PATCH /webhooks/{application.id}/{interaction.token}/messages/@original``); the token is
 valid for 15 minutes after the interaction
 (https://discord.com/developers/docs/interactions/receiving-and-responding#edit-original-interaction-response).

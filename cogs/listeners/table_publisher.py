@@ -64,7 +64,7 @@ class TablePublisher:
     ) -> None:
         self._client = client
         self._services = services
-        self._run_debounce = run_debounce  # seconds; cogs.table_extension passes the setting
+        self._run_debounce = run_debounce  # seconds; cogs.table.extension passes the setting
         self.watch = watch  # counts the messages below each table (None: tables never move)
         self.on_moved: Moved | None = None
         self._shown: OrderedDict[int, int] = OrderedDict()  # table message id -> version shown
@@ -227,7 +227,7 @@ class TablePublisher:
                 session = live
             if live is not None and live.table_message_id != table_id:
                 return  # the table moved meanwhile: its move drew it
-        render = await public_table(self._client, session)
+        render = await public_table(self._client, self._services, session)
         try:
             async with message_turn(table_id):
                 if self._overtaken(session) or self._shown.get(table_id, -1) > session.version:
@@ -250,7 +250,7 @@ class TablePublisher:
     async def move(self, session: Session, old_id: int, cause: Cause | None = None) -> None:
         """Post ``session``'s table at the bottom of its channel (a follow-up of ``cause``
         when it can carry it) and delete the old one."""
-        render = await public_table(self._client, session)
+        render = await public_table(self._client, self._services, session)
         routes = self._routes
         try:
             message = await routes.send(self._client, session, cause, **render.send_kwargs())

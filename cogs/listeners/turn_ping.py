@@ -39,7 +39,7 @@ from bot.process.client import TableBot
 from bot.records.change import Change
 from bot.records.errors import TableError
 from bot.records.session import Session
-from cogs.client_services import game_uis, release_view
+from cogs.client_services import release_view
 from cogs.game_ui import PINGS_CONTROLS, Render, able
 from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
@@ -50,6 +50,7 @@ from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
 from cogs.table_services import TableServices
+from cogs.ui_registry import GameUIs
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -86,10 +87,10 @@ def only(players: Sequence[PlayerId]) -> discord.AllowedMentions:
     )
 
 
-def ping_view(client: TableBot, session: Session, players: Sequence[PlayerId],
+def ping_view(uis: GameUIs, session: Session, players: Sequence[PlayerId],
               words: Words) -> discord.ui.View:
     """The ping's controls: the game UI's, else "My hand" (both carry the session)."""
-    pings = able(game_uis(client).ui(session.game), PINGS_CONTROLS)
+    pings = able(uis.ui(session.game), PINGS_CONTROLS)
     items = (
         pings.ping_controls(session, players, words) if pings is not None
         else [HandButton(session.id, label=words.text(MY_HAND))]
@@ -100,13 +101,13 @@ def ping_view(client: TableBot, session: Session, players: Sequence[PlayerId],
     return view
 
 
-async def ping_render(client: TableBot, session: Session, players: Sequence[PlayerId], *,
-                      back: bool = False) -> Render:
+async def ping_render(client: TableBot, uis: GameUIs, session: Session,
+                      players: Sequence[PlayerId], *, back: bool = False) -> Render:
     """The turn ping of ``session`` for ``players`` (public: no hidden information)."""
     words = await server_words(client, session.guild_id)
     title = client.manager.engine(session.game).title
     return Render(content=ping_text(words, title, players, table_link(session), back=back),
-                  view=ping_view(client, session, players, words))
+                  view=ping_view(uis, session, players, words))
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,7 @@ class TurnPing:
         carry it): never two at a time."""
         await self.clear(session, store=False)
         current = self._client.manager.get(session.id) or session
-        render = await ping_render(self._client, current, players, back=back)
+        render = await ping_render(self._client, self._services.uis, current, players, back=back)
         try:
             message = await self._routes.send(
                 self._client, session, cause, **render.send_kwargs(),

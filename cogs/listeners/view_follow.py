@@ -3,7 +3,7 @@ last opened or clicked is edited to show their current hand and controls.
 
 An ephemeral message can only be edited through the token of the interaction that answered with
 it (``PATCH /webhooks/{app}/{token}/messages/@original``), and Discord keeps that token valid
-for 15 minutes. :class:`cogs.listeners.followed_views.FollowedViews` (in the services)
+for 15 minutes. :class:`cogs.kit.followed_views.FollowedViews` (in the services)
 remembers, per game and player, the latest such interaction (the click handlers call
 ``cogs.client_services.remember_view`` whenever they answer with a private view);
 :class:`ViewFollower`, a manager listener, edits it when the player becomes awaited. A token
@@ -29,8 +29,8 @@ from bot.records.session import Session
 from cogs.client_services import Interaction, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
+from cogs.kit.followed_views import FollowedViews
 from cogs.listeners.awaited_players import AwaitedHumans
-from cogs.listeners.followed_views import FollowedViews
 from cogs.rendering.message_delivery import draw_hand_ahead, followed_view
 from cogs.table_services import TableServices
 from game.base import PlayerId
@@ -59,7 +59,7 @@ class ViewFollower:
             if interaction is not None:
                 await self._edit(views, interaction, session, player)
             else:  # they will open their hand: its picture is drawn by then
-                await draw_hand_ahead(self._client, session, player,
+                await draw_hand_ahead(self._client, self._services, session, player,
                                       await player_words(self._client, player))
 
     async def _edit(self, views: FollowedViews, interaction: Interaction, session: Session,
@@ -70,8 +70,10 @@ class ViewFollower:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
-        render = private_in(self._services.uis.ui(session.game), session, player, words)
-        render = await followed_view(self._client, session, player, render, words)
+        features = self._services.features
+        render = private_in(self._services.uis.ui(session.game), session, player, words,
+                            lambda: features.turn_items(session, player, words))
+        render = await followed_view(self._client, self._services, session, player, render, words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

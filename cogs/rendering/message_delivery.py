@@ -1,5 +1,5 @@
 """The messages as they are shown: a table or private render with its picture when the
-server (public) or the person (private) has pictures on (``cogs.rendering.pictures``).
+server (public) or the person (private) has pictures on (``cogs.pictures``).
 
 Every send and edit of a game's table or of a private view goes through these coroutines, so
 the picture and the switch that turns it off are decided in one place. The picture's words
@@ -31,11 +31,11 @@ import discord
 from bot.process.client import TableBot
 from bot.records.session import Session
 from cogs.click_context import context_of
-from cogs.client_services import Interaction, game_uis, release_view
+from cogs.client_services import Interaction, release_view
 from cogs.game_ui import Attachment, Render
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
-from cogs.rendering.pictures import (
+from cogs.pictures import (
     Pictures,
     final_attachment,
     hand_job,
@@ -47,7 +47,7 @@ from cogs.rendering.pictures import (
     without_picture,
 )
 from cogs.rendering.table_renders import table_render
-from cogs.table_services import services_of
+from cogs.table_services import TableServices
 from game.base import PlayerId
 
 log = logging.getLogger(__name__)
@@ -67,15 +67,10 @@ class Shown:
     ready: Render | None = None
 
 
-def pictures_of(client: TableBot) -> Pictures:
-    """The bot's pictures (the services')."""
-    return services_of(client).pictures
-
-
-async def public_picture_words(client: TableBot, session: Session) -> Words | None:
+async def public_picture_words(client: TableBot, pictures: Pictures,
+                               session: Session) -> Words | None:
     """The words of the pictures on public messages about ``session`` (the server's
     language); None when the server has pictures off."""
-    pictures = pictures_of(client)
     store = client.manager.store
     if not await pictures.public_on(store, session.guild_id):
         return None
@@ -96,41 +91,42 @@ async def private_picture_words(interaction: Interaction, session: Session) -> W
     return private_words(interaction, settings.get(LANGUAGE_KEY))
 
 
-async def public_table(client: TableBot, session: Session) -> Render:
+async def public_table(client: TableBot, services: TableServices, session: Session) -> Render:
     """The public table message of ``session``: its text render, with the table picture (the
     final picture once finished) when the server shows pictures."""
-    render = table_render(client, session)
-    words = await public_picture_words(client, session)
-    ui = game_uis(client).ui(session.game)
-    return await with_table_picture(pictures_of(client), ui, session, render, words)
+    render = table_render(client, services, session)
+    words = await public_picture_words(client, services.pictures, session)
+    ui = services.uis.ui(session.game)
+    return await with_table_picture(services.pictures, ui, session, render, words)
 
 
 async def table_copy_shown(interaction: Interaction, session: Session, words: Words) -> Shown:
     """The table as only the clicker sees it (the Table button), in ``words`` (theirs), by
     their picture choice."""
-    client = interaction.client
-    table = table_render(client, session, words)
+    services = context_of(interaction).services
+    table = table_render(interaction.client, services, session, words)
     render = Render(content=table.content, embeds=table.embeds)
     picture_words = await private_picture_words(interaction, session)
     if picture_words is None:
         return Shown(render)
-    ui = game_uis(client).ui(session.game)
-    pictures = pictures_of(client)
+    ui = services.uis.ui(session.game)
+    pictures = services.pictures
     return Shown(render,
                  with_table_picture(pictures, ui, session, render, picture_words),
                  session, ready_picture(pictures, table_job(ui, session, picture_words), render))
 
 
-async def final_picture(client: TableBot, session: Session) -> Attachment | None:
+async def final_picture(client: TableBot, services: TableServices,
+                        session: Session) -> Attachment | None:
     """The final picture of finished ``session`` for a public final post (``final.png``; put
     it on the post with ``embed.set_image(url=attachment.url)`` and ``files=[attachment]``);
     None when the server has pictures off or the game's UI draws none. Rendered in the pool,
     cached like the table."""
-    words = await public_picture_words(client, session)
+    words = await public_picture_words(client, services.pictures, session)
     if words is None:
         return None
-    ui = game_uis(client).ui(session.game)
-    return await final_attachment(pictures_of(client), ui, session, words)
+    ui = services.uis.ui(session.game)
+    return await final_attachment(services.pictures, ui, session, words)
 
 
 async def table_shown(
@@ -139,12 +135,13 @@ async def table_shown(
     """The public table as a click on it re-renders it (the server's picture setting; ``words``:
     the server's, by default its cached choice)."""
     client = interaction.client
-    render = table_render(client, session, words)
-    words = await public_picture_words(client, session)
+    services = context_of(interaction).services
+    pictures = services.pictures
+    render = table_render(client, services, session, words)
+    words = await public_picture_words(client, pictures, session)
     if words is None:
         return Shown(without_picture(render))
-    ui = game_uis(client).ui(session.game)
-    pictures = pictures_of(client)
+    ui = services.uis.ui(session.game)
     return Shown(without_picture(render),
                  with_table_picture(pictures, ui, session, render, words), session,
                  ready_picture(pictures, table_job(ui, session, words), render))
@@ -157,40 +154,43 @@ async def private_shown(
     words = await private_picture_words(interaction, session)
     if words is None:
         return Shown(without_picture(render))
-    ui = context_of(interaction).services.uis.ui(session.game)
-    pictures = context_of(interaction).services.pictures
+    services = context_of(interaction).services
+    ui = services.uis.ui(session.game)
+    pictures = services.pictures
     return Shown(without_picture(render),
                  with_hand_picture(pictures, ui, session, viewer, render, words), session,
                  ready_picture(pictures, hand_job(ui, session, viewer, words), render))
 
 
-async def _hand_pictures_on(client: TableBot, session: Session, player: PlayerId) -> bool:
+async def _hand_pictures_on(client: TableBot, pictures: Pictures, session: Session,
+                            player: PlayerId) -> bool:
     user_id = int(player) if player.isascii() and player.isdecimal() else None
-    return await pictures_of(client).private_on(client.manager.store, session.guild_id, user_id)
+    return await pictures.private_on(client.manager.store, session.guild_id, user_id)
 
 
 async def followed_view(
-    client: TableBot, session: Session, player: PlayerId, render: Render, words: Words
+    client: TableBot, services: TableServices, session: Session, player: PlayerId,
+    render: Render, words: Words,
 ) -> Render:
     """``player``'s private ``render`` as the edit that makes their view follow the game
     (``cogs.listeners.view_follow``, not an answer: it may wait for the picture) shows it: with
     their hand picture by their choice, else as text with an older picture removed."""
-    if not await _hand_pictures_on(client, session, player):
+    pictures = services.pictures
+    if not await _hand_pictures_on(client, pictures, session, player):
         return without_picture(render)
-    pictures = pictures_of(client)
-    ui = game_uis(client).ui(session.game)
+    ui = services.uis.ui(session.game)
     return await with_hand_picture(pictures, ui, session, player, render, words)
 
 
 async def draw_hand_ahead(
-    client: TableBot, session: Session, player: PlayerId, words: Words
+    client: TableBot, services: TableServices, session: Session, player: PlayerId,
+    words: Words,
 ) -> None:
     """Start drawing ``player``'s hand picture of ``session`` now that the game waits for
     them, so the answer that shows it (their My hand) carries it with its first callback
     instead of an edit after it."""
-    if await _hand_pictures_on(client, session, player):
-        prerender_hand(pictures_of(client), game_uis(client).ui(session.game), session, player,
-                       words)
+    if await _hand_pictures_on(client, services.pictures, session, player):
+        prerender_hand(services.pictures, services.uis.ui(session.game), session, player, words)
 
 
 def with_note(render: Render, note: str | None) -> Render:

@@ -37,7 +37,8 @@ async def private_table(services: TableServices, session: Session, viewer: Playe
     viewer's own view with its controls, the kind's ``below`` and ``items``. Text only."""
     ui = services.uis.ui(session.game)
     table = table_in(ui, session, words)
-    own = step if step is not None else private_in(ui, session, viewer, words)
+    own = step if step is not None else private_in(
+        ui, session, viewer, words, lambda: services.features.turn_items(session, viewer, words))
     addon = services.features.private_addon(session.kind)
     extras = await addon(session, viewer, words) if addon is not None else None
     extras = extras or PrivateExtras()

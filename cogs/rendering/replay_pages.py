@@ -2,7 +2,7 @@
 
 A replay is built by replaying the stored log through the engine (``bot.sessions.export``:
 ``replay_export(export_session(...))``), never from stored renders; built replays are kept in a
-small bounded cache (:class:`cogs.rendering.replay_cache.ReplayCache`, in the services) so
+small bounded cache (:class:`cogs.replay_cache.ReplayCache`, in the services) so
 paging does not rebuild them. Each step is drawn with the game's own UI: its public table for
 the step's state and, since the game is over, every seat's private view (or the UI's own
 :class:`cogs.game_ui.DrawsReplay` hands), with the step's events in words. Everything fits
@@ -21,9 +21,8 @@ from dataclasses import replace
 
 import discord
 
-from bot.daily.deal import deal_day
 from bot.records.errors import Refusal
-from bot.records.session import LOG_KEEP, Session, SessionKind, Status, public_event
+from bot.records.session import LOG_KEEP, Session, Status, public_event
 from bot.sessions.export import (
     NO_SUCH_GAME,
     ExportRefused,
@@ -40,7 +39,7 @@ from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
-from cogs.rendering.replay_cache import BuiltReplay
+from cogs.replay_cache import BuiltReplay
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
 
@@ -60,24 +59,21 @@ OTHER_SERVER = N_("That game was played in another server.").text
 PLAYERS_ONLY = N_("On this server only the game's own players may replay or export it.").text
 NOT_REPLAYABLE = N_("That game's log does not replay with this version of the bot.").text
 OUT_OF_RANGE = N_("That step is not part of this game's replay.").text
-DEAL_NOT_OVER = N_("That daily deal can be replayed or exported once its day is over.").text
 
 
-def deal_over(interaction: Interaction, session: Session) -> bool:
-    """Whether ``session`` may be shown: not a daily deal whose day still runs (every player
-    gets its cards today). Its day is taken from when it was dealt, never earlier than the
-    day it was claimed for."""
-    if session.kind is not SessionKind.DAILY:
-        return True
-    return deal_day(session.created_at) < deal_day(interaction.client.manager.clock())
+async def may_show(interaction: Interaction, session: Session) -> None:
+    """Refuse (Refusal) while the feature of ``session``'s kind keeps it unseen
+    (``cogs.features.Feature.sealed``: today's daily deal)."""
+    refusal = await context_of(interaction).services.features.seal_of(session)
+    if refusal is not None:
+        raise Refusal(refusal)
 
 
 async def may_see(interaction: Interaction, session: Session) -> None:
     """Refuse (Refusal) a clicker who may not replay or export ``session``."""
     if session.guild_id != (interaction.guild_id or 0):
         raise Refusal(OTHER_SERVER)
-    if not deal_over(interaction, session):
-        raise Refusal(DEAL_NOT_OVER)
+    await may_show(interaction, session)
     if session.seat_of(player_id(interaction.user)) is not None:
         return
     if interaction.permissions.manage_guild:
@@ -372,8 +368,7 @@ async def export_command(interaction: Interaction, session_id: int | None) -> No
         stored = await store.load_session(export.session_id)
         if stored is None or stored.guild_id != (interaction.guild_id or 0):
             raise Refusal(OTHER_SERVER)
-        if not deal_over(interaction, stored):
-            raise Refusal(DEAL_NOT_OVER)
+        await may_show(interaction, stored)
         if (player_id(interaction.user) not in export.players
                 and not interaction.permissions.manage_guild):
             raise Refusal(EXPORT_PLAYERS_ONLY)

@@ -10,7 +10,6 @@ from bot.process.client import TableBot
 from bot.records.errors import clip
 from bot.records.session import Seat, Session, Status
 from bot.sessions.manager import BOT_LEVELS
-from cogs.client_services import game_uis, offered_bot_levels
 from cogs.game_ui import SHOWS_SCORES, WORDS_HINTS, GameUI, Render, able, table_in
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
@@ -48,6 +47,7 @@ from cogs.kit.custom_ids import (
 )
 from cogs.rendering.notice_text import away_line
 from cogs.rendering.replay_pages import replay_button
+from cogs.table_services import TableServices
 
 ENGLISH = words_for(DEFAULT_LANGUAGE)
 
@@ -238,20 +238,21 @@ def closed_render(session: Session, title: str, words: Words = ENGLISH) -> Rende
     return Render(embeds=[embed], view=None)
 
 
-def table_render(client: TableBot, session: Session, words: Words | None = None) -> Render:
+def table_render(client: TableBot, services: TableServices, session: Session,
+                 words: Words | None = None) -> Render:
     """The public message for ``session`` in whatever status it is (``client``: the bot;
-    ``words``: the server's, by default the cached ``/config`` choice, see
-    ``cogs.i18n.interaction.server_words``)."""
+    ``services``: the table's; ``words``: the server's, by default the cached ``/config``
+    choice, see ``cogs.i18n.interaction.server_words``)."""
     if words is None:
         words = server_words_now(client, session.guild_id)
     engine = client.manager.engine(session.game)
     if session.status is Status.LOBBY:
         return lobby_render(session, engine.title, engine.min_players, engine.max_players,
-                            words, offered_bot_levels(client),
-                            able(game_uis(client).ui(session.game), WORDS_HINTS) is not None)
+                            words, services.bot_levels or BOT_LEVELS,
+                            able(services.uis.ui(session.game), WORDS_HINTS) is not None)
     if session.status is Status.ABANDONED:
         return with_replay(session, closed_render(session, engine.title, words), words)
-    ui = game_uis(client).ui(session.game)
+    ui = services.uis.ui(session.game)
     drawn = table_in(ui, session, words)
     render = with_clock(session, drawn, words)
     if session.status is not Status.FINISHED:

@@ -40,14 +40,13 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayTag, ReviewButton
 from cogs.kit.discord_limits import FIELD_VALUE, clip, fit_embeds
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
-from cogs.rendering.replay_cache import BuiltReplay
 from cogs.rendering.replay_pages import (
-    DEAL_NOT_OVER,
     OTHER_SERVER,
-    deal_over,
     load_replay,
+    may_show,
     step_session,
 )
+from cogs.replay_cache import BuiltReplay
 
 log = logging.getLogger(__name__)
 
@@ -249,8 +248,7 @@ async def _player_of(interaction: Interaction, session_id: int) -> str:
         raise Refusal(NO_SUCH_GAME)
     if session.guild_id != (interaction.guild_id or 0):
         raise Refusal(OTHER_SERVER)
-    if not deal_over(interaction, session):  # today's daily: its moves stay unseen today
-        raise Refusal(DEAL_NOT_OVER)
+    await may_show(interaction, session)  # today's daily: its moves stay unseen today
     me = player_id(interaction.user)
     seat = next((s for s in session.seats if s.player_id == me), None)
     if seat is None or seat.is_bot:

@@ -283,8 +283,8 @@ class ConfigCog(commands.Cog):
             return
         words = await user_words(interaction)
         guild_id = interaction.guild_id or 0
-        # Discord keeps these in range; a forged command need not (cogs.kit.option_check refuses
-        # it first): nothing out of range is stored.
+        # Discord keeps these in range; a forged command need not (cogs.commands.option_check
+        # refuses it first): nothing out of range is stored.
         if turn_minutes is not None and not _within(turn_minutes, 0, MAX_TURN_MINUTES):
             await refuse(interaction, Refusal(errors.BAD_TURN_MINUTES, most=MAX_TURN_MINUTES))
             return

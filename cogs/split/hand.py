@@ -14,8 +14,7 @@ import discord
 
 from bot.records.errors import Refusal
 from bot.records.session import Session, Status
-from cogs.game_ui import Render
-from cogs.hints.hint_button import hint_buttons
+from cogs.game_ui import Render, TurnItemsOf, no_items
 from cogs.i18n.button_names import button_names
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
@@ -176,8 +175,9 @@ def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words:
 
 def private_render(
     engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0,
+    extra: TurnItemsOf = no_items,
 ) -> Render:
-    """``viewer``'s hand and controls."""
+    """``viewer``'s hand and controls (``extra`` after them: the features' turn items)."""
     view = engine.view(session.state, viewer)
     names = session.names
     hand = view.hand or []
@@ -213,8 +213,7 @@ def private_render(
         return Render(embeds=[embed], view=None)
     controls = LEGAL.controls(session, actions, looks(session, view, actions, words),
                               groups(words), order=[option_order(action) for action in actions])
-    discord_view, note = layout(session, controls, page, words,
-                                extra=hint_buttons(session, viewer, words))
+    discord_view, note = layout(session, controls, page, words, extra=extra())
     if note:
         embed.set_footer(text=note)
     return Render(embeds=[embed], view=discord_view)

@@ -38,7 +38,9 @@ from cogs.game_ui import (
     OpenStep,
     Page,
     Render,
+    TurnItemsOf,
     declares,
+    no_items,
 )
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
@@ -120,8 +122,9 @@ class SplitUI:
         # game's, valued as a share of the win (``game.split.expert.outcome_value``).
         return WIN_UNIT if (marker.round or 1) >= ROUNDS else POINTS_UNIT
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
-        return private_render(self.engine, session, viewer, words)
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: TurnItemsOf = no_items) -> Render:
+        return private_render(self.engine, session, viewer, words, extra=extra)
 
     # --- hints (cogs.game_ui.WordsHints) -------------------------------------------------------
 
@@ -215,9 +218,10 @@ class SplitUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click:
         page = page_of(payload)
         if page is not None:
-            return OpenStep(private_render(self.engine, session, viewer, words, page=page))
+            return OpenStep(private_render(self.engine, session, viewer, words, page=page,
+                                           extra=extra))
         return Move(resolve(self.engine, session, viewer, payload, values))

@@ -36,9 +36,10 @@ from cogs.game_ui import (
     OpenStep,
     Page,
     Render,
+    TurnItemsOf,
     declares,
+    no_items,
 )
-from cogs.hints.hint_button import hint_buttons, with_buttons
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import DRAW_PILE, LOG, MY_VIEW, SCORES, TABLE
 from cogs.i18n.common_words import RULES as RULES_BUTTON
@@ -54,6 +55,7 @@ from cogs.kit.control_menus import (
     OUTDATED,
     UNKNOWN_CONTROL,
     Controls,
+    with_buttons,
 )
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
@@ -246,7 +248,8 @@ class TenUI:
     def cost_unit(self, marker: StepMarker) -> str:
         return WIN_UNIT  # the expert plays the game out: its share of the win
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: TurnItemsOf = no_items) -> Render:
         state: TenState = session.state
         names = session.names
         view: TenView = self.engine.view(state, viewer)
@@ -273,8 +276,7 @@ class TenUI:
         )
         items: list[Item] = []
         if session.status is Status.ACTIVE and view.awaiting == viewer:
-            items = with_buttons(self._my_controls(session, view, viewer, embed, words),
-                                 hint_buttons(session, viewer, words))
+            items = with_buttons(self._my_controls(session, view, viewer, embed, words), extra())
         else:
             embed.set_footer(text=words.gettext(
                 "Waiting for {name}.", name=text.name(names, view.awaiting, words)))
@@ -399,12 +401,12 @@ class TenUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click:
         """The click as one of the viewer's legal actions (the engine reads the control's code
         and checks that one action) or a next step."""
         if payload in (controls.PANEL, controls.VIEW):
-            return OpenStep(self.private_in(session, viewer, words))
+            return OpenStep(self.private_in(session, viewer, words, extra))
 
         def legal(code: str) -> TenAction:
             action = legal_coded(self.engine, session.state, viewer, code)

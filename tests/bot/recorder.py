@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from bot.automation.notices import Notice, Reminder, TimedOut
 from bot.records.session import Session
 from cogs.game_ui import GameUI
+from cogs.plain_ui import PlainUI
 from cogs.rendering.notice_text import reminder_text, timed_out_text
-from cogs.rendering.plain_ui import PlainUI
 from cogs.split.ui import SplitUI
 from cogs.ten.ui import TenUI
 from game.base import PlayerId

@@ -1,5 +1,5 @@
 """A fake server running private tables (``Session.is_private``) with the real SPLIT and TEN
-UIs, the table extension's listeners (``cogs.table_extension.listeners``), the machine seats and
+UIs, the table extension's listeners (``cogs.table.extension.listeners``), the machine seats and
 the private tables' notifier; every channel the bot could talk to is a FakeChannel that
 records what it is sent."""
 
@@ -19,7 +19,7 @@ from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
 from cogs.rendering.private_table import send_private_table
 from cogs.split import SplitUI
-from cogs.table_extension import listeners
+from cogs.table.extension import listeners
 from cogs.ten import TenUI
 from game.split import SplitEngine
 from game.ten import TenEngine

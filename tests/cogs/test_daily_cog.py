@@ -17,6 +17,7 @@ from bot.records.session import SessionKind
 from bot.reviews.reviewer import FAILED, PENDING, Stored
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
+from cogs.click_context import enter
 from cogs.daily.commands import DailyCog
 from cogs.kit.refusal_texts import WRONG_TABLE
 from cogs.leaderboard.commands import LeaderboardCog
@@ -134,6 +135,7 @@ async def test_the_board_and_a_replay_only_once_the_day_is_over(server: DailySer
     await click(forged, f"tb:rp:{ben_daily}:0:o")
     assert forged.last.ephemeral and "once its day is over" in forged.last.text
     export = server.interaction(BEN)
+    enter(export, server.client.services)  # type: ignore[arg-type]  # as /game's cog does
     await export_command(export, ben_daily)  # type: ignore[arg-type]
     assert export.last.ephemeral and "once its day is over" in export.last.text
     # Nor through a forged Table/Scores button or Rematch in the channel it was played from.

@@ -1,5 +1,5 @@
 """Forged slash commands (issue 34): option values that Discord's client cannot send are
-refused before the command runs (``cogs.kit.option_check``), and the commands refuse them too
+refused before the command runs (``cogs.commands.option_check``), and the commands refuse them too
 when called with them."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.daily.service import DailyDeals
 from bot.records import errors
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.commands.game_commands import GameCog
-from cogs.kit.option_check import (
+from cogs.commands.option_check import (
     MISSING_OPTION,
     NO_SUCH_OPTION,
     NOT_A_CHOICE,

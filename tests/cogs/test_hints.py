@@ -23,6 +23,7 @@ from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.game_ui import HintUnit
 from cogs.hints import hint_click
+from cogs.hints.hint_button import hint_buttons
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
@@ -228,13 +229,20 @@ def test_every_page_of_a_crowded_hand_has_the_hint_within_discords_limits() -> N
     session = Session(id=7, guild_id=1, channel_id=100, game="split", status=Status.ACTIVE,
                       host_id="1", seats=seats, state=state, version=5,
                       options={HINTS: True})
-    first = ui.private(session, "1")
+    english = words_for(Language.EN)
+    # The hints feature's turn items, as the table hands them to the game's UI.
+    first = ui.private_in(session, "1", english, lambda: hint_buttons(session, "1", english))
     check_limits(first)
     assert [str(i.custom_id) for i in items(first)].count("tb:hint:7:5") == 1
-    second = ui.action_for(session, "1", "pg:1", None)
+    second = ui.action_in(session, "1", "pg:1", None, english,
+                          lambda: hint_buttons(session, "1", english))
     check_limits(second.render)  # type: ignore[union-attr]
     assert "tb:hint:7:5" in [str(i.custom_id) for i in items(second.render)]  # type: ignore[union-attr]
-    assert ui.private(session, "2").view is None  # not their turn: no controls, no hint
+
+    def never() -> list[Any]:
+        raise AssertionError("the turn items are asked only on the viewer's turn")
+
+    assert ui.private_in(session, "2", english, never).view is None  # no controls, no hint
 
 
 def _session(game: str, hints: bool = True) -> Session:

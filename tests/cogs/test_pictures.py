@@ -29,8 +29,8 @@ from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.discord_limits import FILE_BYTES, FILES
 from cogs.listeners.final_post import with_final_picture
+from cogs.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering import message_delivery as delivery
-from cogs.rendering.pictures import Pictures, final_attachment, table_attachment, with_table_picture
 from cogs.rendering.table_renders import table_render
 from cogs.split import SplitUI
 from cogs.ten import TenUI
@@ -100,7 +100,7 @@ async def test_the_public_table_shows_the_table_picture_with_its_text(split: Spl
     assert edit.attachments_set
     assert png_of(edit.files[0]).width == 800
     # The text stays as the caption: the same embed text as without pictures.
-    text = table_render(split.client, session)  # type: ignore[arg-type]
+    text = table_render(split.client, split.client.services, session)  # type: ignore[arg-type]
     assert edit.embeds[0].description == text.embeds[0].description
     assert [f.value for f in edit.embeds[0].fields] == [f.value for f in text.embeds[0].fields]
     assert "SPLIT · round 1/3" in start.text
@@ -209,7 +209,7 @@ async def test_with_the_server_setting_off_the_table_is_exactly_the_text(
     await split.manager.store.set_guild_setting(1, "images", "off", by="0", at=AT)
     table = await started(split)
     session = split.session()
-    text = table_render(split.client, session)  # type: ignore[arg-type]
+    text = table_render(split.client, split.client.services, session)  # type: ignore[arg-type]
     last = table.edits[-1]
     assert all(not edit.files for edit in table.edits)
     assert last.content == text.content
@@ -234,7 +234,7 @@ async def test_the_env_default_applies_without_a_server_setting(split: SplitTabl
 async def test_images_off_for_one_person_keeps_the_public_picture(split: SplitTable) -> None:
     table = await started(split)
     ia = split.interaction(ANA)
-    await ImagesCog.images.callback(ImagesCog(), ia, show="off")  # type: ignore[arg-type]
+    await ImagesCog.images.callback(ImagesCog(split.client.services.pictures), ia, show="off")  # type: ignore[arg-type]
     answer = ia.last
     assert answer.ephemeral and "Pictures off" in (answer.content or "")
     assert (await split.manager.store.user_settings(ANA.id)) == {"images": "off"}
@@ -248,7 +248,7 @@ async def test_images_off_for_one_person_keeps_the_public_picture(split: SplitTa
 async def test_the_images_command_answers_in_the_persons_language(split: SplitTable) -> None:
     await split.manager.store.set_user_setting(ANA.id, "language", "es", at=AT)
     ia = split.interaction(ANA)
-    await ImagesCog.images.callback(ImagesCog(), ia, show="on")  # type: ignore[arg-type]
+    await ImagesCog.images.callback(ImagesCog(split.client.services.pictures), ia, show="on")  # type: ignore[arg-type]
     text = ia.last.content or ""
     assert ia.last.ephemeral and text and "Pictures on" not in text
     assert text == words_for(Language.ES).gettext(
@@ -258,7 +258,7 @@ async def test_the_images_command_answers_in_the_persons_language(split: SplitTa
 
 async def test_an_unknown_choice_changes_nothing(split: SplitTable) -> None:
     ia = split.interaction(ANA)
-    await ImagesCog.images.callback(ImagesCog(), ia, show="maybe")  # type: ignore[arg-type]
+    await ImagesCog.images.callback(ImagesCog(split.client.services.pictures), ia, show="maybe")  # type: ignore[arg-type]
     assert ia.last.ephemeral and ia.last.content == "Choose on or off."
     assert await split.manager.store.user_settings(ANA.id) == {}
 
@@ -489,7 +489,7 @@ async def test_a_picture_of_a_version_the_game_left_is_not_drawn() -> None:
 
 async def test_a_hand_drawn_ahead_goes_with_the_first_callback(split: SplitTable) -> None:
     from cogs.imaging.cache import RenderCache
-    from cogs.rendering.pictures import hand_job, prerender_hand
+    from cogs.pictures import hand_job, prerender_hand
 
     await started(split)
     pictures = split.cog.services.pictures

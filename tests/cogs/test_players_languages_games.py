@@ -33,7 +33,6 @@ from bot.automation.notices import TimedOut
 from bot.records.session import Session
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
-from cogs.client_services import game_uis
 from cogs.commands.game_commands import GameCog
 from cogs.game_ui import event_lines
 from cogs.i18n import Language, words_for
@@ -203,7 +202,7 @@ class Players:
     def log_lines(self, language: Language) -> list[str]:
         """The Log answer's lines in ``language``: the log's public events, for no viewer."""
         session = self.session()
-        ui = game_uis(self.table.client).ui(session.game)
+        ui = self.table.client.services.uis.ui(session.game)
         return event_lines(ui, session.log, None, session.names, words_for(language))
 
     def locale(self, user: FakeUser) -> discord.Locale:
@@ -248,7 +247,7 @@ class Players:
             opened = await self.press(user, table_message, f"tb:rp:{self.sid}:0:o")
             replay = built.get(self.sid)
             assert opened.ephemeral and replay is not None
-            ui = game_uis(self.table.client).ui(replay.session.game)
+            ui = self.table.client.services.uis.ui(replay.session.game)
             language = LANGUAGE_OF[user.id]
             for index in range(offset, replay.replay.last_index + 1, len(USERS)):
                 sent = opened if index == 0 else await self.press(
@@ -267,7 +266,7 @@ class Players:
         sent = self.table.channel.sent[-1]
         assert not sent.ephemeral
         assert_in(self.server, sent, "notice")
-        ui = game_uis(self.table.client).ui(session.game)
+        ui = self.table.client.services.uis.ui(session.game)
         for language in (self.server, Language.EN):
             lines = event_lines(ui, moves, None, session.names, words_for(language))
             assert (" ".join(lines) in sent.text) is (language is self.server), sent.text

@@ -1,4 +1,4 @@
-"""The picture worker processes (``cogs.rendering.render_workers``): jobs run in another process at
+"""The picture worker processes (``cogs.render_workers``): jobs run in another process at
 a lower priority, a job's error comes back with its traceback, a job nobody wants any more is not
 run, the worker ends with its pipe, and one that dies before it ever drew fails the jobs waiting
 instead of being restarted in a loop."""
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.rendering.render_workers import (
+from cogs.render_workers import (
     _HEADER,
     CACHE_ENTRIES,
     CACHED_PACKAGES,
@@ -123,7 +123,7 @@ def test_a_worker_whose_bot_died_mid_picture_exits_quietly(tmp_path: Path) -> No
     exits without a traceback (issue 34)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     worker = subprocess.Popen(
-        [sys.executable, "-m", "cogs.rendering.render_workers"], stdin=subprocess.PIPE,
+        [sys.executable, "-m", "cogs.render_workers"], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
     )
     assert worker.stdin is not None and worker.stdout is not None

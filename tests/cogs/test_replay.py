@@ -15,7 +15,6 @@ from bot.sessions.export import STILL_RUNNING, parse_export
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
-from cogs.rendering.replay_cache import ReplayCache
 from cogs.rendering.replay_pages import (
     MAX_EMBED_TOTAL,
     MAX_EMBEDS,
@@ -23,6 +22,7 @@ from cogs.rendering.replay_pages import (
     PLAYERS_ONLY,
     window,
 )
+from cogs.replay_cache import ReplayCache
 from cogs.settings.config_command import NEEDS_MANAGE_SERVER, ConfigCog
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN, CY

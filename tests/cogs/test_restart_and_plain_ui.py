@@ -7,7 +7,7 @@ from bot.store import Store, open_store
 from cogs.commands.game_commands import GameCog
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
-from cogs.rendering.plain_ui import PlainUI
+from cogs.plain_ui import PlainUI
 from tests.cogs.conftest import ANA, BEN, Table
 from tests.cogs.test_lobby import press
 from tests.fakes import FakeClient, FakeInteraction, click, invoke

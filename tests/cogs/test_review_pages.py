@@ -14,8 +14,8 @@ from cogs.game_ui import GameUI
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.discord_limits import EMBED_TOTAL, FIELD_VALUE
-from cogs.rendering.replay_cache import BuiltReplay
 from cogs.rendering.replay_pages import step_session
+from cogs.replay_cache import BuiltReplay
 from cogs.reviews.review_pages import _position, pages, review_render
 from cogs.split.ui import SplitUI
 from cogs.ten.ui import TenUI

@@ -11,6 +11,9 @@ import pytest
 
 from bot.records.session import HINTS, Seat, Session, Status
 from cogs.game_ui import OpenStep, Render
+from cogs.hints.hint_button import hint_buttons
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
 from cogs.ten import TenUI
 from game.action_codes import action_code
 from game.base import play
@@ -20,6 +23,7 @@ from game.ten.state import TenState
 from tests.cogs.test_ten_support import ENGINE
 
 UI = TenUI(ENGINE)
+ENGLISH = words_for(Language.EN)
 
 
 def _session(state: TenState, log: tuple[str, ...], status: Status = Status.ACTIVE) -> Session:
@@ -75,7 +79,8 @@ def test_every_render_fits_discord(players: int, seed: int) -> None:
         _check(table)
         text: Any = "".join(f.value for e in table.embeds for f in e.fields)
         assert not _pile_leak(state, text)
-        mine = UI.private(session, player)
+        mine = UI.private_in(session, player, ENGLISH,
+                             lambda s=session, p=player: hint_buttons(s, p, ENGLISH))
         _check(mine)
         assert mine.view is not None
         assert "tb:hint:123456:98765" in [str(c.custom_id) for c in mine.view.children]

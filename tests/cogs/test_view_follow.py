@@ -19,9 +19,9 @@ from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
-from cogs.listeners.followed_views import TOKEN_LIFETIME, FollowedViews
+from cogs.kit.followed_views import TOKEN_LIFETIME, FollowedViews
 from cogs.listeners.view_follow import ViewFollower
-from cogs.rendering.pictures import hand_job
+from cogs.pictures import hand_job
 from game.action_codes import action_code
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN

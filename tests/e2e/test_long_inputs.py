@@ -4,7 +4,7 @@ send get a clear ephemeral refusal or a valid message, never a reply Discord wou
 
 Every string option is declared with a ``max_length``, so Discord itself stops longer values;
 one that gets through anyway (6,000 characters, the most Discord allows in one interaction)
-is refused before the command runs (``cogs.kit.option_check``, issue 34), without echoing it.
+is refused before the command runs (``cogs.commands.option_check``, issue 34), without echoing it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table extension (``bot.load_extension("cogs.table_extension")``): commands, components and
+"""The table extension (``bot.load_extension("cogs.table.extension")``): commands, components and
 the listeners that keep the channel current.
 
 ``setup(bot)`` makes the bot's services (``cogs.table_services.TableServices``: the game UI
@@ -8,7 +8,7 @@ feature (``cogs.features``: its controls with their clicks in ``cogs.clicks.tabl
 listeners at their places: :func:`listeners`), makes the client's ``dispatch_control`` (a
 click's context, then its registered click: ``cogs.click_context``), subscribes the one
 ordered list of places, installs the command tree's error hook, checks every slash command's
-options before it runs (``cogs.kit.option_check``), counts the messages below each table
+options before it runs (``cogs.commands.option_check``), counts the messages below each table
 (``cogs.listeners.table_watch``), makes the publisher the notifier of the machine players and
 the turn clock, and installs the catch-up after a restart. Then it loads each game's UI
 package (``cogs.<game key>``, when there is one), whose own ``setup`` registers its GameUI.
@@ -31,11 +31,11 @@ from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
 from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
+from cogs.commands.option_check import check_options
 from cogs.features import Feature, Place, TableFeatures
 from cogs.i18n.commands import CatalogTranslator
 from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.message_routes import MessageRoutes
-from cogs.kit.option_check import check_options
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
 from cogs.listeners.final_post import FinalPost
@@ -44,7 +44,7 @@ from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.table_watch import TableWatch
 from cogs.listeners.turn_ping import TurnPing
 from cogs.listeners.view_follow import ViewFollower
-from cogs.rendering.pictures import Pictures, latest_version
+from cogs.pictures import Pictures, latest_version
 from cogs.table_services import TableServices
 from cogs.ui_registry import GameUIs
 
@@ -89,7 +89,7 @@ async def setup(bot: TableBot) -> None:
     services.publisher = publisher
     bot.services = services  # read once by each feature's extension (table_of)
     await bot.add_cog(GameCog(services))
-    await bot.add_cog(ImagesCog())
+    await bot.add_cog(ImagesCog(services.pictures))
     bot.tree.error(on_command_error)
     # Every slash command's options are checked against its declaration before it runs (a
     # forged command is refused, not run): the tree's global check, replaced on this tree.

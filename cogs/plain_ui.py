@@ -23,7 +23,9 @@ from cogs.game_ui import (
     Move,
     Page,
     Render,
+    TurnItemsOf,
     declares,
+    no_items,
 )
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MY_HAND, YOUR_MOVE
@@ -89,7 +91,8 @@ class PlainUI:
     def private(self, session: Session, viewer: PlayerId) -> Render:
         return self.private_in(session, viewer, words_for(Language.EN))
 
-    def private_in(self, session: Session, viewer: PlayerId, words: Words) -> Render:
+    def private_in(self, session: Session, viewer: PlayerId, words: Words,
+                   extra: TurnItemsOf = no_items) -> Render:
         mine = self.engine.view(session.state, viewer).model_dump(mode="json")
         embed = discord.Embed(title=words.gettext("{game} — your view", game=self.engine.title),
                               description=_block(mine))
@@ -104,6 +107,8 @@ class PlainUI:
         if options:
             view.add_item(ActSelect(session.id, session.version, "move", options=options,
                                     placeholder=words.text(YOUR_MOVE)))
+            for item in extra():
+                view.add_item(item)
         return Render(embeds=[embed], view=view)
 
     def action_for(
@@ -124,6 +129,7 @@ class PlainUI:
 
     def action_in(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,
-        words: Words,
+        words: Words, extra: TurnItemsOf = no_items,
     ) -> Click:
+        """A move, never a next step: ``extra`` has nowhere to go."""
         return self.action_for(session, viewer, payload, values)

@@ -11,7 +11,7 @@ whether a message gets a picture, renders it off the event loop and attaches it:
 * how: in a bounded pool of worker processes (``IMAGE_PROCESSES``, default 1; 0 = a pool of
   :data:`WORKERS` threads, as the tests use): a render is mostly Python (layout, painting)
   that holds the GIL, so in threads it would slow every other answer of the bot, while a
-  process draws beside the event loop (``cogs.rendering.render_workers``: fed by the loop itself, no
+  process draws beside the event loop (``cogs.render_workers``: fed by the loop itself, no
   thread of the bot takes the GIL for a picture). A picture of a version the game has
   already left (``current``: a session's latest version) is not drawn once its turn comes:
   nobody would be shown it. Each result is kept in a bounded
@@ -45,7 +45,7 @@ from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
 from cogs.i18n.words import Words
 from cogs.imaging.cache import DEFAULT_CAPACITY, RenderCache, RenderKey
-from cogs.rendering.render_workers import RenderWorkers
+from cogs.render_workers import RenderWorkers
 from game.base import PlayerId
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ Why not ``concurrent.futures.ProcessPoolExecutor`` (measured under ``bench.image
   priority: a second of CPU at the bot's priority while the bot starts taking clicks (the
   first games' answers took 300-400 ms instead of 30-70 ms).
 
-Here each worker is ``python -m cogs.rendering.render_workers``: it lowers its priority first, then
+Here each worker is ``python -m cogs.render_workers``: it lowers its priority first, then
 imports only what its jobs need. The bot talks to it through its stdin and stdout with
 asyncio's own pipes (length-prefixed pickles: a job in, ``(ok, bytes or traceback)`` out):
 
