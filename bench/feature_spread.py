@@ -151,8 +151,10 @@ def folder_graph(modules: dict[str, set[str]]) -> dict[str, set[str]]:
     """Folder (package) -> the folders its modules import; a package's ``__init__`` belongs to
     the package's own folder."""
     def folder(name: str) -> str:
-        path = ROOT.joinpath(*name.split("."))
-        return name if path.is_dir() else name.rpartition(".")[0]
+        # A package is a folder with an __init__ (cogs/imaging/fonts/ holds font files beside
+        # the module cogs/imaging/fonts.py, which belongs to cogs/imaging).
+        path = ROOT.joinpath(*name.split("."), "__init__.py")
+        return name if path.is_file() else name.rpartition(".")[0]
 
     graph: dict[str, set[str]] = {}
     for name, imported in modules.items():
