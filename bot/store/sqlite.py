@@ -245,7 +245,7 @@ def _plain_batch(conn: aiosqlite.Connection, snapshots: Sequence[Sequence[Any]],
             raise StaleWrite(int(snapshots[0][-2]), int(snapshots[0][-1]))
         db.executemany(INSERT_ACTION, action_rows)
         db.execute("COMMIT")
-    except BaseException:
+    except BaseException:  # rolled back, then re-raised
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
