@@ -230,6 +230,7 @@ class SqliteStore(SqlStore):
             return
         snapshots = [write.snapshot for write in writes]
         action_rows = [write.action_row for write in writes]
+        # aiosqlite has no public call that runs a function on its thread: its own _execute.
         await self._conn._execute(_plain_batch, self._conn, snapshots, action_rows)
 
 

@@ -70,8 +70,9 @@ async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,
 
 
 class ThreadArchiver:
-    """Archives a game's thread once the game is over (a manager listener, subscribed last:
-    the final post goes first). A game in an ordinary channel is not touched."""
+    """Archives a game's thread once the game is over (a manager listener at its place after
+    the final post's, ``cogs.features.Place.THREADS``: the final post goes first). A game in an
+    ordinary channel is not touched."""
 
     def __init__(self, client: TableBot, budget: RequestBudget) -> None:
         self._client = client

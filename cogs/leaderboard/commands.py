@@ -493,10 +493,11 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
                      page: int) -> None:
     """Previous/Next on a leaderboard: re-query and edit the message in place (refused on
     any message but a leaderboard)."""
-    if await is_game_message(interaction) or not on_own_page(
+    # The message's own controls first: a store read only for what passes that.
+    if not on_own_page(
         interaction.message, (LeaderboardPageButton.__discord_ui_compiled_template__,),
         ephemeral=False,
-    ):
+    ) or await is_game_message(interaction):
         await refuse(interaction, NOT_THIS_MESSAGE)
         return
     titles = game_titles(interaction)

@@ -4,7 +4,7 @@ Whose turn it is comes from the oracle (``Replica``, rebuilt from the bot's stor
 actions); what the player does is read off the messages the stand-in shows them:
 
 1. their private view, if it is current (its controls carry the session's current version);
-2. else the game controls on the public table (TEN's Draw / Stop);
+2. else the game controls on the public table (TEN's Flip / Stop);
 3. else they open their private view from the table (TEN's "Bid or pass — Name" panel button,
    or "My hand" / "My view") and use that.
 
