@@ -290,14 +290,10 @@ async def test_a_game_that_cannot_be_reviewed_is_stored_as_failed(tmp_path: Path
 async def test_with_review_at_end_off_a_review_waits_for_its_request(
     tmp_path: Path, exported: GameExport
 ) -> None:
-    from bot.records.change import Change, ChangeKind
-
     store = await open_store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
     sid = await stored_game(store, exported)
     reviewer = Reviewer(store, CountingPool(), 0.5, lambda: NOW, at_end=False)
-    session = Session(id=sid, guild_id=1, channel_id=10, game="split", status=Status.FINISHED,
-                      host_id="1", seats=(seat(1), seat(2)), state={"n": 0})
-    await reviewer.on_change(Change(session=session, kind=ChangeKind.FINISHED))
+    await reviewer.on_change(finished(sid, 1, 2))
     assert await store.pending_reviews() == []
     assert (await reviewer.request(sid, "1")).status == PENDING
     assert await store.pending_reviews() == [(sid, "1")]
