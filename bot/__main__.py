@@ -48,6 +48,7 @@ from bot.ops.file_lock import FileLock, hold_for_bot
 from bot.ops.health import OWNER, STANDBY, STOPPING, Health
 from bot.ops.http_server import serve
 from bot.ops.metrics import METRICS
+from bot.process import event_loop
 from bot.process.api_base import apply_api_base
 from bot.process.env_settings import Settings, load_settings
 from bot.process.ownership import claim
@@ -178,6 +179,7 @@ async def _run(settings: Settings, health: Health) -> int:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    log.info("event loop: %s", type(loop).__module__.split(".")[0])
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     stats_file = os.environ.get(STATS_FILE_ENV)
@@ -247,7 +249,7 @@ def main() -> int:
     error_log.install()
     apply_api_base(settings.discord_api_base_url)
     try:
-        return asyncio.run(run(settings))
+        return event_loop.run(run(settings), settings.event_loop)
     except ConfigError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 2
