@@ -59,6 +59,7 @@ from bot.store.lease import LeaseLost
 log = logging.getLogger("bot")
 
 STATS_FILE_ENV = "TABLEBOT_STATS_FILE"
+GC_YOUNG_THRESHOLD = 20_000
 FIRST_RETRY_SECONDS = 5.0
 MAX_RETRY_SECONDS = 60.0
 PROBE_TIMEOUT_SECONDS = 10.0
@@ -245,6 +246,12 @@ def main() -> int:
     except ConfigError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 2
+    # The cyclic collector's youngest generation: collected every 20,000 net allocations
+    # instead of 700. Per action the bot allocates thousands of short-lived containers (gateway
+    # payloads, discord.py objects, rendered views) that reference counting frees; at 700 the
+    # collector ran ~0.5 times per action for ~5 % of the process's CPU (issue 42). Cyclic
+    # garbage still goes within 20,000 allocations, so memory stays flat.
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     json_logs.configure(settings.log_level, settings.log_format)
     error_log.install()
     apply_api_base(settings.discord_api_base_url)
