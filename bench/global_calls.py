@@ -20,7 +20,8 @@ route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_glob
   held when nothing is lost and no global 429 was answered. The CPU of the bot, of its workers
   and of this process (the stand-in and the players) over the run, from ``/proc``, in % of one
   core (issue 42): which of them ran out. ``--pin`` puts this process on core 0 and the bot
-  with its workers on core 1, so the bot is measured on a core of its own.
+  process on core 1 (its picture workers unpinned), so the bot is measured on a core of its own
+  (other programs on the machine still share both).
 
     python -m bench.global_calls                          # every whole-game scenario
     python -m bench.global_calls --games split-2 ten-2    # some of them
@@ -54,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._common import machine_line, percentile, table
-from bench.image_ack import CpuMeter, children
+from bench.image_ack import CpuMeter
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.model import FakeChannel, FakeUser
@@ -295,13 +296,11 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
 
 
 def pin(pid: int, cpus: set[int]) -> None:
-    """Every thread of ``pid`` and of its child processes on ``cpus`` (threads started later
-    inherit it from the thread that starts them)."""
+    """Every thread of process ``pid`` on ``cpus`` (threads it starts later inherit it; its
+    worker processes, started with it, stay where they were)."""
     for task in Path(f"/proc/{pid}/task").glob("*"):
         with contextlib.suppress(OSError):
             os.sched_setaffinity(int(task.name), cpus)
-    for child in children(pid):
-        pin(child, cpus)
 
 
 async def load_run(tables: int, seconds: float, interval: float, seed: int,
@@ -376,8 +375,8 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
     print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run,"
           " the stand-in's limits on (50/s global, 5 writes/5 s per channel);"
           f" pictures {images}, the stand-in's spec check {'on' if validate else 'off'}"
-          + ("; the stand-in and the players pinned to core 0, the bot (and its workers) to"
-             " core 1" if pinned else ""))
+          + ("; the stand-in and the players pinned to core 0, the bot process to core 1 (its"
+             " workers unpinned)" if pinned else ""))
     print(table(["tables", "actions", "actions/s", "global calls/s", "429s", "answer p50 s",
                  "answer p95 s", "lost", "late", "failed", "held",
                  f"p95 ≤ {ANSWER_P95_LIMIT:g} s, none late", "bot % of a core",
@@ -403,7 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="run the bot of this checkout (e.g. the base commit's)")
     parser.add_argument("--pin", action="store_true",
                         help="load runs: this process (the stand-in, the players) on core 0, the"
-                             " bot and its workers on core 1 (os.sched_setaffinity)")
+                             " bot process on core 1 (os.sched_setaffinity; its workers unpinned)")
     args = parser.parse_args(argv)
     games = [name for name in args.games if name != "none"]
     unknown = [name for name in games if name not in SCENARIOS]
