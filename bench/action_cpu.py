@@ -109,7 +109,8 @@ class Sampler:
         self.out = out
         self.proc = subprocess.Popen(
             [exe, "record", "--pid", str(pid), "--format", "raw", "--rate", str(rate),
-             "--output", str(out), "--nonblocking", *(["--subprocesses"] if workers else [])],
+             "--output", str(out), "--nonblocking", "--gil",
+             *(["--subprocesses"] if workers else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
 

@@ -17,7 +17,11 @@ route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_glob
   per table, for ``--seconds``. Per N: actions made, global calls per second, 429s (global and
   per bucket), answer latency (p50/p95), lost updates (a table edit or post a move calls for
   that did not come within 20 s) and late actions (a table that could not keep its pace). N is
-  held when nothing is lost and no global 429 was answered.
+  held when nothing is lost and no global 429 was answered. The CPU of the bot, of its workers
+  and of this process (the stand-in and the players) over the run, from ``/proc``, in % of one
+  core (issue 42): which of them ran out. ``--pin`` puts this process on core 0 and the bot
+  process on core 1 (its picture workers unpinned), so the bot is measured on a core of its own
+  (other programs on the machine still share both).
 
     python -m bench.global_calls                          # every whole-game scenario
     python -m bench.global_calls --games split-2 ten-2    # some of them
@@ -39,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import random
 import tempfile
 import time
@@ -49,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._common import machine_line, percentile, table
+from bench.image_ack import CpuMeter
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.model import FakeChannel, FakeUser
@@ -233,6 +240,11 @@ class LoadFigures:
     global_calls: int = 0
     limited: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
+    cpu: tuple[float, float, float] = (float("nan"),) * 3  # bot, its workers, this process
+
+    def core_share(self, index: int) -> float:
+        """CPU of the bot (0), its workers (1) or this process (2) in % of one core."""
+        return 100 * self.cpu[index] / self.seconds if self.seconds else float("nan")
 
     @property
     def held(self) -> bool:
@@ -283,9 +295,17 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
             await wait_for_the_end(fd, bot, play)
 
 
+def pin(pid: int, cpus: set[int]) -> None:
+    """Every thread of process ``pid`` on ``cpus`` (threads it starts later inherit it; its
+    worker processes, started with it, stay where they were)."""
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(int(task.name), cpus)
+
+
 async def load_run(tables: int, seconds: float, interval: float, seed: int,
                    checkout: Path | None, workdir: Path, images: str = "off",
-                   validate: bool = True) -> LoadFigures:
+                   validate: bool = True, pinned: bool = False) -> LoadFigures:
     fd = stand_in(checkout, rate_limits=Limits())
     if not validate:
         fd.set_validation(False)
@@ -300,6 +320,12 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
             await bot.start()
             await bot.wait_until(lambda: fd.commands(), POSTS_TIMEOUT, "the command sync")
             fd.rest.limiter.reset()
+            assert bot.proc is not None
+            if pinned:  # the stand-in and the players on the first core, the bot on the second
+                os.sched_setaffinity(0, {0})
+                pin(bot.proc.pid, {1})
+            meter = CpuMeter(bot.proc.pid)
+            meter.start()
             since = time.monotonic()
             until = since + seconds
             games = ("split", "ten")
@@ -309,6 +335,7 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
                 for i in range(tables)
             ))
             figures.seconds = time.monotonic() - since
+            figures.cpu = meter.stop()
             figures.global_calls = len(fd.globally_limited(since))
             figures.limited = Counter(fd.rate_limited)
         finally:
@@ -317,7 +344,8 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
 
 
 async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed: int,
-                    checkout: Path | None, images: str = "off", validate: bool = True) -> None:
+                    checkout: Path | None, images: str = "off", validate: bool = True,
+                    pinned: bool = False) -> None:
     rows: list[list[object]] = []
     held = in_time = 0
     with tempfile.TemporaryDirectory(prefix="global-load-") as tmp:
@@ -326,25 +354,33 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                 print(f"{size} tables: load average before {loadavg.read().split()[:3]}",
                       flush=True)
             figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp),
-                                     images, validate)
+                                     images, validate, pinned)
             limited = ", ".join(f"{k} {v}" for k, v in sorted(figures.limited.items())) or "0"
             rows.append([
                 size, figures.actions, figures.actions / max(figures.seconds, 1e-9),
                 figures.global_calls / max(figures.seconds, 1e-9), limited,
                 percentile(figures.latencies, 0.5), percentile(figures.latencies, 0.95),
                 figures.lost, figures.late, figures.failed, "yes" if figures.held else "no",
-                "yes" if figures.answered_in_time else "no",
+                "yes" if figures.answered_in_time else "no", figures.core_share(0),
+                figures.core_share(1), figures.core_share(2),
+                1000 * figures.cpu[0] / max(figures.actions, 1),
             ])
+            with open("/proc/loadavg") as loadavg:
+                print(f"{size} tables: load average after {loadavg.read().split()[:3]}",
+                      flush=True)
             if figures.held:
                 held = max(held, size)
             if figures.answered_in_time:
                 in_time = max(in_time, size)
     print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run,"
           " the stand-in's limits on (50/s global, 5 writes/5 s per channel);"
-          f" pictures {images}, the stand-in's spec check {'on' if validate else 'off'}")
+          f" pictures {images}, the stand-in's spec check {'on' if validate else 'off'}"
+          + ("; the stand-in and the players pinned to core 0, the bot process to core 1 (its"
+             " workers unpinned)" if pinned else ""))
     print(table(["tables", "actions", "actions/s", "global calls/s", "429s", "answer p50 s",
                  "answer p95 s", "lost", "late", "failed", "held",
-                 f"p95 ≤ {ANSWER_P95_LIMIT:g} s, none late"], rows))
+                 f"p95 ≤ {ANSWER_P95_LIMIT:g} s, none late", "bot % of a core",
+                 "workers %", "stand-in+players %", "bot ms/action"], rows))
     print(f"most tables held: {held if held else 'none of those tried'}; with answer p95 ≤"
           f" {ANSWER_P95_LIMIT:g} s and none late: {in_time if in_time else 'none of those tried'}")
 
@@ -364,6 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="load runs: the stand-in does not check requests against the spec")
     parser.add_argument("--bot-checkout", type=Path, default=None,
                         help="run the bot of this checkout (e.g. the base commit's)")
+    parser.add_argument("--pin", action="store_true",
+                        help="load runs: this process (the stand-in, the players) on core 0, the"
+                             " bot process on core 1 (os.sched_setaffinity; its workers unpinned)")
     args = parser.parse_args(argv)
     games = [name for name in args.games if name != "none"]
     unknown = [name for name in games if name not in SCENARIOS]
@@ -377,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.load:
         sizes = [int(part) for part in args.load.split(",") if part.strip()]
         asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout,
-                              args.images, not args.no_validation))
+                              args.images, not args.no_validation, args.pin))
     return 0
 
 

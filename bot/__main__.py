@@ -48,6 +48,7 @@ from bot.ops.file_lock import FileLock, hold_for_bot
 from bot.ops.health import OWNER, STANDBY, STOPPING, Health
 from bot.ops.http_server import serve
 from bot.ops.metrics import METRICS
+from bot.process import event_loop
 from bot.process.api_base import apply_api_base
 from bot.process.env_settings import Settings, load_settings
 from bot.process.ownership import claim
@@ -58,6 +59,7 @@ from bot.store.lease import LeaseLost
 log = logging.getLogger("bot")
 
 STATS_FILE_ENV = "TABLEBOT_STATS_FILE"
+GC_YOUNG_THRESHOLD = 20_000
 FIRST_RETRY_SECONDS = 5.0
 MAX_RETRY_SECONDS = 60.0
 PROBE_TIMEOUT_SECONDS = 10.0
@@ -178,6 +180,7 @@ async def _run(settings: Settings, health: Health) -> int:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    log.info("event loop: %s", type(loop).__module__.split(".")[0])
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     stats_file = os.environ.get(STATS_FILE_ENV)
@@ -243,11 +246,17 @@ def main() -> int:
     except ConfigError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 2
+    # The cyclic collector's youngest generation: collected every 20,000 net allocations
+    # instead of 700. Per action the bot allocates thousands of short-lived containers (gateway
+    # payloads, discord.py objects, rendered views) that reference counting frees; at 700 the
+    # collector ran ~0.5 times per action for ~5 % of the process's CPU (issue 42). Cyclic
+    # garbage still goes within 20,000 allocations, so memory stays flat.
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     json_logs.configure(settings.log_level, settings.log_format)
     error_log.install()
     apply_api_base(settings.discord_api_base_url)
     try:
-        return asyncio.run(run(settings))
+        return event_loop.run(run(settings), settings.event_loop)
     except ConfigError as err:
         print(f"tablebot: {err}", file=sys.stderr)
         return 2

@@ -40,7 +40,7 @@ import struct
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +77,9 @@ class _Worker(asyncio.SubprocessProtocol):
         self._buffer = bytearray()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.SubprocessTransport)
-        self.transport = transport
+        # A subprocess transport, but not always a subclass of asyncio's: uvloop's are its own
+        # classes (bot.process.event_loop), so this is a cast, not an isinstance check.
+        self.transport = cast(asyncio.SubprocessTransport, transport)
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         self._buffer += data
@@ -99,8 +100,7 @@ class _Worker(asyncio.SubprocessProtocol):
 
     def send(self, data: bytes) -> None:
         assert self.transport is not None
-        stdin = self.transport.get_pipe_transport(0)
-        assert isinstance(stdin, asyncio.WriteTransport)
+        stdin = cast(asyncio.WriteTransport, self.transport.get_pipe_transport(0))  # as above
         stdin.write(data)  # buffered by the loop: never waits
 
     def close(self) -> None:

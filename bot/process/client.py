@@ -36,6 +36,7 @@ from bot.automation.turn_clock import TurnClock
 from bot.daily.service import DailyDeals
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.ops.rest_trace import rest_trace
+from bot.process import message_events
 from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
@@ -112,6 +113,9 @@ class TableBot(commands.Bot):
             # Operations (bot.ops): each command's outcome, each REST call and 429 counted.
             tree_cls=TrackedTree, http_trace=rest_trace(),
         )
+        # A message is only counted (``cogs.listeners.table_watch``), never parsed: no
+        # ``message`` event, so ``commands.Bot`` processes none (the bot has no prefix commands).
+        message_events.install(self._connection)
         self.settings = settings
         self._engines = engines
         # The globally-limited requests the cogs make wait here (GLOBAL_RATE_SHARE).
@@ -137,11 +141,6 @@ class TableBot(commands.Bot):
         self._clock_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[None] | None = None
         self._restart_pings = False  # the last stop was not clean: ping awaited players again
-
-    async def on_message(self, message: discord.Message, /) -> None:
-        """The bot has no prefix commands: a message is only counted
-        (``cogs.listeners.table_watch``), never parsed (``commands.Bot`` would process every message
-        that mentions it)."""
 
     @property
     def manager(self) -> SessionManager:

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 
 from bot.ops.json_logs import LOG_FORMATS
+from bot.process.event_loop import LOOPS
 from bot.records.shards import MAX_SHARD_COUNT, ShardSet, parse_shard_ids
 from bot.sessions.transitions import BOT_LEVELS
 from bot.store.database_settings import DatabaseSettings, load_env
@@ -21,6 +22,8 @@ class Settings(DatabaseSettings):
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     log_format: str = "text"  # or "json": one object per line (bot.ops.json_logs)
+    # The event loop (bot.process.event_loop): uvloop where installed, or asyncio's own.
+    event_loop: str = "uvloop"
     # The operations endpoint, /healthz and /metrics (bot.ops.http_server): off unless a port
     # is set (0: any free port, logged).
     http_port: int | None = Field(default=None, ge=0, le=65535)
@@ -124,6 +127,14 @@ class Settings(DatabaseSettings):
         if shape not in LOG_FORMATS:
             raise ValueError(f"use {' or '.join(LOG_FORMATS)}")
         return shape
+
+    @field_validator("event_loop")
+    @classmethod
+    def _event_loop(cls, value: str) -> str:
+        name = value.strip().lower()
+        if name not in LOOPS:
+            raise ValueError(f"use {' or '.join(LOOPS)}")
+        return name
 
     @field_validator("log_level")
     @classmethod

@@ -76,10 +76,9 @@ class TableWatch:
 
     # --- the gateway listeners (``bot.add_listener``) ---------------------------------------
 
-    async def on_message(self, message: discord.Message) -> None:
-        channel = getattr(message, "channel", None)
-        if channel is not None:
-            self.seen(channel.id, message.id)
+    async def on_raw_message_seen(self, channel_id: int, message_id: int) -> None:
+        """A MESSAGE_CREATE, parsed for its ids alone (``bot.process.message_events``)."""
+        self.seen(channel_id, message_id)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         self.gone(payload.channel_id, [payload.message_id])

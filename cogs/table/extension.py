@@ -25,6 +25,7 @@ import functools
 import importlib.util
 
 from bot.process.client import TableBot
+from bot.process.message_events import MESSAGE_SEEN
 from bot.sessions.manager import Listener
 from cogs.click_context import dispatcher
 from cogs.clicks.table_clicks import table_controls
@@ -94,7 +95,7 @@ async def setup(bot: TableBot) -> None:
     # Every slash command's options are checked against its declaration before it runs (a
     # forged command is refused, not run): the tree's global check, replaced on this tree.
     bot.tree.interaction_check = check_options  # type: ignore[method-assign]
-    bot.add_listener(watch.on_message, "on_message")
+    bot.add_listener(watch.on_raw_message_seen, f"on_{MESSAGE_SEEN}")
     bot.add_listener(watch.on_raw_message_delete, "on_raw_message_delete")
     bot.add_listener(watch.on_raw_bulk_message_delete, "on_raw_bulk_message_delete")
     turn_ping = TurnPing(bot, services)

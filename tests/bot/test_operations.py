@@ -258,17 +258,20 @@ def test_the_endpoint_is_off_by_default_and_bound_to_localhost(
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     settings = load_settings(env_file=None)
     assert settings.http_port is None and settings.http_host == "127.0.0.1"
-    assert settings.log_format == "text"
+    assert (settings.log_format, settings.event_loop) == ("text", "uvloop")
     monkeypatch.setenv("HTTP_PORT", "9100")
     monkeypatch.setenv("LOG_FORMAT", "JSON")
+    monkeypatch.setenv("EVENT_LOOP", " Asyncio")
     settings = load_settings(env_file=None)
-    assert (settings.http_port, settings.log_format) == (9100, "json")
+    assert (settings.http_port, settings.log_format, settings.event_loop) == (
+        9100, "json", "asyncio")
 
 
 @pytest.mark.parametrize(("name", "value", "problem"), [
     ("HTTP_PORT", "70000", "HTTP_PORT is invalid"),
     ("HTTP_PORT", "web", "HTTP_PORT is invalid"),
     ("LOG_FORMAT", "xml", "LOG_FORMAT is invalid: Value error, use text or json"),
+    ("EVENT_LOOP", "trio", "EVENT_LOOP is invalid: Value error, use uvloop or asyncio"),
 ])
 def test_a_bad_endpoint_or_log_setting_is_a_configuration_error(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str, problem: str

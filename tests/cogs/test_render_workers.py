@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.process import event_loop
+from bot.process.event_loop import LOOPS
 from cogs.render_workers import (
     _HEADER,
     CACHE_ENTRIES,
@@ -78,6 +80,21 @@ async def test_a_job_runs_in_a_worker_process_at_a_lower_priority(
     assert int(niceness) >= min(19, os.nice(0) + NICENESS)
     big = bytes(range(256)) * 4096  # 1 MiB: answers longer than a pipe's buffer arrive whole
     assert await workers.run(functools.partial(echo, big)) == big
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_the_workers_run_on_every_event_loop_the_bot_runs_on(loop: str) -> None:
+    """uvloop's subprocess transports are not subclasses of asyncio's (issue 42)."""
+
+    async def round_trip() -> bytes | None:
+        pool = RenderWorkers(1)
+        try:
+            return await asyncio.wait_for(pool.run(functools.partial(echo, big)), 60)
+        finally:
+            pool.close()
+
+    big = bytes(range(256)) * 4096
+    assert event_loop.run(round_trip(), loop) == big
 
 
 async def test_an_error_in_a_job_comes_back_with_its_traceback(workers: RenderWorkers) -> None:
