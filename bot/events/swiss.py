@@ -65,9 +65,9 @@ def game_points(placements: Mapping[PlayerId, int]) -> dict[PlayerId, Fraction]:
     points: dict[PlayerId, Fraction] = {}
     for player in players:
         mine = placements[player]
-        beaten = sum(Fraction(1) if mine < placements[other] else
-                     Fraction(1, 2) if mine == placements[other] else Fraction(0)
-                     for other in players if other != player)
+        beaten = sum((Fraction(1) if mine < placements[other] else
+                      Fraction(1, 2) if mine == placements[other] else Fraction(0)
+                      for other in players if other != player), Fraction(0))
         points[player] = beaten / others
     return points
 
