@@ -37,7 +37,6 @@ from bot.records.events import (
 )
 from bot.records.session import Seat, Session, Status, utcnow
 from bot.sessions.manager import SessionManager
-from bot.sessions.transitions import result_rows
 from bot.store import Store
 from game.base import PlayerId
 
@@ -345,19 +344,21 @@ class EventService:
             return
         if session.is_live:
             return
-        outcome = self._outcome(session, table)
+        outcome = await self._outcome(session, table)
         if await self.store.finish_event_table(event.id, table.round, table.number, outcome,
                                                self.clock()):
             log.info("event %s: round %d table %d scored", event.id, table.round,
                      table.number)
 
-    def _outcome(self, session: Session, table: EventTable) -> dict[PlayerId, int]:
-        """Each event player's placement at an ended table (bot seats left out); a table
-        abandoned without a result is a tie for all."""
-        if session.status is not Status.FINISHED or session.state is None:
+    async def _outcome(self, session: Session, table: EventTable) -> dict[PlayerId, int]:
+        """Each event player's placement at an ended table, as its stored results say (the
+        rows the ratings count; bot seats left out); a table abandoned without results is a
+        tie for all."""
+        rows = await self.store.query(
+            "SELECT user_id, placement FROM results WHERE session_id = ?", (session.id,))
+        places = {str(user): int(place) for user, place in rows}
+        if session.status is not Status.FINISHED or not places:
             return {player: 1 for player in table.players}
-        rows = result_rows(session, self.manager.engine(session.game))
-        places = {row.user_id: row.placement for row in rows}
         return {player: places.get(player, len(session.seats)) for player in table.players}
 
     def _standing(self, players: Sequence[EventPlayer],

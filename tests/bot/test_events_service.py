@@ -1,0 +1,155 @@
+"""The events service over a real store and session manager (COUNT tables): a 6-player Swiss
+of 3 rounds at tables of 3 runs itself to the end, the standings match an independent
+computation, and a restart mid-round (a new manager and service over the same database)
+loses nothing."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from datetime import timedelta
+from fractions import Fraction
+from pathlib import Path
+
+from bot.events.service import EventRefusal, EventRefused, EventService, Standing
+from bot.records.events import Event, EventSettings, EventStatus, EventTable
+from bot.records.session import Session
+from bot.sessions.manager import SessionManager
+from bot.store import Store, open_store
+from tests.bot.conftest import FakeClock, make_manager
+from tests.testgame import Add
+
+GUILD = 1
+
+
+class Host:
+    """What Discord would do: threads are numbered, every post is recorded."""
+
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+        self.channels = itertools.count(1000)
+        self.said: list[tuple[str, object]] = []
+
+    async def table_channel(self, event: Event, table: EventTable) -> int:
+        return next(self.channels)
+
+    async def post_table(self, session: Session) -> None:
+        await self.manager.set_table_message(session.id, session.channel_id + 1)
+
+    async def event_changed(self, event: Event) -> None:
+        self.said.append(("changed", event.round))
+
+    async def round_started(self, event: Event, tables: Sequence[EventTable]) -> None:
+        self.said.append(("round", event.round))
+
+    async def round_ended(self, event: Event, lines: Sequence[Standing]) -> None:
+        self.said.append(("standings", event.round))
+
+    async def event_ended(self, event: Event, lines: Sequence[Standing]) -> None:
+        self.said.append(("ended", [s.line.player for s in lines]))
+
+
+def wire(store: Store, clock: FakeClock) -> tuple[SessionManager, EventService, Host]:
+    manager = make_manager(store, clock)
+    service = EventService(store, manager, clock=clock)
+    host = Host(manager)
+    service.host = host
+    manager.subscribe(service.on_change)
+    return manager, service, host
+
+
+async def play_table(manager: SessionManager, session_id: int) -> None:
+    """Every awaited player adds 2 until the game ends."""
+    while True:
+        session = manager.get(session_id)
+        if session is None or not session.is_live:
+            return
+        player = manager.awaiting(session)[0]
+        await manager.act(session_id, player, session.version, Add(add=2))
+
+
+def live_tables(manager: SessionManager) -> list[int]:
+    return sorted(s.id for s in manager.live_sessions() if s.is_live)
+
+
+def expected_points(tables: Sequence[EventTable]) -> dict[str, Fraction]:
+    """Independent of bot.events.swiss: at a table of n, (n - place) / (n - 1) for distinct
+    places (COUNT has one winner; the others share the second place)."""
+    points: dict[str, Fraction] = {}
+    for table in tables:
+        assert table.outcome is not None
+        n = len(table.outcome)
+        for player, place in table.outcome.items():
+            below = sum(1 for other in table.outcome.values() if other > place)
+            tied = sum(1 for other in table.outcome.values() if other == place) - 1
+            points[player] = points.get(player, Fraction(0)) + Fraction(2 * below + tied,
+                                                                        2 * (n - 1))
+    return points
+
+
+async def test_a_swiss_runs_itself_and_survives_a_restart(tmp_path: Path,
+                                                         clock: FakeClock) -> None:
+    path = tmp_path / "events.sqlite3"
+    store = await open_store(path)
+    manager, service, host = wire(store, clock)
+    event = await service.create(
+        guild_id=GUILD, channel_id=5, game="count", name="Friday", created_by="1",
+        starts_at=clock() + timedelta(minutes=10),
+        settings=EventSettings(rounds=3, per_table=3, turn_minutes=5))
+    for n in range(1, 7):
+        await service.join(event.id, GUILD, str(n), f"P{n}")
+    try:
+        await service.join(event.id, GUILD, "1", "P1")
+    except EventRefused as refused:
+        assert refused.reason is EventRefusal.JOINED_ALREADY
+    else:
+        raise AssertionError("joined twice")
+    try:
+        await service.join(event.id, GUILD + 1, "9", "P9")
+    except EventRefused as refused:
+        assert refused.reason is EventRefusal.OTHER_SERVER
+    await service.tick()
+    assert live_tables(manager) == []  # not its time yet
+    clock.advance(minutes=10)
+    await service.tick()
+    await manager.settle()
+    assert len(live_tables(manager)) == 2
+    try:
+        await service.join(event.id, GUILD, "7", "P7")
+    except EventRefused as refused:
+        assert refused.reason is EventRefusal.STARTED
+
+    # round 1: one table ends, then the process "restarts"
+    first, second = live_tables(manager)
+    await play_table(manager, first)
+    await manager.settle()
+    await manager.drain()
+    await store.close()
+    store = await open_store(path)
+    manager, service, host = wire(store, clock)
+    await manager.restore()
+    await service.tick()
+    assert live_tables(manager) == [second]
+    for _ in range(3 * 2):
+        tables = live_tables(manager)
+        if not tables:
+            break
+        for session_id in tables:
+            await play_table(manager, session_id)
+        await manager.settle()
+    final = await store.load_event(event.id)
+    assert final is not None and final.status is EventStatus.FINISHED and final.round == 3
+    tables = await store.event_tables(event.id)
+    assert len(tables) == 6 and all(t.done and len(t.players) == 3 for t in tables)
+    lines = await service.standing(event.id)
+    points = expected_points(tables)
+    assert {s.line.player: s.line.points for s in lines} == points
+    assert [s.line.points for s in lines] == sorted(points.values(), reverse=True)
+    assert ("ended", [s.line.player for s in lines]) in host.said
+    # every result counts as an ordinary game's
+    for table in tables:
+        assert table.session_id is not None
+        assert len(await store.query("SELECT 1 FROM results WHERE session_id = ?",
+                                     (table.session_id,))) == 3
+    await manager.drain()
+    await store.close()
