@@ -131,10 +131,10 @@ async def test_a_swiss_runs_itself_and_survives_a_restart(tmp_path: Path,
     await service.tick()
     assert live_tables(manager) == [second]
     for _ in range(3 * 2):
-        tables = live_tables(manager)
-        if not tables:
+        running = live_tables(manager)
+        if not running:
             break
-        for session_id in tables:
+        for session_id in running:
             await play_table(manager, session_id)
         await manager.settle()
     final = await store.load_event(event.id)

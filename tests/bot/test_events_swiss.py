@@ -9,6 +9,7 @@ import pytest
 
 from bot.events.swiss import (
     Bye,
+    Round,
     TableResult,
     game_points,
     pair_round,
@@ -66,7 +67,8 @@ def test_bye_to_lowest_without_one() -> None:
     pairing = pair_round(list("abcde"), [], 2)
     assert pairing.bye == "e"
     assert sorted(itertools.chain(*pairing.tables)) == list("abcd")
-    rounds = [[TableResult({"a": 1, "b": 2}), TableResult({"c": 1, "d": 2}), Bye("e")]]
+    rounds: list[Round] = [
+        [TableResult({"a": 1, "b": 2}), TableResult({"c": 1, "d": 2}), Bye("e")]]
     later = pair_round(list("acebd"), rounds, 2)
     assert later.bye == "d"
 
