@@ -54,7 +54,8 @@ class Place(Enum):
     channel health; then the machine seats and the turn clock (a change is drawn and posted
     before a machine seat's worker or the clock looks at it); a private table that ended
     without a last move forgets its followed view; the reviews of a finished game are queued,
-    and a finished daily is scored. ``public``: the place hears only the changes
+    and a finished daily is scored; a server event's table that ended moves its event on
+    (its next round, its end). ``public``: the place hears only the changes
     of public tables (``Session.is_private``: a private table makes no channel noise)."""
 
     TABLE = ("table", True)
@@ -70,6 +71,7 @@ class Place(Enum):
     ENDED_PRIVATE = ("ended private tables", False)
     REVIEWS = ("reviews", True)
     DAILY_SCORES = ("daily scores", False)
+    EVENTS = ("events", True)
 
     @property
     def public(self) -> bool:

@@ -1,0 +1,215 @@
+"""``/event new`` and the event post's buttons (Join, Leave or Withdraw, Cancel); the cog
+registers the feature (its buttons, its listener at ``Place.EVENTS``) and runs the
+schedule's tick (``bot.events.service.EventService.tick``) while the process runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.events.service import EventRefusal, EventRefused, EventService
+from bot.process.client import TableBot
+from bot.records import errors
+from bot.records.events import Event, EventSettings, EventStatus
+from cogs.click_context import enter
+from cogs.client_services import Interaction, Refusable, player_id, refuse
+from cogs.commands.game_option import GameOption, game_choices
+from cogs.events.controls import EventAction, EventButton
+from cogs.events.host import DiscordEventHost
+from cogs.events.renders import event_embed, event_view
+from cogs.features import Feature, Place
+from cogs.i18n.commands import L_
+from cogs.i18n.interaction import channel_words, server_words
+from cogs.i18n.messages import N_
+from cogs.table_services import TableServices
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 2.0  # how often the schedule is looked at (start times, tables to open)
+MAX_START_MINUTES = 7 * 24 * 60
+NAME_MAX = 100
+
+NOT_ORGANISER = N_("Only members who may manage events can open or cancel one.")
+NO_THREADS = N_("I cannot create threads in this channel, and every table of an event plays"
+                " in its own thread. Give me Create Public Threads and Send Messages in"
+                " Threads here, or open the event in another channel.")
+TOO_MANY_AT_TABLE = N_("{game} seats at most {most} players at a table.")
+REFUSALS: dict[EventRefusal, Refusable] = {
+    EventRefusal.NO_EVENT: N_("That button belongs to no event of this server."),
+    EventRefusal.OTHER_SERVER: N_("That button belongs to an event of another server."),
+    EventRefusal.JOINED_ALREADY: N_("You have joined this event already."),
+    EventRefusal.STARTED: N_("This event has started: registration is closed."),
+    EventRefusal.NOT_JOINED: N_("You are not playing in this event."),
+    EventRefusal.OVER: N_("This event is over."),
+    EventRefusal.NOT_ALLOWED: NOT_ORGANISER,
+}
+
+
+def may_organise(interaction: Interaction) -> bool:
+    """Manage Events in this channel (an administrator has every permission)."""
+    permissions = interaction.permissions
+    return bool(permissions.manage_events or permissions.administrator)
+
+
+def takes_threads(interaction: Interaction) -> bool:
+    """Whether the bot may start and post in public threads of the command's channel."""
+    if not isinstance(interaction.channel, discord.TextChannel):
+        return False
+    allowed = interaction.app_permissions
+    return bool(allowed.create_public_threads and allowed.send_messages_in_threads)
+
+
+class EventsCog(commands.Cog):
+    def __init__(self, client: TableBot, table: TableServices, service: EventService) -> None:
+        self.client = client
+        self.table = table
+        self.service = service
+        self.host = DiscordEventHost(client, table, service)
+        service.host = self.host
+        self._ticking: asyncio.Task[None] | None = None
+
+    def feature(self) -> Feature:
+        return Feature(
+            "events",
+            controls={EventButton: lambda ia, parts, _: self.button_click(ia, *parts)},
+            listeners={Place.EVENTS: self.service.on_change},
+        )
+
+    async def cog_load(self) -> None:
+        self.table.features.register(self.feature())
+        self._ticking = asyncio.create_task(self._tick(), name="event-schedule")
+
+    async def cog_unload(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticking
+
+    async def _tick(self) -> None:
+        await self.client.wait_until_ready()  # the event channels are known
+        while True:
+            if not self.client.manager.closing:
+                await self.service.tick()
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        enter(interaction, self.table)
+        return True
+
+    event = app_commands.Group(
+        name=L_("command-name", "event"),
+        description=L_("command-description", "Server events: Swiss tournaments"),
+        guild_only=True,
+    )
+
+    @event.command(name=L_("command-name", "new"),
+                   description=L_("command-description",
+                                  "Open a Swiss tournament in this channel"))
+    @app_commands.describe(
+        game=L_("parameter-description", "Which game"),
+        format=L_("parameter-description", "How players are paired"),
+        name=L_("parameter-description", "The event's name"),
+        start_in=L_("parameter-description", "Minutes until the first round (10 by default)"),
+        rounds=L_("parameter-description", "How many rounds (3 by default)"),
+        players=L_("parameter-description", "Players per table (3 by default)"),
+        turn_minutes=L_("parameter-description", "Minutes per move before the turn clock"
+                                                 " plays (5 by default)"),
+        bots=L_("parameter-description", "Bot seats fill short tables (off by default)"),
+    )
+    @app_commands.rename(
+        game=L_("parameter-name", "game"), format=L_("parameter-name", "format"),
+        name=L_("parameter-name", "name"), start_in=L_("parameter-name", "start_in"),
+        rounds=L_("parameter-name", "rounds"), players=L_("parameter-name", "players"),
+        turn_minutes=L_("parameter-name", "turn_minutes"), bots=L_("parameter-name", "bots"),
+    )
+    @app_commands.choices(format=[
+        app_commands.Choice(name=L_("choice-name", "swiss"), value="swiss"),
+    ])
+    async def new(self, interaction: Interaction, game: GameOption, format: str,
+                  name: app_commands.Range[str, 1, NAME_MAX],
+                  start_in: app_commands.Range[int, 0, MAX_START_MINUTES] = 10,
+                  rounds: app_commands.Range[int, 1, 9] = 3,
+                  players: app_commands.Range[int, 2, 4] = 3,
+                  turn_minutes: app_commands.Range[int, 1, 30] = 5,
+                  bots: bool = False) -> None:
+        engine = self.client.manager.engines.get(game)
+        if engine is None:
+            await refuse(interaction, errors.unknown_game_refusal(game))
+            return
+        if not may_organise(interaction):
+            await refuse(interaction, NOT_ORGANISER)
+            return
+        if not takes_threads(interaction):
+            await refuse(interaction, NO_THREADS)
+            return
+        if players > engine.max_players:
+            words = await server_words(self.client, interaction.guild_id or 0)
+            await refuse(interaction, words.text(TOO_MANY_AT_TABLE, game=engine.title,
+                                                 most=words.number(engine.max_players)))
+            return
+        created = await self.service.create(
+            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+            game=game, name=name.strip() or name, created_by=player_id(interaction.user),
+            starts_at=self.service.clock() + timedelta(minutes=start_in),
+            settings=EventSettings(rounds=rounds, per_table=players,
+                                   turn_minutes=turn_minutes, bots=bots))
+        words = await channel_words(interaction)
+        view = event_view(words, created) or discord.ui.View()
+        await interaction.response.send_message(
+            embed=event_embed(words, created, engine.title, [], []), view=view)
+        view.stop()
+        message = await interaction.original_response()
+        await self.service.set_message(created, message.id)
+        log.info("event %s: %s Swiss opened, %d rounds at tables of %d", created.id, game,
+                 rounds, players)
+
+    @new.autocomplete("game")
+    async def _game_choices(self, interaction: Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        titles = {key: engine.title for key, engine in self.client.manager.engines.items()}
+        return game_choices(titles, current)
+
+    # --- the event post's buttons ---------------------------------------------------------
+
+    async def button_click(self, interaction: Interaction, action: EventAction,
+                           event_id: int) -> None:
+        guild_id = interaction.guild_id or 0
+        me = player_id(interaction.user)
+        try:
+            if action is EventAction.CANCEL:
+                event = await self.service.event_in(event_id, guild_id)
+                if not (may_organise(interaction) or event.created_by == me):
+                    raise EventRefused(EventRefusal.NOT_ALLOWED)
+                await interaction.response.defer()
+                await self.service.cancel(event_id, guild_id)
+                return
+            if action is EventAction.JOIN:
+                event = await self.service.join(event_id, guild_id, me,
+                                                interaction.user.display_name)
+            else:
+                event = await self.service.leave(event_id, guild_id, me)
+        except EventRefused as refused:
+            await refuse(interaction, REFUSALS[refused.reason])
+            return
+        await self._redraw(interaction, event)
+
+    async def _redraw(self, interaction: Interaction, event: Event) -> None:
+        """Answer the click by redrawing the event post it was made on."""
+        current = await self.service.store.load_event(event.id) or event
+        words = await channel_words(interaction)
+        players = await self.service.players(current.id)
+        lines = await self.service.standing(current.id) \
+            if current.status is not EventStatus.OPEN else []
+        view = event_view(words, current)
+        await interaction.response.edit_message(
+            embed=event_embed(words, current, self.host.title(current), players, lines),
+            view=view)
+        if view is not None:
+            view.stop()
