@@ -182,7 +182,7 @@ async def test_a_six_player_swiss_runs_itself_through_a_crash(
     assert seen_players == {str(people[name].id) for name in PLAYERS}
 
     def final_post() -> StoredMessage | None:
-        return next((m for m in guild.public(events) if "is over" in m.text), None)
+        return next((m for m in guild.public(events) if "final standings" in m.text), None)
 
     await live_bot.wait_until(final_post, ROUND_TIMEOUT, "the final post")
     final = final_post()
@@ -191,7 +191,8 @@ async def test_a_six_player_swiss_runs_itself_through_a_crash(
     expected = expected_points(live_bot, event_id)
     assert {player: points for _, player, points in shown} == expected
     assert [points for _, _, points in shown] == sorted(expected.values(), reverse=True)
-    assert f"<@{shown[0][1]}>" in final.content  # the winner named
+    assert f"The winner is <@{shown[0][1]}>" in final.content  # the winner named
+    assert "The event is over." in guild.message(post.id).text  # the event post too
     standings_posts = [m for m in guild.public(events) if "standings after round" in m.text]
     assert len(standings_posts) == 2
     assert query(live_bot, "SELECT status, round FROM events") == [("finished", 3)]
