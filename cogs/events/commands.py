@@ -40,7 +40,7 @@ NOT_ORGANISER = N_("Only members who may manage events can open or cancel one.")
 NO_THREADS = N_("I cannot create threads in this channel, and every table of an event plays"
                 " in its own thread. Give me Create Public Threads and Send Messages in"
                 " Threads here, or open the event in another channel.")
-TOO_MANY_AT_TABLE = N_("{game} seats at most {most} players at a table.")
+TOO_MANY_AT_TABLE = N_("{game} plays with at most {most} players at a table.")
 REFUSALS: dict[EventRefusal, Refusable] = {
     EventRefusal.NO_EVENT: N_("That button belongs to no event of this server."),
     EventRefusal.OTHER_SERVER: N_("That button belongs to an event of another server."),
@@ -84,7 +84,13 @@ class EventsCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.table.features.register(self.feature())
-        self._ticking = asyncio.create_task(self._tick(), name="event-schedule")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """The schedule starts once the gateway delivered the servers (their channels take the
+        tables' threads); a later READY (a new session) leaves it running."""
+        if self._ticking is None:
+            self._ticking = asyncio.create_task(self._tick(), name="event-schedule")
 
     async def cog_unload(self) -> None:
         if self._ticking is not None:
@@ -93,7 +99,6 @@ class EventsCog(commands.Cog):
                 await self._ticking
 
     async def _tick(self) -> None:
-        await self.client.wait_until_ready()  # the event channels are known
         while True:
             if not self.client.manager.closing:
                 await self.service.tick()

@@ -12,6 +12,7 @@ import discord
 from bot.events.service import Standing
 from bot.records.events import Event, EventPlayer, EventStatus, EventTable
 from cogs.events.controls import EventAction, EventButton
+from cogs.i18n.common_words import CANCEL, JOIN, LEAVE
 from cogs.i18n.words import Words
 from cogs.kit.discord_limits import FIELD_VALUE, clip
 
@@ -101,14 +102,14 @@ def event_view(words: Words, event: Event) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     items: list[Any] = []
     if event.status is EventStatus.OPEN:
-        items.append(EventButton(EventAction.JOIN, event.id, label=words.gettext("Join"),
+        items.append(EventButton(EventAction.JOIN, event.id, label=words.text(JOIN),
                                  style=discord.ButtonStyle.success))
-        items.append(EventButton(EventAction.LEAVE, event.id, label=words.gettext("Leave")))
+        items.append(EventButton(EventAction.LEAVE, event.id, label=words.text(LEAVE)))
     else:
         items.append(EventButton(EventAction.LEAVE, event.id,
-                                 label=words.gettext("Withdraw")))
+                                 label=words.pgettext("button", "Withdraw")))
     items.append(EventButton(EventAction.CANCEL, event.id,
-                             label=words.pgettext("event", "Cancel"),
+                             label=words.text(CANCEL),
                              style=discord.ButtonStyle.danger))
     for item in items:
         view.add_item(item)

@@ -56,7 +56,7 @@ async def test_synced_commands_carry_spanish_localisations(tmp_path: Path) -> No
     names = {payload["name"] for payload in payloads}
     assert names == {
         "game", "rules", "leaderboard", "stats", "history", "config", "language", "images",
-        "admin", "daily", "learn",
+        "admin", "daily", "learn", "event",
     }
     places = [entry for payload in payloads for entry in localised(payload)]
     assert len(places) > 75, len(places)
