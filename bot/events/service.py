@@ -24,6 +24,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.events.arena import ArenaLine, arena_standings, seat_waiting
 from bot.events.swiss import Bye, Line, Round, TableResult, pair_round, standings
 from bot.records.change import Change, ChangeKind
 from bot.records.errors import TableError
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 BOT_LEVEL = "normal"
 MAX_ROUNDS = 9
+MAX_ARENA_MINUTES = 24 * 60
 
 
 class EventRefusal(StrEnum):
@@ -64,9 +66,10 @@ class EventRefused(Exception):
 
 @dataclass(frozen=True)
 class Standing:
-    """A standings line with the player's name and whether they withdrew."""
+    """A standings line (a Swiss one, or an arena one) with the player's name and whether
+    they withdrew."""
 
-    line: Line
+    line: Line | ArenaLine
     name: str
     withdrawn: bool
 
@@ -108,17 +111,19 @@ class EventService:
     # --- the organiser ------------------------------------------------------------------
 
     async def create(self, *, guild_id: int, channel_id: int, game: str, name: str,
-                     created_by: PlayerId, starts_at: datetime,
-                     settings: EventSettings) -> Event:
+                     created_by: PlayerId, starts_at: datetime, settings: EventSettings,
+                     format: EventFormat = EventFormat.SWISS) -> Event:
         engine = self.manager.engine(game)
         if not 2 <= settings.per_table <= min(4, engine.max_players):
             raise ValueError("players per table out of range")
-        if not 1 <= settings.rounds <= MAX_ROUNDS:
+        if format is EventFormat.SWISS and not 1 <= settings.rounds <= MAX_ROUNDS:
             raise ValueError("rounds out of range")
+        if format is EventFormat.ARENA and not 1 <= settings.minutes <= MAX_ARENA_MINUTES:
+            raise ValueError("an arena's minutes out of range")
         now = self.clock()
         return await self.store.create_event(Event(
             id=0, guild_id=guild_id, channel_id=channel_id, game=game,
-            format=EventFormat.SWISS, name=name, created_by=created_by,
+            format=format, name=name, created_by=created_by,
             starts_at=max(starts_at, now), settings=settings, created_at=now, updated_at=now))
 
     async def set_message(self, event: Event, message_id: int,
@@ -237,15 +242,22 @@ class EventService:
                 await self._say(lambda host: host.event_changed(empty))
                 await self._say(lambda host: host.event_ended(empty, []))
                 return
-            event = replace(event, status=EventStatus.RUNNING, round=1,
-                            updated_at=self.clock())
-            tables = self._pair(event, players, [])
-            await self.store.add_event_tables(tables)
-            await self.store.save_event(event)
-            log.info("event %s started: %d players, round 1 of %d", event_id, len(players),
-                     event.settings.rounds)
+            if event.format is EventFormat.ARENA:
+                event = replace(event, status=EventStatus.RUNNING, updated_at=self.clock())
+                await self.store.save_event(event)
+                log.info("event %s: arena started with %d players", event_id, len(players))
+                tables: list[EventTable] = []
+            else:
+                event = replace(event, status=EventStatus.RUNNING, round=1,
+                                updated_at=self.clock())
+                tables = self._pair(event, players, [])
+                await self.store.add_event_tables(tables)
+                await self.store.save_event(event)
+                log.info("event %s started: %d players, round 1 of %d", event_id,
+                         len(players), event.settings.rounds)
         await self._say(lambda host: host.event_changed(event))
-        await self._say(lambda host: host.round_started(event, tables))
+        if tables:
+            await self._say(lambda host: host.round_started(event, tables))
         await self._carry_on(event_id)
 
     def _pair(self, event: Event, players: Sequence[EventPlayer],
@@ -268,6 +280,21 @@ class EventService:
             event = await self.store.load_event(event_id)
             if event is None or event.status is not EventStatus.RUNNING:
                 return
+            if event.format is EventFormat.ARENA:
+                news = await self._carry_on_arena(event)
+            else:
+                news = None
+        if news is not None:
+            for say in news:
+                await self._say(say)
+            return
+        await self._carry_on_swiss(event_id)
+
+    async def _carry_on_swiss(self, event_id: int) -> None:
+        async with self._lock(event_id):
+            event = await self.store.load_event(event_id)
+            if event is None or event.status is not EventStatus.RUNNING:
+                return
             tables = [t for t in await self.store.event_tables(event_id)
                       if t.round == event.round]
             for table in tables:
@@ -279,7 +306,7 @@ class EventService:
                 return
             everything = await self.store.event_tables(event_id)
             players = await self.store.event_players(event_id)
-            lines = self._standing(players, everything)
+            lines = self._standing(players, everything, event)
             if event.round >= event.settings.rounds:
                 event = replace(event, status=EventStatus.FINISHED, updated_at=self.clock())
                 await self.store.save_event(event)
@@ -309,16 +336,59 @@ class EventService:
         await self._say(lambda host: host.round_started(started, new_tables))
         await self._carry_on(event_id)
 
-    async def _play(self, event: Event, table: EventTable) -> None:
+    async def _carry_on_arena(self, event: Event) -> list[Say]:
+        """Under the event's lock: score the tables that ended, close the arena at its end,
+        else seat the waiting players; returns what to tell Discord."""
+        news: list[Say] = []
+        scored = False
+        for table in await self.store.event_tables(event.id):
+            if not table.done:
+                scored |= await self._play(event, table)
+        players = await self.store.event_players(event.id)
+        if self.clock() >= event.ends_at:
+            closed = replace(event, status=EventStatus.FINISHED, updated_at=self.clock())
+            await self.store.save_event(closed)
+            lines = self._standing(players, await self.store.event_tables(event.id), closed)
+            log.info("event %s: the arena is over", event.id)
+            return [lambda host: host.event_changed(closed),
+                    lambda host: host.event_ended(closed, lines)]
+        tables = await self.store.event_tables(event.id)
+        busy = {p for t in tables if not t.done for p in t.players}
+        last: dict[PlayerId, frozenset[PlayerId]] = {}
+        for table in sorted((t for t in tables if t.done), key=_finish_order):
+            for player in table.players:
+                last[player] = frozenset(table.players) - {player}
+        ranked = [s.line.player for s in self._standing(players, tables, event)]
+        withdrawn = {p.user_id for p in players if p.withdrawn}
+        waiting = [p for p in ranked if p not in busy and p not in withdrawn]
+        seated = seat_waiting(waiting, event.settings.per_table, last_table=last,
+                              others_playing=bool(busy))
+        alone = [p for p in waiting if all(p not in t for t in seated)]
+        if event.settings.bots and not busy and not seated and len(alone) == 1:
+            seated = [(alone[0],)]  # nobody else will come: bot seats fill the table
+        if seated:
+            event = replace(event, round=event.round + 1, updated_at=self.clock())
+            made = [EventTable(event.id, event.round, number, players_at)
+                    for number, players_at in enumerate(seated, start=1)]
+            await self.store.add_event_tables(made)
+            await self.store.save_event(event)
+            for table in made:
+                await self._play(event, table)
+        if scored or seated:
+            current = event
+            news.append(lambda host: host.event_changed(current))
+        return news
+
+    async def _play(self, event: Event, table: EventTable) -> bool:
         """Open, fill and start ``table``'s session as far as it is not yet; score it when it
-        ended."""
+        ended (True when this call scored it)."""
         session: Session | None = None
         if table.session_id is not None:
             session = self.manager.get(table.session_id) \
                 or await self.store.load_session(table.session_id)
         if session is None:
             if self.host is None:
-                return
+                return False
             channel_id = await self.host.table_channel(event, table)
             names = {p.user_id: p.display_name for p in await self.store.event_players(event.id)}
             session = await self.manager.open_lobby(
@@ -341,14 +411,17 @@ class EventService:
             if session.table_message_id is None and self.host is not None:
                 await self.host.post_table(session)
             await self.manager.start(session.id, session.host_id)
-            return
+            return False
         if session.is_live:
-            return
+            return False
         outcome = await self._outcome(session, table)
+        # the game's own end, not when it was seen: an arena counts the games that ended in time
         if await self.store.finish_event_table(event.id, table.round, table.number, outcome,
-                                               self.clock()):
+                                               session.updated_at):
             log.info("event %s: round %d table %d scored", event.id, table.round,
                      table.number)
+            return True
+        return False
 
     async def _outcome(self, session: Session, table: EventTable) -> dict[PlayerId, int]:
         """Each event player's placement at an ended table, as its stored results say (the
@@ -361,16 +434,26 @@ class EventService:
             return {player: 1 for player in table.players}
         return {player: places.get(player, len(session.seats)) for player in table.players}
 
-    def _standing(self, players: Sequence[EventPlayer],
-                  tables: Sequence[EventTable]) -> list[Standing]:
+    def _standing(self, players: Sequence[EventPlayer], tables: Sequence[EventTable],
+                  event: Event) -> list[Standing]:
         by_id = {p.user_id: p for p in players}
+        ids = [p.user_id for p in players]
+        lines: Sequence[Line | ArenaLine]
+        if event.format is EventFormat.ARENA:
+            ended = [t for t in tables if t.outcome is not None and t.finished_at is not None
+                     and t.finished_at <= event.ends_at]
+            games = [t.outcome for t in sorted(ended, key=_finish_order)
+                     if t.outcome is not None]
+            lines = arena_standings(ids, games)
+        else:
+            lines = standings(ids, rounds_of(tables))
         return [Standing(line, by_id[line.player].display_name, by_id[line.player].withdrawn)
-                for line in standings([p.user_id for p in players], rounds_of(tables))]
+                for line in lines]
 
-    async def standing(self, event_id: int) -> list[Standing]:
-        """The standings so far (the rounds whose tables ended count)."""
-        return self._standing(await self.store.event_players(event_id),
-                              await self.store.event_tables(event_id))
+    async def standing(self, event: Event) -> list[Standing]:
+        """The standings so far (the tables that ended count)."""
+        return self._standing(await self.store.event_players(event.id),
+                              await self.store.event_tables(event.id), event)
 
     async def tables(self, event_id: int) -> list[EventTable]:
         return await self.store.event_tables(event_id)
@@ -383,6 +466,15 @@ class EventService:
             await action(self.host)
         except Exception:
             log.exception("an event post failed")
+
+
+Say = Callable[[EventHost], Awaitable[Any]]
+
+
+def _finish_order(table: EventTable) -> tuple[datetime, int, int]:
+    """Tables in the order their games ended (then as they were seated)."""
+    assert table.finished_at is not None
+    return (table.finished_at, table.round, table.number)
 
 
 def rounds_of(tables: Sequence[EventTable]) -> list[Round]:

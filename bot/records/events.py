@@ -7,7 +7,7 @@ players and tables are rows of their own (:class:`EventPlayer`, :class:`EventTab
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.records.session import utcnow
@@ -25,31 +25,35 @@ LIVE_EVENT_STATUSES = (EventStatus.OPEN, EventStatus.RUNNING)
 
 
 class EventFormat(StrEnum):
-    SWISS = "swiss"
+    SWISS = "swiss"  # rounds (bot.events.swiss)
+    ARENA = "arena"  # a duration, players seated again as they finish (bot.events.arena)
 
 
 @dataclass(frozen=True)
 class EventSettings:
-    """What the organiser chose: rounds, players per table, the turn clock (minutes), whether
-    bot seats fill short tables, and the Discord scheduled event made for it (if any)."""
+    """What the organiser chose: rounds (Swiss) or minutes (arena), players per table, the
+    turn clock (minutes), whether bot seats fill short tables, and the Discord scheduled event
+    made for it (if any)."""
 
     rounds: int
     per_table: int
     turn_minutes: int
     bots: bool = False
     scheduled_event_id: int | None = None
+    minutes: int = 0  # an arena's duration
 
     def to_json(self) -> dict[str, object]:
         return {"rounds": self.rounds, "per_table": self.per_table,
                 "turn_minutes": self.turn_minutes, "bots": self.bots,
-                "scheduled_event_id": self.scheduled_event_id}
+                "scheduled_event_id": self.scheduled_event_id, "minutes": self.minutes}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> EventSettings:
         scheduled = data.get("scheduled_event_id")
         return cls(rounds=int(str(data["rounds"])), per_table=int(str(data["per_table"])),
                    turn_minutes=int(str(data["turn_minutes"])), bots=bool(data.get("bots")),
-                   scheduled_event_id=int(str(scheduled)) if scheduled is not None else None)
+                   scheduled_event_id=int(str(scheduled)) if scheduled is not None else None,
+                   minutes=int(str(data.get("minutes", 0))))
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,11 @@ class Event:
     @property
     def is_live(self) -> bool:
         return self.status in LIVE_EVENT_STATUSES
+
+    @property
+    def ends_at(self) -> datetime:
+        """An arena's end (its start plus its minutes); a Swiss ends with its last round."""
+        return self.starts_at + timedelta(minutes=self.settings.minutes)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""``/event new`` and the event post's buttons (Join, Leave or Withdraw, Cancel); the cog
-registers the feature (its buttons, its listener at ``Place.EVENTS``) and runs the
-schedule's tick (``bot.events.service.EventService.tick``) while the process runs."""
+"""``/event new`` (a Swiss tournament or an arena) and the event post's buttons (Join,
+Leave or Withdraw, Cancel); the cog registers the feature (its buttons, its listener at
+``Place.EVENTS``) and runs the schedule's tick (``bot.events.service.EventService.tick``)
+while the process runs."""
 
 from __future__ import annotations
 
@@ -14,10 +15,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.events.service import EventRefusal, EventRefused, EventService
+from bot.events.service import (
+    MAX_ARENA_MINUTES,
+    MAX_ROUNDS,
+    EventRefusal,
+    EventRefused,
+    EventService,
+)
 from bot.process.client import TableBot
 from bot.records import errors
-from bot.records.events import Event, EventSettings, EventStatus
+from bot.records.events import Event, EventFormat, EventSettings, EventStatus
 from cogs.click_context import enter
 from cogs.client_services import Interaction, Refusable, player_id, refuse
 from cogs.commands.game_option import GameOption, game_choices
@@ -110,19 +117,21 @@ class EventsCog(commands.Cog):
 
     event = app_commands.Group(
         name=L_("command-name", "event"),
-        description=L_("command-description", "Server events: Swiss tournaments"),
+        description=L_("command-description", "Server events: Swiss tournaments and arenas"),
         guild_only=True,
     )
 
     @event.command(name=L_("command-name", "new"),
                    description=L_("command-description",
-                                  "Open a Swiss tournament in this channel"))
+                                  "Open a Swiss tournament or an arena in this channel"))
     @app_commands.describe(
         game=L_("parameter-description", "Which game"),
         format=L_("parameter-description", "How players are paired"),
         name=L_("parameter-description", "The event's name"),
         start_in=L_("parameter-description", "Minutes until the first round (10 by default)"),
-        rounds=L_("parameter-description", "How many rounds (3 by default)"),
+        rounds=L_("parameter-description", "Swiss: how many rounds (3 by default)"),
+        minutes=L_("parameter-description", "Arena: how many minutes it lasts (20 by"
+                                            " default)"),
         players=L_("parameter-description", "Players per table (3 by default)"),
         turn_minutes=L_("parameter-description", "Minutes per move before the turn clock"
                                                  " plays (5 by default)"),
@@ -131,16 +140,19 @@ class EventsCog(commands.Cog):
     @app_commands.rename(
         game=L_("parameter-name", "game"), format=L_("parameter-name", "format"),
         name=L_("parameter-name", "name"), start_in=L_("parameter-name", "start_in"),
-        rounds=L_("parameter-name", "rounds"), players=L_("parameter-name", "players"),
+        rounds=L_("parameter-name", "rounds"), minutes=L_("parameter-name", "minutes"),
+        players=L_("parameter-name", "players"),
         turn_minutes=L_("parameter-name", "turn_minutes"), bots=L_("parameter-name", "bots"),
     )
     @app_commands.choices(format=[
         app_commands.Choice(name=L_("choice-name", "swiss"), value="swiss"),
+        app_commands.Choice(name=L_("choice-name", "arena"), value="arena"),
     ])
     async def new(self, interaction: Interaction, game: GameOption, format: str,
                   name: app_commands.Range[str, 1, NAME_MAX],
                   start_in: app_commands.Range[int, 0, MAX_START_MINUTES] = 10,
-                  rounds: app_commands.Range[int, 1, 9] = 3,
+                  rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
+                  minutes: app_commands.Range[int, 5, MAX_ARENA_MINUTES] = 20,
                   players: app_commands.Range[int, 2, 4] = 3,
                   turn_minutes: app_commands.Range[int, 1, 30] = 5,
                   bots: bool = False) -> None:
@@ -164,7 +176,8 @@ class EventsCog(commands.Cog):
             game=game, name=name.strip() or name, created_by=player_id(interaction.user),
             starts_at=self.service.clock() + timedelta(minutes=start_in),
             settings=EventSettings(rounds=rounds, per_table=players,
-                                   turn_minutes=turn_minutes, bots=bots))
+                                   turn_minutes=turn_minutes, bots=bots, minutes=minutes),
+            format=EventFormat(format))
         words = await channel_words(interaction)
         view = event_view(words, created) or discord.ui.View()
         await interaction.response.send_message(
@@ -172,8 +185,7 @@ class EventsCog(commands.Cog):
         view.stop()
         message = await interaction.original_response()
         await self.service.set_message(created, message.id)
-        log.info("event %s: %s Swiss opened, %d rounds at tables of %d", created.id, game,
-                 rounds, players)
+        log.info("event %s: %s %s opened at tables of %d", created.id, game, format, players)
 
     @new.autocomplete("game")
     async def _game_choices(self, interaction: Interaction,
@@ -210,7 +222,7 @@ class EventsCog(commands.Cog):
         current = await self.service.store.load_event(event.id) or event
         words = await channel_words(interaction)
         players = await self.service.players(current.id)
-        lines = await self.service.standing(current.id) \
+        lines = await self.service.standing(current) \
             if current.status is not EventStatus.OPEN else []
         view = event_view(words, current)
         await interaction.response.edit_message(

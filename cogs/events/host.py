@@ -82,7 +82,7 @@ class DiscordEventHost:
         current = await self.service.store.load_event(event.id) or event
         words = await server_words(self.client, current.guild_id)
         players = await self.service.players(current.id)
-        lines = await self.service.standing(current.id) \
+        lines = await self.service.standing(current) \
             if current.status is not EventStatus.OPEN else []
         embed = event_embed(words, current, self.title(current), players, lines)
         view = event_view(words, current)

@@ -4,13 +4,15 @@ post. Mentions never ping from an embed; the round's post pings its players once
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
 import discord
 
+from bot.events.arena import ArenaLine
 from bot.events.service import Standing
-from bot.records.events import Event, EventPlayer, EventStatus, EventTable
+from bot.records.events import Event, EventFormat, EventPlayer, EventStatus, EventTable
 from cogs.events.controls import EventAction, EventButton
 from cogs.i18n.common_words import CANCEL, JOIN, LEAVE
 from cogs.i18n.words import Words
@@ -26,15 +28,17 @@ def points_text(words: Words, points: Fraction) -> str:
     return words.decimal(float(points), 1 if points.denominator == 2 else 2)
 
 
-def when_text(event: Event) -> str:
-    """The start in every reader's own time zone (Discord timestamps)."""
-    return (f"{discord.utils.format_dt(event.starts_at, 'F')}"
-            f" ({discord.utils.format_dt(event.starts_at, 'R')})")
+def when_text(moment: datetime) -> str:
+    """A moment in every reader's own time zone (Discord timestamps)."""
+    return (f"{discord.utils.format_dt(moment, 'F')}"
+            f" ({discord.utils.format_dt(moment, 'R')})")
 
 
 def status_text(words: Words, event: Event) -> str:
     if event.status is EventStatus.OPEN:
         return words.gettext("Registration is open until the start.")
+    if event.status is EventStatus.RUNNING and event.format is EventFormat.ARENA:
+        return words.gettext("The arena is being played: finish a game to be seated again.")
     if event.status is EventStatus.RUNNING:
         return words.gettext("Round {round} of {rounds} is being played.",
                              round=words.number(event.round),
@@ -50,19 +54,34 @@ def standings_lines(words: Words, lines: Sequence[Standing]) -> str:
     shown = []
     for standing in lines[:SHOWN_LINES]:
         line = standing.line
-        text = words.gettext(
-            "{rank}. <@{player}> · {points} pts · Buchholz {buchholz} · SB {berger} ·"
-            " wins {wins}", rank=words.number(line.rank), player=line.player,
-            points=points_text(words, line.points),
-            buchholz=points_text(words, line.buchholz),
-            berger=points_text(words, line.sonneborn_berger), wins=words.number(line.wins))
+        if isinstance(line, ArenaLine):
+            text = words.gettext(
+                "{rank}. <@{player}> · {points} pts · {games} games · wins {wins}",
+                rank=words.number(line.rank), player=line.player,
+                points=words.number(line.points), games=words.number(line.games),
+                wins=words.number(line.wins))
+            if line.on_fire:
+                text += " 🔥"
+        else:
+            text = words.gettext(
+                "{rank}. <@{player}> · {points} pts · Buchholz {buchholz} · SB {berger} ·"
+                " wins {wins}", rank=words.number(line.rank), player=line.player,
+                points=points_text(words, line.points),
+                buchholz=points_text(words, line.buchholz),
+                berger=points_text(words, line.sonneborn_berger),
+                wins=words.number(line.wins))
         if standing.withdrawn:
             text += " · " + words.gettext("withdrew")
         shown.append(text)
     return clip("\n".join(shown), FIELD_VALUE)
 
 
-def tie_breaks(words: Words) -> str:
+def tie_breaks(words: Words, event: Event) -> str:
+    if event.format is EventFormat.ARENA:
+        return words.gettext("Points per game: 2 for first place alone, 1 for a shared first"
+                             " place, 0 otherwise; after two wins in a row every game counts"
+                             " double (🔥) until one is not won. Ties are broken by wins,"
+                             " then fewer games, then registration order.")
     return words.gettext("Points: 1 for each player placed below you at your table, ½ for a"
                          " tie, divided by the other players; a bye scores 1. Ties are broken"
                          " by Buchholz, then Sonneborn-Berger, then wins, then registration"
@@ -72,14 +91,22 @@ def tie_breaks(words: Words) -> str:
 def event_embed(words: Words, event: Event, title: str, players: Sequence[EventPlayer],
                 lines: Sequence[Standing]) -> discord.Embed:
     settings = event.settings
+    if event.format is EventFormat.ARENA:
+        kind = words.gettext("{game} · Arena · {minutes} minutes · tables of {size}",
+                             game=title, minutes=words.number(settings.minutes),
+                             size=words.number(settings.per_table))
+    else:
+        kind = words.gettext("{game} · Swiss · {rounds} rounds · tables of {size}", game=title,
+                             rounds=words.number(settings.rounds),
+                             size=words.number(settings.per_table))
     about = [
-        words.gettext("{game} · Swiss · {rounds} rounds · tables of {size}", game=title,
-                      rounds=words.number(settings.rounds),
-                      size=words.number(settings.per_table)),
-        words.gettext("Starts {when}", when=when_text(event)),
+        kind,
+        words.gettext("Starts {when}", when=when_text(event.starts_at)),
         words.gettext("Turn clock: {minutes} min per move",
                       minutes=words.number(settings.turn_minutes)),
     ]
+    if event.format is EventFormat.ARENA:
+        about.append(words.gettext("Ends {when}", when=when_text(event.ends_at)))
     if settings.bots:
         about.append(words.gettext("Bot seats fill short tables."))
     about.append(status_text(words, event))
@@ -117,6 +144,10 @@ def event_view(words: Words, event: Event) -> discord.ui.View | None:
 
 
 def table_title(words: Words, event: Event, table: EventTable) -> str:
+    if event.format is EventFormat.ARENA:
+        return clip(words.gettext("{event} · arena table {wave}-{table}", event=event.name,
+                                  wave=words.number(table.round),
+                                  table=words.number(table.number)), 100)
     return clip(words.gettext("{event} · round {round} · table {table}", event=event.name,
                               round=words.number(table.round),
                               table=words.number(table.number)), 100)
@@ -146,7 +177,7 @@ def standings_embed(words: Words, event: Event, lines: Sequence[Standing], *,
              words.gettext("{event}: standings after round {round}", event=event.name,
                            round=words.number(event.round)))
     embed = discord.Embed(title=clip(title, 256), description=standings_lines(words, lines))
-    embed.set_footer(text=clip(tie_breaks(words), 2048))
+    embed.set_footer(text=clip(tie_breaks(words, event), 2048))
     return embed
 
 

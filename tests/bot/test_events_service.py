@@ -141,7 +141,7 @@ async def test_a_swiss_runs_itself_and_survives_a_restart(tmp_path: Path,
     assert final is not None and final.status is EventStatus.FINISHED and final.round == 3
     tables = await store.event_tables(event.id)
     assert len(tables) == 6 and all(t.done and len(t.players) == 3 for t in tables)
-    lines = await service.standing(event.id)
+    lines = await service.standing(final)
     points = expected_points(tables)
     assert {s.line.player: s.line.points for s in lines} == points
     assert [s.line.points for s in lines] == sorted(points.values(), reverse=True)
