@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot.events.service import EventRefusal, EventRefused, EventService, Standing
-from bot.records.events import Event, EventSettings, EventStatus, EventTable
+from bot.records.events import Event, EventFormat, EventSettings, EventStatus, EventTable
 from bot.records.session import Session
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
@@ -153,3 +153,54 @@ async def test_a_swiss_runs_itself_and_survives_a_restart(tmp_path: Path,
                                      (table.session_id,))) == 3
     await manager.drain()
     await store.close()
+
+
+def lichess_points(games: Sequence[dict[str, int]]) -> dict[str, int]:
+    """Independent of bot.events.arena: 2 a win, 1 a shared first, doubled after two wins."""
+    points: dict[str, int] = {}
+    run: dict[str, int] = {}
+    for places in games:
+        best = min(places.values())
+        firsts = sum(1 for place in places.values() if place == best)
+        for player, place in places.items():
+            base = 0 if place != best else (2 if firsts == 1 else 1)
+            points[player] = points.get(player, 0) + base * (2 if run.get(player, 0) >= 2 else 1)
+            run[player] = run.get(player, 0) + 1 if base == 2 else 0
+    return points
+
+
+async def test_an_arena_reseats_finished_players_until_its_end(store: Store,
+                                                                clock: FakeClock) -> None:
+    manager, service, _ = wire(store, clock)
+    event = await service.create(
+        guild_id=GUILD, channel_id=5, game="count", name="Arena", created_by="1",
+        starts_at=clock(), format=EventFormat.ARENA,
+        settings=EventSettings(rounds=0, per_table=2, turn_minutes=5, minutes=20))
+    for n in range(1, 6):
+        await service.join(event.id, GUILD, str(n), f"P{n}")
+    await service.tick()
+    await manager.settle()
+    assert len(live_tables(manager)) == 2  # five players at tables of two: one waits
+    games_played = 0
+    while games_played < 8:
+        first = live_tables(manager)[0]
+        await play_table(manager, first)
+        await manager.settle()
+        games_played += 1
+        clock.advance(minutes=2)
+        # the finished pair sits down again at once, with the waiting player where one waits
+        assert len(live_tables(manager)) == 2
+    clock.advance(minutes=5)
+    await service.tick()
+    final = await store.load_event(event.id)
+    assert final is not None and final.status is EventStatus.FINISHED
+    tables = [t for t in await store.event_tables(event.id) if t.done]
+    assert len(tables) == 8
+    ordered = sorted(tables, key=lambda t: (t.finished_at, t.round, t.number))
+    expected = lichess_points([t.outcome or {} for t in ordered])
+    lines = await service.standing(final)
+    assert {s.line.player: s.line.points for s in lines if s.line.points} == {
+        p: v for p, v in expected.items() if v}
+    assert [s.line.points for s in lines] == sorted((s.line.points for s in lines),
+                                                    reverse=True)
+    await manager.drain()

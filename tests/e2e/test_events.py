@@ -245,3 +245,72 @@ async def test_bad_event_inputs_are_refused_privately(
     assert guild.violations == []
     assert_clean_log(live_bot)
     assert guild.unknown_routes == [], live_bot.log_text()
+
+
+def arena_points(bot: BotProcess, session_ids: list[int]) -> dict[str, int]:
+    """Independent of bot.events: lichess's arena points over the given games in order (2 a
+    win, 1 a shared first place, 0 otherwise, doubled after two wins in a row)."""
+    points: dict[str, int] = {}
+    run: dict[str, int] = {}
+    for session_id in session_ids:
+        places = dict(query(bot, "SELECT user_id, placement FROM results WHERE session_id = ?",
+                            session_id))
+        best = min(places.values())
+        firsts = sum(1 for place in places.values() if place == best)
+        for player, place in places.items():
+            base = 0 if place != best else (2 if firsts == 1 else 1)
+            points[player] = points.get(player, 0) + base * (2 if run.get(player, 0) >= 2 else 1)
+            run[player] = run.get(player, 0) + 1 if base == 2 else 0
+    return points
+
+
+async def test_a_twenty_minute_arena_compressed_by_the_clock_offset(
+    guild: FakeDiscord, live_bot: BotProcess
+) -> None:
+    """The arena starts a minute after it is opened and lasts 20: the clock offset puts the
+    bot past its start, then (after a SIGKILL mid-game) past its end. A table that ends seats
+    its players again at once; the games that ended in time count, lichess's way."""
+    people = users(guild)
+    events = guild.channel_named("events")
+    opened = await guild.slash(people["olga"], events, "event new", game="ten",
+                               format="arena", name="Arena Night", start_in=1, minutes=20,
+                               players=3, turn_minutes=5)
+    post = guild.message(opened.original_message_id or 0)
+    assert "Arena" in post.text
+    for name in PLAYERS:
+        await guild.click_label(people[name], post, "Join")
+    [(event_id,)] = query(live_bot, "SELECT id FROM events")
+    live_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(2 * 60)
+    await live_bot.restart(hard=False)
+    first_two = await round_tables(guild, live_bot, events, 2)
+    counted: list[int] = []
+    for index, thread in enumerate(first_two):
+        table = adopt(guild, live_bot, thread, people, seed=40 + index)
+        await table.play_to_end()
+        counted.append(table.session_id)
+        # its three players sit down again at once, at a new table
+        again = (await round_tables(guild, live_bot, events, 3 + index))[-1]
+        seated = set(adopt(guild, live_bot, again, people, seed=0).users)
+        assert seated == set(table.users)
+    live = adopt(guild, live_bot, table_threads(guild, events)[2], people, seed=50)
+    for _ in range(3):
+        await live.step()
+    await live_bot.kill()  # SIGKILL mid-game; the bot comes back after the arena's end
+    live_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(23 * 60)
+    await live_bot.start()
+
+    def final_post() -> StoredMessage | None:
+        return next((m for m in guild.public(events) if "final standings" in m.text), None)
+
+    await live_bot.wait_until(final_post, ROUND_TIMEOUT, "the arena's final post")
+    final = final_post()
+    assert final is not None
+    shown = {player: int(points) for _, player, points in shown_standings(final)}
+    expected = arena_points(live_bot, counted)
+    assert shown == {str(people[name].id): expected.get(str(people[name].id), 0)
+                     for name in PLAYERS}
+    assert query(live_bot, "SELECT status FROM events WHERE id = ?", event_id) == [
+        ("finished",)]
+    assert guild.violations == []
+    assert_clean_log(live_bot)
+    assert guild.unknown_routes == [], live_bot.log_text()
