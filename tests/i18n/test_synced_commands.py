@@ -15,7 +15,7 @@ from bot.process.env_settings import Settings
 from tests.testgame import CountEngine
 
 SPANISH = {"es-ES", "es-419"}
-SAME_IN_SPANISH = ("normal",)  # choice names whose Spanish is the English word
+SAME_IN_SPANISH = ("normal", "arena")  # choice names whose Spanish is the English word
 
 
 Place = tuple[str, str, dict[str, str]]
