@@ -11,6 +11,9 @@ from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
+from bot.automation.turn_clock import TurnClock
 from bot.events.service import EventRefusal, EventRefused, EventService, Standing
 from bot.records.events import Event, EventFormat, EventSettings, EventStatus, EventTable
 from bot.records.session import Session
@@ -65,7 +68,9 @@ async def play_table(manager: SessionManager, session_id: int) -> None:
         if session is None or not session.is_live:
             return
         player = manager.awaiting(session)[0]
-        await manager.act(session_id, player, session.version, Add(add=2))
+        seat = session.seat_of(player)
+        await manager.act(session_id, player, session.version, Add(add=2),
+                          autopilot=seat is not None and seat.autopiloted)
 
 
 def live_tables(manager: SessionManager) -> list[int]:
@@ -98,26 +103,21 @@ async def test_a_swiss_runs_itself_and_survives_a_restart(tmp_path: Path,
         settings=EventSettings(rounds=3, per_table=3, turn_minutes=5))
     for n in range(1, 7):
         await service.join(event.id, GUILD, str(n), f"P{n}")
-    try:
+    with pytest.raises(EventRefused) as refused:
         await service.join(event.id, GUILD, "1", "P1")
-    except EventRefused as refused:
-        assert refused.reason is EventRefusal.JOINED_ALREADY
-    else:
-        raise AssertionError("joined twice")
-    try:
+    assert refused.value.reason is EventRefusal.JOINED_ALREADY
+    with pytest.raises(EventRefused) as refused:
         await service.join(event.id, GUILD + 1, "9", "P9")
-    except EventRefused as refused:
-        assert refused.reason is EventRefusal.OTHER_SERVER
+    assert refused.value.reason is EventRefusal.OTHER_SERVER
     await service.tick()
     assert live_tables(manager) == []  # not its time yet
     clock.advance(minutes=10)
     await service.tick()
     await manager.settle()
     assert len(live_tables(manager)) == 2
-    try:
+    with pytest.raises(EventRefused) as refused:
         await service.join(event.id, GUILD, "7", "P7")
-    except EventRefused as refused:
-        assert refused.reason is EventRefusal.STARTED
+    assert refused.value.reason is EventRefusal.STARTED
 
     # round 1: one table ends, then the process "restarts"
     first, second = live_tables(manager)
@@ -203,4 +203,79 @@ async def test_an_arena_reseats_finished_players_until_its_end(store: Store,
         p: v for p, v in expected.items() if v}
     assert [s.line.points for s in lines] == sorted((s.line.points for s in lines),
                                                     reverse=True)
+    await manager.drain()
+
+
+async def test_withdrawal_a_player_away_and_a_bye(store: Store, clock: FakeClock) -> None:
+    """A player withdraws mid-round (a machine plays their seat to the end; they are paired
+    no more); another is away (the turn clock plays for them); the odd count gets a bye."""
+    manager, service, _ = wire(store, clock)
+    turn_clock = TurnClock(manager)
+    manager.subscribe(turn_clock.on_change)
+    event = await service.create(
+        guild_id=GUILD, channel_id=5, game="count", name="Short", created_by="1",
+        starts_at=clock(), settings=EventSettings(rounds=2, per_table=2, turn_minutes=1))
+    for n in range(1, 5):
+        await service.join(event.id, GUILD, str(n), f"P{n}")
+    await service.tick()
+    await manager.settle()
+    first, second = live_tables(manager)
+    await service.leave(event.id, GUILD, "1")  # seated at the first table
+    await manager.settle()
+    left = manager.get(first)
+    assert left is not None and left.seat_of("1") is not None and left.seat_of("1").left
+    # the second table's awaited player is away: the turn clock moves for them
+    table = manager.get(second)
+    assert table is not None
+    away = manager.awaiting(table)[0]
+    clock.advance(minutes=1, seconds=1)
+    assert await turn_clock.tick() >= 1
+    await turn_clock.idle()
+    await manager.settle()
+    for session_id in (first, second):
+        await play_table(manager, session_id)
+    await manager.settle()
+    final = await store.load_event(event.id)
+    assert final is not None and final.round == 2
+    round_two = [t for t in await store.event_tables(event.id) if t.round == 2]
+    assert all("1" not in t.players for t in round_two)  # withdrawn: not paired
+    byes = [t for t in round_two if t.is_bye]
+    assert len(byes) == 1 and byes[0].outcome == {byes[0].players[0]: 1}
+    for session_id in live_tables(manager):
+        await play_table(manager, session_id)
+    await manager.settle()
+    final = await store.load_event(event.id)
+    assert final is not None and final.status is EventStatus.FINISHED
+    lines = {s.line.player: s for s in await service.standing(final)}
+    assert lines["1"].withdrawn and lines["1"].line.played == 1
+    assert lines[byes[0].players[0]].line.byes == 1
+    actions = await store.actions(second)
+    assert any(a.user_id == away for a in actions)
+    await manager.drain()
+
+
+async def test_cancel_ends_the_running_tables(store: Store, clock: FakeClock) -> None:
+    manager, service, host = wire(store, clock)
+    event = await service.create(
+        guild_id=GUILD, channel_id=5, game="count", name="Gone", created_by="1",
+        starts_at=clock(), settings=EventSettings(rounds=3, per_table=2, turn_minutes=5))
+    for n in (1, 2):
+        await service.join(event.id, GUILD, str(n), f"P{n}")
+    await service.tick()
+    await manager.settle()
+    [table] = live_tables(manager)
+    with pytest.raises(EventRefused) as refused:
+        await service.cancel(event.id, GUILD + 1)
+    assert refused.value.reason is EventRefusal.OTHER_SERVER
+    await service.cancel(event.id, GUILD)
+    await manager.settle()
+    assert live_tables(manager) == []
+    session = await store.load_session(table)
+    assert session is not None and session.status.value == "abandoned"
+    cancelled = await store.load_event(event.id)
+    assert cancelled is not None and cancelled.status is EventStatus.CANCELLED
+    assert ("ended", []) in host.said
+    with pytest.raises(EventRefused) as refused:
+        await service.join(event.id, GUILD, "3", "P3")
+    assert refused.value.reason is EventRefusal.OVER
     await manager.drain()
