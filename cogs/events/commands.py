@@ -33,8 +33,9 @@ from cogs.events.host import DiscordEventHost
 from cogs.events.renders import event_embed, event_view
 from cogs.features import Feature, Place
 from cogs.i18n.commands import L_
-from cogs.i18n.interaction import channel_words, server_words
+from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.messages import N_
+from cogs.kit.discord_limits import clip
 from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
@@ -42,11 +43,14 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 2.0  # how often the schedule is looked at (start times, tables to open)
 MAX_START_MINUTES = 7 * 24 * 60
 NAME_MAX = 100
+ROUND_ESTIMATE_MINUTES = 30  # a Swiss round's length as the Discord event's end states it
 
 NOT_ORGANISER = N_("Only members who may manage events can open or cancel one.")
 NO_THREADS = N_("I cannot create threads in this channel, and every table of an event plays"
                 " in its own thread. Give me Create Public Threads and Send Messages in"
                 " Threads here, or open the event in another channel.")
+NOT_SCHEDULED = N_("The event is open, but I could not add it to the server's Discord events:"
+                   " I need the Manage Events permission for that.")
 TOO_MANY_AT_TABLE = N_("{game} plays with at most {most} players at a table.")
 REFUSALS: dict[EventRefusal, Refusable] = {
     EventRefusal.NO_EVENT: N_("That button belongs to no event of this server."),
@@ -136,6 +140,8 @@ class EventsCog(commands.Cog):
         turn_minutes=L_("parameter-description", "Minutes per move before the turn clock"
                                                  " plays (5 by default)"),
         bots=L_("parameter-description", "Bot seats fill short tables (off by default)"),
+        scheduled=L_("parameter-description", "Also add it to the server's Discord events,"
+                                              " with Discord's reminder (off by default)"),
     )
     @app_commands.rename(
         game=L_("parameter-name", "game"), format=L_("parameter-name", "format"),
@@ -143,6 +149,7 @@ class EventsCog(commands.Cog):
         rounds=L_("parameter-name", "rounds"), minutes=L_("parameter-name", "minutes"),
         players=L_("parameter-name", "players"),
         turn_minutes=L_("parameter-name", "turn_minutes"), bots=L_("parameter-name", "bots"),
+        scheduled=L_("parameter-name", "scheduled"),
     )
     @app_commands.choices(format=[
         app_commands.Choice(name=L_("choice-name", "swiss"), value="swiss"),
@@ -155,7 +162,7 @@ class EventsCog(commands.Cog):
                   minutes: app_commands.Range[int, 5, MAX_ARENA_MINUTES] = 20,
                   players: app_commands.Range[int, 2, 4] = 3,
                   turn_minutes: app_commands.Range[int, 1, 30] = 5,
-                  bots: bool = False) -> None:
+                  bots: bool = False, scheduled: bool = False) -> None:
         engine = self.client.manager.engines.get(game)
         if engine is None:
             await refuse(interaction, errors.unknown_game_refusal(game))
@@ -184,8 +191,37 @@ class EventsCog(commands.Cog):
             embed=event_embed(words, created, engine.title, [], []), view=view)
         view.stop()
         message = await interaction.original_response()
-        await self.service.set_message(created, message.id)
+        discord_event = await self._scheduled(interaction, created, start_in) \
+            if scheduled else None
+        await self.service.set_message(created, message.id, discord_event)
         log.info("event %s: %s %s opened at tables of %d", created.id, game, format, players)
+
+    async def _scheduled(self, interaction: Interaction, event: Event,
+                         start_in: int) -> int | None:
+        """The event in the server's Discord events (an external one, located in its
+        channel), so members get Discord's own reminder; None, with a private note, when
+        Discord refuses (the bot needs Manage Events for it)."""
+        guild = self.client.get_guild(event.guild_id)
+        starts = discord.utils.utcnow() + timedelta(minutes=max(start_in, 1))
+        if event.format is EventFormat.ARENA:
+            lasts = timedelta(minutes=event.settings.minutes)
+        else:
+            lasts = timedelta(minutes=ROUND_ESTIMATE_MINUTES * event.settings.rounds)
+        channel = interaction.channel
+        where = channel.mention if isinstance(channel, discord.TextChannel) else event.name
+        if guild is not None:
+            try:
+                made = await guild.create_scheduled_event(
+                    name=clip(event.name, 100), start_time=starts, end_time=starts + lasts,
+                    entity_type=discord.EntityType.external,
+                    privacy_level=discord.PrivacyLevel.guild_only, location=where)
+                return made.id
+            except discord.HTTPException as err:
+                log.warning("event %s: Discord refused its scheduled event (%s)", event.id,
+                            err.status)
+        words = await user_words(interaction)
+        await interaction.followup.send(words.text(NOT_SCHEDULED), ephemeral=True)
+        return None
 
     @new.autocomplete("game")
     async def _game_choices(self, interaction: Interaction,

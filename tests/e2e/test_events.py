@@ -8,9 +8,10 @@ bot cannot create threads, each refused privately."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from tests.e2e.test_scenario_ten import ten_rank
 PLAYERS = ("ana", "ben", "cai", "dia", "eli", "fay")
 EPHEMERAL = 64
 CREATE_PUBLIC_THREADS = 1 << 35
+MANAGE_EVENTS = 1 << 33
 ROUND_TIMEOUT = 60.0
 
 
@@ -68,6 +70,15 @@ def query(bot: BotProcess, sql: str, *args: object) -> list[tuple[Any, ...]]:
         return conn.execute(sql, args).fetchall()
     finally:
         conn.close()
+
+
+async def stored_soon(bot: BotProcess, predicate: Callable[[], bool], what: str) -> None:
+    """Wait for what the bot stores without a request to the stand-in (looked at every 20 ms,
+    as ``TablePlay.poll`` does)."""
+    async with asyncio.timeout(POSTS_TIMEOUT):
+        while not predicate():
+            await bot.wait_until(lambda: True, 1.0, what)  # fails at once if the bot exited
+            await asyncio.sleep(0.02)
 
 
 def refusal(fd: FakeDiscord, user: FakeUser) -> str:
@@ -220,8 +231,11 @@ async def test_bad_event_inputs_are_refused_privately(
     assert refused.callback_data["flags"] == EPHEMERAL
     assert "cannot create threads" in refusal(guild, people["olga"])
     opened = await guild.slash(people["olga"], events, "event new", game="ten",
-                               format="swiss", name="Saturday")
+                               format="swiss", name="Saturday", scheduled=True)
     post = guild.message(opened.original_message_id or 0)
+    await live_bot.wait_until(lambda: "Manage Events permission" in refusal(
+        guild, people["olga"]), POSTS_TIMEOUT, "the note that Discord refused the event")
+    assert guild.world.scheduled_events == {}  # the bot lacks Manage Events there
     [(event_id,)] = query(live_bot, "SELECT id FROM events")
     elsewhere = guild.channel_named("elsewhere")
     await guild.say(people["ben"], elsewhere, "hello")
@@ -242,6 +256,17 @@ async def test_bad_event_inputs_are_refused_privately(
         lambda: any("ended without a winner" in m.text for m in guild.public(events)),
         POSTS_TIMEOUT, "the cancelled event's post")
     assert query(live_bot, "SELECT status FROM events") == [("cancelled",)]
+    # With Manage Events, the event is in the server's Discord events too.
+    guild.world.bot_guild_permissions |= MANAGE_EVENTS
+    await guild.slash(people["olga"], events, "event new", game="ten", format="arena",
+                      name="Sunday Arena", start_in=60, minutes=30, scheduled=True)
+    await live_bot.wait_until(lambda: guild.world.scheduled_events, POSTS_TIMEOUT,
+                              "the Discord scheduled event")
+    [made] = guild.world.scheduled_events.values()
+    assert made["name"] == "Sunday Arena" and made["entity_type"] == 3
+    await stored_soon(live_bot, lambda: made["id"] in query(
+        live_bot, "SELECT settings FROM events WHERE name = 'Sunday Arena'")[0][0],
+        "the scheduled event's id stored with the event")
     assert guild.violations == []
     assert_clean_log(live_bot)
     assert guild.unknown_routes == [], live_bot.log_text()
