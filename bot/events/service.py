@@ -74,6 +74,24 @@ class Standing:
     withdrawn: bool
 
 
+@dataclass(frozen=True)
+class EventSummary:
+    """An event as ``/history`` lists it."""
+
+    event: Event
+    players: int
+    winner: PlayerId | None
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's finished events in a server: played, won, best place (None: none)."""
+
+    played: int
+    won: int
+    best: int | None
+
+
 class EventHost(Protocol):
     """What Discord does for an event (``cogs.events``)."""
 
@@ -454,6 +472,38 @@ class EventService:
         """The standings so far (the tables that ended count)."""
         return self._standing(await self.store.event_players(event.id),
                               await self.store.event_tables(event.id), event)
+
+    async def channel_events(self, guild_id: int, channel_id: int,
+                             limit: int) -> list[EventSummary]:
+        """The newest events opened in a channel (for ``/history``), each with its winner
+        once it finished."""
+        found = [e for e in await self.store.guild_events(guild_id, limit * 4)
+                 if e.channel_id == channel_id][:limit]
+        return [await self._summary(event) for event in found]
+
+    async def player_record(self, guild_id: int, player: PlayerId) -> PlayerRecord:
+        """How a player fared in a server's finished events (for ``/stats``)."""
+        played = won = 0
+        best: int | None = None
+        for event in await self.store.player_events(guild_id, player):
+            if event.status is not EventStatus.FINISHED:
+                continue
+            lines = await self.standing(event)
+            rank = next((s.line.rank for s in lines if s.line.player == player), None)
+            if rank is None:
+                continue
+            played += 1
+            won += rank == 1
+            best = rank if best is None else min(best, rank)
+        return PlayerRecord(played, won, best)
+
+    async def _summary(self, event: Event) -> EventSummary:
+        winner = None
+        if event.status is EventStatus.FINISHED:
+            lines = await self.standing(event)
+            winner = lines[0].line.player if lines else None
+        players = await self.store.event_players(event.id)
+        return EventSummary(event, len(players), winner)
 
     async def tables(self, event_id: int) -> list[EventTable]:
         return await self.store.event_tables(event_id)

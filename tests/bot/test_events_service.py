@@ -146,6 +146,14 @@ async def test_a_swiss_runs_itself_and_survives_a_restart(tmp_path: Path,
     assert {s.line.player: s.line.points for s in lines} == points
     assert [s.line.points for s in lines] == sorted(points.values(), reverse=True)
     assert ("ended", [s.line.player for s in lines]) in host.said
+    # /history and /stats read the finished event
+    [summary] = await service.channel_events(GUILD, 5, 10)
+    assert (summary.players, summary.winner) == (6, lines[0].line.player)
+    assert await service.channel_events(GUILD, 6, 10) == []
+    record = await service.player_record(GUILD, lines[0].line.player)
+    assert (record.played, record.won, record.best) == (1, 1, 1)
+    last = await service.player_record(GUILD, lines[-1].line.player)
+    assert (last.played, last.won, last.best) == (1, 0, 6)
     # every result counts as an ordinary game's
     for table in tables:
         assert table.session_id is not None
