@@ -37,6 +37,7 @@ from bot.records.events import (
     EventTable,
 )
 from bot.records.session import Seat, Session, Status, utcnow
+from bot.records.shards import ShardSet
 from bot.sessions.manager import SessionManager
 from bot.store import Store
 from game.base import PlayerId
@@ -116,10 +117,13 @@ class EventHost(Protocol):
 
 class EventService:
     def __init__(self, store: Store, manager: SessionManager, *,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 clock: Callable[[], datetime] = utcnow, shards: ShardSet | None = None) -> None:
+        """``shards``: the process's (its tick handles the events of its guilds only; another
+        process owns the others)."""
         self.store = store
         self.manager = manager
         self.clock = clock
+        self.shards = shards or ShardSet.whole()
         self.host: EventHost | None = None
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -229,6 +233,8 @@ class EventService:
         doc). Called every few seconds by the cogs, and once at start."""
         now = self.clock()
         for event in await self.store.live_events():
+            if not self.shards.owns(event.guild_id):
+                continue
             try:
                 if event.status is EventStatus.OPEN and event.starts_at <= now:
                     await self._start(event.id)

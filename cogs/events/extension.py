@@ -14,5 +14,6 @@ async def setup(bot: TableBot) -> None:
     store = bot.store
     if store is None:
         raise RuntimeError("the store opens before the extensions load")
-    service = EventService(store, bot.manager, clock=bot.clock)
+    service = EventService(store, bot.manager, clock=bot.clock,
+                           shards=bot.ownership.shards)
     await bot.add_cog(EventsCog(bot, table_of(bot), service))
