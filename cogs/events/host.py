@@ -8,6 +8,7 @@ writes outside an interaction).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
@@ -63,8 +64,14 @@ class DiscordEventHost:
             raise RuntimeError(f"event {event.id}: its channel takes no threads")
         call = await self._write(lambda: channel.send(table_call(words, event, table),
                                                       allowed_mentions=PLAYERS_ONLY))
-        thread = await self._write(lambda: channel.create_thread(
-            name=table_title(words, event, table), message=call))
+        try:
+            thread = await self._write(lambda: channel.create_thread(
+                name=table_title(words, event, table), message=call))
+        except discord.HTTPException:
+            # retried at the next tick: leave no call message without its thread behind
+            with contextlib.suppress(discord.HTTPException):
+                await self._write(call.delete)
+            raise
         return thread.id
 
     async def post_table(self, session: Session) -> None:

@@ -48,6 +48,17 @@ def status_text(words: Words, event: Event) -> str:
     return words.gettext("The event was cancelled.")
 
 
+def fitting(words: Words, parts: Sequence[str], separator: str) -> str:
+    """As many whole ``parts`` as fit in an embed field, then how many more there are."""
+    for count in range(len(parts), -1, -1):
+        more = len(parts) - count
+        tail = [words.ngettext("and {count} more", "and {count} more", more)] if more else []
+        text = separator.join([*parts[:count], *tail])
+        if len(text) <= FIELD_VALUE:
+            return text
+    return ""
+
+
 def standings_lines(words: Words, lines: Sequence[Standing]) -> str:
     if not lines:
         return words.gettext("No results yet.")
@@ -73,7 +84,7 @@ def standings_lines(words: Words, lines: Sequence[Standing]) -> str:
         if standing.withdrawn:
             text += " · " + words.gettext("withdrew")
         shown.append(text)
-    return clip("\n".join(shown), FIELD_VALUE)
+    return fitting(words, shown, "\n")
 
 
 def tie_breaks(words: Words, event: Event) -> str:
@@ -112,7 +123,8 @@ def event_embed(words: Words, event: Event, title: str, players: Sequence[EventP
     about.append(status_text(words, event))
     embed = discord.Embed(title=clip(event.name, 256), description="\n".join(about))
     active = [p for p in players if not p.withdrawn]
-    names = " ".join(f"<@{p.user_id}>" for p in active) or words.gettext("Nobody yet.")
+    names = fitting(words, [f"<@{p.user_id}>" for p in active], " ") \
+        or words.gettext("Nobody yet.")
     embed.add_field(name=words.ngettext("{count} player", "{count} players", len(active)),
                     value=clip(names, FIELD_VALUE), inline=False)
     if event.status is not EventStatus.OPEN and lines:
