@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.events.arena import ArenaLine
-from bot.events.service import Standing
+from bot.events.service import EventSummary, PlayerRecord, Standing
 from bot.records.events import Event, EventFormat, EventPlayer, EventStatus, EventTable
 from cogs.events.controls import EventAction, EventButton
 from cogs.i18n.common_words import CANCEL, JOIN, LEAVE
@@ -203,4 +203,32 @@ def winners_text(words: Words, event: Event, lines: Sequence[Standing]) -> str:
     if podium:
         text += "\n" + words.gettext("Then: {players}.", players=", ".join(
             f"<@{s.line.player}>" for s in podium))
+    return text
+
+
+def history_value(words: Words, summaries: Sequence[EventSummary]) -> str:
+    """This channel's newest events, one line each: name, format, players, and the winner or
+    the status."""
+    lines = []
+    for summary in summaries:
+        event = summary.event
+        kind = words.gettext("Arena") if event.format is EventFormat.ARENA \
+            else words.gettext("Swiss")
+        if summary.winner is not None:
+            outcome = words.gettext("won by <@{player}>", player=summary.winner)
+        else:
+            outcome = status_text(words, event)
+        lines.append(words.ngettext(
+            "**{event}** · {kind} · {count} player · {outcome}",
+            "**{event}** · {kind} · {count} players · {outcome}", summary.players,
+            event=clip(event.name, 100), kind=kind, outcome=outcome))
+    return fitting(words, lines, "\n")
+
+
+def record_value(words: Words, record: PlayerRecord) -> str:
+    """A player's finished events in this server, for ``/stats``."""
+    text = words.ngettext("{count} event played", "{count} events played", record.played)
+    text += " · " + words.ngettext("{count} won", "{count} won", record.won)
+    if record.best is not None:
+        text += " · " + words.gettext("best place: {place}", place=words.number(record.best))
     return text
