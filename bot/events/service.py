@@ -189,6 +189,8 @@ class EventService:
     # --- players ------------------------------------------------------------------------
 
     async def join(self, event_id: int, guild_id: int, player: PlayerId, name: str) -> Event:
+        """Register before the start (refused once it started, twice, or from another
+        server)."""
         async with self._lock(event_id):
             event = await self.event_in(event_id, guild_id)
             if not event.is_live:
@@ -198,8 +200,7 @@ class EventService:
             if not await self.store.join_event(EventPlayer(event_id, player, name,
                                                            self.clock())):
                 raise EventRefused(EventRefusal.JOINED_ALREADY)
-        await self._say(lambda host: host.event_changed(event))
-        return event
+        return event  # the click that joined redraws the event post
 
     async def leave(self, event_id: int, guild_id: int, player: PlayerId) -> Event:
         """Before the start: unregister. Once it runs: withdraw (no more rounds; a bot plays
@@ -220,8 +221,7 @@ class EventService:
                     with contextlib.suppress(TableError):
                         await self.manager.leave(live.id, player)
             log.info("event %s: %s withdrew", event_id, player)
-        await self._say(lambda host: host.event_changed(event))
-        return event
+        return event  # the click redraws the event post
 
     async def players(self, event_id: int) -> list[EventPlayer]:
         return await self.store.event_players(event_id)
