@@ -35,6 +35,7 @@ from cogs.features import Feature, Place
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.messages import N_
+from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.discord_limits import clip
 from cogs.table_services import TableServices
 
@@ -45,7 +46,8 @@ MAX_START_MINUTES = 7 * 24 * 60
 NAME_MAX = 100
 ROUND_ESTIMATE_MINUTES = 30  # a Swiss round's length as the Discord event's end states it
 
-NOT_ORGANISER = N_("Only members who may manage events can open or cancel one.")
+NOT_ORGANISER = N_("Only members who may manage events (or have the server's event role) can"
+                   " open or cancel one.")
 NO_THREADS = N_("I cannot create threads in this channel, and every table of an event plays"
                 " in its own thread. Give me Create Public Threads and Send Messages in"
                 " Threads here, or open the event in another channel.")
@@ -63,10 +65,22 @@ REFUSALS: dict[EventRefusal, Refusable] = {
 }
 
 
-def may_organise(interaction: Interaction) -> bool:
-    """Manage Events in this channel (an administrator has every permission)."""
+# The server setting naming a role whose members may open and cancel events too (a role id, or
+# "none"), beside Manage Events.
+EVENT_ROLE = "event_role"
+
+
+async def may_organise(interaction: Interaction) -> bool:
+    """Manage Events in this channel (an administrator has every permission), or the role the
+    server set in ``/config event_role``."""
     permissions = interaction.permissions
-    return bool(permissions.manage_events or permissions.administrator)
+    if permissions.manage_events or permissions.administrator:
+        return True
+    stored = await stored_settings(interaction.client.manager.store).guild(
+        interaction.guild_id or 0)
+    role = stored.get(EVENT_ROLE, "")
+    roles = getattr(interaction.user, "roles", [])
+    return role.isascii() and role.isdigit() and any(r.id == int(role) for r in roles)
 
 
 def takes_threads(interaction: Interaction) -> bool:
@@ -167,7 +181,7 @@ class EventsCog(commands.Cog):
         if engine is None:
             await refuse(interaction, errors.unknown_game_refusal(game))
             return
-        if not may_organise(interaction):
+        if not await may_organise(interaction):
             await refuse(interaction, NOT_ORGANISER)
             return
         if not takes_threads(interaction):
@@ -238,7 +252,7 @@ class EventsCog(commands.Cog):
         try:
             if action is EventAction.CANCEL:
                 event = await self.service.event_in(event_id, guild_id)
-                if not (may_organise(interaction) or event.created_by == me):
+                if not (event.created_by == me or await may_organise(interaction)):
                     raise EventRefused(EventRefusal.NOT_ALLOWED)
                 await interaction.response.defer()
                 await self.service.cancel(event_id, guild_id)
