@@ -112,12 +112,12 @@ def event_embed(words: Words, event: Event, title: str, players: Sequence[EventP
                              size=words.number(settings.per_table))
     about = [
         kind,
-        words.gettext("Starts {when}", when=when_text(event.starts_at)),
+        words.gettext("Start: {when}", when=when_text(event.starts_at)),
         words.gettext("Turn clock: {minutes} min per move",
                       minutes=words.number(settings.turn_minutes)),
     ]
     if event.format is EventFormat.ARENA:
-        about.append(words.gettext("Ends {when}", when=when_text(event.ends_at)))
+        about.append(words.gettext("End: {when}", when=when_text(event.ends_at)))
     if settings.bots:
         about.append(words.gettext("Bot seats fill short tables."))
     about.append(status_text(words, event))
