@@ -317,6 +317,13 @@ async def test_a_twenty_minute_arena_compressed_by_the_clock_offset(
         again = (await round_tables(guild, live_bot, events, 3 + index))[-1]
         seated = set(adopt(guild, live_bot, again, people, seed=0).users)
         assert seated == set(table.users)
+        # live standings on the event post: the points of the games that ended so far
+        so_far = arena_points(live_bot, counted)
+        await live_bot.wait_until(
+            lambda so_far=so_far: all(
+                f"<@{player}> · {points} pts" in guild.message(post.id).text
+                for player, points in so_far.items()),
+            POSTS_TIMEOUT, "the event post's live standings")
     live = adopt(guild, live_bot, table_threads(guild, events)[2], people, seed=50)
     for _ in range(3):
         await live.step()
