@@ -35,8 +35,8 @@ from cogs.features import Feature, Place
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.messages import N_
-from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.discord_limits import clip
+from cogs.kit.server_settings import server_settings
 from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
@@ -65,22 +65,14 @@ REFUSALS: dict[EventRefusal, Refusable] = {
 }
 
 
-# The server setting naming a role whose members may open and cancel events too (a role id, or
-# "none"), beside Manage Events.
-EVENT_ROLE = "event_role"
-
-
 async def may_organise(interaction: Interaction) -> bool:
     """Manage Events in this channel (an administrator has every permission), or the role the
     server set in ``/config event_role``."""
     permissions = interaction.permissions
     if permissions.manage_events or permissions.administrator:
         return True
-    stored = await stored_settings(interaction.client.manager.store).guild(
-        interaction.guild_id or 0)
-    role = stored.get(EVENT_ROLE, "")
-    roles = getattr(interaction.user, "roles", [])
-    return role.isascii() and role.isdigit() and any(r.id == int(role) for r in roles)
+    role = (await server_settings(interaction.client, interaction.guild_id or 0)).event_role
+    return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", []))
 
 
 def takes_threads(interaction: Interaction) -> bool:

@@ -41,6 +41,7 @@ async def guild() -> AsyncIterator[FakeDiscord]:
     for name in (*PLAYERS, "late"):
         fake.add_user(name)
     fake.add_user("olga", admin=True)  # Administrator: Manage Events
+    fake.add_role("organisers", members=(users(fake)["dia"],))
     fake.add_channel("events")
     fake.add_channel("no-threads")
     other = fake.add_guild("Other Server")
@@ -264,6 +265,15 @@ async def test_bad_event_inputs_are_refused_privately(
                               "the Discord scheduled event")
     [made] = guild.world.scheduled_events.values()
     assert made["name"] == "Sunday Arena" and made["entity_type"] == 3
+    # /config event_role: its members may open events too
+    [(role_id, *_)] = guild.world.extra_roles
+    refused = await guild.slash(people["dia"], events, "event new", game="ten",
+                                format="swiss", name="Dia's")
+    assert "manage events" in refusal(guild, people["dia"])
+    await guild.slash(people["olga"], events, "config", event_role=role_id)
+    allowed = await guild.slash(people["dia"], events, "event new", game="ten",
+                                format="swiss", name="Dia's")
+    assert allowed.callback_type == 4 and allowed.callback_data.get("flags") != EPHEMERAL
     await stored_soon(live_bot, lambda: made["id"] in query(
         live_bot, "SELECT settings FROM events WHERE name = 'Sunday Arena'")[0][0],
         "the scheduled event's id stored with the event")
