@@ -36,7 +36,10 @@ from game.base import PlayerId
 
 MIN_TABLE = 2
 MAX_TABLE = 4
-SEARCH_NODES = 20_000  # the pairing search's bound; past it the best round found so far is used
+SEARCH_NODES = 5_000  # the pairing search's bound; past it the best round found so far is used
+# A table's other seats are chosen among this many players next in the ranking (a Swiss pairs
+# players of close scores; it also bounds each step of the search).
+NEAREST_CANDIDATES = 9
 
 
 @dataclass(frozen=True)
@@ -181,7 +184,8 @@ def pair_round(ranked: Sequence[PlayerId], rounds: Sequence[Round], per_table: i
     player who had none; with ``fill_with_bots`` there is none (the service fills that table
     with bot seats). The tables are filled from the top of the ranking, each seat chosen to
     minimise first the pairs that already met, then how far apart in the ranking the table's
-    players are (a search over the seatings, bounded by :data:`SEARCH_NODES`)."""
+    players are (a search over the seatings of the players nearest in the ranking, bounded by
+    :data:`SEARCH_NODES`; the first seating tried takes the cheapest table at each step)."""
     players = list(ranked)
     bye: PlayerId | None = None
     sizes = table_sizes(len(players), per_table)
@@ -215,9 +219,16 @@ def pair_round(ranked: Sequence[PlayerId], rounds: Sequence[Round], per_table: i
         if nodes > SEARCH_NODES and best:
             return
         first, rest = left[0], left[1:]
-        for others in itertools.combinations(rest, sizes[table_index] - 1):
+        # the table's other seats come from the players nearest in the ranking
+        nearest = rest[:NEAREST_CANDIDATES]
+        # the cheapest tables first: the first seating found is the greedy one
+        choices = sorted(((cost((first, *others)), others)
+                          for others in itertools.combinations(nearest, sizes[table_index] - 1)),
+                         key=lambda choice: choice[0])
+        for (more_repeats, more_spread), others in choices:
+            if nodes > SEARCH_NODES and best:
+                return
             table = (first, *others)
-            more_repeats, more_spread = cost(table)
             remaining = [p for p in rest if p not in others]
             seated.append(table)
             search(remaining, table_index + 1, repeats + more_repeats, spread + more_spread,

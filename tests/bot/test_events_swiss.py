@@ -100,3 +100,16 @@ def test_bye_scores_a_win() -> None:
     lines = standings(["a", "b", "c"], [[TableResult({"a": 1, "b": 2}), Bye("c")]])
     by = {line.player: line for line in lines}
     assert by["c"].points == 1 and by["c"].byes == 1 and by["c"].played == 0
+
+
+def test_a_large_event_avoids_rematches() -> None:
+    """Forty players at tables of two over five rounds: never the same pair twice."""
+    players = [str(n) for n in range(40)]
+    rounds: list[Round] = []
+    for number in range(5):
+        ranked = [line.player for line in standings(players, rounds)]
+        pairing = pair_round(ranked, rounds, 2)
+        assert repeated_pairs(pairing, rounds) == 0
+        assert sorted(itertools.chain(*pairing.tables)) == sorted(players)
+        rounds.append([TableResult({a: 1 + (int(a) + number) % 2, b: 2 - (int(a) + number) % 2})
+                       for a, b in pairing.tables])
