@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -30,20 +31,23 @@ from cogs.client_services import Interaction, Refusable, player_id, refuse
 from cogs.commands.game_option import GameOption, game_choices
 from cogs.events.controls import EventAction, EventButton
 from cogs.events.host import DiscordEventHost
-from cogs.events.renders import event_embed, event_view
-from cogs.features import Feature, Place
+from cogs.events.renders import event_embed, event_view, history_value, record_value
+from cogs.features import Feature, Place, StatsField
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, server_words, user_words
 from cogs.i18n.messages import N_
+from cogs.i18n.words import Words
 from cogs.kit.discord_limits import clip
 from cogs.kit.server_settings import server_settings
 from cogs.table_services import TableServices
+from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 2.0  # how often the schedule is looked at (start times, tables to open)
 MAX_START_MINUTES = 7 * 24 * 60
 NAME_MAX = 100
+HISTORY_EVENTS = 5
 ROUND_ESTIMATE_MINUTES = 30  # a Swiss round's length as the Discord event's end states it
 
 NOT_ORGANISER = N_("Only members who may manage events (or have the server's event role) can"
@@ -97,7 +101,26 @@ class EventsCog(commands.Cog):
             "events",
             controls={EventButton: lambda ia, parts, _: self.button_click(ia, *parts)},
             listeners={Place.EVENTS: self.service.on_change},
+            stats=self.stats,
+            history=self.history,
         )
+
+    async def stats(self, guild_id: int, player: PlayerId, games: Mapping[str, str],
+                    words: Words) -> StatsField | None:
+        """/stats: the person's finished events in this server (any game)."""
+        record = await self.service.player_record(guild_id, player)
+        if record.played == 0:
+            return None
+        return StatsField(words.gettext("Server events"), record_value(words, record))
+
+    async def history(self, guild_id: int, channel_id: int,
+                      words: Words) -> StatsField | None:
+        """/history: the newest events opened in this channel, with their winners."""
+        summaries = await self.service.channel_events(guild_id, channel_id, HISTORY_EVENTS)
+        if not summaries:
+            return None
+        return StatsField(words.gettext("Events in this channel"),
+                          history_value(words, summaries))
 
     async def cog_load(self) -> None:
         self.table.features.register(self.feature())

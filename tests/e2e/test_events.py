@@ -208,6 +208,22 @@ async def test_a_six_player_swiss_runs_itself_through_a_crash(
     standings_posts = [m for m in guild.public(events) if "standings after round" in m.text]
     assert len(standings_posts) == 2
     assert query(live_bot, "SELECT status, round FROM events") == [("finished", 3)]
+    # the event shows in /history of its channel and in the players' /stats
+    winner = next(user for user in people.values() if str(user.id) == shown[0][1])
+    history = await guild.slash(people["ana"], events, "history")
+    assert history.callback_data["flags"] == EPHEMERAL
+    told = guild.latest_ephemeral(people["ana"])
+    assert told is not None and "Events in this channel" in told.text
+    assert f"**Friday Swiss** · Swiss · 6 players · won by <@{winner.id}>" in told.text
+    await guild.slash(winner, events, "stats")
+
+    def stats_text() -> str:
+        latest = guild.latest_ephemeral(winner)
+        return latest.text if latest is not None else ""
+
+    await live_bot.wait_until(lambda: "Server events" in stats_text(), POSTS_TIMEOUT,
+                              "the winner's /stats")
+    assert "1 event played · 1 won · best place: 1" in stats_text()
     # every table's game counts as an ordinary rated game
     assert query(live_bot, "SELECT count(*), sum(rated) FROM results r JOIN event_tables t"
                            " ON t.session_id = r.session_id") == [(18, 18)]
