@@ -7,10 +7,14 @@ What Discord shows is the cogs' :class:`EventHost` (the event post, each table's
 post, the standings and the final post). Everything the schedule needs is in the store
 before it is acted on: a round's tables are stored before their sessions are opened, a
 table's session id as soon as its lobby exists, its outcome once (``finish_event_table``).
-:meth:`EventService.resume` (at start, then every tick) carries on from whatever was stored:
-a table without its session is opened, a lobby not started is filled and started, a table
-whose session ended while the process was down is scored, a finished round is followed by
-the next.
+:meth:`EventService.tick` (every few seconds from the process's start) carries on from
+whatever was stored: a table without its session is opened, a lobby not started is filled and
+started, a table whose session ended while the process was down is scored, a finished round
+is followed by the next, an arena past its end is closed. A table's end also moves its event
+on at once (:meth:`EventService.on_change`, a manager listener).
+
+Sources of the pairing and scoring rules: ``bot.events.swiss`` (FIDE) and
+``bot.events.arena`` (lichess).
 """
 
 from __future__ import annotations
