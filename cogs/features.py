@@ -24,7 +24,10 @@ table's :class:`TableFeatures` among it) and registers itself in ``cog_load``::
   the Hint button), laid out by the game's UI after its own controls;
 - ``sealed``: for a kind of session it owns, whether a stored game of that kind may be shown
   yet (replayed, exported, reviewed) (:data:`Sealed`: today's daily deal may not);
-- ``stats``: what it adds to a person's ``/stats`` (:data:`StatsLines`: the daily's streaks).
+- ``stats``: what it adds to a person's ``/stats`` (:data:`StatsLines`: the daily's streaks,
+  the server events played and won);
+- ``history``: what it adds to a channel's ``/history`` (:data:`HistoryLines`: the server
+  events opened there).
 
 The table core places its own listeners the same way (``cogs.table.extension.listeners``).
 """
@@ -55,7 +58,8 @@ class Place(Enum):
     channel health; then the machine seats and the turn clock (a change is drawn and posted
     before a machine seat's worker or the clock looks at it); a private table that ended
     without a last move forgets its followed view; the reviews of a finished game are queued,
-    and a finished daily is scored. ``public``: the place hears only the changes
+    and a finished daily is scored; a server event's table that ended moves its event on
+    (its next round, its end). ``public``: the place hears only the changes
     of public tables (``Session.is_private``: a private table makes no channel noise)."""
 
     TABLE = ("table", True)
@@ -71,6 +75,7 @@ class Place(Enum):
     ENDED_PRIVATE = ("ended private tables", False)
     REVIEWS = ("reviews", True)
     DAILY_SCORES = ("daily scores", False)
+    EVENTS = ("events", True)
 
     @property
     def public(self) -> bool:
@@ -112,8 +117,13 @@ class StatsField:
 
 
 # What a feature adds to ``/stats`` of a person in some games (game key -> title, in /stats'
-# order), worded for the reader; None when it has nothing to say of them.
-StatsLines = Callable[[PlayerId, Mapping[str, str], Words], Awaitable[StatsField | None]]
+# order) in a server (its id first), worded for the reader; None when it has nothing to say
+# of them.
+StatsLines = Callable[[int, PlayerId, Mapping[str, str], Words], Awaitable[StatsField | None]]
+
+# What a feature adds to ``/history`` of a channel (server id, channel id), worded for the
+# reader; None when it has nothing to say of it.
+HistoryLines = Callable[[int, int, Words], Awaitable[StatsField | None]]
 
 
 ControlClick = Click[*tuple[Any, ...]]
@@ -130,6 +140,7 @@ class Feature:
     sealed: Mapping[SessionKind, Sealed] = field(default_factory=dict)
     turn_items: TurnItems | None = None
     stats: StatsLines | None = None
+    history: HistoryLines | None = None
 
 
 class TakenPlace(ValueError):
@@ -166,6 +177,7 @@ class TableFeatures:
         self._sealed: dict[SessionKind, Sealed] = {}
         self._turn_items: list[TurnItems] = []
         self._stats: list[StatsLines] = []
+        self._history: list[HistoryLines] = []
         self._clicks: dict[str, ControlClick] = {}
         self._add_controls = add_controls
         self.names: list[str] = []
@@ -192,6 +204,8 @@ class TableFeatures:
             self._turn_items.append(feature.turn_items)
         if feature.stats is not None:
             self._stats.append(feature.stats)
+        if feature.history is not None:
+            self._history.append(feature.history)
         self._clicks.update({control.kind.prefix: click
                              for control, click in feature.controls.items()})
         if feature.controls and self._add_controls is not None:
@@ -215,11 +229,18 @@ class TableFeatures:
         UI shows them only then), in the order they registered."""
         return [item for items in self._turn_items for item in items(session, viewer, words)]
 
-    async def stats_fields(self, player: PlayerId, games: Mapping[str, str],
+    async def stats_fields(self, guild_id: int, player: PlayerId, games: Mapping[str, str],
                            words: Words) -> list[StatsField]:
-        """What the features add to ``player``'s ``/stats`` in ``games``, in the order they
+        """What the features add to ``player``'s ``/stats`` in ``games`` of server
+        ``guild_id``, in the order they registered."""
+        fields = [await lines(guild_id, player, games, words) for lines in self._stats]
+        return [field for field in fields if field is not None]
+
+    async def history_fields(self, guild_id: int, channel_id: int,
+                             words: Words) -> list[StatsField]:
+        """What the features add to ``/history`` of a channel, in the order they
         registered."""
-        fields = [await lines(player, games, words) for lines in self._stats]
+        fields = [await lines(guild_id, channel_id, words) for lines in self._history]
         return [field for field in fields if field is not None]
 
     async def seal_of(self, session: Session) -> str | None:

@@ -60,6 +60,7 @@ EXTENSIONS = (
     "cogs.table.extension", "cogs.hints.extension", "cogs.reviews.extension",
     "cogs.learn.extension", "cogs.daily.extension", "cogs.leaderboard.extension",
     "cogs.seasons.extension", "cogs.settings.extension", "cogs.admin.extension",
+    "cogs.events.extension",
 )
 # After a restart: redraw the running tables, then (when the last stop was not clean, the
 # argument) ping their awaited players again; set by the table extension.

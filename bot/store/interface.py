@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from bot.records.daily_play import DailyPlay
 from bot.records.period_standings import DerivedLine
 from bot.records.session import ActionRow, ResultRow, Session, Status
+from bot.store.event_rows import EventStore
 
 if TYPE_CHECKING:
     from bot.records.shards import ShardSet
 
 
-class Store(ABC):
+class Store(EventStore, ABC):
     """Async access to the database. Open one with ``await bot.store.open_store(url_or_path)``."""
 
     backend: ClassVar[str]

@@ -34,6 +34,7 @@ from bot.records.session import (
 )
 from bot.records.shards import ShardSet
 from bot.store import standings_rows
+from bot.store.event_rows import EventRows
 from bot.store.interface import Store
 from bot.store.transaction import Tx
 from game.base import Event
@@ -219,7 +220,7 @@ class ActionWrite:
         return int(self.snapshot[-1])
 
 
-class SqlStore(Store):
+class SqlStore(EventRows, Store):
     """Every store operation in SQL; a backend opens the transactions."""
 
     @abstractmethod

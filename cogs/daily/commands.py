@@ -164,9 +164,10 @@ class DailyCog(commands.Cog):
             stats=self.streaks,
         )
 
-    async def streaks(self, player: PlayerId, games: Mapping[str, str],
+    async def streaks(self, guild_id: int, player: PlayerId, games: Mapping[str, str],
                       words: Words) -> StatsField | None:
-        """/stats: the person's daily streak in each of ``games`` they have played a daily of."""
+        """/stats: the person's daily streak in each of ``games`` they have played a daily of
+        (streaks count every server's plays: the deal is the same everywhere)."""
         lines = []
         for key, title in games.items():
             streak = await self.deals.streak(player, key)

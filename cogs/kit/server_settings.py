@@ -6,7 +6,8 @@ Keys of ``guild_settings`` (values are strings): ``language`` (en|es|sq|gu, or `
 ``channels`` (comma-separated channel ids where games may start; empty = everywhere),
 ``replays`` (everyone|players), ``season`` (month|quarter|off), ``season_channel`` (a channel
 id) and ``champion_role`` (a role id; ``bot.rankings.seasons`` names these three, which the
-season watcher reads too). An absent key, or a stored value this version cannot read,
+season watcher reads too), ``event_role`` (a role id: its members may open and cancel server
+events, ``cogs.events``). An absent key, or a stored value this version cannot read,
 means the default (:class:`ServerDefaults`, from ``bot.process.env_settings.Settings``).
 
 Read them with ``await server_settings(client, guild_id)`` (cached,
@@ -42,8 +43,9 @@ SEASON = SEASON_KEY
 SEASON_CHANNEL = SEASON_CHANNEL_KEY
 CHAMPION_ROLE = CHAMPION_ROLE_KEY
 HINTS = "hints"
+EVENT_ROLE = "event_role"  # cogs.events: its members may open and cancel server events
 KEYS = (LANGUAGE, TURN_MINUTES, LEADERBOARD_MIN_GAMES, IMAGES, THREADS, CHANNELS, REPLAYS,
-        SEASON, SEASON_CHANNEL, CHAMPION_ROLE, HINTS)
+        SEASON, SEASON_CHANNEL, CHAMPION_ROLE, HINTS, EVENT_ROLE)
 SEASON_VALUES = (*SEASON_KINDS, SEASON_OFF)
 NONE = "none"  # season_channel / champion_role: none set
 
@@ -84,6 +86,7 @@ class ServerSettings:
     season_channel: int | None = None  # where the end of a season is posted
     champion_role: int | None = None  # given to each game's champion
     hints: bool = False  # a new game's lobby starts with hints on (such games are not rated)
+    event_role: int | None = None  # may open and cancel server events (beside Manage Events)
 
     def allows_games_in(self, *channel_ids: int | None) -> bool:
         """True when a game may start in a channel with one of ``channel_ids`` (the channel
@@ -164,8 +167,12 @@ def resolve(values: dict[str, str], defaults: ServerDefaults) -> ServerSettings:
     hints, ok = _switch(values.get(HINTS), False)
     if ok:
         stored.add(HINTS)
+    event_role = _snowflake(values.get(EVENT_ROLE))
+    if EVENT_ROLE in values:
+        stored.add(EVENT_ROLE)
     return ServerSettings(language, minutes, min_games, images, threads, channels, replays,
-                          frozenset(stored), season, season_channel, champion_role, hints)
+                          frozenset(stored), season, season_channel, champion_role, hints,
+                          event_role)
 
 
 def _snowflake(value: str | None) -> int | None:

@@ -287,8 +287,9 @@ def stats_render(
 
 
 def history_render(games: list[FinishedGame], titles: dict[str, str],
-                   words: Words = ENGLISH) -> Render:
-    """The channel's last games, numbered, each with its Replay button (up to 10: two rows)."""
+                   words: Words = ENGLISH, fields: Sequence[StatsField] = ()) -> Render:
+    """The channel's last games, numbered, each with its Replay button (up to 10: two rows);
+    ``fields``: what the features add (``Feature.history``), after them."""
     embed = discord.Embed(title=words.gettext("Recent games in this channel"))
     if not games:
         embed.description = words.gettext("No finished games in this channel yet.")
@@ -316,6 +317,8 @@ def history_render(games: list[FinishedGame], titles: dict[str, str],
             view.add_item(ReplayButton(game.session_id, 0, ReplayTag.OPEN,
                                        label=words.gettext("Replay {number}", number=number),
                                        row=(number - 1) // 5))
+    for field in fields:
+        embed.add_field(name=field.name, value=field.value, inline=False)
     return Render(embeds=[embed], view=view)
 
 
@@ -442,7 +445,7 @@ class LeaderboardCog(commands.Cog):
         won = [(season, key) for season, key in
                await service.season_titles(guild_id, player_id(target)) if key in games]
         fields = await self.table.features.stats_fields(
-            player_id(target), {key: titles[key] for key in games}, words)
+            guild_id, player_id(target), {key: titles[key] for key in games}, words)
         render = stats_render(target, boards, recent, titles, words, won, fields)
         await send_private(interaction, render)
 
@@ -455,7 +458,10 @@ class LeaderboardCog(commands.Cog):
         games = await leaderboards(interaction).channel_history(
             interaction.channel_id or 0, HISTORY_GAMES
         )
-        render = history_render(games, game_titles(interaction), await user_words(interaction))
+        words = await user_words(interaction)
+        fields = await self.table.features.history_fields(
+            interaction.guild_id or 0, interaction.channel_id or 0, words)
+        render = history_render(games, game_titles(interaction), words, fields)
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
 
     @leaderboard.autocomplete("season")

@@ -32,6 +32,7 @@ from cogs.kit.server_settings import (
     AUTOMATIC,
     CHAMPION_ROLE,
     CHANNELS,
+    EVENT_ROLE,
     HINTS,
     IMAGES,
     LANGUAGE,
@@ -79,6 +80,7 @@ LABELS: dict[str, Message] = {
     SEASON_CHANNEL: N_("Channel of the end-of-season post"),
     CHAMPION_ROLE: N_("Role of each game's season champion"),
     HINTS: N_("Hints in a new game (such games are not rated)"),
+    EVENT_ROLE: N_("Role that may open server events (beside Manage Events)"),
 }
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=L_("choice-name", "English"), value="en"),
@@ -143,6 +145,10 @@ def shown(words: Words, settings: ServerSettings, key: str, guild_locale: str | 
         if settings.champion_role is None:
             return words.gettext("none")
         return f"<@&{settings.champion_role}>"
+    if key == EVENT_ROLE:
+        if settings.event_role is None:
+            return words.gettext("none")
+        return f"<@&{settings.event_role}>"
     if settings.replays == REPLAYS_PLAYERS:
         return words.gettext("only the game's players (and Manage Server)")
     return words.gettext("everyone in the server")
@@ -236,6 +242,9 @@ class ConfigCog(commands.Cog):
         no_champion_role=L_("parameter-description", "True: champions get no role"),
         hints=L_("parameter-description",
                  "New games start with hints on (games with hints are not rated)"),
+        event_role=L_("parameter-description",
+                      "Members with this role may open server events (/event)"),
+        no_event_role=L_("parameter-description", "True: only Manage Events opens events"),
     )
     @app_commands.rename(
         language=L_("parameter-name", "language"),
@@ -252,6 +261,8 @@ class ConfigCog(commands.Cog):
         champion_role=L_("parameter-name", "champion_role"),
         no_champion_role=L_("parameter-name", "no_champion_role"),
         hints=L_("parameter-name", "hints"),
+        event_role=L_("parameter-name", "event_role"),
+        no_event_role=L_("parameter-name", "no_event_role"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, images=SWITCH_CHOICES,
                           threads=SWITCH_CHOICES, replays=REPLAY_CHOICES,
@@ -275,6 +286,8 @@ class ConfigCog(commands.Cog):
         champion_role: discord.Role | None = None,
         no_champion_role: bool | None = None,
         hints: app_commands.Choice[str] | None = None,
+        event_role: discord.Role | None = None,
+        no_event_role: bool | None = None,
     ) -> None:
         # default_permissions only hides the command; a server may grant it to anyone.
         permissions = interaction.permissions
@@ -302,6 +315,11 @@ class ConfigCog(commands.Cog):
             if refusal is not None:
                 await refuse(interaction, refusal)
                 return
+        if event_role is not None and (
+                getattr(getattr(event_role, "guild", None), "id", guild_id) != guild_id
+                or not isinstance(getattr(event_role, "position", None), int)):
+            await refuse(interaction, ROLE_NOT_THIS_SERVER)  # or one Discord did not resolve
+            return
         before = await server_settings(interaction.client, guild_id)
         wanted: dict[str, str] = {}
         for key, choice in ((LANGUAGE, language), (IMAGES, images), (THREADS, threads),
@@ -328,6 +346,10 @@ class ConfigCog(commands.Cog):
             wanted[CHAMPION_ROLE] = str(champion_role.id)
         elif no_champion_role:
             wanted[CHAMPION_ROLE] = NONE
+        if event_role is not None:
+            wanted[EVENT_ROLE] = str(event_role.id)
+        elif no_event_role:
+            wanted[EVENT_ROLE] = NONE
         await self._store(interaction, wanted)
         after = await server_settings(interaction.client, guild_id)
         changes = [

@@ -111,6 +111,7 @@ async def test_global_sync_only_when_tree_changed(tmp_path: Path) -> None:
 
 async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path: Path) -> None:
     from cogs.daily.commands import ShareButton
+    from cogs.events.controls import EventButton
     from cogs.kit.custom_ids import ActButton, HintButton, ReviewButton
     from cogs.leaderboard.commands import LeaderboardPageButton
     from cogs.table_services import table_of
@@ -132,18 +133,19 @@ async def test_setup_hook_restores_loads_cogs_and_registers_components(tmp_path:
         assert bot.get_cog("GameCog") is not None
         assert {c.name for c in bot.tree.get_commands()} == {
             "game", "rules", "leaderboard", "stats", "history", "config", "images", "language",
-            "admin", "daily", "learn",
+            "admin", "daily", "learn", "event",
         }
         # Each control kind registered once with its click: the table's and each feature's
         # (cogs.features), whose names the table keeps in loading order.
         registered = set(bot._connection._view_store._dynamic_items.values())
-        assert len(registered) == 15
+        assert len(registered) == 16
         features = table_of(bot).features
-        for drawn in (ActButton, HintButton, ReviewButton, ShareButton, LeaderboardPageButton):
+        for drawn in (ActButton, HintButton, ReviewButton, ShareButton, LeaderboardPageButton,
+                      EventButton):
             assert drawn in registered and features.click(drawn.kind) is not None
         assert bot.dispatch_control is not None
         assert features.names == [
-            "table", "hints", "reviews", "learn", "daily", "leaderboard"]
+            "table", "hints", "reviews", "learn", "daily", "leaderboard", "events"]
         assert bot.daily.clock == bot.clock  # the daily deal shares the process's clock
         assert bot.leaderboards.min_games == 3
         assert bot.manager.engines.keys() == {"count"}

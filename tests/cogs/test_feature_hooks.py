@@ -61,18 +61,31 @@ def test_turn_items_come_from_the_features_in_their_order() -> None:
 async def test_stats_fields_come_from_the_features_in_their_order_and_only_when_said() -> None:
     features = TableFeatures()
     words = words_for(Language.EN)
-    assert await features.stats_fields("1", {"ten": "TEN"}, words) == []
+    assert await features.stats_fields(3, "1", {"ten": "TEN"}, words) == []
 
-    async def games(player: PlayerId, titles: object, _: object) -> StatsField:
-        return StatsField("Games", f"{player}: {titles}")
+    async def games(guild: int, player: PlayerId, titles: object, _: object) -> StatsField:
+        return StatsField("Games", f"{guild}/{player}: {titles}")
 
-    async def nothing(player: PlayerId, titles: object, _: object) -> None:
+    async def nothing(guild: int, player: PlayerId, titles: object, _: object) -> None:
         return None
 
-    async def last(player: PlayerId, titles: object, _: object) -> StatsField:
+    async def last(guild: int, player: PlayerId, titles: object, _: object) -> StatsField:
         return StatsField("Last", "-")
 
     for name, lines in (("first", games), ("quiet", nothing), ("second", last)):
         features.register(Feature(name, stats=lines))
-    assert await features.stats_fields("7", {"ten": "TEN"}, words) == [
-        StatsField("Games", "7: {'ten': 'TEN'}"), StatsField("Last", "-")]
+    assert await features.stats_fields(3, "7", {"ten": "TEN"}, words) == [
+        StatsField("Games", "3/7: {'ten': 'TEN'}"), StatsField("Last", "-")]
+
+
+async def test_history_fields_come_from_the_features_that_say_something() -> None:
+    features = TableFeatures()
+    words = words_for(Language.EN)
+    assert await features.history_fields(3, 4, words) == []
+
+    async def events(guild: int, channel: int, _: object) -> StatsField | None:
+        return StatsField("Events", f"{guild}/{channel}") if channel == 4 else None
+
+    features.register(Feature("events", history=events))
+    assert await features.history_fields(3, 4, words) == [StatsField("Events", "3/4")]
+    assert await features.history_fields(3, 5, words) == []

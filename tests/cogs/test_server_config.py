@@ -70,7 +70,8 @@ async def test_shows_every_setting_and_which_are_defaults(table: Table) -> None:
         " (default)" in lines
     assert "• Role of each game's season champion: none (default)" in lines
     assert "• Hints in a new game (such games are not rated): off (default)" in lines
-    assert len(lines) == 12
+    assert "• Role that may open server events (beside Manage Events): none (default)" in lines
+    assert len(lines) == 13
 
     changed = (await configure(table, turn_minutes=4)).last.content or ""
     assert changed.splitlines()[0] == "Changed Turn clock of a new game: off → 4 min per move"

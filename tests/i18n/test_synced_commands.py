@@ -15,7 +15,7 @@ from bot.process.env_settings import Settings
 from tests.testgame import CountEngine
 
 SPANISH = {"es-ES", "es-419"}
-SAME_IN_SPANISH = ("normal",)  # choice names whose Spanish is the English word
+SAME_IN_SPANISH = ("normal", "arena")  # choice names whose Spanish is the English word
 
 
 Place = tuple[str, str, dict[str, str]]
@@ -56,7 +56,7 @@ async def test_synced_commands_carry_spanish_localisations(tmp_path: Path) -> No
     names = {payload["name"] for payload in payloads}
     assert names == {
         "game", "rules", "leaderboard", "stats", "history", "config", "language", "images",
-        "admin", "daily", "learn",
+        "admin", "daily", "learn", "event",
     }
     places = [entry for payload in payloads for entry in localised(payload)]
     assert len(places) > 75, len(places)

@@ -36,6 +36,10 @@ AUTOCOMPLETE_RESULT, MODAL = 8, 9
 COMPONENT_INTERACTIONS = (3, 5)  # component, modal submit
 
 
+MANAGE_EVENTS = 1 << 33
+CREATE_EVENTS = 1 << 44
+
+
 class ApiError(Exception):
     """An error answer; a 400/50035 is recorded as a contract violation unless ``deliberate``
     (a refusal a test asked for)."""
@@ -193,6 +197,7 @@ class RestApi:
                 API + "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
                 self.remove_member_role,
             ),
+            r("POST", API + "/guilds/{guild_id}/scheduled-events", self.create_scheduled_event),
             r("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment),
             r("*", "/{tail:.*}", self.unknown),
         ]
@@ -640,6 +645,29 @@ class RestApi:
 
     async def get_roles(self, request: web.Request) -> web.Response:
         return json_response(self.world.roles_json(self._guild(request)))
+
+    async def create_scheduled_event(self, request: web.Request) -> web.Response:
+        """Discord's "Create Guild Scheduled Event" (the body was checked against the spec):
+        the event, scheduled (status 1); 403/50013 unless the bot may manage or create events
+        in the server (``world.bot_guild_permissions``)."""
+        guild_id = self._guild(request)
+        if not self.world.bot_guild_permissions & (MANAGE_EVENTS | CREATE_EVENTS):
+            raise ApiError(403, 50013, "Missing Permissions")
+        body = await request.json()
+        event_id = self.world.ids.next()
+        stored: dict[str, Any] = {
+            "id": str(event_id), "guild_id": str(guild_id),
+            "channel_id": body.get("channel_id"), "creator_id": str(self.world.bot_user.id),
+            "name": body["name"], "description": body.get("description"),
+            "scheduled_start_time": body["scheduled_start_time"],
+            "scheduled_end_time": body.get("scheduled_end_time"),
+            "privacy_level": body["privacy_level"], "status": 1,
+            "entity_type": body["entity_type"], "entity_id": None,
+            "entity_metadata": body.get("entity_metadata"), "user_count": 0,
+        }
+        self.world.scheduled_events[event_id] = stored
+        self.world.notify()
+        return json_response(stored)
 
     async def get_member(self, request: web.Request) -> web.Response:
         self._guild(request)

@@ -57,6 +57,10 @@ class World:
         self.extra_roles: list[tuple[int, str, int, int]] = []
         self.role_grants: list[tuple[int, int, int]] = []
         self.role_removals: list[tuple[int, int, int]] = []
+        # Guild scheduled events the bot created (id -> the object Discord answered), and the
+        # bot's server-wide permissions they need (Manage Events or Create Events).
+        self.scheduled_events: dict[int, dict[str, Any]] = {}
+        self.bot_guild_permissions = BOT_PERMISSIONS
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, StoredMessage] = {}
