@@ -55,13 +55,13 @@ from bot.records import errors
 from bot.records.change import Change, ChangeKind, Origin
 from bot.records.errors import Refusal, SaveFailed, StaleWrite
 from bot.records.session import (
-    HINTS,
     LIVE_STATUSES,
     Seat,
     Session,
     SessionKind,
     Status,
     engine_options,
+    table_options,
     utcnow,
 )
 from bot.records.shards import ShardSet, shard_of
@@ -342,7 +342,7 @@ class SessionManager:
             checked = engine.options_model.model_validate(engine_options(options))
         except ValidationError as err:
             raise Refusal(errors.BAD_OPTIONS, reason=err.errors()[0]["msg"]) from None
-        table = {HINTS: True} if options.get(HINTS) is True else {}
+        table = table_options(options)
         async with self._open_lock:
             if self.in_channel(channel_id) is not None:
                 raise Refusal(errors.GAME_RUNNING)

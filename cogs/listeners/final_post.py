@@ -29,7 +29,7 @@ from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
-from cogs.kit.message_routes import cause_of
+from cogs.kit.message_routes import Unreachable, cause_of
 from cogs.rendering.message_delivery import final_picture
 from cogs.rendering.replay_pages import review_button
 from cogs.table_services import TableServices
@@ -104,6 +104,8 @@ class FinalPost:
         try:
             sent = await routes.send(self._client, session, cause_of(change.origin),
                                      **render.send_kwargs())
+        except Unreachable:
+            log.info("session %s: no token to post its end with", session.id)
         except discord.HTTPException:
             log.warning("could not post the end of session %s", session.id)
         else:

@@ -41,7 +41,7 @@ from bot.records.session import Session, Status
 from cogs.client_services import release_view
 from cogs.i18n.interaction import server_words
 from cogs.kit.keyed_locks import TABLE_MOVES
-from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
+from cogs.kit.message_routes import Cause, MessageRoutes, Unreachable, cause_of
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
@@ -170,6 +170,9 @@ class TablePublisher:
         try:
             await self._routes.send(self._client, session, None, content=text,
                                     allowed_mentions=discord.AllowedMentions.none())
+        except Unreachable:
+            log.info("session %s: no token to announce with; the next click shows it",
+                     session.id)
         except discord.HTTPException:
             log.warning("could not post in the channel of session %s", session.id)
 
@@ -180,6 +183,8 @@ class TablePublisher:
                 self._client, session, None, content=text,
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
             )
+        except Unreachable:
+            log.info("session %s: no token to remind with", session.id)
         except discord.HTTPException:
             log.warning("could not remind a player of session %s", session.id)
 
@@ -254,6 +259,8 @@ class TablePublisher:
         routes = self._routes
         try:
             message = await routes.send(self._client, session, cause, **render.send_kwargs())
+        except Unreachable:
+            return  # a tokens-only table with no fresh token: the next click posts it
         except discord.Forbidden as error:
             self._services.health.report(session, error, "move the table")
             return

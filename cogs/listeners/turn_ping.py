@@ -45,7 +45,7 @@ from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import HandButton
-from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
+from cogs.kit.message_routes import Cause, MessageRoutes, Unreachable, cause_of
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
@@ -230,6 +230,9 @@ class TurnPing:
                 self._client, session, cause, **render.send_kwargs(),
                 allowed_mentions=only(players),
             )
+        except Unreachable:  # a tokens-only table with no fresh token: the next click pings
+            await self._forget_stored(session.id)
+            return
         except discord.HTTPException as error:
             health = self._services.health
             if not health.report(session, error, "post a turn ping"):
