@@ -114,6 +114,9 @@ def token_refused(error: discord.HTTPException) -> bool:
     return error.status == 401 or error.code in TOKEN_REFUSED
 
 
+Owed = Callable[["Cause"], Awaitable[object]]
+
+
 class Unreachable(discord.HTTPException):
     """A new message of a tokens-only table that no token can carry now (nothing was sent)."""
 
@@ -148,6 +151,9 @@ class MessageRoutes:
         self._held: deque[tuple[float, int]] = deque()  # (since, message id), oldest first
         self.counts: Counter[str] = Counter()  # TOKEN / CHANNEL writes made
         self._behind: set[int] = set()  # tokens-only sessions whose table missed a write
+        # Writes owed to a tokens-only channel, carried by its next click: channel id ->
+        # (what, e.g. "table" or "final") -> the write, given the click's cause.
+        self._owed: dict[int, dict[str, Owed]] = {}
 
     def __len__(self) -> int:
         return len(self._holders)
@@ -169,6 +175,26 @@ class MessageRoutes:
             self._holders[message_id] = Holder(interaction, original, at, session_id)
             self._held.append((at, message_id))
         self._prune()
+
+    def owe(self, channel_id: int, what: str, write: Owed) -> None:
+        """A write no token could carry in tokens-only ``channel_id`` (a newer one of the same
+        ``what`` replaces it): the next click there carries it (:meth:`pay`)."""
+        self._owed.setdefault(channel_id, {})[what] = write
+
+    async def pay(self, channel_id: int, cause: Cause) -> int:
+        """Carry the writes owed to ``channel_id`` with ``cause``'s token (after the click's own
+        answer); how many were made."""
+        owed = self._owed.pop(channel_id, {})
+        for write in owed.values():
+            try:
+                await write(cause)
+            except discord.HTTPException as error:
+                log.warning("a write owed to channel %s failed (%s)", channel_id, error.status)
+        return len(owed)
+
+    def caught_up(self, session_id: int) -> None:
+        """Game ``session_id``'s table was written anew: it shows the game as it is."""
+        self._behind.discard(session_id)
 
     def behind(self, session_id: int) -> bool:
         """Whether a write of tokens-only game ``session_id`` found no token (its table waits

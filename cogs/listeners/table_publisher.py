@@ -221,6 +221,22 @@ class TablePublisher:
                                  key=("table", table_id))
             return
         await self._draw(session, table_id)
+        if session.tokens_only and routes.behind(session.id):
+            self._owe_table(session)
+
+    def _owe_table(self, session: Session) -> None:
+        """No token could write tokens-only ``session``'s table: the next click in its channel
+        posts it anew as a follow-up (``cogs.kit.message_routes``)."""
+        self._routes.owe(session.channel_id, "table",
+                         lambda cause: self.bring_up(session.id, cause))
+
+    async def bring_up(self, session_id: int, cause: Cause) -> None:
+        """Post live game ``session_id``'s table anew with ``cause``'s token: it shows the game
+        as it is now (the old one, out of every token's reach, stays as it was)."""
+        current = self._client.manager.get(session_id)
+        if current is None or not current.is_live or current.table_message_id is None:
+            return
+        await self.move(current, current.table_message_id, cause)
 
     async def _draw(self, session: Session, table_id: int, *, newest: bool = False) -> None:
         """Edit table message ``table_id`` to show ``session`` (``newest``: the live version,
@@ -260,7 +276,8 @@ class TablePublisher:
         try:
             message = await routes.send(self._client, session, cause, **render.send_kwargs())
         except Unreachable:
-            return  # a tokens-only table with no fresh token: the next click posts it
+            self._owe_table(session)
+            return
         except discord.Forbidden as error:
             self._services.health.report(session, error, "move the table")
             return
@@ -274,6 +291,7 @@ class TablePublisher:
                 moved = await self._client.manager.set_table_message(session.id, message.id)
             except TableError:  # the game ended meanwhile: the copy just posted is its table
                 moved = replace(session, table_message_id=message.id)
+            routes.caught_up(session.id)
             await delete_quietly(self._services.routes, self._client, session, old_id,
                                  f"the old table of session {session.id}")
             if self.on_moved is not None:

@@ -62,8 +62,9 @@ def table_link(session: Session) -> str | None:
     """The jump URL of ``session``'s table message (None before it has one)."""
     if session.table_message_id is None:
         return None
-    return (f"{DISCORD_WEB}/channels/{session.guild_id}/{session.channel_id}/"
-            f"{session.table_message_id}")
+    # A DM's or group DM's place is its channel (cogs.kit.places): Discord's links say @me.
+    where = "@me" if session.guild_id == session.channel_id else session.guild_id
+    return f"{DISCORD_WEB}/channels/{where}/{session.channel_id}/{session.table_message_id}"
 
 
 def ping_text(words: Words, title: str, players: Sequence[PlayerId], link: str | None, *,

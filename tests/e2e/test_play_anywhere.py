@@ -4,24 +4,57 @@ alone: 0 requests to channel routes (which Discord answers 403 Missing Access th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.playground.botproc import BotProcess
-from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord import FakeDiscord, StoredMessage
 from game.split import SplitEngine
+from game.ten import TenEngine
 from tests.e2e.players import Strategy
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
-from tests.e2e.table_play import TablePlay
+from tests.e2e.table_play import POSTS_TIMEOUT, TablePlay
 from tests.e2e.test_scenario_split import split_rank
+from tests.e2e.test_scenario_ten import ten_rank
+
+KEEPS_UP = "the table keeps up through your clicks"
+
+
+def stored_place(table: TablePlay) -> tuple[int, dict[str, object]]:
+    """The stored session's place (its ``guild_id`` column) and options."""
+    with sqlite3.connect(table.db.path) as conn:
+        guild_id, options = conn.execute(
+            "SELECT guild_id, options FROM sessions WHERE id = ?", (table.session_id,)
+        ).fetchone()
+    return int(guild_id), dict(json.loads(options))
+
+
+def final_post(fd: FakeDiscord, table: TablePlay) -> StoredMessage | None:
+    """The game's final post (its Rematch button), once the bot has posted it."""
+    found = [m for m in fd.public(table.channel)
+             if any("Rematch" in (c.get("label") or "") for c in m.interactive())]
+    assert len(found) <= 1, [m.text for m in fd.public(table.channel)]
+    return found[0] if found else None
 
 
 def channel_calls(fd: FakeDiscord, since: int = 0) -> list[str]:
     """The bot's requests to channel routes (``/channels/...``), from call ``since`` on."""
     return [f"{c.method} {c.path} -> {c.status}" for c in fd.world.calls[since:]
             if c.route.startswith("/channels/")]
+
+
+async def play_with_machines(table: TablePlay, *, until: Callable[[], bool]) -> None:
+    """The people step when awaited, the machine seats move meanwhile, until ``until()``."""
+    while not until():
+        assert table.steps < 2000, "no end"
+        if table.oracle.awaiting()[0] in table.users:
+            await table.step()
+        else:
+            await table.machine_moves()
 
 
 @pytest.fixture
@@ -52,6 +85,48 @@ async def test_a_three_player_split_game_in_a_group_dm_uses_tokens_only(
     group = anywhere.add_group_dm("friends", alice, bob, carol)
     table = TablePlay(anywhere, anywhere_bot, group, SplitEngine(), Strategy(split_rank, seed=3))
     await table.open("split", alice, bob, carol)
+    # A group DM is its own place (results, boards), and its table rides on tokens only.
+    assert stored_place(table) == (group.id, {"reach": "tokens"})
+    assert KEEPS_UP in table.table().text.lower()
     await table.play_to_end()
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_kill(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("pair", alice, bob)
+    table = TablePlay(anywhere, anywhere_bot, group, TenEngine(), Strategy(ten_rank, seed=5))
+    await table.open("ten", alice, bob, level="easy", turn_minutes=1)
+    await play_with_machines(table, until=lambda: table.steps >= 6
+                             and table.oracle.awaiting()[0] in table.users)
+    assert channel_calls(anywhere) == []
+    # A pause longer than a token's life: every token ends (as 15 minutes after its click), the
+    # process is killed and comes back 20 minutes later by its clock; the awaited player's
+    # minute is long gone, so the turn clock plays for them.
+    for record in anywhere.interactions:
+        anywhere.expire_token(record)
+    seq, calls = table.oracle.seq, len(anywhere.world.calls)
+    shown = {m.id: len(m.versions) for m in anywhere.public(group)}
+    await anywhere_bot.kill()
+    anywhere_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(20 * 60)
+    await anywhere_bot.start()
+    await table.poll(lambda: table.oracle.sync(table.db, table.session_id) > 0 or
+                     table.oracle.seq > seq, POSTS_TIMEOUT, "the turn clock's move")
+    await anywhere_bot.wait_until(lambda: "timed out" in anywhere_bot.log_text().lower()
+                                  or table.oracle.seq > seq, POSTS_TIMEOUT, "the clock")
+    # Stored, and nothing sent: no token can carry it and the channel is out of reach.
+    assert channel_calls(anywhere, calls) == []
+    assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
+    # The next click brings the table up to date: the game goes on to its end.
+    old_table = table.row().table_message_id
+    await play_with_machines(table, until=lambda: table.oracle.over)
+    assert table.row().table_message_id != old_table
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
