@@ -13,11 +13,15 @@ import pytest
 
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord, StoredMessage
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
 from game.split import SplitEngine
 from game.ten import TenEngine
 from tests.e2e.players import Strategy
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, assert_leaderboard_ranks
 from tests.e2e.table_play import POSTS_TIMEOUT, TablePlay
+from tests.e2e.test_daily import Daily
+from tests.e2e.test_learn import Learner, _embed
 from tests.e2e.test_scenario_split import split_rank
 from tests.e2e.test_scenario_ten import ten_rank
 
@@ -91,6 +95,22 @@ async def test_a_three_player_split_game_in_a_group_dm_uses_tokens_only(
     await table.play_to_end()
     await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
                                   "the final post")
+    post = final_post(anywhere, table)
+    assert post is not None
+    # The group's own board: only the installer can run the app's commands there.
+    await assert_leaderboard_ranks(anywhere, alice, group, "split", "SPLIT",
+                                   table.db.results(table.session_id))
+    with pytest.raises(PermissionError):
+        await anywhere.slash(bob, group, "leaderboard", game="split")
+    # Friends click what the installer's command made: Replay (privately), Rematch (a lobby).
+    replay = await anywhere.click_label(carol, table.table(), "Replay")
+    assert replay.ephemeral, replay.callback_data
+    rematch = await anywhere.click_label(bob, post, "Rematch")
+    assert rematch.callback_type == 4 and not rematch.ephemeral, rematch.callback_data
+    lobby = anywhere.message(rematch.original_message_id or 0)
+    assert "Bob" in lobby.text and KEEPS_UP not in lobby.text.lower()
+    joined = await anywhere.click_label(carol, post, "Rematch")
+    assert joined.ephemeral
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
 
@@ -129,4 +149,28 @@ async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_ki
     await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
                                   "the final post")
     assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+@pytest.mark.parametrize("language", list(Language))
+async def test_learn_and_the_daily_in_a_dm_with_the_bot(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess, language: Language
+) -> None:
+    alice = next(iter(anywhere.world.users.values()))
+    dm = anywhere.add_dm(alice)
+    chosen = await anywhere.slash(alice, dm, "language", language=language.value)
+    assert chosen.ephemeral
+    opened = await anywhere.slash(alice, dm, "learn", game="split")
+    assert opened.callback_type == 4 and opened.ephemeral
+    learner = Learner(anywhere, anywhere_bot, alice, language)
+    final = await learner.play("suggested")
+    assert _embed(final, learner.learned) is not None
+    daily = Daily(anywhere, anywhere_bot, alice, "ten",
+                  words_for(language).gettext("Your score"))
+    record = await anywhere.slash(alice, dm, "daily play", game="ten")
+    assert record.ephemeral
+    message = await daily.play(await daily.message(record))
+    assert daily.row()[1] == "finished", message.text
+    assert channel_calls(anywhere) == []
+    assert anywhere.public(dm) == []
     assert_clean_log(anywhere_bot)
