@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.playground.botproc import BotProcess
-from bot.playground.fakediscord import FakeDiscord, StoredMessage
+from bot.playground.fakediscord import FakeDiscord, InteractionRecord, StoredMessage
 from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import JOIN
 from cogs.i18n.language import Language
 from game.split import SplitEngine
 from game.ten import TenEngine
@@ -174,3 +175,65 @@ async def test_learn_and_the_daily_in_a_dm_with_the_bot(
     assert channel_calls(anywhere) == []
     assert anywhere.public(dm) == []
     assert_clean_log(anywhere_bot)
+
+
+async def test_a_game_in_a_server_that_never_invited_the_bot(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, _ = anywhere.world.users.values()
+    games = anywhere.add_foreign_guild("Elsewhere", "games", alice)
+    # Only alice installed the app: the others may click its messages, not run its commands.
+    with pytest.raises(PermissionError):
+        await anywhere.slash(bob, games, "game new", game="split")
+    table = TablePlay(anywhere, anywhere_bot, games, SplitEngine(), Strategy(split_rank, seed=4))
+    await table.open("split", alice, bob)
+    assert stored_place(table) == (games.guild_id, {"reach": "tokens"})  # the server's place
+    await table.play_to_end()
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_controls_of_another_group_or_another_dm_are_refused_privately(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, carol = anywhere.world.users.values()
+    one = anywhere.add_group_dm("one", alice, bob)
+    two = anywhere.add_group_dm("two", carol, bob)
+    # A chat's settings: its installer sets the language of its public messages.
+    configured = await anywhere.slash(alice, one, "config", language="es")
+    assert configured.ephemeral and "this chat's settings" in reply_text(anywhere, configured)
+    with pytest.raises(PermissionError):  # Discord offers bob no command in alice's group
+        await anywhere.slash(bob, one, "config", language="en")
+    refused = await anywhere.slash(alice, one, "config", threads="on")
+    assert refused.ephemeral and "a chat has none of them" in reply_text(anywhere, refused)
+    spanish = words_for(Language.ES)
+    first = await anywhere.slash(alice, one, "game new", game="split")
+    lobby_one = anywhere.message(first.original_message_id or 0)
+    join_one = lobby_one.button(spanish.text(JOIN))["custom_id"]
+    second = await anywhere.slash(carol, two, "game new", game="split")
+    lobby_two = anywhere.message(second.original_message_id or 0)
+    assert lobby_two.button("Join")  # group two has no settings: English
+    forged = await anywhere.forged_click(bob, lobby_two, join_one)
+    assert forged.ephemeral and "another table" in reply_text(anywhere, forged)
+    assert "Bob" not in anywhere.message(lobby_one.id).text
+    # A control of alice's daily, in her DM, clicked in bob's DM.
+    alices_dm, bobs_dm = anywhere.add_dm(alice), anywhere.add_dm(bob)
+    daily = await anywhere.slash(alice, alices_dm, "daily play", game="split")
+    shown = await Daily(anywhere, anywhere_bot, alice, "split").message(daily)
+    before = Daily(anywhere, anywhere_bot, alice, "split").row()[2]
+    rules = await anywhere.slash(bob, bobs_dm, "rules", game="split")
+    control = next(c for c in shown.custom_ids() if c.startswith("tb:act:"))
+    stolen = await anywhere.forged_click(bob, rules.original_message_id or 0, control)
+    assert stolen.ephemeral and "another table" in reply_text(anywhere, stolen)
+    assert Daily(anywhere, anywhere_bot, alice, "split").row()[2] == before
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+def reply_text(fd: FakeDiscord, record: InteractionRecord) -> str:
+    """What the bot answered ``record`` with (its message's text, or the callback's)."""
+    if record.original_message_id:
+        return fd.message(record.original_message_id).text
+    return str((record.callback_data or {}).get("content", ""))
