@@ -32,9 +32,6 @@ from discord import app_commands
 # Every command that makes sense outside a server declares both installs and every context.
 INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
-# A command about a server's own settings or ranks: guild install and servers only... but a
-# user install too, so that a server that never invited the bot can still see its board.
-SERVER_CONTEXTS = app_commands.AppCommandContext(guild=True)
 
 
 def place_id(interaction: discord.Interaction[Any]) -> int:

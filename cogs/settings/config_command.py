@@ -28,7 +28,7 @@ from cogs.i18n.language import NATIVE_NAMES, public_language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.settings_cache import stored_settings
 from cogs.i18n.words import Words
-from cogs.kit.places import place_id
+from cogs.kit.places import place_id, tokens_only
 from cogs.kit.server_settings import (
     AUTOMATIC,
     CHAMPION_ROLE,
@@ -68,6 +68,9 @@ CHAT_SETTINGS = N_("These are this chat's settings: its games follow them. With 
                    " here, only the person who installed the app can run {config_command} in it.")
 SERVER_ONLY = N_("Threads, game channels, the season's channel and the champion role belong to"
                  " a server; a chat has none of them.")
+NEEDS_THE_BOT = N_("The season's channel and the champion role need the bot in this server: it"
+                   " was never invited here, only installed by members. A server install"
+                   " link is in the bot's profile.")
 ROLE_NOT_THIS_SERVER = N_("That role is not in this server; choose one of its own roles.")
 ROLE_NOT_GIVABLE = N_("The champion role must be a role of its own: not @everyone, and not a"
                       " role that Discord or an app manages.")
@@ -295,6 +298,10 @@ class ConfigCog(commands.Cog):
                 threads, add_channel, remove_channel, all_channels, season_channel,
                 champion_role, no_champion_role)):
             await refuse(interaction, SERVER_ONLY)
+            return
+        if not chat and tokens_only(interaction) and any(value is not None for value in (
+                season_channel, champion_role)):  # the bot could neither post nor give it
+            await refuse(interaction, NEEDS_THE_BOT)
             return
         words = await user_words(interaction)
         guild_id = place_id(interaction)

@@ -93,7 +93,19 @@ async def test_a_three_player_split_game_in_a_group_dm_uses_tokens_only(
     # A group DM is its own place (results, boards), and its table rides on tokens only.
     assert stored_place(table) == (group.id, {"reach": "tokens"})
     assert KEEPS_UP in table.table().text.lower()
-    await table.play_to_end()
+
+    async def killed_after_every_token_ended() -> None:
+        """Every token lapses and the process is killed: it comes back with no token to
+        write with; the table waits, and the next player's first click brings it back."""
+        for record in anywhere.interactions:
+            anywhere.expire_token(record)
+        shown = table.row().table_message_id
+        await anywhere_bot.kill()
+        await anywhere_bot.start()
+        assert table.row().table_message_id == shown
+        assert table.oracle.matches_stored(table.row())
+
+    await table.play_to_end(at_step={12: killed_after_every_token_ended})
     await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
                                   "the final post")
     post = final_post(anywhere, table)
