@@ -64,7 +64,7 @@ from bot.records.session import (
     table_options,
     utcnow,
 )
-from bot.records.shards import ShardSet, shard_of
+from bot.records.shards import ShardSet, session_shard
 from bot.sessions import transitions
 from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
 from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, Step, result_rows
@@ -226,7 +226,8 @@ class SessionManager:
         shards = self._shards
         return log_context.bound(
             guild=session.guild_id, channel=session.channel_id, session=session.id,
-            shard=shard_of(session.guild_id, shards.count) if shards is not None else None,
+            shard=session_shard(session.guild_id, session.channel_id, shards.count)
+            if shards is not None else None,
         )
 
     # --- start-up and shutdown --------------------------------------------------------------
