@@ -18,7 +18,7 @@ from cogs.i18n.common_words import JOIN
 from cogs.i18n.language import Language
 from game.split import SplitEngine
 from game.ten import TenEngine
-from tests.e2e.players import Strategy
+from tests.e2e.players import Strategy, choices_on
 from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, assert_leaderboard_ranks
 from tests.e2e.table_play import POSTS_TIMEOUT, TablePlay
 from tests.e2e.test_daily import Daily
@@ -74,7 +74,8 @@ async def anywhere() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def anywhere_bot(anywhere: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(anywhere, tmp_path / "bot", extra_env=BOT_ENV)
+    # Global commands: a server's own (DEV_GUILD_ID) exist in that server only.
+    proc = BotProcess(anywhere, tmp_path / "bot", extra_env=BOT_ENV, dev_guild=False)
     try:
         await proc.start()
         await proc.wait_until(lambda: anywhere.commands(), 20.0, "the command sync")
@@ -233,13 +234,14 @@ async def test_controls_of_another_group_or_another_dm_are_refused_privately(
     # A control of alice's daily, in her DM, clicked in bob's DM.
     alices_dm, bobs_dm = anywhere.add_dm(alice), anywhere.add_dm(bob)
     daily = await anywhere.slash(alice, alices_dm, "daily play", game="split")
-    shown = await Daily(anywhere, anywhere_bot, alice, "split").message(daily)
-    before = Daily(anywhere, anywhere_bot, alice, "split").row()[2]
+    alices = Daily(anywhere, anywhere_bot, alice, "split")
+    shown = await alices.message(daily)
+    _, version, _ = await alices.settled(shown)  # her turn, her controls shown
+    control = next(c for c in choices_on(anywhere.message(shown.id)) if c.is_game_control)
     rules = await anywhere.slash(bob, bobs_dm, "rules", game="split")
-    control = next(c for c in shown.custom_ids() if c.startswith("tb:act:"))
-    stolen = await anywhere.forged_click(bob, rules.original_message_id or 0, control)
+    stolen = await anywhere.forged_click(bob, rules.original_message_id or 0, control.custom_id)
     assert stolen.ephemeral and "another table" in reply_text(anywhere, stolen)
-    assert Daily(anywhere, anywhere_bot, alice, "split").row()[2] == before
+    assert alices.row()[2] == version
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
 

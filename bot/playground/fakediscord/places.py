@@ -145,8 +145,12 @@ def channel_json(world: Any, channel: FakeChannel) -> dict[str, Any] | None:
 
 
 def check_command(world: Any, place: Place, user: FakeUser, command: dict[str, Any]) -> None:
-    """Refuse (PermissionError) what Discord's client would not offer: a command that does not
-    declare user install and this context, or run by someone who did not install the app."""
+    """Refuse (PermissionError) what Discord's client would not offer: a server's command
+    (synced to one guild) outside that server, a command that does not declare user install
+    and this context, or one run by someone who did not install the app."""
+    scope = command.get("guild_id")
+    if scope is not None and (place.kind != 0 or str(place.guild_id) != str(scope)):
+        raise PermissionError(f"/{command['name']} is a command of server {scope} only")
     if place.kind == 0:
         allowed = getattr(world, "foreign_installers", {}).get(place.channel_id, set())
         if user.id not in allowed:
