@@ -251,3 +251,29 @@ def reply_text(fd: FakeDiscord, record: InteractionRecord) -> str:
     if record.original_message_id:
         return fd.message(record.original_message_id).text
     return str((record.callback_data or {}).get("content", ""))
+
+
+async def test_pictures_in_a_group_dm_ride_on_tokens(
+    anywhere: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("pictures", alice, bob)
+    env = {**BOT_ENV, "IMAGES": "on"}
+    proc = BotProcess(anywhere, tmp_path / "pictures", extra_env=env, dev_guild=False)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: anywhere.commands(), 20.0, "the command sync")
+        table = TablePlay(anywhere, proc, group, SplitEngine(), Strategy(split_rank, seed=4))
+        await table.open("split", alice, bob)
+        for _ in range(6):
+            await table.step()
+        await proc.wait_until(lambda: [a["filename"] for a in table.table().attachments]
+                              == ["table.png"], POSTS_TIMEOUT, "the table picture")
+        hands = [anywhere.message(m) for m in table.private.values()]
+        await proc.wait_until(lambda: any(
+            [a["filename"] for a in anywhere.message(h.id).attachments] == ["hand.png"]
+            for h in hands), POSTS_TIMEOUT, "a hand picture")
+        assert channel_calls(anywhere) == []
+        assert_clean_log(proc)
+    finally:
+        await proc.close()
