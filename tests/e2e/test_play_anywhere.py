@@ -116,6 +116,14 @@ async def test_a_three_player_split_game_in_a_group_dm_uses_tokens_only(
                                    table.db.results(table.session_id))
     with pytest.raises(PermissionError):
         await anywhere.slash(bob, group, "leaderboard", game="split")
+    stats = await anywhere.slash(alice, group, "stats", game="split")
+    shown = await anywhere.wait_for(lambda: stats.original_message_id and not anywhere.message(
+        stats.original_message_id).loading and anywhere.message(stats.original_message_id),
+        what="the stats")
+    assert shown.ephemeral and "SPLIT" in shown.text
+    history = await anywhere.slash(alice, group, "history")
+    assert history.ephemeral
+    assert all(user.mention in reply_text(anywhere, history) for user in (alice, bob, carol))
     # Friends click what the installer's command made: Replay (privately), Rematch (a lobby).
     replay = await anywhere.click_label(carol, table.table(), "Replay")
     assert replay.ephemeral, replay.callback_data
