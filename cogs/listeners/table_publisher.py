@@ -236,6 +236,8 @@ class TablePublisher:
         current = self._client.manager.get(session_id)
         if current is None or not current.is_live or current.table_message_id is None:
             return
+        if not self._routes.behind(session_id):
+            return  # the click's own change posted it anew meanwhile
         await self.move(current, current.table_message_id, cause)
 
     async def _draw(self, session: Session, table_id: int, *, newest: bool = False) -> None:
