@@ -203,6 +203,12 @@ async def test_a_game_in_a_server_that_never_invited_the_bot(
 ) -> None:
     alice, bob, _ = anywhere.world.users.values()
     games = anywhere.add_foreign_guild("Elsewhere", "games", alice)
+    declared = {c["name"]: (c.get("integration_types"), c.get("contexts"))
+                for c in anywhere.commands()}
+    for name in ("game", "rules", "learn", "daily", "leaderboard", "stats", "history",
+                 "config", "language", "images"):
+        assert declared[name] == ([0, 1], [0, 1, 2]), (name, declared[name])
+    assert declared["admin"][0] in (None, [0])  # the owner's, in servers only
     # Only alice installed the app: the others may click its messages, not run its commands.
     with pytest.raises(PermissionError):
         await anywhere.slash(bob, games, "game new", game="split")
