@@ -170,9 +170,11 @@ class TablePublisher:
         try:
             await self._routes.send(self._client, session, None, content=text,
                                     allowed_mentions=discord.AllowedMentions.none())
-        except Unreachable:
-            log.info("session %s: no token to announce with; the next click shows it",
-                     session.id)
+        except Unreachable:  # a tokens-only table: the next click there carries it
+            self._routes.owe(session.channel_id, f"notice {session.id}",
+                             lambda later: self._routes.send(
+                                 self._client, session, later, content=text,
+                                 allowed_mentions=discord.AllowedMentions.none()))
         except discord.HTTPException:
             log.warning("could not post in the channel of session %s", session.id)
 

@@ -233,6 +233,8 @@ class TurnPing:
             )
         except Unreachable:  # a tokens-only table with no fresh token: the next click pings
             await self._forget_stored(session.id)
+            self._routes.owe(session.channel_id, "ping",
+                             lambda later: self._ping_owed(session.id, later))
             return
         except discord.HTTPException as error:
             health = self._services.health
@@ -245,6 +247,16 @@ class TurnPing:
         self._pings[session.id] = LivePing(message.id, frozenset(players),
                                            current.table_message_id)
         await self._remember(session.id, message.id)
+
+    async def _ping_owed(self, session_id: int, cause: Cause) -> None:
+        """The ping no token could carry, with the next click's: whom the game awaits now."""
+        current = self._client.manager.get(session_id)
+        if current is None or not current.is_live:
+            return
+        players = humans_awaited(self._client, current)
+        self._awaited.remember(current, players)
+        if players:
+            await self._replace(current, players, cause)
 
     async def _forget_stored(self, session_id: int) -> None:
         """Store that the live game has no ping (unless that is what is stored already)."""

@@ -164,8 +164,13 @@ async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_ki
     # Stored, and nothing sent: no token can carry it and the channel is out of reach.
     assert channel_calls(anywhere, calls) == []
     assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
-    # The next click brings the table up to date: the game goes on to its end.
+    # The next click brings the table up to date and carries what waited for it (the clock's
+    # notice, the ping): the game goes on to its end.
     old_table = table.row().table_message_id
+    await play_with_machines(table, until=lambda: table.row().table_message_id != old_table)
+    await anywhere_bot.wait_until(
+        lambda: any("ran out of time" in m.content for m in anywhere.public(group)),
+        POSTS_TIMEOUT, "the turn clock's notice, carried by the next click")
     await play_with_machines(table, until=lambda: table.oracle.over)
     assert table.row().table_message_id != old_table
     await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
