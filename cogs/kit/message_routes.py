@@ -37,10 +37,12 @@ installed in the server":
 https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
 counted on the interaction itself. When no token can carry a write (a machine seat's move
 after a long pause, the turn clock, a restart: every token is past its 15 minutes), the write
-is skipped and the table is marked behind (:meth:`MessageRoutes.behind`): it is stored, and the
-next click, whose answer re-renders what was clicked and whose token posts the table anew
-(``cogs.listeners.table_publisher``), brings the table up to date. A new message that cannot
-be sent raises :class:`Unreachable`.
+is skipped and the table is marked behind (:meth:`MessageRoutes.behind`); the move is stored,
+and what could not be written is owed to the channel (:meth:`MessageRoutes.owe`: the table,
+the ping, the clock's notice, the final post). The next click there, once answered, carries it
+as its follow-ups (:meth:`MessageRoutes.pay`, called by ``cogs.click_context``'s dispatcher),
+which brings the table up to date. A new message that cannot be sent raises
+:class:`Unreachable`.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -72,6 +74,7 @@ ANSWER_WAIT = 3.5  # seconds a follow-up waits for its click's answer (Discord a
 ANSWER_POLL = 0.01
 TOKEN_REFUSED = (50027, 10015)  # Invalid Webhook Token, Unknown Webhook
 USER_APP_FOLLOWUPS = 5  # follow-ups per interaction where only a user installed the app
+OWED_KEPT = 4096  # channels whose owed writes are kept (the oldest are dropped past it)
 FOLLOWUPS_SPENT = 40094  # "This interaction has hit the maximum number of follow up messages"
 FOLLOWUPS = "tablebot.followups"  # Interaction.extras: the follow-ups its token sent
 UPDATED = (
@@ -153,7 +156,7 @@ class MessageRoutes:
         self._behind: set[int] = set()  # tokens-only sessions whose table missed a write
         # Writes owed to a tokens-only channel, carried by its next click: channel id ->
         # (what, e.g. "table" or "final") -> the write, given the click's cause.
-        self._owed: dict[int, dict[str, Owed]] = {}
+        self._owed: OrderedDict[int, dict[str, Owed]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._holders)
@@ -180,6 +183,9 @@ class MessageRoutes:
         """A write no token could carry in tokens-only ``channel_id`` (a newer one of the same
         ``what`` replaces it): the next click there carries it (:meth:`pay`)."""
         self._owed.setdefault(channel_id, {})[what] = write
+        self._owed.move_to_end(channel_id)
+        while len(self._owed) > OWED_KEPT:  # a chat nobody clicks in again: memory stays flat
+            self._owed.popitem(last=False)
 
     async def pay(self, channel_id: int, cause: Cause) -> int:
         """Carry the writes owed to ``channel_id`` with ``cause``'s token (after the click's own
