@@ -62,7 +62,9 @@ def dispatcher(services: TableServices) -> ControlDispatch:
 
     async def dispatch(interaction: discord.Interaction[Any], kind: AnyKind,
                        parts: tuple[Any, ...], values: list[str] | None) -> None:
-        enter(interaction, services)
+        context = enter(interaction, services)
         await services.features.click(kind)(interaction, parts, values)
+        # A tokens-only place's writes that found no token ride on this click, after its answer.
+        await services.routes.pay(interaction.channel_id or 0, context.cause)
 
     return dispatch

@@ -392,6 +392,10 @@ class FakeInteraction:
     def guild_locale(self) -> discord.Locale:
         return self.guild.preferred_locale
 
+    def is_guild_integration(self) -> bool:
+        """The unit tests' server installed the app (the bot is in its channels)."""
+        return True
+
     @property
     def last(self) -> Sent:
         return self.sent[-1]

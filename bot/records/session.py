@@ -49,7 +49,22 @@ OLD_LINE = "old-line"
 # The table's own options, kept in ``Session.options`` beside the engine's: ``hints`` (each
 # human seat may ask the expert for a move; such a game is recorded, never rated).
 HINTS = "hints"
-TABLE_OPTIONS = frozenset({HINTS})
+# ``reach``: ``"tokens"`` for a table in a place the bot is not in (a group DM, a DM, a server
+# where only a user installed the app): its messages are written with interaction tokens
+# only, never through the channel (``cogs.kit.message_routes``). Absent: the channel too.
+REACH = "reach"
+TOKENS_ONLY = "tokens"
+TABLE_OPTIONS = frozenset({HINTS, REACH})
+
+
+def table_options(options: Mapping[str, object]) -> dict[str, object]:
+    """The table's own options kept from ``options`` (hints on, a tokens-only reach)."""
+    kept: dict[str, object] = {}
+    if options.get(HINTS) is True:
+        kept[HINTS] = True
+    if options.get(REACH) == TOKENS_ONLY:
+        kept[REACH] = TOKENS_ONLY
+    return kept
 
 
 def engine_options(options: Mapping[str, object]) -> dict[str, object]:
@@ -142,6 +157,11 @@ word them in the reader's language).
     @property
     def is_live(self) -> bool:
         return self.status in LIVE_STATUSES
+
+    @property
+    def tokens_only(self) -> bool:
+        """Whether the bot is not in the table's channel: nothing goes through its routes."""
+        return self.options.get(REACH) == TOKENS_ONLY
 
     def seat_of(self, player_id: PlayerId) -> Seat | None:
         return next((seat for seat in self.seats if seat.player_id == player_id), None)

@@ -22,6 +22,12 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
+def session_shard(guild_id: int, channel_id: int, shard_count: int) -> int:
+    """The shard of a session's place: its server's, or shard 0 for a DM or group DM (its
+    place is its channel, ``cogs.kit.places``), where Discord delivers every DM's events."""
+    return 0 if guild_id == channel_id else shard_of(guild_id, shard_count)
+
+
 @dataclass(frozen=True)
 class ShardSet:
     """``ids`` of ``count`` shards; ``sharded`` when ``SHARD_COUNT`` was set (the client is then
@@ -74,6 +80,17 @@ class ShardSet:
             return "1 = 1", ()
         marks = ", ".join("?" for _ in self.ids)
         return f"(({column} >> 22) % ?) IN ({marks})", (self.count, *sorted(self.ids))
+
+    def session_filter(self, prefix: str = "") -> tuple[str, tuple[int, ...]]:
+        """:meth:`sql_filter` for rows of ``sessions`` (``prefix``: its alias and a dot): a
+        DM's or group DM's session (its place is its channel) is on shard 0
+        (:func:`session_shard`)."""
+        if not self.is_partial:
+            return "1 = 1", ()
+        marks = ", ".join("?" for _ in self.ids)
+        place, channel = f"{prefix}guild_id", f"{prefix}channel_id"
+        return (f"(CASE WHEN {place} = {channel} THEN 0 ELSE (({place} >> 22) % ?) END)"
+                f" IN ({marks})", (self.count, *sorted(self.ids)))
 
     def client_options(self) -> dict[str, Any]:
         """The ``AutoShardedBot`` keyword arguments (none when unsharded)."""

@@ -55,16 +55,16 @@ from bot.records import errors
 from bot.records.change import Change, ChangeKind, Origin
 from bot.records.errors import Refusal, SaveFailed, StaleWrite
 from bot.records.session import (
-    HINTS,
     LIVE_STATUSES,
     Seat,
     Session,
     SessionKind,
     Status,
     engine_options,
+    table_options,
     utcnow,
 )
-from bot.records.shards import ShardSet, shard_of
+from bot.records.shards import ShardSet, session_shard
 from bot.sessions import transitions
 from bot.sessions.deadlines import MAX_TURN_MINUTES, plan
 from bot.sessions.transitions import AWAY_AFTER, BOT_LEVELS, Step, result_rows
@@ -226,7 +226,8 @@ class SessionManager:
         shards = self._shards
         return log_context.bound(
             guild=session.guild_id, channel=session.channel_id, session=session.id,
-            shard=shard_of(session.guild_id, shards.count) if shards is not None else None,
+            shard=session_shard(session.guild_id, session.channel_id, shards.count)
+            if shards is not None else None,
         )
 
     # --- start-up and shutdown --------------------------------------------------------------
@@ -342,7 +343,7 @@ class SessionManager:
             checked = engine.options_model.model_validate(engine_options(options))
         except ValidationError as err:
             raise Refusal(errors.BAD_OPTIONS, reason=err.errors()[0]["msg"]) from None
-        table = {HINTS: True} if options.get(HINTS) is True else {}
+        table = table_options(options)
         async with self._open_lock:
             if self.in_channel(channel_id) is not None:
                 raise Refusal(errors.GAME_RUNNING)

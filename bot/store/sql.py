@@ -301,7 +301,7 @@ class SqlStore(EventRows, Store):
     ) -> list[Session]:
         wanted = [status.value for status in statuses]
         marks = ", ".join("?" for _ in wanted)
-        owned, owned_params = (shards or ShardSet.whole()).sql_filter()
+        owned, owned_params = (shards or ShardSet.whole()).session_filter()
         async with self._reading() as tx:
             rows = await tx.fetch(
                 f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status IN ({marks})"
@@ -528,7 +528,7 @@ class SqlStore(EventRows, Store):
         return (str(rows[0][0]), rows[0][1]) if rows else None
 
     async def pending_reviews(self, *, shards: ShardSet | None = None) -> list[tuple[int, str]]:
-        owned, owned_params = (shards or ShardSet.whole()).sql_filter("s.guild_id")
+        owned, owned_params = (shards or ShardSet.whole()).session_filter("s.")
         async with self._reading() as tx:
             rows = await tx.fetch(
                 "SELECT r.session_id, r.user_id FROM reviews r JOIN sessions s"

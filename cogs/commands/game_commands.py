@@ -33,6 +33,7 @@ from cogs.kit.channel_health import (
     refusal_text,
 )
 from cogs.kit.keyed_locks import TABLE_MOVES
+from cogs.kit.places import CONTEXTS, INSTALLS, place_id, tokens_only
 from cogs.kit.server_settings import server_settings
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.message_delivery import public_table
@@ -67,7 +68,7 @@ class GameCog(commands.Cog):
     game = app_commands.Group(
         name=L_("command-name", "game"),
         description=L_("command-description", "Play a card game in this channel"),
-        guild_only=True,
+        allowed_contexts=CONTEXTS, allowed_installs=INSTALLS,
     )
 
     def __init__(self, services: TableServices) -> None:
@@ -114,17 +115,19 @@ class GameCog(commands.Cog):
         thread: bool | None = None,
         level: app_commands.Choice[str] | None = None,
     ) -> None:
-        guild_id = interaction.guild_id or 0
-        server = await server_settings(interaction.client, guild_id)
+        server = await server_settings(interaction.client, place_id(interaction))
         channel = interaction.channel
         if not server.allows_games_in(interaction.channel_id,
                                       getattr(channel, "parent_id", None)):
             words = await user_words(interaction)
             await refuse(interaction, games_only_in(words, server.channels))
             return
-        in_thread = wants_thread(interaction, thread, server.threads)
+        # Where the bot is not in the channel every message rides on a token: no channel
+        # permission to check, and no thread to open.
+        reach_tokens = tokens_only(interaction)
+        in_thread = not reach_tokens and wants_thread(interaction, thread, server.threads)
         app_permissions = getattr(interaction, "app_permissions", None)
-        missing = missing_permissions(app_permissions)
+        missing = [] if reach_tokens else missing_permissions(app_permissions)
         if in_thread:
             missing += missing_thread_permissions(app_permissions)
         if missing:
@@ -250,6 +253,8 @@ class GameCog(commands.Cog):
         name=L_("command-name", "rules"),
         description=L_("command-description", "Read a game's rules (only you see them)"),
     )
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(game=L_("parameter-description", "Which game"))
     @app_commands.rename(game=L_("parameter-name", "game"))
     async def rules(self, interaction: Interaction, game: GameOption) -> None:

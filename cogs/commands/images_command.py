@@ -30,6 +30,8 @@ class ImagesCog(commands.Cog):
         name=L_("command-name", "images"),
         description=L_("command-description", "Pictures of the cards in what only you see"),
     )
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(
         show=L_("parameter-description", "on: pictures with the text; off: text only"),
     )

@@ -14,10 +14,11 @@ from typing import Any
 import discord
 
 from bot.records.errors import TableError
-from bot.records.session import HINTS, Session
+from bot.records.session import HINTS, REACH, TOKENS_ONLY, Session
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, release_view, seat_for
 from cogs.game_ui import WORDS_HINTS, able
+from cogs.kit.places import place_id, tokens_only
 from cogs.rendering.table_renders import Render
 
 Post = Callable[..., Awaitable[discord.Message]]
@@ -32,9 +33,12 @@ async def open_lobby(interaction: Interaction, channel_id: int, game: str, turn_
     manager = interaction.client.manager
     hints = hints and game in manager.engines \
         and able(context_of(interaction).services.uis.ui(game), WORDS_HINTS) is not None
+    options: dict[str, object] = {HINTS: True} if hints else {}
+    if tokens_only(interaction):
+        options[REACH] = TOKENS_ONLY
     session = await manager.open_lobby(
-        interaction.guild_id or 0, channel_id, game, seat_for(interaction.user),
-        {HINTS: True} if hints else None, turn_minutes=turn_minutes,
+        place_id(interaction), channel_id, game, seat_for(interaction.user),
+        options, turn_minutes=turn_minutes,
     )
     if bot_level is None:
         return session

@@ -43,6 +43,7 @@ from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import ControlKind, button_control, number
+from cogs.kit.places import CONTEXTS, INSTALLS, place_id
 from cogs.rendering.private_table import send_private_table
 from cogs.rendering.replay_pages import OTHER_SERVER, replay_click
 from cogs.table_services import TableServices
@@ -214,7 +215,7 @@ class DailyCog(commands.Cog):
         once."""
         try:
             shared = await self.deals.share(session_id, player_id(interaction.user),
-                                            interaction.guild_id or 0)
+                                            place_id(interaction))
         except ShareRefused as refused:
             await refuse(interaction, SHARE_REFUSALS[refused.reason])
             return
@@ -233,7 +234,7 @@ class DailyCog(commands.Cog):
     daily = app_commands.Group(
         name=L_("command-name", "daily"),
         description=L_("command-description", "The daily deal: the same cards for everyone"),
-        guild_only=True,
+        allowed_contexts=CONTEXTS, allowed_installs=INSTALLS,
     )
 
     @daily.command(name=L_("command-name", "play"),
@@ -247,7 +248,7 @@ class DailyCog(commands.Cog):
             return
         daily = self.deals
         try:
-            opened = await daily.open(interaction.guild_id or 0, interaction.channel_id or 0,
+            opened = await daily.open(place_id(interaction), interaction.channel_id or 0,
                                       game, seat_for(interaction.user))
         except AlreadyPlayed as played:
             words = await user_words(interaction)
@@ -273,7 +274,7 @@ class DailyCog(commands.Cog):
             return
         daily = self.deals
         day = daily.today()
-        board = await daily.board(interaction.guild_id or 0, game, day)
+        board = await daily.board(place_id(interaction), game, day)
         best = await daily.store.daily_best(game, day)
         words = await channel_words(interaction)
         embed = discord.Embed(
@@ -308,7 +309,7 @@ class DailyCog(commands.Cog):
             words = await user_words(interaction)
             await refuse(interaction, not_over_text(words, chosen))
             return
-        session_id = await daily.replay_of(interaction.guild_id or 0, game, chosen,
+        session_id = await daily.replay_of(place_id(interaction), game, chosen,
                                            player_id(interaction.user))
         if session_id is None:
             words = await user_words(interaction)

@@ -89,6 +89,8 @@ def server_words_now(client: TableBot, guild_id: int) -> Words:
 
 async def channel_words(interaction: discord.Interaction[TableBot]) -> Words:
     """Words for a public answer to ``interaction`` (in its server's language)."""
-    values = await _store(interaction.client).guild(interaction.guild_id or 0)
+    # A DM's or group DM's own settings are kept under its channel id (cogs.kit.places).
+    values = await _store(interaction.client).guild(
+        interaction.guild_id or interaction.channel_id or 0)
     return words_for(public_language(values.get(LANGUAGE_KEY),
                                      _locale_value(interaction.guild_locale)))

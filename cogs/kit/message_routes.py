@@ -25,6 +25,24 @@ Message"). So:
 
 A token that Discord refuses (expired: 401/50027, or an unknown webhook) is forgotten and the
 write falls back to the channel at once, so nothing is lost.
+
+**A table the bot cannot reach through its channel** (``Session.tokens_only``: a group DM, a DM,
+a server where only a user installed the app; ``cogs.kit.places``) is never written through
+the channel: Discord answers those routes 403 Missing Access there. Every write rides on a
+token: a new message is a follow-up of the change's click, else of the freshest token that
+holds one of the game's messages; an edit or a deletion uses the token that holds the message.
+Such a token sends at most :data:`USER_APP_FOLLOWUPS` follow-ups ("Apps are limited to 5
+followup messages per interaction if it was initiated from a user-installed app and isn't
+installed in the server":
+https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
+counted on the interaction itself. When no token can carry a write (a machine seat's move
+after a long pause, the turn clock, a restart: every token is past its 15 minutes), the write
+is skipped and the table is marked behind (:meth:`MessageRoutes.behind`); the move is stored,
+and what could not be written is owed to the channel (:meth:`MessageRoutes.owe`: the table,
+the ping, the clock's notice, the final post). The next click there, once answered, carries it
+as its follow-ups (:meth:`MessageRoutes.pay`, called by ``cogs.click_context``'s dispatcher),
+which brings the table up to date. A new message that cannot be sent raises
+:class:`Unreachable`.
 """
 
 from __future__ import annotations
@@ -32,7 +50,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -55,6 +73,10 @@ RENEW_AFTER = 10 * 60.0  # a table held by an older token is posted anew by the 
 ANSWER_WAIT = 3.5  # seconds a follow-up waits for its click's answer (Discord allows 3)
 ANSWER_POLL = 0.01
 TOKEN_REFUSED = (50027, 10015)  # Invalid Webhook Token, Unknown Webhook
+USER_APP_FOLLOWUPS = 5  # follow-ups per interaction where only a user installed the app
+OWED_KEPT = 4096  # channels whose owed writes are kept (the oldest are dropped past it)
+FOLLOWUPS_SPENT = 40094  # "This interaction has hit the maximum number of follow up messages"
+FOLLOWUPS = "tablebot.followups"  # Interaction.extras: the follow-ups its token sent
 UPDATED = (
     discord.InteractionResponseType.message_update,
     discord.InteractionResponseType.deferred_message_update,
@@ -95,6 +117,30 @@ def token_refused(error: discord.HTTPException) -> bool:
     return error.status == 401 or error.code in TOKEN_REFUSED
 
 
+Owed = Callable[["Cause"], Awaitable[object]]
+
+
+class Unreachable(discord.HTTPException):
+    """A new message of a tokens-only table that no token can carry now (nothing was sent)."""
+
+    def __init__(self, session_id: int) -> None:  # no HTTP response: nothing was requested
+        Exception.__init__(self, f"no token can write in the place of session {session_id}")
+        self.status = 0
+        self.code = 0
+        self.text = str(self)
+
+
+def followups_left(interaction: Interaction) -> bool:
+    """Whether ``interaction``'s token may send another follow-up where only a user installed
+    the app (:data:`USER_APP_FOLLOWUPS` each)."""
+    return int(interaction.extras.get(FOLLOWUPS, 0)) < USER_APP_FOLLOWUPS
+
+
+def spent_followup(interaction: Interaction, *, all_of_them: bool = False) -> None:
+    used = int(interaction.extras.get(FOLLOWUPS, 0))
+    interaction.extras[FOLLOWUPS] = USER_APP_FOLLOWUPS if all_of_them else used + 1
+
+
 class MessageRoutes:
     """The tokens that can write each public message of a live game, and the writes."""
 
@@ -107,6 +153,10 @@ class MessageRoutes:
         self._holders: dict[int, Holder] = {}  # public message id -> who can write it
         self._held: deque[tuple[float, int]] = deque()  # (since, message id), oldest first
         self.counts: Counter[str] = Counter()  # TOKEN / CHANNEL writes made
+        self._behind: set[int] = set()  # tokens-only sessions whose table missed a write
+        # Writes owed to a tokens-only channel, carried by its next click: channel id ->
+        # (what, e.g. "table" or "final") -> the write, given the click's cause.
+        self._owed: OrderedDict[int, dict[str, Owed]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._holders)
@@ -129,9 +179,38 @@ class MessageRoutes:
             self._held.append((at, message_id))
         self._prune()
 
+    def owe(self, channel_id: int, what: str, write: Owed) -> None:
+        """A write no token could carry in tokens-only ``channel_id`` (a newer one of the same
+        ``what`` replaces it): the next click there carries it (:meth:`pay`)."""
+        self._owed.setdefault(channel_id, {})[what] = write
+        self._owed.move_to_end(channel_id)
+        while len(self._owed) > OWED_KEPT:  # a chat nobody clicks in again: memory stays flat
+            self._owed.popitem(last=False)
+
+    async def pay(self, channel_id: int, cause: Cause) -> int:
+        """Carry the writes owed to ``channel_id`` with ``cause``'s token (after the click's own
+        answer); how many were made."""
+        owed = self._owed.pop(channel_id, {})
+        for write in owed.values():
+            try:
+                await write(cause)
+            except discord.HTTPException as error:
+                log.warning("a write owed to channel %s failed (%s)", channel_id, error.status)
+        return len(owed)
+
+    def caught_up(self, session_id: int) -> None:
+        """Game ``session_id``'s table was written anew: it shows the game as it is."""
+        self._behind.discard(session_id)
+
+    def behind(self, session_id: int) -> bool:
+        """Whether a write of tokens-only game ``session_id`` found no token (its table waits
+        for the next click to be brought up to date)."""
+        return session_id in self._behind
+
     def ended(self, session_id: int) -> None:
         """Forget the tokens of game ``session_id``'s messages: it is over, nothing of it is
         written again."""
+        self._behind.discard(session_id)
         for message_id in [m for m, held in self._holders.items()
                            if held.session_id == session_id]:
             del self._holders[message_id]
@@ -213,23 +292,60 @@ class MessageRoutes:
     async def send(self, client: TableBot, session: Session, cause: Cause | None,
                    **kwargs: Any) -> discord.Message:
         """A new public message in ``session``'s channel: a follow-up of ``cause`` when it can
-        carry it, else a channel post in its turn."""
+        carry it, else a channel post in its turn (a tokens-only table: a follow-up of another
+        of its tokens, else :class:`Unreachable`)."""
         interaction = await self.usable(cause, session)
         if interaction is not None and cause is not None:
-            try:
-                message = await interaction.followup.send(wait=True, **kwargs)
-            except discord.HTTPException as error:
-                if not token_refused(error):
-                    raise
-                log.info("session %s: a token was refused (%s); posting in the channel",
-                         session.id, error.code)
-            else:
-                self.counts[TOKEN] += 1
-                self.hold(session.id, message.id, interaction, original=False, at=cause.at)
-                return message
+            followed = await self._followup(session, interaction, cause.at, kwargs)
+            if followed is not None:
+                return followed
+        if session.tokens_only:
+            return await self._send_held(session, kwargs)
         channel = client.get_partial_messageable(session.channel_id)
         sent: discord.Message = await self._channel(lambda: channel.send(**kwargs))
         return sent
+
+    async def _followup(self, session: Session, interaction: Interaction, at: float,
+                        kwargs: dict[str, Any]) -> discord.Message | None:
+        """A follow-up of ``interaction`` (None: its token was refused or, in a tokens-only
+        place, has no follow-up left)."""
+        if session.tokens_only and not followups_left(interaction):
+            return None
+        try:
+            message = await interaction.followup.send(wait=True, **kwargs)
+        except discord.HTTPException as error:
+            if error.code == FOLLOWUPS_SPENT:
+                spent_followup(interaction, all_of_them=True)
+                return None
+            if not token_refused(error):
+                raise
+            log.info("session %s: a token was refused (%s); %s", session.id, error.code,
+                     "another token" if session.tokens_only else "posting in the channel")
+            return None
+        if session.tokens_only:
+            spent_followup(interaction)
+        self.counts[TOKEN] += 1
+        self.hold(session.id, message.id, interaction, original=False, at=at)
+        return message
+
+    async def _send_held(self, session: Session, kwargs: dict[str, Any]) -> discord.Message:
+        """A new message of tokens-only ``session``, as a follow-up of the freshest token that
+        holds one of its messages and may still send one; :class:`Unreachable` when none can."""
+        self._prune()
+        tried: set[int] = set()
+        for held in sorted(self._holders.values(), key=lambda h: h.at, reverse=True):
+            interaction = held.interaction
+            if held.session_id != session.id or interaction.id in tried:
+                continue
+            tried.add(interaction.id)
+            if interaction.channel_id != session.channel_id or \
+                    self._clock() - held.at > self._lifetime - MARGIN:
+                continue
+            sent = await self._followup(session, interaction, held.at, kwargs)
+            if sent is not None:
+                return sent
+        self._behind.add(session.id)
+        raise Unreachable(session.id)
 
     async def edit(self, client: TableBot, session: Session, message_id: int, *,
                    in_slot: bool = False, **kwargs: Any) -> None:
@@ -250,6 +366,9 @@ class MessageRoutes:
             else:
                 self.counts[TOKEN] += 1
                 return
+        if session.tokens_only:
+            self._behind.add(session.id)  # shown as it is until the next click
+            return
         message = client.get_partial_messageable(session.channel_id).get_partial_message(
             message_id)
 
@@ -279,6 +398,8 @@ class MessageRoutes:
             else:
                 self.counts[TOKEN] += 1
                 return
+        if session.tokens_only:
+            return  # no token can reach it any more: it stays, as the game's older message
         message = client.get_partial_messageable(session.channel_id).get_partial_message(
             message_id)
         await self._channel(message.delete)

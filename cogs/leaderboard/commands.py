@@ -56,6 +56,7 @@ from cogs.kit.custom_ids import (
     snowflake,
 )
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, is_game_message, on_own_page
+from cogs.kit.places import place_id
 from cogs.kit.server_settings import server_settings
 from cogs.table_services import TableServices
 
@@ -354,7 +355,8 @@ class LeaderboardCog(commands.Cog):
                          period=L_("parameter-name", "period"),
                          season=L_("parameter-name", "season"))
     @app_commands.choices(period=PERIOD_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def leaderboard(
         self, interaction: Interaction, game: GameOption,
         period: app_commands.Choice[str] | None = None,
@@ -369,7 +371,7 @@ class LeaderboardCog(commands.Cog):
             return
         chosen = _period(period.value if period is not None else "all")
         service = leaderboards(interaction)
-        guild_id = interaction.guild_id or 0
+        guild_id = place_id(interaction)
         min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
         words = await channel_words(interaction)
         if not service.is_cached(guild_id, game, chosen):
@@ -394,7 +396,7 @@ class LeaderboardCog(commands.Cog):
             await refuse(interaction, reader.text(SEASON_NOT_OVER, season=parsed.name,
                                                   **command_fields(reader)))
             return
-        guild_id = interaction.guild_id or 0
+        guild_id = place_id(interaction)
         min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
         words = await channel_words(interaction)
         await interaction.response.defer(thinking=True)  # a replay of the season's results
@@ -412,7 +414,8 @@ class LeaderboardCog(commands.Cog):
         game=L_("parameter-description", "One game (all when empty)"),
     )
     @app_commands.rename(user=L_("parameter-name", "user"), game=L_("parameter-name", "game"))
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def stats(
         self, interaction: Interaction, user: discord.User | None = None,
         game: GameOption | None = None,
@@ -427,7 +430,7 @@ class LeaderboardCog(commands.Cog):
             await refuse(interaction, NO_SUCH_MEMBER)
             return
         target = user or interaction.user
-        guild_id = interaction.guild_id or 0
+        guild_id = place_id(interaction)
         service = leaderboards(interaction)
         games = [game] if game is not None else list(titles)
         min_games = (await server_settings(interaction.client, guild_id)).leaderboard_min_games
@@ -453,7 +456,8 @@ class LeaderboardCog(commands.Cog):
         name=L_("command-name", "history"),
         description=L_("command-description", "The last finished games in this channel"),
     )
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def history(self, interaction: Interaction) -> None:
         games = await leaderboards(interaction).channel_history(
             interaction.channel_id or 0, HISTORY_GAMES
@@ -470,7 +474,7 @@ class LeaderboardCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The server's ended seasons since its first game, newest first."""
         service = leaderboards(interaction)
-        guild_id = interaction.guild_id or 0
+        guild_id = place_id(interaction)
         first = await service.first_game_at(guild_id)
         if first is None:
             return []
@@ -505,7 +509,7 @@ async def page_click(interaction: Interaction, guild_id: int, game: str, period:
     if game not in titles:
         await refuse(interaction, errors.unknown_game_refusal(game))
         return
-    if guild_id != interaction.guild_id:
+    if guild_id != place_id(interaction):
         await refuse(interaction, OTHER_SERVER)
         return
     service = leaderboards(interaction)

@@ -28,6 +28,7 @@ from cogs.features import Feature, PrivateExtras
 from cogs.game_ui import TEACHES, GameUI, able
 from cogs.i18n.commands import L_
 from cogs.i18n.words import Words
+from cogs.kit.places import place_id
 from cogs.learn.tutor_progress import TutorCache
 from cogs.learn.tutor_render import tutor_embeds
 from cogs.rendering.private_table import send_private_table
@@ -85,7 +86,8 @@ class LearnCog(commands.Cog):
     )
     @app_commands.describe(game=L_("parameter-description", "Which game"))
     @app_commands.rename(game=L_("parameter-name", "game"))
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def learn(self, interaction: Interaction, game: GameOption) -> None:
         manager = self.manager
         if game not in self.teaching():
@@ -98,7 +100,7 @@ class LearnCog(commands.Cog):
             return
         try:
             session = await manager.open_private(
-                interaction.guild_id or 0, interaction.channel_id or 0, game,
+                place_id(interaction), interaction.channel_id or 0, game,
                 seat_for(interaction.user), learn_seats(game), kind=SessionKind.LEARN,
                 seed=LEARN_DEALS[game].seed)
         except TableError as err:

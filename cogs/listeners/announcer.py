@@ -14,7 +14,7 @@ from bot.records.change import Change
 from cogs.game_ui import ANNOUNCES, able
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
-from cogs.kit.message_routes import cause_of
+from cogs.kit.message_routes import Unreachable, cause_of
 from cogs.table_services import TableServices
 
 log = logging.getLogger(__name__)
@@ -41,5 +41,7 @@ class Announcer:
         routes = self._services.routes
         try:
             await routes.send(self._client, session, cause_of(change.origin), embeds=embeds)
+        except Unreachable:
+            log.info("session %s: no token to announce with", session.id)
         except discord.HTTPException:
             log.warning("could not post the announcement of session %s", session.id)

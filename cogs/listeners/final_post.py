@@ -29,7 +29,7 @@ from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
-from cogs.kit.message_routes import cause_of
+from cogs.kit.message_routes import Cause, Unreachable, cause_of
 from cogs.rendering.message_delivery import final_picture
 from cogs.rendering.replay_pages import review_button
 from cogs.table_services import TableServices
@@ -94,6 +94,12 @@ class FinalPost:
         session = change.session
         if change.kind != ChangeKind.FINISHED or session.status is not Status.FINISHED:
             return
+        await self._post(session, cause_of(change.origin))
+
+    async def _post(self, session: Session, cause: Cause | None) -> None:
+        """The final post of ``session``, a follow-up of ``cause`` when it can carry it; where
+        no token can (a tokens-only table after a long pause), owed to the next click there
+        (``cogs.kit.message_routes``)."""
         words = await server_words(self._client, session.guild_id)
         render = with_final_picture(
             final_post(self._client, self._services.uis, session, words),
@@ -102,8 +108,12 @@ class FinalPost:
         routes = self._services.routes
         left = {session.table_message_id: "table"} if session.table_message_id else {}
         try:
-            sent = await routes.send(self._client, session, cause_of(change.origin),
-                                     **render.send_kwargs())
+            sent = await routes.send(self._client, session, cause, **render.send_kwargs())
+        except Unreachable:
+            log.info("session %s: no token to post its end with; the next click will",
+                     session.id)
+            routes.owe(session.channel_id, f"final {session.id}",
+                       lambda later: self._post(session, later))
         except discord.HTTPException:
             log.warning("could not post the end of session %s", session.id)
         else:

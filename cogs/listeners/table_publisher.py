@@ -41,7 +41,7 @@ from bot.records.session import Session, Status
 from cogs.client_services import release_view
 from cogs.i18n.interaction import server_words
 from cogs.kit.keyed_locks import TABLE_MOVES
-from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
+from cogs.kit.message_routes import Cause, MessageRoutes, Unreachable, cause_of
 from cogs.listeners.table_watch import TableWatch
 from cogs.rendering.message_delivery import message_turn, public_table
 from cogs.rendering.notice_text import reminder_text, timed_out_text
@@ -170,6 +170,11 @@ class TablePublisher:
         try:
             await self._routes.send(self._client, session, None, content=text,
                                     allowed_mentions=discord.AllowedMentions.none())
+        except Unreachable:  # a tokens-only table: the next click there carries it
+            self._routes.owe(session.channel_id, f"notice {session.id}",
+                             lambda later: self._routes.send(
+                                 self._client, session, later, content=text,
+                                 allowed_mentions=discord.AllowedMentions.none()))
         except discord.HTTPException:
             log.warning("could not post in the channel of session %s", session.id)
 
@@ -180,6 +185,8 @@ class TablePublisher:
                 self._client, session, None, content=text,
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
             )
+        except Unreachable:
+            log.info("session %s: no token to remind with", session.id)
         except discord.HTTPException:
             log.warning("could not remind a player of session %s", session.id)
 
@@ -216,6 +223,24 @@ class TablePublisher:
                                  key=("table", table_id))
             return
         await self._draw(session, table_id)
+        if session.tokens_only and routes.behind(session.id):
+            self._owe_table(session)
+
+    def _owe_table(self, session: Session) -> None:
+        """No token could write tokens-only ``session``'s table: the next click in its channel
+        posts it anew as a follow-up (``cogs.kit.message_routes``)."""
+        self._routes.owe(session.channel_id, "table",
+                         lambda cause: self.bring_up(session.id, cause))
+
+    async def bring_up(self, session_id: int, cause: Cause) -> None:
+        """Post live game ``session_id``'s table anew with ``cause``'s token: it shows the game
+        as it is now (the old one, out of every token's reach, stays as it was)."""
+        current = self._client.manager.get(session_id)
+        if current is None or not current.is_live or current.table_message_id is None:
+            return
+        if not self._routes.behind(session_id):
+            return  # the click's own change posted it anew meanwhile
+        await self.move(current, current.table_message_id, cause)
 
     async def _draw(self, session: Session, table_id: int, *, newest: bool = False) -> None:
         """Edit table message ``table_id`` to show ``session`` (``newest``: the live version,
@@ -254,6 +279,9 @@ class TablePublisher:
         routes = self._routes
         try:
             message = await routes.send(self._client, session, cause, **render.send_kwargs())
+        except Unreachable:
+            self._owe_table(session)
+            return
         except discord.Forbidden as error:
             self._services.health.report(session, error, "move the table")
             return
@@ -267,6 +295,7 @@ class TablePublisher:
                 moved = await self._client.manager.set_table_message(session.id, message.id)
             except TableError:  # the game ended meanwhile: the copy just posted is its table
                 moved = replace(session, table_message_id=message.id)
+            routes.caught_up(session.id)
             await delete_quietly(self._services.routes, self._client, session, old_id,
                                  f"the old table of session {session.id}")
             if self.on_moved is not None:

@@ -45,7 +45,7 @@ from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import HandButton
-from cogs.kit.message_routes import Cause, MessageRoutes, cause_of
+from cogs.kit.message_routes import Cause, MessageRoutes, Unreachable, cause_of
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.listeners.table_publisher import delete_quietly
 from cogs.rendering.notice_text import mention
@@ -62,8 +62,9 @@ def table_link(session: Session) -> str | None:
     """The jump URL of ``session``'s table message (None before it has one)."""
     if session.table_message_id is None:
         return None
-    return (f"{DISCORD_WEB}/channels/{session.guild_id}/{session.channel_id}/"
-            f"{session.table_message_id}")
+    # A DM's or group DM's place is its channel (cogs.kit.places): Discord's links say @me.
+    where = "@me" if session.guild_id == session.channel_id else session.guild_id
+    return f"{DISCORD_WEB}/channels/{where}/{session.channel_id}/{session.table_message_id}"
 
 
 def ping_text(words: Words, title: str, players: Sequence[PlayerId], link: str | None, *,
@@ -230,6 +231,11 @@ class TurnPing:
                 self._client, session, cause, **render.send_kwargs(),
                 allowed_mentions=only(players),
             )
+        except Unreachable:  # a tokens-only table with no fresh token: the next click pings
+            await self._forget_stored(session.id)
+            self._routes.owe(session.channel_id, "ping",
+                             lambda later: self._ping_owed(session.id, later))
+            return
         except discord.HTTPException as error:
             health = self._services.health
             if not health.report(session, error, "post a turn ping"):
@@ -241,6 +247,16 @@ class TurnPing:
         self._pings[session.id] = LivePing(message.id, frozenset(players),
                                            current.table_message_id)
         await self._remember(session.id, message.id)
+
+    async def _ping_owed(self, session_id: int, cause: Cause) -> None:
+        """The ping no token could carry, with the next click's: whom the game awaits now."""
+        current = self._client.manager.get(session_id)
+        if current is None or not current.is_live:
+            return
+        players = humans_awaited(self._client, current)
+        self._awaited.remember(current, players)
+        if players:
+            await self._replace(current, players, cause)
 
     async def _forget_stored(self, session_id: int) -> None:
         """Store that the live game has no ping (unless that is what is stored already)."""

@@ -39,6 +39,7 @@ from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
+from cogs.kit.places import place_id
 from cogs.replay_cache import BuiltReplay
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
@@ -71,7 +72,7 @@ async def may_show(interaction: Interaction, session: Session) -> None:
 
 async def may_see(interaction: Interaction, session: Session) -> None:
     """Refuse (Refusal) a clicker who may not replay or export ``session``."""
-    if session.guild_id != (interaction.guild_id or 0):
+    if session.guild_id != place_id(interaction):
         raise Refusal(OTHER_SERVER)
     await may_show(interaction, session)
     if session.seat_of(player_id(interaction.user)) is not None:
@@ -366,7 +367,7 @@ async def export_command(interaction: Interaction, session_id: int | None) -> No
                 raise Refusal(NO_FINISHED_GAME)
         export = await export_session(store, session_id)
         stored = await store.load_session(export.session_id)
-        if stored is None or stored.guild_id != (interaction.guild_id or 0):
+        if stored is None or stored.guild_id != place_id(interaction):
             raise Refusal(OTHER_SERVER)
         await may_show(interaction, stored)
         if (player_id(interaction.user) not in export.players

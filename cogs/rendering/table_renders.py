@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
 import discord
 
@@ -256,8 +257,20 @@ def table_render(client: TableBot, services: TableServices, session: Session,
     drawn = table_in(ui, session, words)
     render = with_clock(session, drawn, words)
     if session.status is not Status.FINISHED:
-        return render
+        return with_reach_note(session, render, words)
     return with_replay(session, with_info(session, render, ui, words), words)
+
+
+def with_reach_note(session: Session, render: Render, words: Words) -> Render:
+    """A running table where the bot is not in the channel says how it stays current: only a
+    click can write it (``cogs.kit.message_routes``), so a table that waited out a long pause
+    is brought up to date by the next one."""
+    if not session.tokens_only:
+        return render
+    note = words.gettext(
+        "⏳ Here the table keeps up through your clicks: if it looks behind, any of its buttons"
+        " brings it up to date.")
+    return replace(render, content="\n".join([render.content, note] if render.content else [note]))
 
 
 def with_info(session: Session, render: Render, ui: GameUI, words: Words) -> Render:

@@ -40,6 +40,7 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import Item, ReplayTag, ReviewButton
 from cogs.kit.discord_limits import FIELD_VALUE, clip, fit_embeds
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
+from cogs.kit.places import place_id
 from cogs.rendering.replay_pages import (
     OTHER_SERVER,
     load_replay,
@@ -246,7 +247,7 @@ async def _player_of(interaction: Interaction, session_id: int) -> str:
     session = await interaction.client.manager.store.load_session(session_id)
     if session is None:
         raise Refusal(NO_SUCH_GAME)
-    if session.guild_id != (interaction.guild_id or 0):
+    if session.guild_id != place_id(interaction):
         raise Refusal(OTHER_SERVER)
     await may_show(interaction, session)  # today's daily: its moves stay unseen today
     me = player_id(interaction.user)

@@ -28,6 +28,7 @@ from cogs.i18n.language import NATIVE_NAMES, public_language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.settings_cache import stored_settings
 from cogs.i18n.words import Words
+from cogs.kit.places import place_id, tokens_only
 from cogs.kit.server_settings import (
     AUTOMATIC,
     CHAMPION_ROLE,
@@ -61,6 +62,16 @@ NEEDS_MANAGE_SERVER = N_("Only members with Manage Server may change this server
 TOO_MANY_CHANNELS = N_("A server may name at most {most} game channels.")
 BAD_MIN_GAMES = N_("The rated games before a player is ranked must be from 1 to {most}.")
 NOT_THIS_SERVER = N_("That channel is not in this server; name one of its own channels.")
+# A DM or a group DM is a place of its own (cogs.kit.places): its games read its settings.
+# Discord lets only the person who installed the app run its commands in a group DM (and the
+# one person of a DM with the bot), so that person keeps the chat's settings.
+CHAT_SETTINGS = N_("These are this chat's settings: its games follow them. With no server"
+                   " here, only the person who installed the app can run {config_command} in it.")
+SERVER_ONLY = N_("Threads, game channels, the season's channel and the champion role belong to"
+                 " a server; a chat has none of them.")
+NEEDS_THE_BOT = N_("The season's channel and the champion role need the bot in this server: it"
+                   " was never invited here, only installed by members. A server install"
+                   " link is in the bot's profile.")
 ROLE_NOT_THIS_SERVER = N_("That role is not in this server; choose one of its own roles.")
 ROLE_NOT_GIVABLE = N_("The champion role must be a role of its own: not @everyone, and not a"
                       " role that Discord or an app manages.")
@@ -267,7 +278,8 @@ class ConfigCog(commands.Cog):
     @app_commands.choices(language=LANGUAGE_CHOICES, images=SWITCH_CHOICES,
                           threads=SWITCH_CHOICES, replays=REPLAY_CHOICES,
                           season=SEASON_CHOICES, hints=SWITCH_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.default_permissions(manage_guild=True)
     async def config(
         self,
@@ -291,11 +303,21 @@ class ConfigCog(commands.Cog):
     ) -> None:
         # default_permissions only hides the command; a server may grant it to anyone.
         permissions = interaction.permissions
-        if not (permissions.manage_guild or permissions.administrator):
+        chat = interaction.guild_id is None  # a DM or group DM: its installer runs /config
+        if not chat and not (permissions.manage_guild or permissions.administrator):
             await refuse(interaction, NEEDS_MANAGE_SERVER)
             return
+        if chat and any(value is not None for value in (
+                threads, add_channel, remove_channel, all_channels, season_channel,
+                champion_role, no_champion_role)):
+            await refuse(interaction, SERVER_ONLY)
+            return
+        if not chat and tokens_only(interaction) and any(value is not None for value in (
+                season_channel, champion_role)):  # the bot could neither post nor give it
+            await refuse(interaction, NEEDS_THE_BOT)
+            return
         words = await user_words(interaction)
-        guild_id = interaction.guild_id or 0
+        guild_id = place_id(interaction)
         # Discord keeps these in range; a forged command need not (cogs.commands.option_check
         # refuses it first): nothing out of range is stored.
         if turn_minutes is not None and not _within(turn_minutes, 0, MAX_TURN_MINUTES):
@@ -357,16 +379,18 @@ class ConfigCog(commands.Cog):
                     shown(words, after, key, _locale(interaction)))
             for key in LABELS if key in wanted
         ]
+        text = settings_text(words, after, _locale(interaction), changes)
+        if chat:
+            text = "\n".join([words.text(CHAT_SETTINGS, **command_fields(words)), text])
         await interaction.response.send_message(
-            settings_text(words, after, _locale(interaction), changes), ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @staticmethod
     async def _store(interaction: Interaction, wanted: dict[str, str]) -> None:
         manager = interaction.client.manager
         stored = stored_settings(manager.store)
-        guild_id = interaction.guild_id or 0
+        guild_id = place_id(interaction)
         old_values = dict(await stored.guild(guild_id))
         for key, value in wanted.items():
             if old_values.get(key) == value:

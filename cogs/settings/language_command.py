@@ -39,6 +39,8 @@ class LanguageCog(commands.Cog):
         name=L_("command-name", "language"),
         description=L_("command-description", "The language the bot answers you in"),
     )
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(language=L_(
         "parameter-description", "Your language, or automatic to follow Discord's"
     ))

@@ -78,11 +78,12 @@ class TablePlay:
     # --- setting the table up ------------------------------------------------------------------
 
     async def open(self, game: str, host: FakeUser, *others: FakeUser,
-                   thread: bool = False, level: str | None = None) -> StoredMessage:
+                   thread: bool = False, level: str | None = None,
+                   turn_minutes: int = 0) -> StoredMessage:
         """``/game new`` by ``host`` (with a bot of ``level`` seated), Join by ``others``,
         Start by ``host``; returns the table. ``thread``: ``/game new thread:true``; the game
         is then played in the new thread (``self.channel`` becomes it)."""
-        options: dict[str, Any] = {"game": game, "turn_minutes": 0}
+        options: dict[str, Any] = {"game": game, "turn_minutes": turn_minutes}
         if thread:
             options["thread"] = True
         if level is not None:

@@ -51,8 +51,11 @@ async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
 class Daily:
     """One player's daily of one game, read from the bot's database and the stand-in."""
 
-    def __init__(self, fd: FakeDiscord, bot: BotProcess, user: FakeUser, game: str) -> None:
+    def __init__(self, fd: FakeDiscord, bot: BotProcess, user: FakeUser, game: str,
+                 score_words: str = "Your score") -> None:
+        """``score_words``: what the finished deal's message says, in the player's language."""
         self.fd, self.bot, self.user, self.game = fd, bot, user, game
+        self.score_words = score_words
         self.db = GameDb(bot.database_path)
         self.engine = ENGINES[game]
         self.me = str(user.id)
@@ -83,7 +86,7 @@ class Daily:
             _, status, version, state = self.row()
             current = self.fd.message(message.id)
             if status == "finished":
-                done = "Your score" in current.text
+                done = self.score_words in current.text
             else:
                 parsed = self.engine.state_model.model_validate(state)
                 versions = {c.version for c in choices_on(current) if c.is_game_control}

@@ -78,6 +78,20 @@ async def test_restore_loads_only_the_owned_guilds(db_url: str) -> None:
         await store.close()
 
 
+async def test_a_group_dms_session_is_restored_by_the_owner_of_shard_0(db_url: str) -> None:
+    """Discord delivers DM and group-DM events on shard 0, whatever the channel's id: a chat's
+    session (its place is its channel, issue 39) belongs to shard 0's process."""
+    store = await open_store(db_url)
+    try:
+        chat = (1 << 22) | 7  # by the guild arithmetic it would be on shard 1 of 2
+        await store.create_session(active(chat, chat))
+        assert [s.channel_id for s in await store.load_sessions([Status.ACTIVE],
+                                                                 shards=FIRST)] == [chat]
+        assert await store.load_sessions([Status.ACTIVE], shards=SECOND) == []
+    finally:
+        await store.close()
+
+
 @on_postgres
 async def test_two_leases_race_one_owns_the_other_waits(db_url: str) -> None:
     waited: list[str] = []

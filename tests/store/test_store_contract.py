@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.records.errors import StaleVersion, StaleWrite
-from bot.records.session import ResultRow, Session, Status
+from bot.records.session import REACH, TOKENS_ONLY, ResultRow, Session, Status
 from bot.store import MIGRATIONS, POSTGRES_MIGRATIONS, open_store
 from bot.store.database_url import parse_database_url
 from bot.store.sql import INSERT_ACTION, SqlStore
@@ -84,6 +84,29 @@ async def test_session_round_trip_and_reopen(db_url: str) -> None:
         assert await reopened.load_session(active.id + 100) is None
         [raw] = await reopened.load_sessions([Status.ACTIVE], raw_state=True)
         assert raw.state == '{"x": 1}'
+    finally:
+        await reopened.close()
+
+
+async def test_a_group_dm_is_a_place_of_its_own_across_a_reopen(db_url: str) -> None:
+    """Issue 39: a group DM's table is stored with its channel's id as its place (the
+    ``guild_id`` column) and its tokens-only reach in its options; both load again after a
+    restart, and its results count apart from a server's."""
+    group_dm = 4_000_000_000_000_000_001
+    store = await open_store(db_url)
+    created = await store.create_session(replace(
+        lobby(group_dm), guild_id=group_dm, options={"target": 10, REACH: TOKENS_ONLY}))
+    done = replace(created, status=Status.FINISHED, version=2)
+    row = ResultRow(created.id, group_dm, "count", "1", 1, 5, False, False, True,
+                    datetime(2024, 5, 1, tzinfo=UTC))
+    await store.record_action(done, "1", "end", [row])
+    await store.close()
+    reopened = await open_store(db_url)
+    try:
+        loaded = await reopened.load_session(created.id)
+        assert loaded is not None and loaded.tokens_only and loaded.guild_id == group_dm
+        assert await reopened.results(group_dm, "count") == [row]
+        assert await reopened.results(1, "count") == []
     finally:
         await reopened.close()
 

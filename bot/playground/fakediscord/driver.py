@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.playground.fakediscord import commands
+from bot.playground.fakediscord import commands, places
 from bot.playground.fakediscord import components as comp
 from bot.playground.fakediscord.gateway import Gateway
 from bot.playground.fakediscord.ids import bot_token, interaction_token
@@ -117,6 +117,21 @@ class FakeDiscord:
                               guild_id=guild_id)
         self.world.channels[channel.id] = channel
         return channel
+
+    def add_group_dm(self, name: str, installer: FakeUser, *others: FakeUser) -> FakeChannel:
+        """A group DM of ``installer`` (who installed the app to their account) and
+        ``others``; the bot is not in it (``fakediscord/places.py``)."""
+        return places.add_group_dm(self.world, name, installer, *others)
+
+    def add_dm(self, user: FakeUser) -> FakeChannel:
+        """The DM of ``user`` with the bot (``user`` installed the app)."""
+        return places.add_dm(self.world, user)
+
+    def add_foreign_guild(self, name: str, channel_name: str,
+                          *installers: FakeUser) -> FakeChannel:
+        """A text channel of a server whose admin never invited the bot; ``installers``
+        installed the app to their accounts (only they can run its commands there)."""
+        return places.add_foreign_guild(self.world, name, channel_name, installers)
 
     def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
         """Another guild (every user is a member); with ``shard=(id, count)`` its id falls
@@ -607,6 +622,19 @@ class FakeDiscord:
         }
         if source is not None:
             payload["message"] = message_data or world.message_json(source)
+        place = places.place_of(world, channel.id)
+        route_guild: int | None = guild_id
+        if place is not None:
+            if source is None and kind == APPLICATION_COMMAND:
+                places.check_command(world, place, user,
+                                     commands.find_command(world, data["name"]))
+            route_guild = places.adjust_payload(world, payload, place, user, channel)
+            # A click on a message is authorized by the install of the command that made it.
+            made_by = world.by_interaction_id.get(source.interaction_id or 0) \
+                if source is not None else None
+            if made_by is not None and made_by.payload.get("authorizing_integration_owners"):
+                payload["authorizing_integration_owners"] = dict(
+                    made_by.payload["authorizing_integration_owners"])
         record.payload = payload
         world.interactions.append(record)
         world.by_token[record.token] = record
@@ -614,7 +642,7 @@ class FakeDiscord:
         record.dispatched_at = time.monotonic()
         world.token_expiry[record.token] = record.dispatched_at + world.token_lifetime
         record.delivered = await self.gateway.dispatch(
-            "INTERACTION_CREATE", payload, guild_id=guild_id
+            "INTERACTION_CREATE", payload, guild_id=route_guild
         )
         world.notify()
         if not record.delivered and self.gateway.dropped is None:

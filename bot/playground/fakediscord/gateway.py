@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot.playground.fakediscord import places
 from bot.playground.fakediscord.world import World
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,10 @@ class Gateway:
     def session_for(self, guild_id: int | None) -> Session | None:
         """The session that gets ``guild_id``'s events: that of its shard when sessions are
         sharded, else the current one."""
-        if guild_id is None or not self.by_shard:
+        if not self.by_shard:
             return self.current
+        if guild_id is None:  # DMs and group DMs: Discord sends their events to shard 0
+            return self.by_shard.get(0)
         count = next(iter(self.by_shard.values())).shard[1]  # type: ignore[index]
         return self.by_shard.get((guild_id >> 22) % count)
 
@@ -224,6 +227,8 @@ class Gateway:
     async def dispatch_message_event(self, event: str, data: dict[str, Any]) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE, sent only to a client that asked for guild messages."""
         channel = self.world.channels.get(int(data.get("channel_id") or 0))
+        if channel is not None and places.place_of(self.world, channel.id) is not None:
+            return  # a place the bot is in through a user's install: it hears nothing there
         guild = self.world.guild_of(channel) if channel is not None else self.world.guild_id
         session = self.session_for(guild)
         if session is not None and session.intents & GUILD_MESSAGES_INTENT:

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from bot.playground.fakediscord import commands, contract, validation
+from bot.playground.fakediscord import commands, contract, places, validation
 from bot.playground.fakediscord.discord_limits import FieldError
 from bot.playground.fakediscord.gateway import Gateway
 from bot.playground.fakediscord.model import (
@@ -447,6 +447,10 @@ class RestApi:
             raise ApiError(404, 10015, "Unknown Webhook")
         if not record.responded:
             raise ApiError(404, 10015, "Unknown Webhook")
+        if places.user_app_only(record.payload) and \
+                len(record.followup_ids) >= places.USER_APP_FOLLOWUPS:
+            raise ApiError(400, places.TOO_MANY_FOLLOWUPS,
+                           "This interaction has hit the maximum number of follow up messages")
         body, files = await read_body(request)
         body = dict(body or {})
         original = self.world.messages.get(record.original_message_id or 0)
@@ -512,6 +516,8 @@ class RestApi:
         channel_id = int(request.match_info["channel_id"])
         if channel_id not in self.world.channels:
             raise ApiError(404, 10003, "Unknown Channel")
+        if places.refused_channel(self.world, channel_id):  # the bot is not in it
+            raise ApiError(403, places.MISSING_ACCESS, "Missing Access")
         return channel_id
 
     def _channel_message(self, request: web.Request) -> StoredMessage:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from bot.playground.fakediscord import validation
+from bot.playground.fakediscord import places, validation
 from bot.playground.fakediscord.components import walk
 from bot.playground.fakediscord.ids import SnowflakeFactory, iso_now
 from bot.playground.fakediscord.model import (
@@ -164,6 +164,9 @@ class World:
     def channel_json(
         self, channel: FakeChannel, *, in_guild_create: bool = False
     ) -> dict[str, Any]:
+        private = places.channel_json(self, channel)
+        if private is not None:
+            return private
         data: dict[str, Any] = {
             "id": str(channel.id),
             "type": 0,
@@ -370,7 +373,8 @@ class World:
                 "id": str(record.id),
                 "type": record.type,
                 "user": self.user_json(record.user),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": record.payload.get(
+                    "authorizing_integration_owners", {"0": str(self.guild_id)}),
             }
             if record.type == 2:
                 data["interaction_metadata"]["name"] = record.data.get("name", "")

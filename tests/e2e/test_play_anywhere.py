@@ -1,0 +1,298 @@
+"""Issue 39 at the real bot: a game where the bot is not in the channel (a group DM of a user
+who installed the app, a server that never invited it) is played through interaction tokens
+alone: 0 requests to channel routes (which Discord answers 403 Missing Access there)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.playground.botproc import BotProcess
+from bot.playground.fakediscord import FakeDiscord, InteractionRecord, StoredMessage
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.common_words import JOIN
+from cogs.i18n.language import Language
+from game.split import SplitEngine
+from game.ten import TenEngine
+from tests.e2e.players import Strategy, choices_on
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, assert_leaderboard_ranks
+from tests.e2e.table_play import POSTS_TIMEOUT, TablePlay
+from tests.e2e.test_daily import Daily
+from tests.e2e.test_learn import Learner, _embed
+from tests.e2e.test_scenario_split import split_rank
+from tests.e2e.test_scenario_ten import ten_rank
+
+KEEPS_UP = "the table keeps up through your clicks"
+
+
+def stored_place(table: TablePlay) -> tuple[int, dict[str, object]]:
+    """The stored session's place (its ``guild_id`` column) and options."""
+    with sqlite3.connect(table.db.path) as conn:
+        guild_id, options = conn.execute(
+            "SELECT guild_id, options FROM sessions WHERE id = ?", (table.session_id,)
+        ).fetchone()
+    return int(guild_id), dict(json.loads(options))
+
+
+def final_post(fd: FakeDiscord, table: TablePlay) -> StoredMessage | None:
+    """The game's final post (its Rematch button), once the bot has posted it."""
+    found = [m for m in fd.public(table.channel)
+             if any("Rematch" in (c.get("label") or "") for c in m.interactive())]
+    assert len(found) <= 1, [m.text for m in fd.public(table.channel)]
+    return found[0] if found else None
+
+
+def channel_calls(fd: FakeDiscord, since: int = 0) -> list[str]:
+    """The bot's requests to channel routes (``/channels/...``), from call ``since`` on."""
+    return [f"{c.method} {c.path} -> {c.status}" for c in fd.world.calls[since:]
+            if c.route.startswith("/channels/")]
+
+
+async def play_with_machines(table: TablePlay, *, until: Callable[[], bool]) -> None:
+    """The people step when awaited, the machine seats move meanwhile, until ``until()``."""
+    while not until():
+        assert table.steps < 2000, "no end"
+        if table.oracle.awaiting()[0] in table.users:
+            await table.step()
+        else:
+            await table.machine_moves()
+
+
+@pytest.fixture
+async def anywhere() -> AsyncIterator[FakeDiscord]:
+    """alice installed the app to her account; she, bob and carol share a group DM."""
+    fake = FakeDiscord()
+    for name in ("alice", "bob", "carol"):
+        fake.add_user(name)
+    async with fake:
+        yield fake
+
+
+@pytest.fixture
+async def anywhere_bot(anywhere: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    # Global commands: a server's own (DEV_GUILD_ID) exist in that server only.
+    proc = BotProcess(anywhere, tmp_path / "bot", extra_env=BOT_ENV, dev_guild=False)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: anywhere.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
+
+
+async def test_a_three_player_split_game_in_a_group_dm_uses_tokens_only(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, carol = anywhere.world.users.values()
+    group = anywhere.add_group_dm("friends", alice, bob, carol)
+    table = TablePlay(anywhere, anywhere_bot, group, SplitEngine(), Strategy(split_rank, seed=3))
+    await table.open("split", alice, bob, carol)
+    # A group DM is its own place (results, boards), and its table rides on tokens only.
+    assert stored_place(table) == (group.id, {"reach": "tokens"})
+    assert KEEPS_UP in table.table().text.lower()
+
+    async def killed_after_every_token_ended() -> None:
+        """Every token lapses and the process is killed: it comes back with no token to
+        write with; the table waits, and the next player's first click brings it back."""
+        for record in anywhere.interactions:
+            anywhere.expire_token(record)
+        shown = table.row().table_message_id
+        await anywhere_bot.kill()
+        await anywhere_bot.start()
+        assert table.row().table_message_id == shown
+        assert table.oracle.matches_stored(table.row())
+
+    await table.play_to_end(at_step={12: killed_after_every_token_ended})
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    post = final_post(anywhere, table)
+    assert post is not None
+    # The group's own board: only the installer can run the app's commands there.
+    await assert_leaderboard_ranks(anywhere, alice, group, "split", "SPLIT",
+                                   table.db.results(table.session_id))
+    with pytest.raises(PermissionError):
+        await anywhere.slash(bob, group, "leaderboard", game="split")
+    stats = await anywhere.slash(alice, group, "stats", game="split")
+    shown = await anywhere.wait_for(lambda: stats.original_message_id and not anywhere.message(
+        stats.original_message_id).loading and anywhere.message(stats.original_message_id),
+        what="the stats")
+    assert shown.ephemeral and "SPLIT" in shown.text
+    history = await anywhere.slash(alice, group, "history")
+    assert history.ephemeral
+    assert all(user.mention in reply_text(anywhere, history) for user in (alice, bob, carol))
+    # Friends click what the installer's command made: Replay (privately), Rematch (a lobby).
+    replay = await anywhere.click_label(carol, table.table(), "Replay")
+    assert replay.ephemeral, replay.callback_data
+    rematch = await anywhere.click_label(bob, post, "Rematch")
+    assert rematch.callback_type == 4 and not rematch.ephemeral, rematch.callback_data
+    lobby = anywhere.message(rematch.original_message_id or 0)
+    assert "Bob" in lobby.text and KEEPS_UP not in lobby.text.lower()
+    joined = await anywhere.click_label(carol, post, "Rematch")
+    assert joined.ephemeral
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_kill(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("pair", alice, bob)
+    table = TablePlay(anywhere, anywhere_bot, group, TenEngine(), Strategy(ten_rank, seed=5))
+    await table.open("ten", alice, bob, level="easy", turn_minutes=1)
+    await play_with_machines(table, until=lambda: table.steps >= 6
+                             and table.oracle.awaiting()[0] in table.users)
+    assert channel_calls(anywhere) == []
+    # A pause longer than a token's life: every token ends (as 15 minutes after its click), the
+    # process is killed and comes back 20 minutes later by its clock; the awaited player's
+    # minute is long gone, so the turn clock plays for them.
+    for record in anywhere.interactions:
+        anywhere.expire_token(record)
+    seq, calls = table.oracle.seq, len(anywhere.world.calls)
+    shown = {m.id: len(m.versions) for m in anywhere.public(group)}
+    await anywhere_bot.kill()
+    anywhere_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(20 * 60)
+    await anywhere_bot.start()
+    await table.poll(lambda: table.oracle.sync(table.db, table.session_id) > 0 or
+                     table.oracle.seq > seq, POSTS_TIMEOUT, "the turn clock's move")
+    await anywhere_bot.wait_until(lambda: "timed out" in anywhere_bot.log_text().lower()
+                                  or table.oracle.seq > seq, POSTS_TIMEOUT, "the clock")
+    # Stored, and nothing sent: no token can carry it and the channel is out of reach.
+    assert channel_calls(anywhere, calls) == []
+    assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
+    # The next click brings the table up to date and carries what waited for it (the clock's
+    # notice, the ping): the game goes on to its end.
+    old_table = table.row().table_message_id
+    await play_with_machines(table, until=lambda: table.row().table_message_id != old_table)
+    await anywhere_bot.wait_until(
+        lambda: any("ran out of time" in m.content for m in anywhere.public(group)),
+        POSTS_TIMEOUT, "the turn clock's notice, carried by the next click")
+    await play_with_machines(table, until=lambda: table.oracle.over)
+    assert table.row().table_message_id != old_table
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+@pytest.mark.parametrize("language", list(Language))
+async def test_learn_and_the_daily_in_a_dm_with_the_bot(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess, language: Language
+) -> None:
+    alice = next(iter(anywhere.world.users.values()))
+    dm = anywhere.add_dm(alice)
+    chosen = await anywhere.slash(alice, dm, "language", language=language.value)
+    assert chosen.ephemeral
+    opened = await anywhere.slash(alice, dm, "learn", game="split")
+    assert opened.callback_type == 4 and opened.ephemeral
+    learner = Learner(anywhere, anywhere_bot, alice, language)
+    final = await learner.play("suggested")
+    assert _embed(final, learner.learned) is not None
+    daily = Daily(anywhere, anywhere_bot, alice, "ten",
+                  words_for(language).gettext("Your score"))
+    record = await anywhere.slash(alice, dm, "daily play", game="ten")
+    assert record.ephemeral
+    message = await daily.play(await daily.message(record))
+    assert daily.row()[1] == "finished", message.text
+    assert channel_calls(anywhere) == []
+    assert anywhere.public(dm) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_a_game_in_a_server_that_never_invited_the_bot(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, _ = anywhere.world.users.values()
+    games = anywhere.add_foreign_guild("Elsewhere", "games", alice)
+    declared = {c["name"]: (c.get("integration_types"), c.get("contexts"))
+                for c in anywhere.commands()}
+    for name in ("game", "rules", "learn", "daily", "leaderboard", "stats", "history",
+                 "config", "language", "images"):
+        assert declared[name] == ([0, 1], [0, 1, 2]), (name, declared[name])
+    assert declared["admin"][0] in (None, [0])  # the owner's, in servers only
+    # Only alice installed the app: the others may click its messages, not run its commands.
+    with pytest.raises(PermissionError):
+        await anywhere.slash(bob, games, "game new", game="split")
+    table = TablePlay(anywhere, anywhere_bot, games, SplitEngine(), Strategy(split_rank, seed=4))
+    await table.open("split", alice, bob)
+    assert stored_place(table) == (games.guild_id, {"reach": "tokens"})  # the server's place
+    await table.play_to_end()
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_controls_of_another_group_or_another_dm_are_refused_privately(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    alice, bob, carol = anywhere.world.users.values()
+    one = anywhere.add_group_dm("one", alice, bob)
+    two = anywhere.add_group_dm("two", carol, bob)
+    # A chat's settings: its installer sets the language of its public messages.
+    configured = await anywhere.slash(alice, one, "config", language="es")
+    assert configured.ephemeral and "this chat's settings" in reply_text(anywhere, configured)
+    with pytest.raises(PermissionError):  # Discord offers bob no command in alice's group
+        await anywhere.slash(bob, one, "config", language="en")
+    refused = await anywhere.slash(alice, one, "config", threads="on")
+    assert refused.ephemeral and "a chat has none of them" in reply_text(anywhere, refused)
+    spanish = words_for(Language.ES)
+    first = await anywhere.slash(alice, one, "game new", game="split")
+    lobby_one = anywhere.message(first.original_message_id or 0)
+    join_one = lobby_one.button(spanish.text(JOIN))["custom_id"]
+    second = await anywhere.slash(carol, two, "game new", game="split")
+    lobby_two = anywhere.message(second.original_message_id or 0)
+    assert lobby_two.button("Join")  # group two has no settings: English
+    forged = await anywhere.forged_click(bob, lobby_two, join_one)
+    assert forged.ephemeral and "another table" in reply_text(anywhere, forged)
+    assert "Bob" not in anywhere.message(lobby_one.id).text
+    # A control of alice's daily, in her DM, clicked in bob's DM.
+    alices_dm, bobs_dm = anywhere.add_dm(alice), anywhere.add_dm(bob)
+    daily = await anywhere.slash(alice, alices_dm, "daily play", game="split")
+    alices = Daily(anywhere, anywhere_bot, alice, "split")
+    shown = await alices.message(daily)
+    _, version, _ = await alices.settled(shown)  # her turn, her controls shown
+    control = next(c for c in choices_on(anywhere.message(shown.id)) if c.is_game_control)
+    rules = await anywhere.slash(bob, bobs_dm, "rules", game="split")
+    stolen = await anywhere.forged_click(bob, rules.original_message_id or 0, control.custom_id)
+    assert stolen.ephemeral and "another table" in reply_text(anywhere, stolen)
+    assert alices.row()[2] == version
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+def reply_text(fd: FakeDiscord, record: InteractionRecord) -> str:
+    """What the bot answered ``record`` with (its message's text, or the callback's)."""
+    if record.original_message_id:
+        return fd.message(record.original_message_id).text
+    return str((record.callback_data or {}).get("content", ""))
+
+
+async def test_pictures_in_a_group_dm_ride_on_tokens(
+    anywhere: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("pictures", alice, bob)
+    env = {**BOT_ENV, "IMAGES": "on"}
+    proc = BotProcess(anywhere, tmp_path / "pictures", extra_env=env, dev_guild=False)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: anywhere.commands(), 20.0, "the command sync")
+        table = TablePlay(anywhere, proc, group, SplitEngine(), Strategy(split_rank, seed=4))
+        await table.open("split", alice, bob)
+        for _ in range(6):
+            await table.step()
+        await proc.wait_until(lambda: [a["filename"] for a in table.table().attachments]
+                              == ["table.png"], POSTS_TIMEOUT, "the table picture")
+        hands = [anywhere.message(m) for m in table.private.values()]
+        await proc.wait_until(lambda: any(
+            [a["filename"] for a in anywhere.message(h.id).attachments] == ["hand.png"]
+            for h in hands), POSTS_TIMEOUT, "a hand picture")
+        assert channel_calls(anywhere) == []
+        assert_clean_log(proc)
+    finally:
+        await proc.close()
