@@ -23,7 +23,7 @@ from cogs.client_services import (
     send_private,
 )
 from cogs.features import PrivateExtras
-from cogs.game_ui import Render, private_in, table_in
+from cogs.game_ui import Render, as_card, private_in, table_in
 from cogs.i18n.interaction import user_words
 from cogs.i18n.words import Words
 from cogs.table_services import TableServices
@@ -48,9 +48,9 @@ async def private_table(services: TableServices, session: Session, viewer: Playe
         view = view or discord.ui.View(timeout=None)
         for item in extras.items:
             view.add_item(item)
-    return Render(content=content,
-                  embeds=[*extras.above, *table.embeds, *own.embeds, *extras.below],
-                  view=view, files=[])
+    return as_card(Render(content=content,
+                          embeds=[*extras.above, *table.embeds, *own.embeds, *extras.below],
+                          view=view, files=[]))
 
 
 # Redraws of a just-sent message that the machine seats overtook (each one is current when
