@@ -66,6 +66,7 @@ async def test_a_game_begun_with_embeds_goes_on_as_cards(guild: FakeDiscord,
         assert not before.card and before.embeds, "the old bot sent an embed table"
         hands = [guild.message(m) for m in table.private.values()]
         assert hands and not any(hand.card for hand in hands)
+        shown_before = {hand.id: len(hand.versions) for hand in hands}
 
         bot.extra_env.pop("PYTHONPATH")  # this checkout's bot from now on
         await table.restart_checked()
@@ -74,13 +75,18 @@ async def test_a_game_begun_with_embeds_goes_on_as_cards(guild: FakeDiscord,
         assert not upgraded.content
         await table.play_to_end()
 
-        assert table.table().card
-        assert table.table().id == before.id  # the same message throughout
-        final_posts = [m for m in guild.public(table.channel) if "Rematch" in m.text]
-        assert final_posts and final_posts[-1].card
+        assert table.table().card  # posted anew at the bottom meanwhile, or the same one
+
+        def final_post() -> StoredMessage | None:
+            return next((m for m in guild.public(table.channel)
+                         if "tb:rematch" in str(m.components)), None)
+
+        await bot.wait_until(final_post, 30.0, "the final post")
+        post = final_post()
+        assert post is not None and post.card
         # Every private view still shown was turned into a card by the clicks on it.
         clicked = [guild.message(hand.id) for hand in hands
-                   if len(guild.message(hand.id).versions) > len(hand.versions)]
+                   if len(guild.message(hand.id).versions) > shown_before[hand.id]]
         assert clicked and all(hand.card for hand in clicked)
         pings = [m for m in guild.world.messages.values()
                  if is_ping(m) and m.channel_id == table.channel.id]
