@@ -476,11 +476,25 @@ class DrawsImages(Protocol):
         ...
 
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
-        """``viewer``'s own view, numbered as the controls of :meth:`GameUI.private`."""
+        """``viewer``'s own view (their cards as the controls of :meth:`GameUI.private` name
+        them)."""
         ...
 
 
 DRAWS_IMAGES: Capability[DrawsImages] = Capability("draws images")
+
+
+class DescribesPictures(Protocol):
+    """A GameUI that says in words what its pictures show, as their alt text (issue 41): the
+    table's state in short, a hand's cards in order; plain text (no Markdown), in ``words``,
+    from the same view the picture is drawn from (the public view for the table)."""
+
+    def table_alt(self, session: Session, words: Words) -> str: ...
+
+    def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str: ...
+
+
+DESCRIBES_PICTURES: Capability[DescribesPictures] = Capability("describes pictures")
 
 
 class DrawsFinalPicture(Protocol):

@@ -23,7 +23,14 @@ from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.commands.images_command import ImagesCog
-from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, Render, able
+from cogs.game_ui import (
+    DESCRIBES_PICTURES,
+    DRAWS_FINAL_PICTURE,
+    DRAWS_IMAGES,
+    Attachment,
+    Render,
+    able,
+)
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
@@ -514,3 +521,45 @@ def replace_version(session: Session, version: int) -> Session:
     import dataclasses
 
     return dataclasses.replace(session, version=version)
+
+
+# --- what the pictures show, in words (issue 41) ----
+
+
+async def test_the_hand_picture_says_the_cards_in_order_and_the_table_picture_hides_them(
+    split: SplitTable,
+) -> None:
+    await started(split)
+    session = split.session()
+    engine = split.manager.engine("split")
+    hand = list(engine.view(session.state, str(ANA.id)).hand or [])
+    public = engine.view(session.state, None)
+    ia = await hand_view(split, ANA)
+    alt = next(sent.alt_texts for sent in reversed(ia.sent) if sent.alt_texts)
+    assert len(alt) == 1 and f"{len(hand)} cards in order: {', '.join(hand)}." in alt[0]
+    # The table's picture says the state in short, from the public view: no hand card.
+    ui = split.cog.services.uis.ui("split")
+    describer = able(ui, DESCRIBES_PICTURES)
+    assert describer is not None
+    table_alt = describer.table_alt(session, EN)
+    assert table_alt.startswith("Picture of the SPLIT table, round 1 of 3.")
+    assert f"Discard row, oldest first: {', '.join(public.row)}." in table_alt
+    assert all(f"{name}: " in table_alt for name in session.names.values())
+    hidden = [card for card in hand if card not in public.row]
+    assert hidden and not any(card in table_alt for card in hidden)
+
+
+@pytest.mark.parametrize("language", [lang for lang in Language if lang is not Language.EN])
+async def test_the_alt_texts_read_in_every_language(split: SplitTable,
+                                                    language: Language) -> None:
+    await started(split)
+    session = split.session()
+    describer = able(split.cog.services.uis.ui("split"), DESCRIBES_PICTURES)
+    assert describer is not None
+    words = words_for(language)
+    for english, theirs in (
+        (describer.table_alt(session, EN), describer.table_alt(session, words)),
+        (describer.hand_alt(session, str(ANA.id), EN),
+         describer.hand_alt(session, str(ANA.id), words)),
+    ):
+        assert english.split(". ")[0] not in theirs  # its first sentence is translated
