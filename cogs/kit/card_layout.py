@@ -103,6 +103,7 @@ def _rows(view: discord.ui.View | None) -> list[list[discord.ui.Item[Any]]]:
     if view is None:
         return []
     rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    # discord.py gives each item of a View its row when it is added (``_rendered_row``)
     for item in sorted(view.children, key=lambda i: i._rendered_row or 0):
         rows.setdefault(item._rendered_row or 0, []).append(item)
     return [rows[key] for key in sorted(rows)][:MAX_ROWS]
@@ -127,21 +128,22 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
         blocks.append(embed_details(embed))
     if pictures and None not in blocks:
         blocks.append(None)
-    texts = iter(_texts_within([block for block in blocks if block], MAX_TEXT))
-    # each text block in its own Text Display while the budget lasts; the rest share the last
-    parts: list[list[str] | None] = []
+    # (room kept for the line breaks that join texts sharing a Text Display)
+    texts = iter(_texts_within([block for block in blocks if block], MAX_TEXT - len(blocks)))
+    parts: list[list[str] | None] = []  # a Text Display's texts, or None for the gallery
     for block in blocks:
         if block is None:
             parts.append(None)
-            continue
-        text = next(texts, None) if block else None
-        if text is None:
-            continue
-        if sum(1 for part in parts if part is not None) < max(budget, 1) or not parts \
-                or parts[-1] is None:
+        elif block and (text := next(texts, None)) is not None:
             parts.append([text])
-        else:
-            parts[-1].append(text)
+    # Past the component budget, neighbouring texts share one Text Display (the last first).
+    while sum(part is not None for part in parts) > max(budget, 1):
+        pairs = [i for i in range(len(parts) - 1)
+                 if parts[i] is not None and parts[i + 1] is not None]
+        if not pairs:
+            break
+        last = pairs[-1]
+        parts[last] = [*(parts[last] or []), *(parts.pop(last + 1) or [])]
     container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_accent(embeds))
     for index, part in enumerate(parts):
         if part is None:
