@@ -23,7 +23,8 @@ table's :class:`TableFeatures` among it) and registers itself in ``cog_load``::
 - ``turn_items``: what it adds to a person's private view on their turn (:data:`TurnItems`:
   the Hint button), laid out by the game's UI after its own controls;
 - ``sealed``: for a kind of session it owns, whether a stored game of that kind may be shown
-  yet (replayed, exported, reviewed) (:data:`Sealed`: today's daily deal may not).
+  yet (replayed, exported, reviewed) (:data:`Sealed`: today's daily deal may not);
+- ``stats``: what it adds to a person's ``/stats`` (:data:`StatsLines`: the daily's streaks).
 
 The table core places its own listeners the same way (``cogs.table.extension.listeners``).
 """
@@ -102,6 +103,19 @@ TurnItems = Callable[[Session, PlayerId, Words], Sequence[Item]]
 Sealed = Callable[[Session], Awaitable[str | None]]
 
 
+@dataclass(frozen=True)
+class StatsField:
+    """One field a feature adds to a person's ``/stats``: its heading and its lines."""
+
+    name: str
+    value: str
+
+
+# What a feature adds to ``/stats`` of a person in some games (game key -> title, in /stats'
+# order), worded for the reader; None when it has nothing to say of them.
+StatsLines = Callable[[PlayerId, Mapping[str, str], Words], Awaitable[StatsField | None]]
+
+
 ControlClick = Click[*tuple[Any, ...]]
 
 
@@ -115,6 +129,7 @@ class Feature:
     private: Mapping[SessionKind, PrivateAddOn] = field(default_factory=dict)
     sealed: Mapping[SessionKind, Sealed] = field(default_factory=dict)
     turn_items: TurnItems | None = None
+    stats: StatsLines | None = None
 
 
 class TakenPlace(ValueError):
@@ -150,6 +165,7 @@ class TableFeatures:
         self._private: dict[SessionKind, PrivateAddOn] = {}
         self._sealed: dict[SessionKind, Sealed] = {}
         self._turn_items: list[TurnItems] = []
+        self._stats: list[StatsLines] = []
         self._clicks: dict[str, ControlClick] = {}
         self._add_controls = add_controls
         self.names: list[str] = []
@@ -174,6 +190,8 @@ class TableFeatures:
         self._sealed.update(feature.sealed)
         if feature.turn_items is not None:
             self._turn_items.append(feature.turn_items)
+        if feature.stats is not None:
+            self._stats.append(feature.stats)
         self._clicks.update({control.kind.prefix: click
                              for control, click in feature.controls.items()})
         if feature.controls and self._add_controls is not None:
@@ -196,6 +214,13 @@ class TableFeatures:
         """What the features add to ``viewer``'s private view of ``session`` on their turn (the
         UI shows them only then), in the order they registered."""
         return [item for items in self._turn_items for item in items(session, viewer, words)]
+
+    async def stats_fields(self, player: PlayerId, games: Mapping[str, str],
+                           words: Words) -> list[StatsField]:
+        """What the features add to ``player``'s ``/stats`` in ``games``, in the order they
+        registered."""
+        fields = [await lines(player, games, words) for lines in self._stats]
+        return [field for field in fields if field is not None]
 
     async def seal_of(self, session: Session) -> str | None:
         """Why stored ``session`` may not be shown yet (the feature of its kind says), or None."""

@@ -125,20 +125,14 @@ def dump_export(export: GameExport) -> str:
 
 def replay_export(
     export: GameExport,
-    engine: Engine[Any, Any] | None = None,
+    engine: Engine[Any, Any],
     *,
-    marker: StepMarkerFn | None = None,
+    marker: StepMarkerFn = no_marker,
     checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
 ) -> Replay:
-    """Replay an export through its game's engine (from the registry unless given), with the
-    game's registered step marker unless given. Raises ReplayRefused when the log does not
-    replay, KeyError for a game this build does not know."""
-    from game.registry import engines, step_markers
-
-    if engine is None:
-        engine = engines()[export.game]
-    if marker is None:
-        marker = step_markers().get(export.game, no_marker)
+    """Replay an export through ``engine``, marking its steps with ``marker``
+    (``game.registry.replay_export`` finds both by the export's game). Raises ReplayRefused
+    when the log does not replay."""
     return Replay(
         engine,
         export.players,

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from game.base import Engine, PlayerId, PlayerResult
 from game.export_format import ExportFormatError, GameExport, parse_export, replay_export
-from game.replay import ReplayRefused
+from game.replay import ReplayRefused, StepMarkerFn, no_marker
 from game.standings import standings
 
 OK, DIFFERS, MALFORMED = 0, 1, 2
@@ -50,16 +50,22 @@ def _load(engine: Engine[Any, Any], path: Path) -> GameExport:
 
 
 def run_replay(
-    engine: Engine[Any, Any], path: Path, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    engine: Engine[Any, Any],
+    path: Path,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+    *,
+    marker: StepMarkerFn = no_marker,
 ) -> int:
-    """Replay ``path`` through ``engine``; print the standings; return the exit status."""
+    """Replay ``path`` through ``engine`` (its steps marked by the game's ``marker``); print the
+    standings; return the exit status."""
     try:
         export = _load(engine, path)
     except ExportFormatError as error:
         print(f"{path}: {error}", file=err)
         return MALFORMED
     try:
-        replay = replay_export(export, engine)
+        replay = replay_export(export, engine, marker=marker)
     except ReplayRefused as refused:
         print(f"{path}: {refused}", file=err)
         return DIFFERS

@@ -7,8 +7,8 @@ The learner may play anything legal; the comments are read from the actual state
 a script. Which rules the learner has met (shown in a comment, or played) is derived from the
 seed and the action log alone, so a resumed or restarted game knows it without storing it.
 
-The fixed deals (``LEARN_DEALS``) were found by ``python -m game.learn_deals`` (see there): a
-learner who follows every suggestion meets every rule of ``Teacher.REQUIRED`` early.
+The fixed deals (``LEARN_DEALS``) were found by ``python -m game.registry.learn_deals`` (see
+there): a learner who follows every suggestion meets every rule of ``Teacher.REQUIRED`` early.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def replay(
     return tutor
 
 
-# Found by ``python -m game.learn_deals split --seats 3 --count 400`` (every rule by the
+# Found by ``python -m game.registry.learn_deals split --seats 3 --count 400`` (every rule by the
 # learner's 10th decision; three seats, so that the perfect bonus asks whom to mark) and
-# ``python -m game.learn_deals ten --seats 2 --count 400`` (the shortest TEN deck).
+# ``python -m game.registry.learn_deals ten --seats 2 --count 400`` (the shortest TEN deck).
 LEARN_DEALS: dict[str, Deal] = {"split": Deal(seed=110, seats=3), "ten": Deal(seed=16, seats=2)}

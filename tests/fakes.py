@@ -27,7 +27,6 @@ from pydantic import SecretStr
 
 from bot.automation.decision_pool import suggest
 from bot.automation.hints import Hint
-from bot.daily.service import DailyDeals
 from bot.process.env_settings import Settings
 from bot.records.change import Change
 from cogs.click_context import dispatcher
@@ -284,7 +283,7 @@ class FakeClient:
         features.register(HintsCog(self.services, self.hint_pool).feature())
         reviews = ReviewsCog(self.services, _no_reviews).feature()
         features.register(Feature("reviews", controls=reviews.controls))
-        features.register(LeaderboardCog(self.services, DailyDeals(manager)).feature())
+        features.register(LeaderboardCog(self.services).feature())
         self.cog = GameCog(self.services)
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}

@@ -1,4 +1,4 @@
-"""Imports point down: no module circle anywhere, no folder circle in ``bot/``."""
+"""Imports point down: no module circle and no folder circle anywhere."""
 
 from __future__ import annotations
 
@@ -34,3 +34,11 @@ def test_cogs_folders_import_only_downwards() -> None:
     graph = read_graph()
     assert {"cogs", "cogs.kit", "cogs.rendering", "cogs.table"} <= set(graph.folders())
     assert [circle for circle in circles(graph.folders()) if circle[0].startswith("cogs")] == []
+
+
+def test_no_folder_imports_itself_back() -> None:
+    """The games' registry is a package above the games (``game.registry``): ``game/`` has no
+    folder circle either, so no folder anywhere does."""
+    graph = read_graph()
+    assert "game.registry" in graph.folders()
+    assert circles(graph.folders()) == []

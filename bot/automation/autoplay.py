@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from bot.automation.decision_pool import POOLED_LEVELS, DecisionPool, move_rng
 from bot.automation.notices import Notifier, SilentNotifier
@@ -39,7 +38,7 @@ from game.base import IllegalAction, PlayerId
 
 log = logging.getLogger(__name__)
 
-Sleep = Callable[[float], Awaitable[Any]]
+Sleep = Callable[[float], Awaitable[object]]
 DEFAULT_PACE = 1.0  # seconds between two machine moves
 STAND_IN_LEVEL = "normal"  # how a machine plays for a player who is away or left
 FIRST_RETRY_DELAY = 1.0  # seconds before trying again after a failure; doubles each time

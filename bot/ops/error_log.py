@@ -29,7 +29,7 @@ class ErrorLog(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             text = record.getMessage()
-        except Exception:  # a malformed record must not break logging
+        except (TypeError, ValueError, KeyError):  # what ``msg % args`` raises when malformed
             text = str(record.msg)
         line = text.splitlines()[0] if text else ""
         if len(line) > MESSAGE_CHARS:

@@ -40,7 +40,7 @@ class Health:
     # shard id -> connected (the client's view); None before the client exists.
     shards: Callable[[], Mapping[int, bool]] | None = None
     # Raises (or takes too long) when the database does not answer.
-    database: Callable[[], Awaitable[Any]] | None = None
+    database: Callable[[], Awaitable[object]] | None = None  # its answer is not read
     sqlite_path: Path | None = None
     lease_lost: asyncio.Event | None = None
     expected_shards: tuple[int, ...] = field(default=())

@@ -9,7 +9,6 @@ an error wins over a refusal). The marks live in the interaction's own ``extras`
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import Any
 
 from bot.ops.metrics import ANSWERED, FAILED, METRICS, REFUSED, Metrics
 
@@ -17,13 +16,13 @@ _OUTCOME = "tablebot.outcome"
 _COUNTED = "tablebot.counted"
 
 
-def mark(extras: MutableMapping[Any, Any], outcome: str) -> None:
+def mark(extras: MutableMapping[str, object], outcome: str) -> None:
     """Record ``outcome`` (REFUSED or FAILED) for the interaction these extras belong to."""
     if extras.get(_OUTCOME) != FAILED:
         extras[_OUTCOME] = outcome
 
 
-def finish(extras: MutableMapping[Any, Any], kind: str, metrics: Metrics = METRICS) -> str:
+def finish(extras: MutableMapping[str, object], kind: str, metrics: Metrics = METRICS) -> str:
     """Count the interaction under ``kind`` and its outcome (once); returns the outcome."""
     outcome = str(extras.get(_OUTCOME, ANSWERED))
     if not extras.get(_COUNTED):

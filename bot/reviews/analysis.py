@@ -23,8 +23,8 @@ from pydantic import BaseModel
 from bot.reviews.cpu_budget import CpuDeadline
 from bot.reviews.model import Review, ReviewedDecision
 from game.base import IllegalAction
-from game.export_format import ExportFormatError, GameExport, parse_export, replay_export
-from game.registry import engines
+from game.export_format import ExportFormatError, GameExport, parse_export
+from game.registry import engines, replay_export
 from game.replay import ReplayRefused
 
 log = logging.getLogger(__name__)

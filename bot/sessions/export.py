@@ -26,8 +26,8 @@ from game.export_format import (
     GameExport,
     dump_export,
     parse_export,
-    replay_export,
 )
+from game.registry import replay_export
 
 __all__ = [
     "FORMAT_VERSION",

@@ -78,11 +78,11 @@ def check_database(url: DatabaseUrl, timeout: float = 10.0) -> None:
         assert url.path is not None
         check_writable(url.path)
         return
-    from bot.store.postgres import probe
+    from bot.store.postgres import CONNECT_ERRORS, probe
 
     assert url.dsn is not None
     try:
         asyncio.run(probe(url.dsn, timeout))
-    except Exception as err:  # any driver error (refused, DNS, auth) stops the start, worded
+    except CONNECT_ERRORS as err:  # refused, DNS, auth, a bad DSN: the start stops, worded
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ConfigError(f"DATABASE_URL {url}: cannot connect: {reason}") from None

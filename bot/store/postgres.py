@@ -69,8 +69,14 @@ class _PostgresTx:
         return [tuple(row) for row in await self.conn.fetch(numbered(sql), *params)]
 
 
+# What connecting raises: refused, unknown host or no answer in time (OSError), a server's
+# refusal such as a wrong password (PostgresError), a malformed DSN or a broken protocol
+# (InterfaceError, ValueError).
+CONNECT_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)
+
+
 async def probe(dsn: str, timeout: float) -> None:
-    """Connect once and disconnect (raises what asyncpg raises)."""
+    """Connect once and disconnect (raises one of :data:`CONNECT_ERRORS`)."""
     conn = await asyncpg.connect(dsn, timeout=timeout)
     await conn.close()
 

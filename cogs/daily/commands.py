@@ -12,6 +12,7 @@ past day's deal as a replay (the replay pages), never today's.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
@@ -36,7 +37,7 @@ from bot.records.session import Session, SessionKind, Status
 from cogs.click_context import enter
 from cogs.client_services import Interaction, Refusable, player_id, refuse, seat_for
 from cogs.commands.game_option import GameOption, game_choices
-from cogs.features import Feature, Place, PrivateExtras
+from cogs.features import Feature, Place, PrivateExtras, StatsField
 from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.messages import N_
@@ -160,7 +161,23 @@ class DailyCog(commands.Cog):
             listeners={Place.DAILY_SCORES: self.deals.on_change},
             private={SessionKind.DAILY: self.addon},
             sealed={SessionKind.DAILY: self.sealed},
+            stats=self.streaks,
         )
+
+    async def streaks(self, player: PlayerId, games: Mapping[str, str],
+                      words: Words) -> StatsField | None:
+        """/stats: the person's daily streak in each of ``games`` they have played a daily of."""
+        lines = []
+        for key, title in games.items():
+            streak = await self.deals.streak(player, key)
+            if streak.best > 0:
+                lines.append(words.ngettext(
+                    "{game}: {count} day in a row (best {best})",
+                    "{game}: {count} days in a row (best {best})", streak.current,
+                    game=title, best=words.number(streak.best)))
+        if not lines:
+            return None
+        return StatsField(words.gettext("Daily deal streaks"), "\n".join(lines))
 
     async def sealed(self, session: Session) -> str | None:
         """A daily deal stays unseen until its day is over (``DailyDeals.deal_is_over``)."""

@@ -9,14 +9,13 @@ click re-queries, so an old page shows current numbers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.daily.service import DailyDeals
-from bot.daily.streaks import Streak
 from bot.rankings.leaderboard import (
     Board,
     FinishedGame,
@@ -35,7 +34,7 @@ from bot.rankings.seasons import (
 from bot.records import errors
 from cogs.client_services import Interaction, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices
-from cogs.features import Feature
+from cogs.features import Feature, StatsField
 from cogs.game_ui import Render
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.command_mentions import command_fields
@@ -256,8 +255,9 @@ def season_titles_text(won: list[tuple[str, str]], titles: dict[str, str],
 def stats_render(
     user: discord.abc.User, boards: list[tuple[str, Board]], recent: list[PastGame],
     titles: dict[str, str], words: Words = ENGLISH, won: list[tuple[str, str]] | None = None,
-    streaks: list[tuple[str, Streak]] | None = None,
+    fields: Sequence[StatsField] = (),
 ) -> Render:
+    """``fields``: what the features add (``Feature.stats``), after the season titles."""
     me = player_id(user)
     mention = f"<@{me}>"
     embed = discord.Embed(title=words.gettext("{name} in this server", name=user.display_name),
@@ -267,13 +267,8 @@ def stats_render(
     champion = season_titles_text(won or [], titles, words)
     if champion is not None:
         embed.add_field(name=words.gettext("Season titles"), value=champion, inline=False)
-    played = [(title, streak) for title, streak in streaks or [] if streak.best > 0]
-    if played:
-        embed.add_field(name=words.gettext("Daily deal streaks"), inline=False, value="\n".join(
-            words.ngettext("{game}: {count} day in a row (best {best})",
-                           "{game}: {count} days in a row (best {best})", streak.current,
-                           game=title, best=words.number(streak.best))
-            for title, streak in played))
+    for field in fields:
+        embed.add_field(name=field.name, value=field.value, inline=False)
     heading = words.gettext("Last games")
     if recent:
         embed.add_field(name=heading, inline=False, value="\n".join(
@@ -329,11 +324,11 @@ def history_render(games: list[FinishedGame], titles: dict[str, str],
 
 class LeaderboardCog(commands.Cog):
     """Server leaderboards, player records and channel history; the page buttons registered
-    with the table (:meth:`cog_load`). ``daily``: the daily deal, whose streaks /stats shows."""
+    with the table (:meth:`cog_load`). /stats shows what the features add
+    (``Feature.stats``)."""
 
-    def __init__(self, table: TableServices, daily: DailyDeals) -> None:
+    def __init__(self, table: TableServices) -> None:
         self.table = table
-        self.daily = daily
 
     def feature(self) -> Feature:
         return Feature("leaderboard", controls={
@@ -446,9 +441,9 @@ class LeaderboardCog(commands.Cog):
         recent = await service.recent_games(guild_id, games, player_id(target), RECENT_GAMES)
         won = [(season, key) for season, key in
                await service.season_titles(guild_id, player_id(target)) if key in games]
-        streaks = [(titles[key], await self.daily.streak(player_id(target), key))
-                   for key in games]
-        render = stats_render(target, boards, recent, titles, words, won, streaks)
+        fields = await self.table.features.stats_fields(
+            player_id(target), {key: titles[key] for key in games}, words)
+        render = stats_render(target, boards, recent, titles, words, won, fields)
         await send_private(interaction, render)
 
     @app_commands.command(

@@ -10,4 +10,4 @@ from cogs.table_services import table_of
 
 
 async def setup(bot: TableBot) -> None:
-    await bot.add_cog(LeaderboardCog(table_of(bot), bot.daily))
+    await bot.add_cog(LeaderboardCog(table_of(bot)))

@@ -35,7 +35,7 @@ from cogs.table_services import TableServices
 from game.base import PlayerId
 from game.tutor import LEARN_DEALS
 
-BOT_LEVEL = "normal"  # the level game.learn_deals searched the deals with
+BOT_LEVEL = "normal"  # the level game.registry.learn_deals searched the deals with
 
 
 def learn_seats(game: str) -> tuple[Seat, ...]:

@@ -7,6 +7,7 @@ import argparse
 
 from game.replay_cli import add_replay_command, run_replay
 from game.split import SplitEngine
+from game.split.markers import step_marker
 from game.split.simulate import format_report, simulate
 
 
@@ -22,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     add_replay_command(commands)
     args = parser.parse_args(argv)
     if args.command == "replay":
-        return run_replay(SplitEngine(), args.file)
+        return run_replay(SplitEngine(), args.file, marker=step_marker)
     report = simulate(args.players, args.games, args.seed, args.bot, check=not args.no_check)
     print(format_report(report, args.players, args.bot))
     return 0

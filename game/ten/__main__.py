@@ -8,6 +8,7 @@ import argparse
 from game.replay_cli import add_replay_command, run_replay
 from game.ten import TenEngine
 from game.ten import simulate as simulation
+from game.ten.markers import step_marker
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         if rest:
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
-        return run_replay(TenEngine(), args.file)
+        return run_replay(TenEngine(), args.file, marker=step_marker)
     simulation.main(["simulate", *rest])
     return 0
 

@@ -239,6 +239,16 @@ def test_the_error_log_keeps_the_last_errors_shortened() -> None:
     assert errors.since(60) == 20 and errors.since(60, now=errors.recent[-1].at + 120) == 0
 
 
+def test_the_error_log_keeps_a_malformed_record_as_written() -> None:
+    errors = ErrorLog()
+    for msg, args in (("%d of them", ("many",)), ("%(who)s left", ({"whom": 1},)),
+                      ("two %s", ("a", "b")), ("bad %y", (1,))):
+        errors.handle(logging.LogRecord("tests.ops.errors", logging.ERROR, __file__, 1, msg,
+                                        args, None))
+    assert [error.message for error in errors.recent] == [
+        "%d of them", "%(who)s left", "two %s", "bad %y"]
+
+
 # --- settings ---------------------------------------------------------------------------------
 
 

@@ -26,8 +26,8 @@ from bot.reviews.pool import NICENESS, ReviewPool, _review_worker_start
 from bot.reviews.reviewer import BUSY, DONE, FAILED, PENDING, Reviewer
 from bot.store import open_store
 from bot.store.interface import Store
-from game.export_format import GameExport, dump_export, replay_export
-from game.registry import engines
+from game.export_format import GameExport, dump_export
+from game.registry import engines, replay_export
 from game.search import Iterations
 from game.split.hidden import sample_hidden
 from tests.bot.conftest import seat

@@ -166,7 +166,7 @@ async def test_the_streak_shows_in_stats(server: DailyServer) -> None:
     await server.play_daily(ANA)
     ia = server.interaction(ANA)
     ia.client.leaderboards = _Leaderboards()  # type: ignore[attr-defined]
-    cog = LeaderboardCog(server.client.services, server.daily)
+    cog = LeaderboardCog(server.client.services)
     await LeaderboardCog.stats.callback(cog, ia, game="ten")  # type: ignore[arg-type]
     assert "Daily deal streaks" in ia.last.text
     assert "TEN: 2 days in a row (best 2)" in ia.last.text

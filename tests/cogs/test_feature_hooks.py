@@ -1,12 +1,13 @@
 """What a feature hands the table: its seal on the stored games of its kind
-(``Feature.sealed``) and its items on a person's turn (``Feature.turn_items``)."""
+(``Feature.sealed``), its items on a person's turn (``Feature.turn_items``) and its lines in
+``/stats`` (``Feature.stats``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.records.session import Seat, Session, SessionKind, Status
-from cogs.features import Feature, TableFeatures, TakenPlace
+from cogs.features import Feature, StatsField, TableFeatures, TakenPlace
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.custom_ids import BackButton, HandButton, Item
@@ -55,3 +56,23 @@ def test_turn_items_come_from_the_features_in_their_order() -> None:
     features.register(Feature("first", turn_items=hand))
     features.register(Feature("second", turn_items=back))
     assert [item.label for item in features.turn_items(table, "1", words)] == ["hand of 1", "back"]
+
+
+async def test_stats_fields_come_from_the_features_in_their_order_and_only_when_said() -> None:
+    features = TableFeatures()
+    words = words_for(Language.EN)
+    assert await features.stats_fields("1", {"ten": "TEN"}, words) == []
+
+    async def games(player: PlayerId, titles: object, _: object) -> StatsField:
+        return StatsField("Games", f"{player}: {titles}")
+
+    async def nothing(player: PlayerId, titles: object, _: object) -> None:
+        return None
+
+    async def last(player: PlayerId, titles: object, _: object) -> StatsField:
+        return StatsField("Last", "-")
+
+    for name, lines in (("first", games), ("quiet", nothing), ("second", last)):
+        features.register(Feature(name, stats=lines))
+    assert await features.stats_fields("7", {"ten": "TEN"}, words) == [
+        StatsField("Games", "7: {'ten': 'TEN'}"), StatsField("Last", "-")]

@@ -9,7 +9,6 @@ from typing import Any
 
 import discord
 
-from bot.daily.service import DailyDeals
 from bot.records import errors
 from bot.sessions.deadlines import MAX_TURN_MINUTES
 from cogs.commands.game_commands import GameCog
@@ -113,7 +112,7 @@ async def test_new_refuses_minutes_that_are_not_a_whole_number_in_range(table: T
 
 async def test_stats_of_a_user_discord_did_not_resolve_is_refused(table: Table) -> None:
     ia = table.interaction(ANA)
-    cog = LeaderboardCog(table.client.services, DailyDeals(table.manager))
+    cog = LeaderboardCog(table.client.services)
     await invoke(LeaderboardCog.stats, cog, ia, user=discord.Object(id=42),
                  game=None)
     assert ia.last.ephemeral and ia.last.content == NO_SUCH_MEMBER.text

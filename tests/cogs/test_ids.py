@@ -4,12 +4,11 @@ refused the way a control of a game that is gone is, changing nothing (issue 34)
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import discord
 import pytest
 
-from bot.daily.service import DailyDeals
 from bot.records.errors import NO_GAME
 from bot.sessions.export import NO_SUCH_GAME
 from cogs.clicks.table_clicks import table_controls
@@ -51,7 +50,7 @@ from tests.fakes import Sent, click, message_with
 def registered() -> list[Any]:
     """The control classes the table and the leaderboard register."""
     services = TableServices(GameUIs({}))
-    leaderboard = LeaderboardCog(services, cast(DailyDeals, None)).feature()
+    leaderboard = LeaderboardCog(services).feature()
     return [*table_controls(), *leaderboard.controls]
 
 

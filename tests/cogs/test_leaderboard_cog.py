@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.daily.service import DailyDeals
 from bot.rankings.leaderboard import Leaderboards
 from bot.records.session import Seat
 from bot.sessions.manager import SessionManager
@@ -44,7 +43,7 @@ class Room:
         self.client.leaderboards = Leaderboards(  # type: ignore[attr-defined]
             store, min_games=min_games, clock=lambda: NOW
         )
-        self.cog = LeaderboardCog(self.client.services, DailyDeals(self.manager))
+        self.cog = LeaderboardCog(self.client.services)
 
     def interaction(self, user: FakeUser = ANA, message: FakeMessage | None = None,
                     guild: int = 1, channel: int = 100) -> FakeInteraction:

@@ -19,8 +19,7 @@ from cogs.replay_cache import BuiltReplay
 from cogs.reviews.review_pages import _position, pages, review_render
 from cogs.split.ui import SplitUI
 from cogs.ten.ui import TenUI
-from game.export_format import replay_export
-from game.registry import engines
+from game.registry import engines, replay_export
 
 
 def built_and_review(game: str) -> tuple[GameUI, BuiltReplay, Review]:

@@ -181,6 +181,11 @@ async def test_the_daily_deal_at_the_real_bot(fd: FakeDiscord, bot: BotProcess) 
     assert twice.ephemeral and "shared this deal already" in reply_content(twice)
     assert len(fd.public(channel)) == 1
 
+    # /stats shows the daily's streaks (the lines the daily feature registers for /stats).
+    stats = await ten.message(await fd.slash(alice, channel, "stats", game="ten"))
+    assert stats.ephemeral_for == alice.id and "Daily deal streaks" in stats.text, stats.text
+    assert "TEN: 1 day in a row (best 1)" in stats.text, stats.text
+
     # The server's board shows the score.
     [(score,)] = ten.db._query("SELECT score FROM daily_plays WHERE session_id = ?", ten_id)
     board = await ten.message(await fd.slash(bob, channel, "daily board", game="ten"))

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from game.learn_deals import BOT_LEVEL, LEARNER, players_for
 from game.registry import engines, teachers
+from game.registry.learn_deals import BOT_LEVEL, LEARNER, players_for
 from game.tutor import LEARN_DEALS, Tutor, replay
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from game.base import Event
-from game.learn_deals import LEARNER, play_through
+from game.registry.learn_deals import LEARNER, play_through
 from game.split import rules
 from game.split.actions import (
     BonusDraw,

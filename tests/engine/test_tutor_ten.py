@@ -8,7 +8,7 @@ import random
 import pytest
 
 from game.base import Event
-from game.learn_deals import LEARNER, play_through
+from game.registry.learn_deals import LEARNER, play_through
 from game.ten import rules
 from game.ten.lessons import REQUIRED, Lesson, decision_lesson, event_lessons, suggestion
 from game.ten.state import Bid, Buy, Draw, Pass, Pay, Skip, Stop

@@ -18,8 +18,8 @@ from game.export_format import (
     ExportFormatError,
     dump_export,
     parse_export,
-    replay_export,
 )
+from game.registry import replay_export
 from game.standings import standings
 from tests.replay.conftest import CONFIGS, Stored
 from tests.replay.stored_games import CHANNEL, GUILD, human, manager_for, play, start_game

@@ -5,8 +5,8 @@ tutor and the bot seats playing the normal (greedy) level, as ``/learn`` seats t
 kept is the one whose learner meets every required rule in the fewest of their decisions.
 Everything is deterministic: the same arguments print the same deal.
 
-    python -m game.learn_deals split --seats 3 --count 400
-    python -m game.learn_deals ten --seats 2 --count 400
+    python -m game.registry.learn_deals split --seats 3 --count 400
+    python -m game.registry.learn_deals ten --seats 2 --count 400
 """
 
 from __future__ import annotations
