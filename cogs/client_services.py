@@ -10,6 +10,8 @@ Tests put a fake client with the same on their fake interactions (``tests/fakes.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
 from bot.ops import outcomes
@@ -89,9 +91,10 @@ async def send_private(
     interaction: Interaction, render: Render, *, note: str | None = None
 ) -> None:
     """Send ``render`` ephemeral; ``note`` goes above its content."""
-    kwargs = render.send_kwargs()
     if note:
-        kwargs["content"] = note if not render.content else f"{note}\n{render.content}"
+        render = replace(render, content=note if not render.content
+                         else f"{note}\n{render.content}")
+    kwargs = render.send_kwargs()
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **kwargs)
     else:

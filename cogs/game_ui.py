@@ -43,7 +43,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -54,6 +54,7 @@ from bot.records.change import Change
 from bot.records.session import OLD_LINE, Session
 from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
+from cogs.kit.card_layout import Picture, card_view
 from cogs.kit.discord_limits import (
     ATTACHMENT_SCHEME,
     FILE_DESCRIPTION,
@@ -105,13 +106,19 @@ class Render:
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
     files: list[Attachment] | None = None
+    # Sent as one Components V2 card (``cogs.kit.card_layout``): content and embeds become
+    # its Text Displays, the files its pictures (with their alt text), the view its rows.
+    card: bool = False
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` / ``followup.send`` / ``channel.send``."""
         files = self._fit_files()
-        kwargs: dict[str, Any] = {
-            "content": fit_content(self.content), "embeds": fit_embeds(self.embeds)
-        }
+        if self.card:
+            kwargs: dict[str, Any] = {"view": self._card(files)}
+            if files:
+                kwargs["files"] = [attachment.file() for attachment in files]
+            return kwargs
+        kwargs = {"content": fit_content(self.content), "embeds": fit_embeds(self.embeds)}
         if files:
             kwargs["files"] = [attachment.file() for attachment in files]
         if self.view is not None:
@@ -119,15 +126,26 @@ class Render:
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``edit_message`` / ``message.edit``; ``view=None`` clears."""
+        """Keyword arguments for ``edit_message`` / ``message.edit``; ``view=None`` clears.
+        A card's edit clears ``content`` and ``embeds``, which also turns a message sent
+        before the cards into one (``cogs.kit.card_layout``)."""
         files = self._fit_files()
-        kwargs: dict[str, Any] = {
-            "content": fit_content(self.content), "embeds": fit_embeds(self.embeds),
-            "view": self.view,
-        }
+        if self.card:
+            kwargs: dict[str, Any] = {"content": None, "embeds": [], "view": self._card(files)}
+            if files is not None:
+                kwargs["attachments"] = [attachment.file() for attachment in files]
+            return kwargs
+        kwargs = {"content": fit_content(self.content), "embeds": fit_embeds(self.embeds),
+                  "view": self.view}
         if files is not None:
             kwargs["attachments"] = [attachment.file() for attachment in files]
         return kwargs
+
+    def _card(self, files: list[Attachment] | None) -> discord.ui.LayoutView:
+        pictures = [Picture(attachment.filename, attachment.description)
+                    for attachment in files or []]
+        return card_view(fit_content(self.content), fit_embeds(self.embeds), pictures,
+                         self.view)
 
     def _fit_files(self) -> list[Attachment] | None:
         """The files within Discord's limits; embed images naming a dropped one are removed."""
@@ -137,6 +155,12 @@ class Render:
         kept = [self.files[i] for i in fit_files([len(a.data) for a in self.files])]
         unlink_images(self.embeds, {attachment.filename for attachment in kept})
         return kept
+
+
+def as_card(render: Render) -> Render:
+    """``render`` sent as one Components V2 card (the table, a player's view, the final post
+    and replays; ``cogs.kit.card_layout``)."""
+    return replace(render, card=True)
 
 
 @dataclass(frozen=True)
@@ -323,7 +347,8 @@ TEACHES: Capability[Teaches] = Capability("teaches")
 def table_in(ui: GameUI, session: Session, words: Words) -> Render:
     """The public table in ``words`` (English for a UI without catalog texts)."""
     wording = able(ui, WORDS_TABLES)
-    return wording.table_in(session, words) if wording is not None else ui.table(session)
+    return as_card(wording.table_in(session, words) if wording is not None
+                   else ui.table(session))
 
 
 def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words,
@@ -332,8 +357,8 @@ def private_in(ui: GameUI, session: Session, viewer: PlayerId, words: Words,
     ``extra``'s items on their turn (:class:`WordsPrivate`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.private_in(session, viewer, words, extra)
-    return ui.private(session, viewer)
+        return as_card(wording.private_in(session, viewer, words, extra))
+    return as_card(ui.private(session, viewer))
 
 
 def action_in(
@@ -344,8 +369,10 @@ def action_in(
     turn, as in :func:`private_in`)."""
     wording = able(ui, WORDS_PRIVATE)
     if wording is not None:
-        return wording.action_in(session, viewer, payload, values, words, extra)
-    return ui.action_for(session, viewer, payload, values)
+        click = wording.action_in(session, viewer, payload, values, words, extra)
+    else:
+        click = ui.action_for(session, viewer, payload, values)
+    return OpenStep(as_card(click.render)) if isinstance(click, OpenStep) else click
 
 
 class WordsEvents(Protocol):
@@ -449,11 +476,25 @@ class DrawsImages(Protocol):
         ...
 
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
-        """``viewer``'s own view, numbered as the controls of :meth:`GameUI.private`."""
+        """``viewer``'s own view (their cards as the controls of :meth:`GameUI.private` name
+        them)."""
         ...
 
 
 DRAWS_IMAGES: Capability[DrawsImages] = Capability("draws images")
+
+
+class DescribesPictures(Protocol):
+    """A GameUI that says in words what its pictures show, as their alt text (issue 41): the
+    table's state in short, a hand's cards in order; plain text (no Markdown), in ``words``,
+    from the same view the picture is drawn from (the public view for the table)."""
+
+    def table_alt(self, session: Session, words: Words) -> str: ...
+
+    def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str: ...
+
+
+DESCRIBES_PICTURES: Capability[DescribesPictures] = Capability("describes pictures")
 
 
 class DrawsFinalPicture(Protocol):

@@ -39,7 +39,15 @@ from typing import TYPE_CHECKING
 
 from bot.ops.metrics import METRICS
 from bot.records.session import Session, Status
-from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, GameUI, Render, able
+from cogs.game_ui import (
+    DESCRIBES_PICTURES,
+    DRAWS_FINAL_PICTURE,
+    DRAWS_IMAGES,
+    Attachment,
+    GameUI,
+    Render,
+    able,
+)
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
@@ -275,8 +283,9 @@ def table_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
     if session.status not in (Status.ACTIVE, Status.FINISHED) or able(ui, DRAWS_IMAGES) is None:
         return None
     key: RenderKey = (session.id, session.version, ("table", words.language))
-    alt = words.gettext("{game}: the table as a picture; the text above says the same.",
-                        game=ui.title)
+    describer = able(ui, DESCRIBES_PICTURES)
+    alt = describer.table_alt(session, words) if describer is not None else words.gettext(
+        "{game}: the table as a picture; the text above says the same.", game=ui.title)
     draw = functools.partial(draw_picture, ui, "table_image", session, words.language)
     return PictureJob(key, draw, TABLE_FILE, alt)
 
@@ -296,8 +305,9 @@ def hand_job(ui: GameUI, session: Session, viewer: PlayerId, words: Words) -> Pi
     if session.status is not Status.ACTIVE or able(ui, DRAWS_IMAGES) is None:
         return None
     key: RenderKey = (session.id, session.version, ("hand", viewer, words.language))
-    alt = words.gettext("{game}: your hand as a picture, numbered as the controls.",
-                        game=ui.title)
+    describer = able(ui, DESCRIBES_PICTURES)
+    alt = describer.hand_alt(session, viewer, words) if describer is not None else \
+        words.gettext("{game}: your hand as a picture; the text says the same.", game=ui.title)
     draw = functools.partial(draw_picture, ui, "hand_image", session, words.language, viewer)
     return PictureJob(key, draw, HAND_FILE, alt)
 

@@ -35,6 +35,7 @@ from cogs.commands.game_commands import GameCog
 from cogs.features import Feature, TableFeatures
 from cogs.game_ui import GameUI
 from cogs.hints.extension import HintsCog
+from cogs.kit.card_layout import CONTENT_ID
 from cogs.leaderboard.commands import LeaderboardCog
 from cogs.reviews.extension import ReviewsCog
 from cogs.table_services import TableServices
@@ -78,6 +79,9 @@ class Sent:
     allowed_mentions: discord.AllowedMentions | None = None
     files: list[discord.File] = field(default_factory=list)  # sent, or kept by an edit
     attachments_set: bool = False  # an edit that names the message's whole set of files
+    # A Components V2 card as sent (``cogs.kit.card_layout``); ``view`` then holds its
+    # controls in order, as a legacy view would.
+    card: discord.ui.LayoutView | None = None
 
     @property
     def custom_ids(self) -> list[str]:
@@ -87,12 +91,77 @@ class Sent:
 
     @property
     def text(self) -> str:
-        """Content plus every embed's title, description and fields, for assertions."""
+        """Content plus every embed's title, description and fields (a card's Text Displays),
+        for assertions."""
         parts = [self.content or ""]
         for embed in self.embeds:
             parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
             parts += [f"{f.name} {f.value}" for f in embed.fields]
+        parts += [text for text in card_texts(self.card) if text != self.content]
         return "\n".join(parts)
+
+    @property
+    def picture(self) -> str | None:
+        """The picture it shows: a card's first media, else the first embed's image."""
+        if self.card is not None:
+            shown = card_pictures(self.card)
+            return shown[0][0] if shown else None
+        return self.embeds[0].image.url if self.embeds else None
+
+    @property
+    def alt_texts(self) -> list[str]:
+        """The alt texts of a card's pictures."""
+        if self.card is None:
+            return []
+        return [str(item.description) for gallery in self.card.walk_children()
+                if isinstance(gallery, discord.ui.MediaGallery)
+                for item in gallery.items if item.description]
+
+
+def card_content(card: discord.ui.LayoutView) -> str | None:
+    """A card's text that was its render's ``content`` (``card_layout.CONTENT_ID``)."""
+    return next((str(item.content) for item in card.walk_children()
+                 if isinstance(item, discord.ui.TextDisplay) and item.id == CONTENT_ID), None)
+
+
+def card_pictures(card: discord.ui.LayoutView | None) -> list[tuple[str, str | None]]:
+    """A card's pictures: (media url, alt text)."""
+    if card is None:
+        return []
+    return [(item.media.url, item.description) for gallery in card.walk_children()
+            if isinstance(gallery, discord.ui.MediaGallery) for item in gallery.items]
+
+
+def card_texts(card: discord.ui.LayoutView | None) -> list[str]:
+    """The Text Displays of a card, in order."""
+    if card is None:
+        return []
+    return [str(item.content) for item in card.walk_children()
+            if isinstance(item, discord.ui.TextDisplay)]
+
+
+@dataclass
+class CardControls:
+    """A card's controls in order, shown like a legacy view's ``children``."""
+
+    children: list[Any]
+
+
+def card_controls(card: discord.ui.LayoutView) -> CardControls:
+    return CardControls([item for item in card.walk_children()
+                         if not isinstance(item, discord.ui.Container | discord.ui.ActionRow
+                                           | discord.ui.TextDisplay | discord.ui.MediaGallery
+                                           | discord.ui.Separator | discord.ui.Section
+                                           | discord.ui.Thumbnail)])
+
+
+def _shown(view: Any) -> Any:
+    """What a message shows of a sent ``view``: a card's controls (None without any), else
+    the view."""
+    if not isinstance(view, discord.ui.LayoutView):
+        return view
+    controls = card_controls(view)
+    return controls if controls.children else None
 
 
 class FakeMessage:
@@ -116,7 +185,7 @@ class FakeMessage:
             raise _not_found()
         self.edits.append(_record("edit", kwargs))
         if "view" in kwargs:
-            self.view = kwargs["view"]
+            self.view = _shown(kwargs["view"])
         if "embeds" in kwargs:
             self.embeds = list(kwargs["embeds"] or [])
         return self
@@ -167,7 +236,7 @@ class FakeChannel:
 
     async def send(self, content: str | None = None, **kwargs: Any) -> FakeMessage:
         message = FakeMessage(self)
-        message.view = kwargs.get("view")
+        message.view = _shown(kwargs.get("view"))
         message.embeds = list(kwargs.get("embeds") or [])
         self.messages[message.id] = message
         self.sent.append(_record("channel_send", {"content": content, **kwargs}, message))
@@ -251,9 +320,12 @@ def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = Non
     files = list(kwargs.get("files") or kwargs.get("attachments") or [])
     if kwargs.get("file") is not None:
         files.append(kwargs["file"])
-    return Sent(kind, kwargs.get("content"), embeds, kwargs.get("view"),
+    view = kwargs.get("view")
+    card = view if isinstance(view, discord.ui.LayoutView) else None
+    content = kwargs.get("content") if card is None else card_content(card)
+    return Sent(kind, content, embeds, _shown(view),
                 bool(kwargs.get("ephemeral", False)), message, kwargs.get("allowed_mentions"),
-                files, "attachments" in kwargs)
+                files, "attachments" in kwargs, card)
 
 
 class FakeResponse:
@@ -274,7 +346,7 @@ class FakeResponse:
         self._respond()
         ia = self._interaction
         message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
-        message.view = kwargs.get("view")
+        message.view = _shown(kwargs.get("view"))
         message.embeds = list(kwargs.get("embeds") or [])
         if ia.channel is not None:
             ia.channel.messages[message.id] = message
@@ -291,7 +363,7 @@ class FakeResponse:
         if ia.message is not None:
             ia.message.edits.append(ia.sent[-1])
             if "view" in kwargs:
-                ia.message.view = kwargs["view"]
+                ia.message.view = _shown(kwargs["view"])
             if "embeds" in kwargs:
                 ia.message.embeds = list(kwargs["embeds"] or [])
 
@@ -317,7 +389,7 @@ class FakeFollowup:
         ia.check_token()
         ephemeral = bool(kwargs.get("ephemeral"))
         message = FakeMessage(ia.channel, ephemeral=ephemeral)
-        message.view = kwargs.get("view")
+        message.view = _shown(kwargs.get("view"))
         message.embeds = list(kwargs.get("embeds") or [])
         sent = _record("followup", {"content": content, **kwargs}, message)
         ia.followups.append(message)
@@ -416,7 +488,7 @@ class FakeInteraction:
         self.sent.append(_record("edit_original", kwargs, message))
         message.edits.append(self.sent[-1])
         if "view" in kwargs:
-            message.view = kwargs["view"]
+            message.view = _shown(kwargs["view"])
         if "embeds" in kwargs:
             message.embeds = list(kwargs["embeds"] or [])
         return message

@@ -328,10 +328,11 @@ async def own_view_shown(interaction: Interaction, ui: GameUI, session: Session,
                          words: Words, step: Render | None = None) -> Shown:
     """The clicker's own view of ``session`` as an answer (``step``: a next step to show
     instead of their hand): a private table's whole message
-    (``cogs.rendering.private_table``), else their private view with its picture."""
+    (``cogs.rendering.private_table``), else their private view; either with their hand's
+    picture by their choice."""
     if session.is_private:
-        return Shown(await private_table(context_of(interaction).services, session, me, words,
-                                          step))
+        table = await private_table(context_of(interaction).services, session, me, words, step)
+        return await private_shown(interaction, session, me, table)
     features = context_of(interaction).services.features
     render = step if step is not None else private_in(
         ui, session, me, words, lambda: features.turn_items(session, me, words))

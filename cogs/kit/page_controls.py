@@ -22,16 +22,24 @@ Pattern = re.Pattern[str]
 
 
 def controls_on(message: Any) -> list[str]:
-    """The custom_ids of the components on ``message`` (a ``discord.Message`` or None)."""
+    """The custom_ids of the components on ``message`` (a ``discord.Message`` or None), in
+    its action rows or nested in a Components V2 card (containers, sections)."""
     if message is None:
         return []
-    found = []
-    for row in getattr(message, "components", None) or []:
-        for child in getattr(row, "children", [row]):
-            custom_id = getattr(child, "custom_id", None)
-            if isinstance(custom_id, str):
-                found.append(custom_id)
+    found: list[str] = []
+    _collect(getattr(message, "components", None) or [], found)
     return found
+
+
+def _collect(components: Any, found: list[str]) -> None:
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.append(custom_id)
+        _collect(getattr(component, "children", None) or [], found)
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            _collect([accessory], found)
 
 
 def on_own_page(message: Any, templates: tuple[Pattern, ...], *, ephemeral: bool,

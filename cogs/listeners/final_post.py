@@ -22,7 +22,7 @@ from bot.process.client import TableBot
 from bot.records.change import Change, ChangeKind
 from bot.records.session import Session, Status
 from cogs.client_services import release_view
-from cogs.game_ui import SHOWS_STANDINGS, Attachment, Render, able
+from cogs.game_ui import SHOWS_STANDINGS, Attachment, Render, able, as_card
 from cogs.i18n.button_names import button_names
 from cogs.i18n.common_words import POINTS, REMATCH
 from cogs.i18n.interaction import server_words
@@ -73,7 +73,7 @@ def final_post(client: TableBot, uis: GameUIs, session: Session, words: Words) -
     review = review_button(session, words)
     if review is not None:
         view.add_item(review)
-    return Render(embeds=embeds, view=view)
+    return as_card(Render(embeds=embeds, view=view))
 
 
 def with_final_picture(render: Render, picture: Attachment | None) -> Render:

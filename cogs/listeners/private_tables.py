@@ -30,6 +30,7 @@ from bot.records.change import Change, ChangeKind
 from bot.records.session import Session
 from cogs.client_services import release_view
 from cogs.i18n.interaction import player_words
+from cogs.rendering.message_delivery import followed_view
 from cogs.rendering.private_table import private_table
 from cogs.table_services import TableServices
 
@@ -82,7 +83,9 @@ class PrivateTables:
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
-        render = await private_table(self._services, session, player, words)
+        render = await followed_view(self._client, self._services, session, player,
+                                     await private_table(self._services, session, player, words),
+                                     words)
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

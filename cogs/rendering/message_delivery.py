@@ -32,7 +32,7 @@ from bot.process.client import TableBot
 from bot.records.session import Session
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, release_view
-from cogs.game_ui import Attachment, Render
+from cogs.game_ui import Attachment, Render, as_card
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
 from cogs.pictures import (
@@ -105,7 +105,7 @@ async def table_copy_shown(interaction: Interaction, session: Session, words: Wo
     their picture choice."""
     services = context_of(interaction).services
     table = table_render(interaction.client, services, session, words)
-    render = Render(content=table.content, embeds=table.embeds)
+    render = as_card(Render(content=table.content, embeds=table.embeds))
     picture_words = await private_picture_words(interaction, session)
     if picture_words is None:
         return Shown(render)
@@ -272,8 +272,11 @@ async def answer(
 def _picture_only(render: Render) -> dict[str, Any]:
     """The edit that adds the picture to an answer already sent: its embeds (the first names
     the image) and files; the content and the controls stay as the answer left them (this
-    answer is still the message's latest), so they are not sent and checked again."""
+    answer is still the message's latest), so they are not sent and checked again. A card
+    names its picture in its components (``cogs.kit.card_layout``): it is sent whole."""
     kwargs = render.edit_kwargs()
+    if render.card:
+        return kwargs
     return {key: kwargs[key] for key in ("embeds", "attachments") if key in kwargs}
 
 

@@ -27,6 +27,13 @@ def shown_length(line: str) -> int:
     return len(_MARKUP.sub("", line))
 
 
+def plain(text: str) -> str:
+    """``text`` as words for an alt text: the Markdown markers and the ▶ of who acts left out,
+    lines joined, no-break spaces made plain."""
+    text = _MARKUP.sub("", text).replace("▶ ", "").replace(NBSP, " ")
+    return " ".join(text.split())
+
+
 def short(name: str, width: int = NAME_WIDTH) -> str:
     """``name`` cut to ``width`` characters (with an ellipsis), Markdown markers removed so a
     name cannot break the table's bold text."""

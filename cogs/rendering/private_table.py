@@ -2,6 +2,10 @@
 table as everyone would see it, then the player's own hand with its controls, in one
 ephemeral message. A private table has no channel message at all; this message is its only
 surface (``cogs.listeners.private_tables`` keeps it current after the machine seats move).
+It is one card (``cogs.kit.card_layout``) with the player's hand picture when they have
+pictures on (issue 41): drawn by the same workers from ``engine.view(state, player)``, so it
+shows nothing the player may not see; the answer goes out first and the picture follows in an
+edit (``cogs.rendering.message_delivery.answer``).
 
 A private kind may add to it (``cogs.features.PrivateExtras``): embeds above the table (a
 commentary), embeds below the hand (the daily's result) and buttons after the controls (Share).
@@ -20,12 +24,12 @@ from cogs.client_services import (
     player_id,
     release_view,
     remember_view,
-    send_private,
 )
 from cogs.features import PrivateExtras
-from cogs.game_ui import Render, private_in, table_in
+from cogs.game_ui import Render, as_card, private_in, table_in
 from cogs.i18n.interaction import user_words
 from cogs.i18n.words import Words
+from cogs.rendering.message_delivery import answer, followed_view, private_shown
 from cogs.table_services import TableServices
 from game.base import PlayerId
 
@@ -34,7 +38,8 @@ async def private_table(services: TableServices, session: Session, viewer: Playe
                         step: Render | None = None) -> Render:
     """The private table's message for ``viewer`` in ``words``: the kind's ``above``, the
     table (its embeds; none of its public buttons), ``step`` (a next step of a click) or the
-    viewer's own view with its controls, the kind's ``below`` and ``items``. Text only."""
+    viewer's own view with its controls, the kind's ``below`` and ``items``, as text: the
+    callers add the hand picture (``message_delivery.private_shown`` / ``followed_view``)."""
     ui = services.uis.ui(session.game)
     table = table_in(ui, session, words)
     own = step if step is not None else private_in(
@@ -48,9 +53,9 @@ async def private_table(services: TableServices, session: Session, viewer: Playe
         view = view or discord.ui.View(timeout=None)
         for item in extras.items:
             view.add_item(item)
-    return Render(content=content,
-                  embeds=[*extras.above, *table.embeds, *own.embeds, *extras.below],
-                  view=view, files=[])
+    return as_card(Render(content=content,
+                          embeds=[*extras.above, *table.embeds, *own.embeds, *extras.below],
+                          view=view, files=[]))
 
 
 # Redraws of a just-sent message that the machine seats overtook (each one is current when
@@ -67,7 +72,8 @@ async def send_private_table(interaction: Interaction, session: Session,
     words = await user_words(interaction)
     services = context_of(interaction).services
     render = await private_table(services, session, me, words)
-    await send_private(interaction, render, note=note)
+    await answer(interaction, await private_shown(interaction, session, me, render), edit=False,
+                 note=note)
     remember_view(interaction, session.id, me)
     # The machine seats may have moved while the answer was on its way, before the message
     # could be followed: their redraw found no message to edit, so it is redrawn here.
@@ -76,7 +82,8 @@ async def send_private_table(interaction: Interaction, session: Session,
         live = interaction.client.manager.get(session.id)
         if live is None or live.version == shown:
             return
-        render = await private_table(services, live, me, words)
+        render = await followed_view(interaction.client, services, live, me,
+                                     await private_table(services, live, me, words), words)
         await interaction.edit_original_response(**render.edit_kwargs())
         release_view(render.view)
         shown = live.version

@@ -32,7 +32,16 @@ from bot.sessions.export import (
 )
 from cogs.click_context import context_of
 from cogs.client_services import Interaction, player_id, refuse
-from cogs.game_ui import DRAWS_REPLAY, GameUI, Render, able, event_line, private_in, table_in
+from cogs.game_ui import (
+    DRAWS_REPLAY,
+    GameUI,
+    Render,
+    able,
+    as_card,
+    event_line,
+    private_in,
+    table_in,
+)
 from cogs.i18n.common_words import MY_REVIEW, REPLAY
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
@@ -277,7 +286,7 @@ def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> R
     for item in [*_nav(built.session.id, index, built.replay.last_index),
                  *_review(built, words), *_jumps(built, step, words)]:
         view.add_item(item)
-    return Render(content=content, embeds=embeds, view=view)
+    return as_card(Render(content=content, embeds=embeds, view=view))
 
 
 def _review(built: BuiltReplay, words: Words) -> list[Item]:

@@ -11,7 +11,7 @@ from bot.process.client import TableBot
 from bot.records.errors import clip
 from bot.records.session import Seat, Session, Status
 from bot.sessions.manager import BOT_LEVELS
-from cogs.game_ui import SHOWS_SCORES, WORDS_HINTS, GameUI, Render, able, table_in
+from cogs.game_ui import SHOWS_SCORES, WORDS_HINTS, GameUI, Render, able, as_card, table_in
 from cogs.i18n.button_names import button_names
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import (
@@ -243,7 +243,13 @@ def table_render(client: TableBot, services: TableServices, session: Session,
                  words: Words | None = None) -> Render:
     """The public message for ``session`` in whatever status it is (``client``: the bot;
     ``services``: the table's; ``words``: the server's, by default the cached ``/config``
-    choice, see ``cogs.i18n.interaction.server_words``)."""
+    choice, see ``cogs.i18n.interaction.server_words``). Sent as one card
+    (``cogs.kit.card_layout``), the lobby too: it is the message the table is drawn on."""
+    return as_card(_table_render(client, services, session, words))
+
+
+def _table_render(client: TableBot, services: TableServices, session: Session,
+                  words: Words | None) -> Render:
     if words is None:
         words = server_words_now(client, session.guild_id)
     engine = client.manager.engine(session.game)

@@ -19,6 +19,7 @@ from bot.records.session import Session, Status
 from cogs.game_ui import (
     ANNOUNCES,
     ANSWERS_INFO,
+    DESCRIBES_PICTURES,
     DRAWS_FINAL_PICTURE,
     DRAWS_IMAGES,
     DRAWS_REPLAY,
@@ -50,6 +51,7 @@ from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
 from cogs.kit.control_menus import page_of
 from cogs.rendering.rules_pages import rules_page
+from cogs.split import picture_words
 from cogs.split.events import event_line
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
@@ -84,6 +86,7 @@ class SplitUI:
         DRAWS_REPLAY,
         SHOWS_STANDINGS,
         DRAWS_IMAGES,
+        DESCRIBES_PICTURES,
         DRAWS_FINAL_PICTURE,
         WORDS_HINTS,
     )
@@ -147,6 +150,12 @@ class SplitUI:
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
         with words_in(words):
             return render_hand(self.engine.view(session.state, viewer), session.names)
+
+    def table_alt(self, session: Session, words: Words) -> str:
+        return picture_words.table_alt(session, self.engine.view(session.state, None), words)
+
+    def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str:
+        return picture_words.hand_alt(self.engine.view(session.state, viewer), words)
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """The score progression over the three rounds, one line per player."""

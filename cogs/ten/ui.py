@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from bot.records.errors import Refusal
 from bot.records.session import Session, Status
 from cogs.game_ui import (
+    DESCRIBES_PICTURES,
     DRAWS_FINAL_PICTURE,
     DRAWS_IMAGES,
     PINGS_CONTROLS,
@@ -59,7 +60,7 @@ from cogs.kit.control_menus import (
 )
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
-from cogs.ten import controls, table_text, text
+from cogs.ten import controls, picture_words, table_text, text
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
 from cogs.ten.hand_image import render_hand
@@ -116,6 +117,7 @@ class TenUI:
         WORDS_DECISIONS,
         PINGS_CONTROLS,
         DRAWS_IMAGES,
+        DESCRIBES_PICTURES,
         DRAWS_FINAL_PICTURE,
         WORDS_HINTS,
     )
@@ -223,6 +225,12 @@ class TenUI:
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
         with words_in(words):
             return render_hand(self.engine.view(session.state, viewer), session.names)
+
+    def table_alt(self, session: Session, words: Words) -> str:
+        return picture_words.table_alt(session, self.engine.view(session.state, None), words)
+
+    def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str:
+        return picture_words.hand_alt(self.engine.view(session.state, viewer), words)
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """Every final collection, each wild captioned with the place it took."""

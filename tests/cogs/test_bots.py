@@ -109,7 +109,7 @@ async def test_new_game_bot_the_manager_refuses_leaves_no_lobby(clocked: Clocked
 async def test_turn_limit_option_shows_in_the_lobby(clocked: ClockedTable) -> None:
     ia = clocked.interaction(ANA)
     await invoke(GameCog.new, clocked.cog, ia, game="count", turn_minutes=2)
-    assert "Turn limit 2 min per move" in ia.last.text
+    assert "**Turn limit**\n2 min per move" in ia.last.text
     assert clocked.manager.in_channel(100).turn_minutes == 2
 
 

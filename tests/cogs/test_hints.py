@@ -98,7 +98,7 @@ async def test_the_lobby_toggle_is_the_hosts_and_says_the_game_is_not_rated(
     table = opened.message
     sid = split.session().id
     assert f"tb:lobby:hints:{sid}" in opened.custom_ids and "Hints: off" in labels(opened)
-    assert "Hints off" in opened.text
+    assert "**Hints**\noff" in opened.text
     await split.press(BEN, table, f"tb:lobby:join:{sid}")
     refused = await split.press(BEN, table, f"tb:lobby:hints:{sid}")
     assert refused.ephemeral and refused.text == "Only the host can do that."

@@ -20,6 +20,7 @@ from cogs.i18n.command_mentions import mention
 from cogs.i18n.interaction import LANGUAGE_KEY, player_words
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
+from cogs.kit.card_layout import MAX_TEXT, text_length
 from cogs.kit.discord_limits import EMBED_DESCRIPTION, EMBED_TOTAL, EMBEDS
 from cogs.learn.command import LearnCog
 from cogs.learn.tutor_render import LEARNED_TITLE, TUTOR_TITLE
@@ -86,6 +87,8 @@ async def play(server: PrivateServer, user: FakeUser, session_id: int, message: 
         assert sum(len(embed) for embed in drawn.embeds) <= EMBED_TOTAL
         assert len(drawn.embeds) <= EMBEDS
         assert all(len(embed.description or "") <= EMBED_DESCRIPTION for embed in drawn.embeds)
+        # a card holds 4,000 characters of text: nothing is cut
+        assert text_length(drawn.content, drawn.embeds) <= MAX_TEXT
         seat = live.state.players.index(me)
         action = choose(live.state, seat, engine.legal_actions(live.state, me))
         await server.press(user, message, shown, action)
@@ -94,8 +97,8 @@ async def play(server: PrivateServer, user: FakeUser, session_id: int, message: 
 
 
 def words_in(sent: Sent, title: Any) -> bool:
-    return any(embed.title in {words_for(lang).text(title) for lang in Language}
-               for embed in sent.embeds)
+    """Whether the message shows ``title`` as a heading (of its card, issue 41)."""
+    return any(f"### {words_for(lang).text(title)}" in sent.text for lang in Language)
 
 
 @pytest.mark.parametrize("language", list(Language))
@@ -121,8 +124,8 @@ async def test_following_the_suggestions_meets_every_rule(
     assert tutor.missing() == []
     words = words_for(language)
     assert words_in(final, LEARNED_TITLE)
-    learned = next(e for e in final.embeds if e.title == words.text(LEARNED_TITLE))
-    assert mention(words, "rules") in (learned.description or "")
+    learned = final.text.split(f"### {words.text(LEARNED_TITLE)}", 1)[1]
+    assert mention(words, "rules") in learned
     assert private.channel_traffic() == []
 
 

@@ -23,7 +23,14 @@ from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
 from cogs.commands.images_command import ImagesCog
-from cogs.game_ui import DRAWS_FINAL_PICTURE, DRAWS_IMAGES, Attachment, Render, able
+from cogs.game_ui import (
+    DESCRIBES_PICTURES,
+    DRAWS_FINAL_PICTURE,
+    DRAWS_IMAGES,
+    Attachment,
+    Render,
+    able,
+)
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
@@ -38,7 +45,7 @@ from game.split import SplitEngine
 from game.ten import TenEngine
 from tests.cogs.conftest import ANA, BEN
 from tests.cogs.split_table_fixture import SEED, SplitTable
-from tests.fakes import FakeInteraction, FakeMessage, Sent, click, invoke
+from tests.fakes import FakeInteraction, FakeMessage, Sent, card_texts, click, invoke
 from tests.images import samples
 
 EN = words_for(Language.EN)
@@ -78,7 +85,8 @@ def picture_names(sent: Sent) -> list[str]:
 
 
 def embed_image(sent: Sent) -> str | None:
-    return sent.embeds[0].image.url if sent.embeds else None
+    """The picture a message shows (a card's media, issue 41)."""
+    return sent.picture
 
 
 async def hand_view(split: SplitTable, user: Any) -> FakeInteraction:
@@ -99,10 +107,10 @@ async def test_the_public_table_shows_the_table_picture_with_its_text(split: Spl
     assert embed_image(edit) == "attachment://table.png"
     assert edit.attachments_set
     assert png_of(edit.files[0]).width == 800
-    # The text stays as the caption: the same embed text as without pictures.
+    # The text stays beside the picture in the card: the same text as without pictures.
     text = table_render(split.client, split.client.services, session)  # type: ignore[arg-type]
-    assert edit.embeds[0].description == text.embeds[0].description
-    assert [f.value for f in edit.embeds[0].fields] == [f.value for f in text.embeds[0].fields]
+    assert str(text.embeds[0].description) in edit.text
+    assert all(str(f.value) in edit.text for f in text.embeds[0].fields)
     assert "SPLIT · round 1/3" in start.text
 
 
@@ -121,7 +129,7 @@ async def test_a_picture_still_drawn_follows_the_text_answer(split: SplitTable) 
     ia = await hand_view(split, ANA)
     first, *rest = ia.sent
     assert first.kind == "send_message" and first.ephemeral and not first.files
-    assert first.embeds[0].image.url is None  # no picture named before it is there
+    assert embed_image(first) is None  # no picture named before it is there
     assert [sent.kind for sent in rest] == ["edit_original"]
     assert picture_names(rest[0]) == ["hand.png"]
     # Asked again at the same version, the picture is cached and goes with the answer.
@@ -213,7 +221,8 @@ async def test_with_the_server_setting_off_the_table_is_exactly_the_text(
     last = table.edits[-1]
     assert all(not edit.files for edit in table.edits)
     assert last.content == text.content
-    assert [e.to_dict() for e in last.embeds] == [e.to_dict() for e in text.embeds]
+    assert last.card is not None and embed_image(last) is None
+    assert card_texts(last.card) == card_texts(text.send_kwargs()["view"])
     assert last.custom_ids == [str(getattr(i, "custom_id", "")) for i in text.view.children]  # type: ignore[union-attr]
     assert last.attachments_set  # an edit removes a picture left from when it was on
     hand = await hand_view(split, ANA)
@@ -512,3 +521,45 @@ def replace_version(session: Session, version: int) -> Session:
     import dataclasses
 
     return dataclasses.replace(session, version=version)
+
+
+# --- what the pictures show, in words (issue 41) ----
+
+
+async def test_the_hand_picture_says_the_cards_in_order_and_the_table_picture_hides_them(
+    split: SplitTable,
+) -> None:
+    await started(split)
+    session = split.session()
+    engine = split.manager.engine("split")
+    hand = list(engine.view(session.state, str(ANA.id)).hand or [])
+    public = engine.view(session.state, None)
+    ia = await hand_view(split, ANA)
+    alt = next(sent.alt_texts for sent in reversed(ia.sent) if sent.alt_texts)
+    assert len(alt) == 1 and f"{len(hand)} cards in order: {', '.join(hand)}." in alt[0]
+    # The table's picture says the state in short, from the public view: no hand card.
+    ui = split.cog.services.uis.ui("split")
+    describer = able(ui, DESCRIBES_PICTURES)
+    assert describer is not None
+    table_alt = describer.table_alt(session, EN)
+    assert table_alt.startswith("Picture of the SPLIT table, round 1 of 3.")
+    assert f"Discard row, oldest first: {', '.join(public.row)}." in table_alt
+    assert all(f"{name}: " in table_alt for name in session.names.values())
+    hidden = [card for card in hand if card not in public.row]
+    assert hidden and not any(card in table_alt for card in hidden)
+
+
+@pytest.mark.parametrize("language", [lang for lang in Language if lang is not Language.EN])
+async def test_the_alt_texts_read_in_every_language(split: SplitTable,
+                                                    language: Language) -> None:
+    await started(split)
+    session = split.session()
+    describer = able(split.cog.services.uis.ui("split"), DESCRIBES_PICTURES)
+    assert describer is not None
+    words = words_for(language)
+    for english, theirs in (
+        (describer.table_alt(session, EN), describer.table_alt(session, words)),
+        (describer.hand_alt(session, str(ANA.id), EN),
+         describer.hand_alt(session, str(ANA.id), words)),
+    ):
+        assert english.split(". ")[0] not in theirs  # its first sentence is translated

@@ -96,14 +96,14 @@ async def test_the_next_lobby_uses_the_servers_turn_clock(table: Table) -> None:
     assert await table.manager.store.guild_settings(1) == {TURN_MINUTES: "7"}
     ia = table.interaction(ANA)
     await invoke(GameCog.new, table.cog, ia, game="count")
-    assert "Turn limit 7 min per move" in ia.last.text
+    assert "**Turn limit**\n7 min per move" in ia.last.text
     session = table.manager.in_channel(100)
     assert session is not None and session.turn_minutes == 7
     # /game new turn_minutes: still wins for its own game.
     await invoke(GameCog.cancel, table.cog, table.interaction(ANA))
     ia = table.interaction(ANA)
     await invoke(GameCog.new, table.cog, ia, game="count", turn_minutes=0)
-    assert "Turn limit off" in ia.last.text
+    assert "**Turn limit**\noff" in ia.last.text
 
 
 async def test_games_start_only_in_the_servers_game_channels(table: Table) -> None:

@@ -173,7 +173,7 @@ async def test_seeded_full_game_from_new_to_result(split: SplitTable) -> None:
     assert [e.title for s in summaries for e in s.embeds if "is over" in (e.title or "")] == [
         f"SPLIT — round {n} of 3 is over" for n in (1, 2, 3)]
     result_msg = split.channel.sent[-1]
-    assert any(e.title == "SPLIT — final result" for e in result_msg.embeds)
+    assert "SPLIT — final result" in result_msg.text
     assert result_msg.custom_ids == [f"tb:rematch:{split.session_id}",
                                      f"tb:rv:{split.session_id}:0:o"]
     # The final table shows the result and keeps Rules, Scores and Replay; no game controls.

@@ -174,7 +174,7 @@ async def test_a_followed_view_shows_the_hand_picture_of_its_version(
         assert "**Your hand" in edit.text
         assert all(f":{session.version}:" in cid for cid in edit.custom_ids)
         assert [f.filename for f in edit.files] == ["hand.png"] and edit.attachments_set
-        assert edit.embeds[0].image.url == "attachment://hand.png"
+        assert edit.picture == "attachment://hand.png"
     finally:
         table.cog.services.pictures.close()
 

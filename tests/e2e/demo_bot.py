@@ -77,6 +77,16 @@ async def slow(interaction: discord.Interaction) -> None:
     await interaction.followup.send("psst", ephemeral=True)
 
 
+@demo.command(description="Think, then answer with a card")
+async def card(interaction: discord.Interaction) -> None:
+    # A "thinking" answer cannot carry the Components V2 flag (discord/discord-api-docs#7560):
+    # asked for anyway, it is dropped, and the edit that replaces it sets it.
+    await interaction.response.defer(thinking=True)
+    layout = discord.ui.LayoutView()
+    layout.add_item(discord.ui.Container(discord.ui.TextDisplay("a card")))
+    await interaction.edit_original_response(view=layout)
+
+
 @demo.command(description="Send and edit a channel message")
 @app_commands.describe(text="What to say")
 async def announce(interaction: discord.Interaction, text: str) -> None:

@@ -208,6 +208,10 @@ async def play_flow(fd: FakeDiscord, bot: BotProcess, table: TablePlay, game: st
     assert len(used) > 10, used  # the players acted from their pings
     final = bot_posts(fd, table)[-1]
     assert "tb:rematch" in str(final.components)
+    # Issue 41: the table and the final post are cards, the pings ordinary messages (a
+    # mention in a card would push an empty notification).
+    assert table.table().card and final.card
+    assert not any(m.card for m in fd.world.messages.values() if PING_MARK in m.content)
     return final
 
 

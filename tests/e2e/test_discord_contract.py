@@ -239,3 +239,79 @@ def test_a_missing_spec_fails_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setattr(contract, "PACKAGED_SPEC", tmp_path / "discord_api_spec" / "openapi.json")
     with pytest.raises(contract.SpecMissing, match="discord_api_spec"):
         contract.spec_path()
+
+
+# -- Components V2 (issue 41) ----
+
+V2 = 1 << 15
+
+
+def _card(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"flags": V2, "components": [{"type": 17, "components": list(children)}]}
+
+
+def _text(content: str) -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def _gallery(name: str) -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": f"attachment://{name}"},
+                                   "description": "the table"}]}
+
+
+async def test_a_card_within_the_v2_limits_is_accepted_with_its_picture(fd: FakeDiscord) -> None:
+    body = {**_card(_text("t" * 3000), _gallery("table.png"), _text("u" * 1000),
+                    _row(*[_button(f"b{i}") for i in range(5)])),
+            "attachments": [{"id": 0, "filename": "table.png"}]}
+    status, answer = await _send(fd, "POST", f"/channels/{fd.general.id}/messages", body,
+                                 multipart=True)
+    assert status == 200, answer
+    stored = fd.message(int(answer["id"]))
+    assert stored.card and stored.pictures() == [("attachment://table.png", "the table")]
+    assert "the table" in stored.text  # the alt text is read like any text
+    assert fd.violations == []
+
+
+async def test_a_card_over_4000_characters_or_40_components_is_refused(fd: FakeDiscord) -> None:
+    route = f"/channels/{fd.general.id}/messages"
+    status, answer = await _send(fd, "POST", route, _card(_text("t" * 3000), _text("u" * 1001)))
+    assert status == 400 and "4000" in str(answer), answer
+    rows = [_row(*[_button(f"b{r}{i}") for i in range(5)]) for r in range(7)]
+    status, answer = await _send(fd, "POST", route, _card(_text("t"), *rows))
+    assert status == 400 and "40 components" in str(answer), answer
+    assert len(fd.take_violations()) == 2
+
+
+async def test_content_or_embeds_beside_the_v2_flag_are_refused(fd: FakeDiscord) -> None:
+    route = f"/channels/{fd.general.id}/messages"
+    for extra in ({"content": "hi"}, {"embeds": [{"description": "d"}]}):
+        status, answer = await _send(fd, "POST", route, {**_card(_text("t")), **extra})
+        assert status == 400, answer
+    assert len(fd.take_violations()) == 2
+
+
+async def test_a_picture_naming_no_file_of_the_message_is_refused(fd: FakeDiscord) -> None:
+    status, answer = await _send(fd, "POST", f"/channels/{fd.general.id}/messages",
+                                 _card(_text("t"), _gallery("hand.png")))
+    assert status == 400 and "attachment://hand.png" in str(answer), answer
+    assert len(fd.take_violations()) == 1
+
+
+async def test_an_edit_turns_a_message_into_a_card_and_never_back(fd: FakeDiscord) -> None:
+    route = f"/channels/{fd.general.id}/messages"
+    status, sent = await _send(fd, "POST", route, {"content": "old", "embeds": [
+        {"description": "an embed table"}]})
+    assert status == 200
+    edit = f"{route}/{sent['id']}"
+    # The flag without clearing content and embeds: the merged message is refused.
+    status, answer = await _send(fd, "PATCH", edit, _card(_text("new")))
+    assert status == 400, answer
+    assert len(fd.take_violations()) == 1
+    status, answer = await _send(fd, "PATCH", edit,
+                                 {**_card(_text("new")), "content": None, "embeds": []})
+    assert status == 200, answer
+    assert fd.message(int(sent["id"])).card
+    # Once set the flag stays: an edit without it keeps it, so content is refused.
+    status, answer = await _send(fd, "PATCH", edit, {"flags": 0, "content": "back"})
+    assert status == 400 and fd.message(int(sent["id"])).card, answer
+    assert len(fd.take_violations()) == 1

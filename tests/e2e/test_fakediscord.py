@@ -155,6 +155,17 @@ async def test_deferred_reply_followups_and_original_edit(env: Env) -> None:
     assert fd.ephemerals(env.bob) == []
 
 
+async def test_a_thinking_answer_becomes_a_card_by_its_edit(env: Env) -> None:
+    fd, alice = env.fd, env.alice
+    record = await fd.slash(alice, fd.general, "demo card")
+    assert record.callback_type == 5
+    original = fd.message(record.original_message_id or 0)
+    assert not original.card  # the loading message is not one (the flag is set on the edit)
+    await fd.wait_for(lambda: not fd.message(original.id).loading, what="the edit")
+    shown = fd.message(original.id)
+    assert shown.card and shown.text == "a card" and fd.violations == []
+
+
 async def test_channel_message_send_edit_and_fetch(env: Env) -> None:
     fd = env.fd
     record = await fd.slash(env.alice, fd.general, "demo announce", text=f"hi {env.bob.mention}")

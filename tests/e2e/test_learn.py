@@ -18,6 +18,7 @@ import pytest
 
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord
+from bot.playground.fakediscord.components import TEXT_DISPLAY, walk
 from bot.playground.fakediscord.model import FakeUser, StoredMessage
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import MORE
@@ -31,7 +32,18 @@ BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 def _embed(message: StoredMessage, title: str) -> dict | None:  # type: ignore[type-arg]
-    return next((e for e in message.embeds if e.get("title") == title), None)
+    """The part of the message headed ``title``: an embed, or in a card (issue 41) the text
+    under its ``### title`` heading, as ``{"title", "description"}``."""
+    found = next((e for e in message.embeds if e.get("title") == title), None)
+    if found is not None or not message.card:
+        return found
+    heading = f"### {title}\n"
+    for component in walk(message.components):
+        text = component.get("content") if component.get("type") == TEXT_DISPLAY else None
+        if isinstance(text, str) and heading in text:
+            body = text.split(heading, 1)[1].split("\n### ", 1)[0]
+            return {"title": title, "description": body}
+    return None
 
 
 def _channel_writes(fd: FakeDiscord, since: float) -> list[str]:

@@ -40,8 +40,9 @@ def pictures_on(message: StoredMessage) -> list[str]:
 
 
 def embed_image(message: StoredMessage) -> str | None:
-    image = message.embeds[0].get("image") if message.embeds else None
-    return str(image["url"]) if image else None
+    """The picture the message shows (a card's media item, issue 41)."""
+    shown = message.pictures()
+    return shown[0][0] if shown else None
 
 
 async def play(guild: FakeDiscord, bot: BotProcess) -> TablePlay:

@@ -90,8 +90,9 @@ def test_split_two_players_and_ten_with_a_bot_seat_in_the_browser(tmp_path: Path
                 ada.locator(".msg.ephemeral").last.scroll_into_view_if_needed()
                 ada.screenshot(path=str(folder / "hand.png"))
                 shots["hand"] = True
-            if not shots.get("table") and ben.locator(".msg:not(.ephemeral) .e-image img").count():
-                ben.locator(".msg:not(.ephemeral) .e-image img").last.scroll_into_view_if_needed()
+            table_picture = ben.locator(".msg:not(.ephemeral) .v2 .attach img")  # a card's
+            if not shots.get("table") and table_picture.count():
+                table_picture.last.scroll_into_view_if_needed()
                 ben.screenshot(path=str(folder / "table.png"))
                 shots["table"] = True
 

@@ -149,6 +149,25 @@ class StoredMessage:
     def text(self) -> str:
         return "\n".join(self.texts())
 
+    @property
+    def card(self) -> bool:
+        """Whether it is a Components V2 message (flag ``IS_COMPONENTS_V2``)."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    def pictures(self) -> list[tuple[str, str | None]]:
+        """The pictures it shows: each media URL with its alt text, a card's media items
+        first, then its embeds' images (which carry no alt text)."""
+        shown: list[tuple[str, str | None]] = []
+        for c in comp.walk(self.components):
+            if c.get("type") == comp.MEDIA_GALLERY:
+                shown += [(str(item["media"]["url"]), item.get("description"))
+                          for item in c.get("items") or []]
+            elif c.get("type") == comp.THUMBNAIL:
+                shown.append((str(c["media"]["url"]), c.get("description")))
+        shown += [(str(e["image"]["url"]), None) for e in self.embeds
+                  if isinstance(e.get("image"), dict) and e["image"].get("url")]
+        return shown
+
     def interactive(self) -> list[dict[str, Any]]:
         return comp.interactive(self.components)
 

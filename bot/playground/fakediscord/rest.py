@@ -15,6 +15,7 @@ from bot.playground.fakediscord import commands, contract, places, validation
 from bot.playground.fakediscord.discord_limits import FieldError
 from bot.playground.fakediscord.gateway import Gateway
 from bot.playground.fakediscord.model import (
+    COMPONENTS_V2,
     EPHEMERAL,
     LOADING,
     FakeChannel,
@@ -408,6 +409,10 @@ class RestApi:
         is_component = record.type in COMPONENT_INTERACTIONS and record.source_message_id
         if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
             ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+            if kind == DEFERRED_MESSAGE and int(data.get("flags") or 0) & COMPONENTS_V2:
+                # Discord ignores the flag on a "thinking" answer: the edit or follow-up that
+                # replaces it sets it (discord/discord-api-docs#7515, #7560).
+                data = {**data, "flags": int(data["flags"]) & ~COMPONENTS_V2}
             message = world.create_message(
                 record.channel.id,
                 data,

@@ -1,6 +1,15 @@
 """Discord's checks of a message as it stands after a request (an edit merged into it), and of
 its files: answered as 400 errors with the field's path, and recorded as contract violations.
-The request itself is checked first, against the spec and the unstated limits (``contract``)."""
+The request itself is checked first, against the spec and the unstated limits (``contract``).
+
+Components V2 (flag ``IS_COMPONENTS_V2``, issue 41), as Discord's component reference states
+(https://discord.com/developers/docs/components/reference) and its changelog clarified
+(discord/discord-api-docs#7560): no ``content`` or ``embeds`` beside the flag; at most 40
+components, nested ones counted; at most 4,000 characters in all the message's Text
+Displays; a media item's ``attachment://name`` names a file of the message; the flag, once
+set, stays (an edit cannot remove it, ``World.edit_message``); an edit may set it on a
+message that lacked it when the same edit clears ``content`` and ``embeds`` (the merged
+message is what is checked)."""
 
 from __future__ import annotations
 
@@ -9,6 +18,9 @@ from typing import Any
 from bot.playground.fakediscord import components as comp
 
 COMPONENTS_V2 = 1 << 15
+MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+ATTACHMENT_SCHEME = "attachment://"
 
 
 class Invalid(Exception):
@@ -37,7 +49,10 @@ def check_files(files: list[tuple[str, str, bytes]]) -> None:
             raise Invalid(f"{filename}: request entity too large ({len(data)} bytes)", 40005)
 
 
-def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_empty: bool) -> None:
+def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_empty: bool,
+                  filenames: set[str] | None = None) -> None:
+    """``filenames``: the files the message holds after the request (uploaded or kept), which
+    a Components V2 media item may name; None: not checked."""
     content = body.get("content") or ""
     embeds = body.get("embeds") or []
     components = body.get("components") or []
@@ -59,9 +74,23 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
         if content or embeds:
             raise Invalid("content and embeds cannot be used with the IS_COMPONENTS_V2 flag",
                           path=("content" if content else "embeds",))
-        if sum(1 for _ in comp.walk(components)) > 40:
+        if sum(1 for _ in comp.walk(components)) > MAX_V2_COMPONENTS:
             raise Invalid("components: a message holds at most 40 components", path=("components",))
-    else:
+        text = sum(len(c.get("content") or "") for c in comp.walk(components)
+                   if c.get("type") == comp.TEXT_DISPLAY)
+        if text > MAX_V2_TEXT:
+            raise Invalid(f"components: the text of a message's text displays must be {MAX_V2_TEXT}"
+                          f" or fewer in length (got {text})", path=("components",))
+        if filenames is not None:
+            for url in comp.media_urls(components):
+                if url.startswith(ATTACHMENT_SCHEME) and \
+                        url.removeprefix(ATTACHMENT_SCHEME) not in filenames:
+                    raise Invalid(f"components: {url} names no attachment of the message",
+                                  path=("components",))
+    elif any(c.get("type") not in (comp.ACTION_ROW, None) for c in components):
+        raise Invalid("components: layout and content components need the IS_COMPONENTS_V2 flag",
+                      path=("components",))
+    if not flags & COMPONENTS_V2:
         if len(components) > 5:
             raise Invalid("components: must be 5 or fewer in length", path=("components",))
         for row in components:

@@ -410,7 +410,8 @@ class World:
         else:
             flags &= ~EPHEMERAL
         validation.check_message(
-            body, flags=flags, has_files=bool(files), allow_empty=bool(flags & LOADING)
+            body, flags=flags, has_files=bool(files), allow_empty=bool(flags & LOADING),
+            filenames={filename for filename, _, _ in files},
         )
         validation.check_files(files)
         author_json = self.user_json(author or self.bot_user)
@@ -459,7 +460,8 @@ class World:
             "components": body.get("components", message.components),
         }
         validation.check_message(
-            merged, flags=flags, has_files=bool(files or message.attachments), allow_empty=False
+            merged, flags=flags, has_files=bool(files or message.attachments), allow_empty=False,
+            filenames=self._filenames_after(body, files, message.attachments),
         )
         validation.check_files(files)
         if "content" in body:
@@ -501,6 +503,16 @@ class World:
                 component["id"] = counter
                 taken.add(counter)
         return components
+
+    @staticmethod
+    def _filenames_after(body: dict[str, Any], files: list[tuple[str, str, bytes]],
+                         existing: list[dict[str, Any]]) -> set[str]:
+        """The file names a message holds after an edit: the kept attachments and the new."""
+        keep_ids = None
+        if "attachments" in body:
+            keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+        kept = {str(a["filename"]) for a in existing if keep_ids is None or a["id"] in keep_ids}
+        return kept | {filename for filename, _, _ in files}
 
     def _attachments(
         self,

@@ -7,6 +7,7 @@ const SUB_COMMAND = 1, SUB_GROUP = 2, STRING = 3, INTEGER = 4, BOOLEAN = 5, USER
 const ACTION_ROW = 1, BUTTON = 2, STRING_SELECT = 3, TEXT_INPUT = 4, USER_SELECT = 5,
   CHANNEL_SELECT = 8, SECTION = 9, TEXT_DISPLAY = 10, THUMBNAIL = 11, MEDIA_GALLERY = 12,
   SEPARATOR = 14, CONTAINER = 17, LABEL = 18;
+const COMPONENTS_V2 = 1 << 15;
 
 const state = {
   players: [], me: null, channel: null, view: null, changes: -1, polling: 0,
@@ -247,13 +248,29 @@ function componentNodes(message, components) {
   return nodes;
 }
 
+// The media a Components V2 card shows (gallery items, thumbnails): its attachments are drawn
+// there, not again below the message.
+function cardMedia(components) {
+  const urls = [];
+  for (const c of components || []) {
+    if (c.type === THUMBNAIL && c.media) urls.push(c.media.url);
+    for (const item of c.items || []) if (item.media) urls.push(item.media.url);
+    urls.push(...cardMedia(c.components));
+    if (c.accessory) urls.push(...cardMedia([c.accessory]));
+  }
+  return urls;
+}
+
 function messageNode(message) {
   const view = state.view;
   const mentioned = message.mentions.includes(state.me);
   const initials = message.author.slice(0, 1).toUpperCase();
-  const embedded = new Set(message.embeds.flatMap((e) =>
-    [e.image && e.image.url, e.thumbnail && e.thumbnail.url].filter(Boolean)));
-  const loose = message.attachments.filter((a) => !embedded.has(`attachment://${a.filename}`));
+  const embedded = new Set([...message.embeds.flatMap((e) =>
+    [e.image && e.image.url, e.thumbnail && e.thumbnail.url].filter(Boolean)),
+  ...cardMedia(message.components)]);
+  // A Components V2 message shows its files only where a component names them.
+  const loose = message.flags & COMPONENTS_V2 ? []
+    : message.attachments.filter((a) => !embedded.has(`attachment://${a.filename}`));
   const when = new Date(message.timestamp);
   const node = el("div", {
     class: ["msg", mentioned && "mentioned", message.ephemeral && "ephemeral"]
