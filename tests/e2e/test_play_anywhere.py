@@ -56,6 +56,9 @@ async def play_with_machines(table: TablePlay, *, until: Callable[[], bool]) -> 
     """The people step when awaited, the machine seats move meanwhile, until ``until()``."""
     while not until():
         assert table.steps < 2000, "no end"
+        # The stored game may be ahead of the oracle (a machine seat or the clock moved since
+        # it last read): who is awaited is read after catching up.
+        table.oracle.sync(table.db, table.session_id)
         if table.oracle.awaiting()[0] in table.users:
             await table.step()
         else:
