@@ -40,6 +40,18 @@ async def guild() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
+async def pictures_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """``python -m bot`` connected to ``guild`` with pictures on, its commands synced."""
+    proc = BotProcess(guild, tmp_path / "bot", extra_env={**BOT_ENV, "IMAGES": "on"})
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
+        yield proc
+    finally:
+        await proc.close()
+
+
+@pytest.fixture
 async def live_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     """``python -m bot`` connected to ``guild`` with its commands synced."""
     proc = BotProcess(guild, tmp_path / "bot", extra_env=BOT_ENV)

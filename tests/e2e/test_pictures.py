@@ -6,33 +6,18 @@ limits."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
-
-import pytest
 
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.model import StoredMessage
 from bot.store import open_store
 from cogs.kit.discord_limits import FILE_BYTES
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import assert_clean_log
 from tests.e2e.table_play import TablePlay
 from tests.e2e.test_scenario_split import new_play
 
 STEPS = 6
-
-
-@pytest.fixture
-async def pictures_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(guild, tmp_path / "bot", extra_env={**BOT_ENV, "IMAGES": "on"})
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
-        yield proc
-    finally:
-        await proc.close()
 
 
 def pictures_on(message: StoredMessage) -> list[str]:

@@ -6,8 +6,6 @@ with ``/images off`` the same message is text alone."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -17,20 +15,9 @@ from bot.playground.fakediscord.model import StoredMessage
 from cogs.i18n.language import Language
 from game.split import SplitEngine
 from tests.e2e.players import GameDb, choices_on, use
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import assert_clean_log
 
 DECISIONS = 3
-
-
-@pytest.fixture
-async def pictures_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = BotProcess(guild, tmp_path / "bot", extra_env={**BOT_ENV, "IMAGES": "on"})
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
-        yield proc
-    finally:
-        await proc.close()
 
 
 def hands_now(bot: BotProcess, player: str) -> tuple[list[str], list[list[str]], list[str]]:
