@@ -11,6 +11,7 @@ was deleted, leaves plain names and the game plays on."""
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -71,6 +72,11 @@ def option_emojis(message: StoredMessage) -> list[tuple[str, dict[str, Any] | No
 def card_controls(message: StoredMessage) -> list[tuple[str, dict[str, Any] | None]]:
     return [(label, emoji) for label, emoji in option_emojis(message)
             if SPLIT_CARD.search(label)]
+
+
+def answered(fd: FakeDiscord, message_id: int, versions: int) -> bool:
+    """Whether the message has more than ``versions`` versions (edited since a click)."""
+    return len(fd.message(message_id).versions) > versions
 
 
 def texts(message: StoredMessage) -> str:
@@ -137,9 +143,9 @@ async def test_the_game_names_its_cards_with_their_emojis_in_every_language(
         assert named and all(int(emoji_id) in ids for _, emoji_id in named)
         assert all(re.search(rf"<:{name}:{emoji_id}>(?:10|[2-9AJQK])[♠♥♦♣]", shown)
                    for name, emoji_id in named)
-        before = len(message.versions)
+        versions = len(message.versions)
         await use(fd, alice, choices_on(message)[-1])
-        await bot.wait_until(lambda: len(fd.message(message.id).versions) > before, 30.0,
+        await bot.wait_until(functools.partial(answered, fd, message.id, versions), 30.0,
                              "the answer to the click")
     assert_clean_log(bot)
 
