@@ -328,7 +328,7 @@ class TenUI:
         legal = self.engine.legal_actions(session.state, viewer)
         if view.phase == "draw":
             embed.add_field(name=text.tableau_title(view, words),
-                            value=text.cards_line(view.tableau), inline=False)
+                            value=text.cards_line(view.tableau, words), inline=False)
             embed.add_field(name=words.text(DRAW_PILE), value=text.pile_line(view, words),
                             inline=False)
             _prompt(embed, text.draw_prompt(any(isinstance(action, Draw) for action in legal),
@@ -381,7 +381,7 @@ class TenUI:
             title=words.gettext("TEN — choose the cards to spend"), colour=COLOUR,
             description=f"{text.situation(view, session.names, words)}\n{pick}",
         )
-        embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards))
+        embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards, words))
         discord_view = discord.ui.View(timeout=None)
         for item in controls.card_step_controls(session, pay, option, me.collection,
                                                 words).items():
