@@ -17,8 +17,7 @@ from cogs.imaging.canvas import Canvas, Point, ShapeDrawer, fitted
 from cogs.imaging.emoji_face import emoji_png
 from cogs.imaging.layout import RGB, Box, CardSlot, Icon
 from cogs.kit.card_emojis import Face
-from game.split import RANKS, SUIT_COLOUR, SUITS
-from game.split.cards import FACE_NAMES, SUIT_LETTERS
+from game.split import FACE_NAMES, RANKS, SUIT_COLOUR, SUIT_LETTERS, SUITS
 
 BLACK_INK: RGB = (22, 24, 28)
 RED_INK: RGB = (200, 16, 46)

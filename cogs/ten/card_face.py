@@ -17,8 +17,7 @@ from cogs.imaging.emoji_face import emoji_png
 from cogs.imaging.layout import RGB, Box, CardSlot, Icon
 from cogs.imaging.shapes import marker_drawer, star_points
 from cogs.kit.card_emojis import Face
-from game.ten import COLOURS, sort_key
-from game.ten.cards import KNOWN_NOTATIONS
+from game.ten import COLOURS, KNOWN_NOTATIONS, sort_key
 
 FILL: dict[str, RGB] = {
     "R": (196, 30, 45),
