@@ -9,8 +9,10 @@ ones found by name; then the card emojis are used (``cogs.kit.card_emojis``). A 
 carries its design's version, so a new design uploads new faces; no emoji is ever deleted or
 renamed, so the application's other emojis (and older faces) stay as they are.
 
-Refused, it stops without emojis (logged once at WARNING) and the game goes on in plain
-text: too many emojis for Discord's 2,000 per application, or an upload Discord refuses.
+Several processes of one bot (shards) upload at once: a name another one created meanwhile
+is refused as taken, and listed again and reused. Refused otherwise, it stops without
+emojis (logged once at WARNING) and the game goes on in plain text: too many emojis for
+Discord's 2,000 per application, or an upload Discord refuses.
 See https://discord.com/developers/docs/resources/emoji ("Application-Owned Emoji", "List
 Application Emojis", "Create Application Emoji": at most 256 KiB, 128x128).
 """
@@ -36,6 +38,9 @@ from cogs.kit.card_emojis import (
 )
 
 log = logging.getLogger(__name__)
+# Discord's answer to a name the application already has (the processes of a sharded bot
+# upload at the same start): the emoji is there, listed again and reused.
+NAME_TAKEN = "APPLICATION_EMOJI_NAME_ALREADY_TAKEN"
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ async def upload(client: TableBot, faces: list[Face],
         emojis.stop(f"{len(missing)} more would pass Discord's {MAX_APPLICATION_EMOJIS}"
                     f" emojis per application ({len(existing)} already)")
         return None
+    taken: list[str] = []  # names another process created meanwhile (shards)
     for face in missing:
         image = await asyncio.to_thread(face.draw)
         if len(image) > MAX_EMOJI_BYTES:
@@ -84,12 +90,21 @@ async def upload(client: TableBot, faces: list[Face],
         try:
             by_name[face.name] = await client.budget.run(create)
         except discord.HTTPException as error:
+            if NAME_TAKEN in str(error.text):  # another process of the bot made it meanwhile
+                taken.append(face.name)
+                continue
             emojis.stop(f"Discord refused the upload of {face.name} ({error.status}:"
                         f" {error.text})")
             return None
+    if taken:
+        by_name.update({emoji.name: emoji for emoji in await client.fetch_application_emojis()})
+        if any(name not in by_name for name in taken):
+            emojis.stop("an emoji name was taken but is not listed")
+            return None
     emojis.use({face.token: discord.PartialEmoji(name=face.name, id=by_name[face.name].id)
                 for face in faces})
-    done = Uploaded(created=len(missing), reused=len(faces) - len(missing))
+    created = len(missing) - len(taken)
+    done = Uploaded(created=created, reused=len(faces) - created)
     log.info("card emojis in use: %d created, %d reused", done.created, done.reused)
     return done
 

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from cogs.card_emoji_upload import Uploaded, upload
 from cogs.game_ui import Render, as_card
 from cogs.kit.card_emojis import CARD_EMOJIS, CardEmojis, Face, _fallback, refuses_emoji
 from cogs.kit.card_layout import MAX_TEXT
@@ -171,3 +172,60 @@ async def test_other_refusals_are_not_retried(process_emojis: CardEmojis) -> Non
     assert calls == 1 and process_emojis.active
     assert refuses_emoji(refusal("In components.0.emoji.name: Invalid emoji"))
     assert not refuses_emoji(refusal("In content: too long"))
+
+
+class FakeApplication:
+    """The emoji routes as discord.py's client calls them; ``taken``: names another process
+    creates just before this one asks."""
+
+    def __init__(self, existing: list[str], taken: set[str] = frozenset(),
+                 refuse: bool = False) -> None:
+        self.emojis = {name: SimpleNamespace(name=name, id=index + 1)
+                       for index, name in enumerate(existing)}
+        self.taken, self.refuse, self.created = set(taken), refuse, []
+        self.budget = SimpleNamespace(run=lambda call: call())
+
+    async def fetch_application_emojis(self) -> list[Any]:
+        return list(self.emojis.values())
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> Any:
+        if self.refuse:
+            raise refusal("Maximum number of emojis reached (30008)")
+        if name in self.taken:
+            self.emojis[name] = SimpleNamespace(name=name, id=len(self.emojis) + 1)
+            raise refusal("In name: APPLICATION_EMOJI_NAME_ALREADY_TAKEN")
+        assert image.startswith(b"\x89PNG")
+        self.created.append(name)
+        self.emojis[name] = SimpleNamespace(name=name, id=len(self.emojis) + 1)
+        return self.emojis[name]
+
+
+def faces() -> list[Face]:
+    return split_faces()[:3]
+
+
+async def test_the_upload_creates_the_missing_reuses_the_rest_and_keeps_other_emojis() -> None:
+    found = CardEmojis()
+    app = FakeApplication(["owners_logo", faces()[0].name])
+    done = await upload(app, faces(), found)  # type: ignore[arg-type]
+    assert done == Uploaded(created=2, reused=1)
+    assert app.created == [face.name for face in faces()[1:]]
+    assert "owners_logo" in app.emojis and found.active
+    again = await upload(app, faces(), CardEmojis())  # type: ignore[arg-type]
+    assert again == Uploaded(created=0, reused=3)
+
+
+async def test_a_name_taken_by_another_process_is_reused() -> None:
+    found = CardEmojis()
+    app = FakeApplication([], taken={faces()[1].name})
+    done = await upload(app, faces(), found)  # type: ignore[arg-type]
+    assert done == Uploaded(created=2, reused=1) and found.active
+    assert found.emoji_for(faces()[1].token) is not None
+
+
+async def test_a_refused_upload_leaves_plain_names() -> None:
+    found = CardEmojis()
+    assert await upload(FakeApplication([], refuse=True), faces(), found) is None  # type: ignore[arg-type]
+    assert not found.active and found.stopped is not None
+    full = FakeApplication([f"e{n}" for n in range(1999)])
+    assert await upload(full, faces(), found) is None  # type: ignore[arg-type]
