@@ -204,3 +204,31 @@ async def test_a_message_refused_for_a_deleted_emoji_goes_out_plain(
     await bot.wait_until(lambda: len(fd.message(message.id).versions) > before, 30.0,
                          "the game going on")
     assert bot.log_text().count("card emojis are no longer used") == 1
+
+
+async def test_ten_names_its_cards_with_their_emojis_and_colour_words(
+    guild: FakeDiscord, bot: BotProcess
+) -> None:
+    """TEN at ``/learn``: the cards flipped onto the tableau are named with their emoji, then
+    their square and their colour's word."""
+    fd = guild
+    await bot.wait_until(lambda: "card emojis in use" in bot.log_text(), 60.0, "the upload")
+    carol = list(fd.world.users.values())[2]
+    await fd.slash(carol, fd.general, "learn", game="ten")
+    message = fd.latest_ephemeral(carol)
+    assert message is not None
+    ten_card = re.compile(r"<:ten_[a-z0-9]+_v1:[0-9]+>(?:🟥|🟦|🟧|🟩|🌈|\$)")
+    for _ in range(6):
+        await bot.wait_until(lambda: choices_on(fd.message(message.id)), 30.0, "TEN's controls")
+        shown = fd.message(message.id)
+        if ten_card.search(texts(shown)):
+            break
+        versions = len(shown.versions)
+        await use(fd, carol, choices_on(shown)[0])
+        await bot.wait_until(functools.partial(answered, fd, message.id, versions), 30.0,
+                             "the answer to the click")
+    shown = fd.message(message.id)
+    found = ten_card.search(texts(shown))
+    assert found, texts(shown)
+    assert re.search(r">(🟥\d red|🟦\d blue|🟧\d orange|🟩\d green|🌈|\$)", texts(shown))
+    assert_clean_log(bot)
