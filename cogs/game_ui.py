@@ -30,7 +30,8 @@ events as lines of the log, a replay and the turn clock's notices; the cogs call
 :func:`event_lines`), :class:`PingsControls` (the controls
 on the turn ping), :class:`ShowsStandings` (the standings of the final post),
 :class:`DrawsImages` (the table and a hand as pictures), :class:`DrawsFinalPicture` (the
-picture for a finished game's final post) and :class:`WordsHints` (the expert's hint in the
+picture for a finished game's final post), :class:`DrawsCardEmojis` (its card faces as the
+application's emojis) and :class:`WordsHints` (the expert's hint in the
 game's words; the Hint button itself is the hints feature's turn item, ``extra`` of
 :class:`WordsPrivate`). The
 picture hooks return PNG bytes and run in a worker thread (``cogs.pictures``): they
@@ -54,6 +55,7 @@ from bot.records.change import Change
 from bot.records.session import OLD_LINE, Session
 from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
+from cogs.kit.card_emojis import CARD_EMOJIS, Face
 from cogs.kit.card_layout import Picture, card_view
 from cogs.kit.discord_limits import (
     ATTACHMENT_SCHEME,
@@ -109,10 +111,14 @@ class Render:
     # Sent as one Components V2 card (``cogs.kit.card_layout``): content and embeds become
     # its Text Displays, the files its pictures (with their alt text), the view its rows.
     card: bool = False
+    # The card emojis on its controls and card texts (``cogs.kit.card_emojis``); False: the
+    # reader's text-only mode (pictures off), plain card names.
+    emojis: bool = True
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` / ``followup.send`` / ``channel.send``."""
         files = self._fit_files()
+        self._decorate()
         if self.card:
             kwargs: dict[str, Any] = {"view": self._card(files)}
             if files:
@@ -130,6 +136,7 @@ class Render:
         A card's edit clears ``content`` and ``embeds``, which also turns a message sent
         before the cards into one (``cogs.kit.card_layout``)."""
         files = self._fit_files()
+        self._decorate()
         if self.card:
             kwargs: dict[str, Any] = {"content": None, "embeds": [], "view": self._card(files)}
             if files is not None:
@@ -144,8 +151,14 @@ class Render:
     def _card(self, files: list[Attachment] | None) -> discord.ui.LayoutView:
         pictures = [Picture(attachment.filename, attachment.description)
                     for attachment in files or []]
+        decorate = CARD_EMOJIS.text if self.emojis and CARD_EMOJIS.active else None
         return card_view(fit_content(self.content), fit_embeds(self.embeds), pictures,
-                         self.view)
+                         self.view, decorate)
+
+    def _decorate(self) -> None:
+        """The card emojis on the controls naming a card, or none (``emojis`` False)."""
+        if self.view is not None:
+            CARD_EMOJIS.decorate(self.view.children, self.emojis)
 
     def _fit_files(self) -> list[Attachment] | None:
         """The files within Discord's limits; embed images naming a dropped one are removed."""
@@ -508,6 +521,17 @@ class DrawsFinalPicture(Protocol):
 
 
 DRAWS_FINAL_PICTURE: Capability[DrawsFinalPicture] = Capability("draws a final picture")
+
+
+class DrawsCardEmojis(Protocol):
+    """A GameUI whose cards are uploaded as the application's emojis (issue 41;
+    ``cogs.card_emoji_upload``): one :class:`cogs.kit.card_emojis.Face` per card face, drawn
+    with the same card drawing as its pictures, named with its design's version."""
+
+    def card_faces(self) -> Sequence[Face]: ...
+
+
+DRAWS_CARD_EMOJIS: Capability[DrawsCardEmojis] = Capability("draws card emojis")
 
 
 class HintUnit(StrEnum):

@@ -276,6 +276,12 @@ def without_picture(render: Render) -> Render:
     return replace(render, files=[])
 
 
+def text_only(render: Render) -> Render:
+    """``render`` for a reader with pictures off (the text-only mode): no files, and cards
+    named in plain text, without their emojis (``cogs.kit.card_emojis``)."""
+    return replace(render, files=[], emojis=False)
+
+
 def table_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:
     """The picture of a public table (its last state once finished: the final picture goes on
     the final post, ``cogs.listeners.final_post``); None for lobbies, closed tables and UIs without
@@ -356,7 +362,7 @@ async def with_table_picture(
     """The table ``render`` with its picture in ``words``' language, or (``words`` None:
     pictures off) exactly as text, with its files emptied."""
     if words is None:
-        return without_picture(render)
+        return text_only(render)
     return _with_picture(render, await table_attachment(pictures, ui, session, words))
 
 
@@ -366,5 +372,5 @@ async def with_hand_picture(
 ) -> Render:
     """A private ``render`` with ``viewer``'s hand picture, or (``words`` None) as text."""
     if words is None:
-        return without_picture(render)
+        return text_only(render)
     return _with_picture(render, await hand_attachment(pictures, ui, session, viewer, words))

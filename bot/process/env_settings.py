@@ -36,6 +36,9 @@ class Settings(DatabaseSettings):
     # Pictures of tables and hands (cogs.pictures): a server's /config images setting and
     # a person's /images choice win; this is the default where neither is set.
     images: bool = True
+    # Cards as the application's emojis (cogs.card_emoji_upload): uploaded once at start and
+    # shown beside the card names of controls and card texts; off: plain card names only.
+    card_emojis: bool = True
     threads: bool = False  # each game in its own thread
     # Seconds the public table waits for a player's next step in their turn
     # (cogs.listeners.table_publisher).

@@ -486,7 +486,8 @@ def table_controls() -> dict[type[AnyControl], ControlClick]:
         BackButton: lambda ia, parts, _: back_click(ia, *parts),
         InfoButton: lambda ia, parts, _: info_click(ia, *parts),
         ReplayButton: lambda ia, parts, _: replay_click(
-            ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN),
+            ia, parts[0], parts[1], parts[2] is ReplayTag.OPEN,
+            hands=parts[2] is ReplayTag.HANDS),
         ReplayJump: lambda ia, parts, values: jump_select(ia, parts[0], values),
         RematchButton: lambda ia, parts, _: rematch_click(ia, *parts),
         HostSelect: lambda ia, parts, values: host_select(ia, parts[0], parts[1],

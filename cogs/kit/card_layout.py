@@ -27,7 +27,7 @@ of Text Display; https://discord.com/developers/docs/components/using-message-co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,9 +110,12 @@ def _rows(view: discord.ui.View | None) -> list[list[discord.ui.Item[Any]]]:
 
 
 def card_view(content: str | None, embeds: Sequence[discord.Embed],
-              pictures: Sequence[Picture], view: discord.ui.View | None) -> discord.ui.LayoutView:
+              pictures: Sequence[Picture], view: discord.ui.View | None,
+              decorate: Callable[[str], str] | None = None) -> discord.ui.LayoutView:
     """The card of a render: one Container with its text, its pictures and its controls,
-    within Discord's limits for Components V2 (see the module's docstring)."""
+    within Discord's limits for Components V2 (see the module's docstring). ``decorate``
+    (the card emojis of ``cogs.kit.card_emojis``) rewrites each text when all of them still
+    fit in :data:`MAX_TEXT` after it; else they stay plain."""
     rows = _rows(view)
     controls = sum(len(row) + 1 for row in rows)
     # the container, one gallery, the separator before the controls, and the controls
@@ -128,6 +131,10 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
         blocks.append(embed_details(embed))
     if pictures and None not in blocks:
         blocks.append(None)
+    if decorate is not None:
+        decorated = [decorate(block) if block else block for block in blocks]
+        if sum(len(block) for block in decorated if block) <= MAX_TEXT - len(blocks):
+            blocks = decorated
     # (room kept for the line breaks that join texts sharing a Text Display)
     texts = iter(_texts_within([block for block in blocks if block], MAX_TEXT - len(blocks)))
     parts: list[list[str] | None] = []  # a Text Display's texts, or None for the gallery

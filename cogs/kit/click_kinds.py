@@ -50,3 +50,7 @@ class ReplayTag(StrEnum):
     PREVIOUS = "p"
     NEXT = "n"
     LAST = "l"
+    # A replay step too long for one card (4,000 characters) shows its hands on a page of
+    # their own: HANDS opens it, TABLE goes back to the step's table.
+    HANDS = "h"
+    TABLE = "t"

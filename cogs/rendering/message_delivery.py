@@ -42,6 +42,7 @@ from cogs.pictures import (
     prerender_hand,
     ready_picture,
     table_job,
+    text_only,
     with_hand_picture,
     with_table_picture,
     without_picture,
@@ -108,7 +109,7 @@ async def table_copy_shown(interaction: Interaction, session: Session, words: Wo
     render = as_card(Render(content=table.content, embeds=table.embeds))
     picture_words = await private_picture_words(interaction, session)
     if picture_words is None:
-        return Shown(render)
+        return Shown(text_only(render))
     ui = services.uis.ui(session.game)
     pictures = services.pictures
     return Shown(render,
@@ -140,7 +141,7 @@ async def table_shown(
     render = table_render(client, services, session, words)
     words = await public_picture_words(client, pictures, session)
     if words is None:
-        return Shown(without_picture(render))
+        return Shown(text_only(render))
     ui = services.uis.ui(session.game)
     return Shown(without_picture(render),
                  with_table_picture(pictures, ui, session, render, words), session,
@@ -153,7 +154,7 @@ async def private_shown(
     """``viewer``'s private ``render`` as an answer (their picture choice)."""
     words = await private_picture_words(interaction, session)
     if words is None:
-        return Shown(without_picture(render))
+        return Shown(text_only(render))
     services = context_of(interaction).services
     ui = services.uis.ui(session.game)
     pictures = services.pictures
@@ -177,7 +178,7 @@ async def followed_view(
     their hand picture by their choice, else as text with an older picture removed."""
     pictures = services.pictures
     if not await _hand_pictures_on(client, pictures, session, player):
-        return without_picture(render)
+        return text_only(render)
     ui = services.uis.ui(session.game)
     return await with_hand_picture(pictures, ui, session, player, render, words)
 

@@ -42,10 +42,11 @@ from cogs.game_ui import (
     private_in,
     table_in,
 )
-from cogs.i18n.common_words import MY_REVIEW, REPLAY
+from cogs.i18n.common_words import MY_REVIEW, REPLAY, TABLE
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
+from cogs.kit.card_layout import MAX_TEXT, text_length
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.kit.places import place_id
@@ -59,6 +60,8 @@ MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_CONTENT = 2000
 MAX_OPTIONS = 25
+# The text of one replay page: a Components V2 card holds 4,000 characters (``card_layout``).
+PAGE_TEXT = MAX_TEXT
 REPLAYS_KEY = "replays"  # the server setting: "everyone" (default) or "players"
 REPLAYS_EVERYONE = "everyone"
 REPLAYS_PLAYERS = "players"
@@ -170,36 +173,39 @@ def step_content(ui: GameUI, built: BuiltReplay, step: ReplayStep, words: Words)
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
-def _size(embed: discord.Embed) -> int:
-    return len(embed)
+def card_size(embeds: list[discord.Embed]) -> int:
+    """The characters ``embeds`` take in a card, with the line breaks that join its blocks
+    (``cogs.kit.card_layout``: each embed is a heading and its details)."""
+    return text_length(None, embeds) + 2 * len(embeds)
 
 
-def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed],
-               words: Words) -> list[discord.Embed]:
-    """The table's embeds, then as many hands as fit Discord's limits (10 embeds, 6,000
-    characters); the hands left out are named in a last small embed."""
+def fit_embeds(table: list[discord.Embed], hands: list[discord.Embed], words: Words,
+               budget: int = PAGE_TEXT) -> tuple[list[discord.Embed], int]:
+    """The table's embeds, then as many whole hands as fit in ``budget`` characters of the
+    card (Discord's 4,000 of a Components V2 message's text, less the page's content) and
+    10 embeds; a last small embed names the hands left out. Returns the embeds and how many
+    hands were left out (a page of their own shows them: :data:`ReplayTag.HANDS`)."""
     kept: list[discord.Embed] = []
     total = 0
     for embed in table:
-        if len(kept) < MAX_EMBEDS and total + _size(embed) <= MAX_EMBED_TOTAL:
+        if len(kept) < MAX_EMBEDS and total + card_size([embed]) <= budget:
             kept.append(embed)
-            total += _size(embed)
-    left_out = 0
+            total += card_size([embed])
     note_room = 120
     for index, embed in enumerate(hands):
-        room_for_note = 0 if index == len(hands) - 1 else note_room
-        slots = MAX_EMBEDS - (0 if index == len(hands) - 1 else 1)
-        if len(kept) < slots and total + _size(embed) + room_for_note <= MAX_EMBED_TOTAL:
+        last = index == len(hands) - 1
+        slots = MAX_EMBEDS - (0 if last else 1)
+        if len(kept) < slots and total + card_size([embed]) + (0 if last else note_room) \
+                <= budget:
             kept.append(embed)
-            total += _size(embed)
+            total += card_size([embed])
         else:
             left_out = len(hands) - index
-            break
-    if left_out:
-        kept.append(discord.Embed(description=words.ngettext(
-            "{count} more hand does not fit here.", "{count} more hands do not fit here.",
-            left_out)))
-    return kept
+            kept.append(discord.Embed(description=words.ngettext(
+                "{count} more hand does not fit here.", "{count} more hands do not fit here.",
+                left_out)))
+            return kept, left_out
+    return kept, 0
 
 
 def _hands(ui: GameUI, session: Session, words: Words) -> list[discord.Embed]:
@@ -270,21 +276,34 @@ def _jumps(built: BuiltReplay, step: ReplayStep, words: Words) -> list[Item]:
     return jumps
 
 
-def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words) -> Render:
+def replay_render(ui: GameUI, built: BuiltReplay, index: int, words: Words, *,
+                  hands: bool = False) -> Render:
     """Step ``index`` of ``built`` (0 .. last_index): the table, every hand, the event, in
-    ``words`` (the clicker's: a replay is private)."""
+    ``words`` (the clicker's: a replay is private), as one card within its 4,000 characters.
+    A step whose hands do not all fit beside the table shows those that do and an
+    "More hands" button; ``hands``: that page, the hands left out (and a button back)."""
     step = built.replay.step(index)
     session = step_session(built, step)
     table = table_in(ui, session, words)
-    embeds = fit_embeds(list(table.embeds), _hands(ui, session, words), words)
     content = step_content(ui, built, step, words)
-    if table.content:
+    if table.content and not hands:
         extra = "\n" + table.content
         if len(content) + len(extra) <= MAX_CONTENT:
             content += extra
+    budget = PAGE_TEXT - len(content) - 2
+    every = _hands(ui, session, words)
+    embeds, left_out = fit_embeds(list(table.embeds), every, words, budget)
+    if hands:  # the hands the step's page left out
+        embeds, _ = fit_embeds([], every[len(every) - left_out:], words, budget)
     view = discord.ui.View(timeout=None)
-    for item in [*_nav(built.session.id, index, built.replay.last_index),
-                 *_review(built, words), *_jumps(built, step, words)]:
+    session_id = built.session.id
+    more = words.pgettext("replay", "More hands")
+    turn = ([ReplayButton(session_id, index, ReplayTag.TABLE, label=words.text(TABLE), row=0)]
+            if hands else
+            [ReplayButton(session_id, index, ReplayTag.HANDS, label=more, row=0)] if left_out
+            else [])
+    for item in [*_nav(session_id, index, built.replay.last_index), *turn,
+                 *([] if turn else _review(built, words)), *_jumps(built, step, words)]:
         view.add_item(item)
     return as_card(Render(content=content, embeds=embeds, view=view))
 
@@ -316,9 +335,9 @@ _REVIEW_ID = ReviewButton.__discord_ui_compiled_template__
 
 
 async def replay_click(interaction: Interaction, session_id: int, step: int,
-                       fresh: bool) -> None:
+                       fresh: bool, *, hands: bool = False) -> None:
     """Open (``fresh``: a new private message) or page the replay of ``session_id`` (only on
-    that replay's own message)."""
+    that replay's own message); ``hands``: the step's page of hands."""
     if not fresh and not on_own_page(
         interaction.message,
         (ReplayButton.__discord_ui_compiled_template__,
@@ -341,7 +360,7 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
         await refuse(interaction, Refusal(OUT_OF_RANGE))
         return
     render = replay_render(context_of(interaction).services.uis.ui(built.session.game), built, step,
-                           await user_words(interaction))
+                           await user_words(interaction), hands=hands)
     if fresh:
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
     else:

@@ -8,13 +8,16 @@ side read as one card.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from PIL import ImageDraw
 
 from cogs.imaging.canvas import Canvas, Point, ShapeDrawer, fitted
+from cogs.imaging.emoji_face import emoji_png
 from cogs.imaging.layout import RGB, Box, CardSlot, Icon
-from game.split import RANKS, SUIT_COLOUR, SUITS
+from cogs.kit.card_emojis import Face
+from game.split import FACE_NAMES, RANKS, SUIT_COLOUR, SUIT_LETTERS, SUITS
 
 BLACK_INK: RGB = (22, 24, 28)
 RED_INK: RGB = (200, 16, 46)
@@ -167,3 +170,26 @@ class SplitPainter:
             draw_suit(canvas, icon.box, icon.text)
             return True
         return False
+
+
+# The emoji of each face (issue 41): a half-card as the pictures draw it. A new design of the
+# faces takes a new version, so its emojis get new names (``cogs.kit.card_emojis``).
+EMOJI_VERSION = 1
+EMOJI_CARD = (84, 124)  # px, a half-card's proportions on the 128 px square
+
+
+def emoji_name(card: str) -> str:
+    """``"10♥"`` -> ``"split_10h_v1"``."""
+    rank, suit = parse(card)
+    return f"split_{rank.lower()}{SUIT_LETTERS[SUITS.index(suit)].lower()}_v{EMOJI_VERSION}"
+
+
+def emoji_image(card: str) -> bytes:
+    """The face of ``card`` as a 128 px emoji (PNG)."""
+    return emoji_png(lambda canvas, box: draw_half(canvas, box, card), *EMOJI_CARD)
+
+
+def emoji_faces() -> list[Face]:
+    """Every face of the deck as an emoji, named by the cards' own text (``7♥``)."""
+    return [Face(card, emoji_name(card), functools.partial(emoji_image, card))
+            for card in FACE_NAMES]

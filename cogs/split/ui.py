@@ -20,6 +20,7 @@ from cogs.game_ui import (
     ANNOUNCES,
     ANSWERS_INFO,
     DESCRIBES_PICTURES,
+    DRAWS_CARD_EMOJIS,
     DRAWS_FINAL_PICTURE,
     DRAWS_IMAGES,
     DRAWS_REPLAY,
@@ -49,9 +50,11 @@ from cogs.i18n.language import Language
 from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
+from cogs.kit.card_emojis import Face
 from cogs.kit.control_menus import page_of
 from cogs.rendering.rules_pages import rules_page
 from cogs.split import picture_words
+from cogs.split.card_face import emoji_faces
 from cogs.split.events import event_line
 from cogs.split.format import COLOUR
 from cogs.split.hand import private_render, resolve
@@ -87,7 +90,8 @@ class SplitUI:
         SHOWS_STANDINGS,
         DRAWS_IMAGES,
         DESCRIBES_PICTURES,
-        DRAWS_FINAL_PICTURE,
+        DRAWS_CARD_EMOJIS,
+    DRAWS_FINAL_PICTURE,
         WORDS_HINTS,
     )
     rules_pages = PAGES  # the same pages, in the reader's language (cogs.rendering.rules_pages)
@@ -156,6 +160,10 @@ class SplitUI:
 
     def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str:
         return picture_words.hand_alt(self.engine.view(session.state, viewer), words)
+
+    def card_faces(self) -> list[Face]:
+        """Every card face as an emoji (``cogs.card_emoji_upload``)."""
+        return emoji_faces()
 
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """The score progression over the three rounds, one line per player."""

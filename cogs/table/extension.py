@@ -27,6 +27,7 @@ import importlib.util
 from bot.process.client import TableBot
 from bot.process.message_events import MESSAGE_SEEN
 from bot.sessions.manager import Listener
+from cogs import card_emoji_upload
 from cogs.click_context import dispatcher
 from cogs.clicks.table_clicks import table_controls
 from cogs.commands.game_commands import GameCog
@@ -121,3 +122,5 @@ async def setup(bot: TableBot) -> None:
         package = f"cogs.{key}"
         if importlib.util.find_spec(package) is not None:
             await bot.load_extension(package)
+    if bot.settings.card_emojis:  # the cards' faces as the application's emojis
+        card_emoji_upload.start(bot, services.uis)

@@ -7,12 +7,17 @@ gold with a coin.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from PIL import Image, ImageDraw
 
 from cogs.imaging.canvas import Canvas, ShapeDrawer, fitted
+from cogs.imaging.emoji_face import emoji_png
 from cogs.imaging.layout import RGB, Box, CardSlot, Icon
 from cogs.imaging.shapes import marker_drawer, star_points
-from game.ten import COLOURS
+from cogs.kit.card_emojis import Face
+from game.ten import COLOURS, KNOWN_NOTATIONS, sort_key
 
 FILL: dict[str, RGB] = {
     "R": (196, 30, 45),
@@ -195,3 +200,31 @@ class TenPainter:
             return True
         return False
 
+
+
+# The emoji of each card (issue 41): the card as the pictures draw it (its colour's letter,
+# symbol and frame pattern included). A new design takes a new version, so its emojis get new
+# names (``cogs.kit.card_emojis``).
+EMOJI_VERSION = 1
+EMOJI_CARD = (96, 124)  # px on the 128 px square
+_EMOJI_KIND = {"#": "w"}  # a wild's place in a name: ``ten_rw_v1`` (red wild), ``ten_ww_v1``
+
+
+def emoji_name(note: str) -> str:
+    """``R5`` -> ``ten_r5_v1``, ``B#`` -> ``ten_bw_v1``, ``W7`` -> ``ten_w7_v1``, ``W#`` ->
+    ``ten_ww_v1``, ``$3`` -> ``ten_c3_v1``."""
+    kind = "c" if note[0] == "$" else note[0].lower()
+    value = _EMOJI_KIND.get(note[1], note[1])
+    return f"ten_{kind}{value}_v{EMOJI_VERSION}"
+
+
+def emoji_image(note: str) -> bytes:
+    """``note`` as a 128 px emoji (PNG)."""
+    return emoji_png(lambda canvas, box: draw_card(canvas, box, note), *EMOJI_CARD)
+
+
+def emoji_faces(token: Callable[[str], str]) -> list[Face]:
+    """Every card of the deck as an emoji, named by the text that writes it (``token``)."""
+    notes = sorted(KNOWN_NOTATIONS, key=sort_key)
+    return [Face(token(note), emoji_name(note), functools.partial(emoji_image, note))
+            for note in notes]

@@ -43,6 +43,7 @@ from cogs.kit.control_menus import (
     number,
 )
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
+from cogs.ten.colour_words import card_name
 from game.ten import (
     Back,
     Bid,
@@ -54,7 +55,6 @@ from game.ten import (
     Skip,
     Stop,
     TenAction,
-    display,
     pay_action,
     payment_of,
     sort_key,
@@ -125,7 +125,7 @@ def look(action: TenAction, currency: int, words: Words = ENGLISH) -> Look | Non
     if isinstance(action, Skip):
         return Look(words.gettext("Skip — buy nothing"))
     if isinstance(action, Buy):
-        return Look(words.gettext("{card} — price {price}", card=display(action.card),
+        return Look(words.gettext("{card} — price {price}", card=card_name(action.card, words),
                                   price=action.card[1]), group=BUY_GROUP)
     if isinstance(action, Back):
         return Look(words.gettext("Choose another card"))
@@ -167,14 +167,15 @@ def payments(pays: Sequence[Pay], price: int) -> list[Payment]:
 
 
 def payment_label(option: Payment, words: Words = ENGLISH) -> str:
-    """``3 currency + 1 bust + 🟥5 (1 lost)``: what a payment gives, as ``Payment.label``."""
+    """``3 currency + 1 bust + 🟥5 red (1 lost)``: what a payment gives, as
+    ``Payment.label``."""
     parts = []
     if option.c:
         parts.append(words.gettext("{count} currency", count=option.c))
     if option.b:
         parts.append(words.gettext("{count} bust", count=option.b))
     if option.cards:
-        parts.append(" ".join(option.cards))
+        parts.append(", ".join(card_name(note, words) for note in option.cards))
     text = " + ".join(parts) or words.gettext("nothing")
     if option.overpay:
         return words.gettext("{payment} ({count} lost)", payment=text, count=option.overpay)
@@ -274,7 +275,7 @@ def card_picker(session: Session, collection: Sequence[str], option: Payment,
     others = [pair for pair in keyed if pair not in chosen]
     offered = sorted([*chosen, *others][:MAX_OPTIONS], key=lambda pair: keyed.index(pair))
     options = [
-        discord.SelectOption(label=clip(display(note), MAX_OPTION_TEXT), value=key,
+        discord.SelectOption(label=clip(card_name(note, words), MAX_OPTION_TEXT), value=key,
                              default=(key, note) in chosen)
         for key, note in offered
     ]

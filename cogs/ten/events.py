@@ -12,8 +12,8 @@ from typing import Any
 
 from cogs.i18n.common_words import BUST_TOKENS, CURRENCY_TOKENS
 from cogs.i18n.words import Words
+from cogs.ten.colour_words import card_name
 from game.base import Event, PlayerId
-from game.ten import display
 from game.ten.vocabulary import BustKind, EventKind, Reward
 
 Names = Mapping[PlayerId, str]
@@ -24,7 +24,8 @@ def _name(names: Names, player: Any) -> str:
 
 
 def _cards(notes: Sequence[str] | None, words: Words) -> str:
-    return " ".join(display(note) for note in notes) if notes else words.gettext("no cards")
+    return ", ".join(card_name(note, words) for note in notes) if notes else \
+        words.gettext("no cards")
 
 
 def _gains(gains: Mapping[str, int] | None, names: Names) -> str:
@@ -49,7 +50,7 @@ def _turn(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
 
 
 def _flip(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
-    card = display(d["card"])
+    card = card_name(d["card"], words)
     if "total" in d:
         return words.ngettext(
             "{name} flips {card}: total {total}, currency {currency} ({count} card left).",
@@ -82,7 +83,7 @@ def _stop(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
 
 
 def _auction(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
-    return words.gettext("Auction for {card}.", card=display(d["card"]))
+    return words.gettext("Auction for {card}.", card=card_name(d["card"], words))
 
 
 def _bid(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
@@ -94,21 +95,22 @@ def _pass(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
 
 
 def _won(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
-    return words.gettext("{name} wins {card} for {price}.", name=who, card=display(d["card"]),
-                         price=d["price"])
+    return words.gettext("{name} wins {card} for {price}.", name=who,
+                         card=card_name(d["card"], words), price=d["price"])
 
 
 def _unsold(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
-    return words.gettext("Nobody bids: {card} leaves the game.", card=display(d["card"]))
+    return words.gettext("Nobody bids: {card} leaves the game.", card=card_name(d["card"], words))
 
 
 def _paid(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
     return words.gettext("{name} pays {payment} for {card}.", name=who,
-                         payment=_payment(d, words), card=display(d["card"]))
+                         payment=_payment(d, words), card=card_name(d["card"], words))
 
 
 def _choose(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
-    return words.gettext("{name} chooses {card} to buy.", name=who, card=display(d["card"]))
+    return words.gettext("{name} chooses {card} to buy.", name=who,
+                         card=card_name(d["card"], words))
 
 
 def _back(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
@@ -117,7 +119,7 @@ def _back(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
 
 def _bought(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:
     return words.gettext("{name} buys {card} with {payment}.", name=who,
-                         card=display(d["card"]), payment=_payment(d, words))
+                         card=card_name(d["card"], words), payment=_payment(d, words))
 
 
 def _skip(d: Mapping[str, Any], who: str, names: Names, words: Words) -> str:

@@ -10,18 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.records.session import Session
-from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
 from cogs.rendering.phone_text import plain
 from cogs.ten import text
+from cogs.ten.colour_words import COLOUR_WORDS
 from game.ten import PlayerView, TenView
-
-COLOUR_WORDS: dict[str, Message] = {
-    "R": NP_("ten-colour", "red"),
-    "B": NP_("ten-colour", "blue"),
-    "O": NP_("ten-colour", "orange"),
-    "G": NP_("ten-colour", "green"),
-}
 
 
 def card_words(note: str, words: Words) -> str:

@@ -15,7 +15,8 @@ import discord
 from cogs.i18n.words import Words
 from cogs.rendering.phone_text import join_lines, short, wrap, wrap_text
 from cogs.ten import text
-from game.ten import MarketCard, PlayerView, RunView, TenView, data, display
+from cogs.ten.colour_words import COLOUR_WORDS, card_letter, colour_letter
+from game.ten import COLOURS, MarketCard, PlayerView, RunView, TenView
 
 MARK = "▶ "
 
@@ -51,7 +52,7 @@ def situation_lines(view: TenView, names: text.Names, words: Words) -> list[str]
         return wrap_text(line, first=MARK)
     if view.phase == "auction" and view.auction is not None:
         auction = view.auction
-        wild = display(auction.wild)
+        wild = card_letter(auction.wild)
         first = (
             words.gettext("Auction for {wild}: high bid {bid} by {name}", wild=wild,
                           bid=auction.high_bid, name=short(text.name(names, auction.high_bidder)))
@@ -70,11 +71,11 @@ def situation_lines(view: TenView, names: text.Names, words: Words) -> list[str]
         pay = view.payment
         if pay.paying_for == "wild":
             line = words.gettext("{name} won {card} for {price} and pays",
-                                 name=who(names, pay.payer), card=display(pay.card),
+                                 name=who(names, pay.payer), card=card_letter(pay.card),
                                  price=pay.price)
         else:
             line = words.gettext("{name} buys {card} and pays {price}",
-                                 name=who(names, pay.payer), card=display(pay.card),
+                                 name=who(names, pay.payer), card=card_letter(pay.card),
                                  price=pay.price)
         return wrap_text(line, first=MARK)
     if view.phase == "buy":
@@ -97,7 +98,7 @@ def tableau_lines(view: TenView, words: Words) -> list[str]:
         return [words.gettext("Tableau: empty")]
     head = words.gettext("Tableau · total {total} · 💰{currency}:", total=view.running_total,
                          currency=view.tableau_currency)
-    return wrap([display(note) for note in view.tableau], first=head + " ", indent="   ")
+    return wrap([card_letter(note) for note in view.tableau], first=head + " ", indent="   ")
 
 
 def _market_colour(colour: str, on_sale: Sequence[MarketCard]) -> str:
@@ -105,11 +106,11 @@ def _market_colour(colour: str, on_sale: Sequence[MarketCard]) -> str:
         f"{card.price}×{card.copies}" if card.copies > 1 else str(card.price)
         for card in on_sale
     )
-    return f"{data.COLOUR_EMOJI[colour]}{prices}"
+    return f"{colour_letter(colour)} {prices}"
 
 
 def market_lines(view: TenView, words: Words) -> list[str]:
-    """``Market: 🟥1 3×2 5 · 🟦2 4`` (a number card's price is its number)."""
+    """``Market: 🟥R 1 3×2 5 · 🟦B 2 4`` (a number card's price is its number)."""
     groups = [_market_colour(colour, cards) for colour, cards in view.market.items() if cards]
     if not groups:
         return [words.gettext("Market: empty")]
@@ -117,9 +118,9 @@ def market_lines(view: TenView, words: Words) -> list[str]:
 
 
 def run_range(run: RunView) -> str:
-    """``🟥3–7`` for a scoring run (``🟥4`` for a run of one number)."""
+    """``🟥R3–7`` for a scoring run (``🟥R4`` for a run of one number)."""
     span = str(run.start) if run.start == run.end else f"{run.start}–{run.end}"
-    return f"{data.COLOUR_EMOJI[run.colour]}{span}"
+    return f"{colour_letter(run.colour)}{span}"
 
 
 def player_lines(view: TenView, player: PlayerView, names: text.Names,
@@ -141,6 +142,11 @@ def player_lines(view: TenView, player: PlayerView, names: text.Names,
     return wrap(runs, first=head + " · ", indent="   ")
 
 
+def colour_legend(words: Words) -> str:
+    """``R red B blue O orange G green``: the compact table's colour letters."""
+    return " ".join(f"{colour} {words.text(COLOUR_WORDS[colour])}" for colour in COLOURS)
+
+
 def table_embed(view: TenView, names: text.Names, words: Words,
                 colour: discord.Colour) -> discord.Embed:
     lines = [
@@ -151,8 +157,8 @@ def table_embed(view: TenView, names: text.Names, words: Words,
     for player in view.players:
         lines.extend(player_lines(view, player, names, words))
     embed = discord.Embed(title=title(view, words), colour=colour, description=join_lines(lines))
-    embed.set_footer(text=words.gettext(
-        "💰 currency · 💥 bust tokens · 🟥3–7 a run · Scores: every card"))
+    embed.set_footer(text=words.gettext("💰 currency · 💥 bust · {colours}",
+                                        colours=colour_legend(words)))
     return embed
 
 

@@ -15,13 +15,13 @@ from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
+from cogs.ten.colour_words import card_name, colour_mark
 from game.base import PlayerId, PlayerResult
 from game.ten import (
     MarketCard,
     PlayerView,
     RunView,
     TenView,
-    data,
     display,
     may_draw,
     may_stop,
@@ -37,8 +37,8 @@ def name(names: Names, player: PlayerId | None, words: Words = ENGLISH) -> str:
     return names.get(player, player)
 
 
-def cards_line(notes: Sequence[str]) -> str:
-    return " ".join(display(note) for note in notes) if notes else "—"
+def cards_line(notes: Sequence[str], words: Words = ENGLISH) -> str:
+    return ", ".join(card_name(note, words) for note in notes) if notes else "—"
 
 
 def _run_token(colour: str, number: int, note: str) -> str:
@@ -50,15 +50,15 @@ def _run_token(colour: str, number: int, note: str) -> str:
     return f"{display(note) if note[0] == 'W' else '#'}→{number}"
 
 
-def run_line(run: RunView) -> str | None:
-    """``🟥 3 4 #→5 6 🌈7 (5)``, or None for a colour that scores nothing."""
+def run_line(run: RunView, words: Words = ENGLISH) -> str | None:
+    """``🟥 red 3 4 #→5 6 🌈7 (5)``, or None for a colour that scores nothing."""
     if not run.points:
         return None
     places = [
         _run_token(run.colour, number, note)
         for number, note in zip(range(run.start, run.end + 1), run.cards, strict=True)
     ]
-    return f"{data.COLOUR_EMOJI[run.colour]} {' '.join(places)} ({run.points})"
+    return f"{colour_mark(run.colour, words)} {' '.join(places)} ({run.points})"
 
 
 def spare_cards(player: PlayerView) -> list[str]:
@@ -74,10 +74,10 @@ def spare_cards(player: PlayerView) -> list[str]:
 
 
 def collection_lines(player: PlayerView, words: Words = ENGLISH) -> list[str]:
-    lines = [line for run in player.runs if (line := run_line(run))]
+    lines = [line for run in player.runs if (line := run_line(run, words))]
     spare = spare_cards(player)
     if spare:
-        lines.append(words.gettext("spare: {cards}", cards=cards_line(spare)))
+        lines.append(words.gettext("spare: {cards}", cards=cards_line(spare, words)))
     return lines or [words.gettext("no cards yet")]
 
 
@@ -102,7 +102,7 @@ def _market_card(card: MarketCard) -> str:
 def market_lines(market: Mapping[str, Sequence[MarketCard]],
                  words: Words = ENGLISH) -> list[str]:
     return [
-        f"{data.COLOUR_EMOJI[colour]} " + " · ".join(_market_card(card) for card in on_sale)
+        f"{colour_mark(colour, words)}: " + " · ".join(_market_card(card) for card in on_sale)
         for colour, on_sale in market.items()
         if on_sale
     ] or [words.pgettext("market", "empty")]
@@ -161,7 +161,7 @@ def situation(view: TenView, names: Names, words: Words = ENGLISH) -> str:
                              turn=view.turn)
     if view.phase == "auction" and view.auction is not None:
         auction = view.auction
-        wild = display(auction.wild)
+        wild = card_name(auction.wild, words)
         later = auction.still_to_bid[1:]
         bidder = name(names, auction.to_bid, words)
         if auction.high_bidder is not None:
@@ -181,9 +181,9 @@ def situation(view: TenView, names: Names, words: Words = ENGLISH) -> str:
         payer = name(names, pay.payer, words)
         if pay.paying_for == "wild":
             return words.gettext("**{name}** won {card} for {price} and chooses how to pay.",
-                                 name=payer, card=display(pay.card), price=pay.price)
+                                 name=payer, card=card_name(pay.card, words), price=pay.price)
         return words.gettext("**{name}** buys {card} and chooses how to pay {price}.",
-                             name=payer, card=display(pay.card), price=pay.price)
+                             name=payer, card=card_name(pay.card, words), price=pay.price)
     if view.phase == "buy":
         return words.gettext("**{name}** may buy one market card (or skip).",
                              name=name(names, view.buyer, words))
@@ -206,10 +206,10 @@ def result_title(result: PlayerResult, names: Names, words: Words = ENGLISH) -> 
             f"{points(result.score, words)}")
 
 
-def _breakdown_run(colour: str, run: Mapping[str, Any]) -> str | None:
+def _breakdown_run(colour: str, run: Mapping[str, Any], words: Words) -> str | None:
     if not run["points"]:
         return None
-    return run_line(RunView(colour=colour, **run))
+    return run_line(RunView(colour=colour, **run), words)
 
 
 def result_lines(result: PlayerResult, words: Words = ENGLISH) -> list[str]:
@@ -218,14 +218,14 @@ def result_lines(result: PlayerResult, words: Words = ENGLISH) -> list[str]:
     lines = [
         line
         for colour, run in breakdown["runs"].items()
-        if (line := _breakdown_run(colour, run))
+        if (line := _breakdown_run(colour, run, words))
     ] or [words.gettext("no scoring run")]
     for wild, place in breakdown["assignment"]:
-        lines.append(words.gettext("{wild} took the place of {place}", wild=display(wild),
-                                   place=display(place)))
+        lines.append(words.gettext("{wild} took the place of {place}",
+                                   wild=card_name(wild, words), place=card_name(place, words)))
     if breakdown["unused_wilds"]:
         lines.append(words.gettext("unused wilds: {cards}",
-                                   cards=cards_line(breakdown["unused_wilds"])))
+                                   cards=cards_line(breakdown["unused_wilds"], words)))
     lines.append(words.ngettext(
         "💰 {currency} currency · {count} card · 💥 {bust} bust",
         "💰 {currency} currency · {count} cards · 💥 {bust} bust",

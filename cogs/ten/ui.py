@@ -19,6 +19,7 @@ from bot.records.errors import Refusal
 from bot.records.session import Session, Status
 from cogs.game_ui import (
     DESCRIBES_PICTURES,
+    DRAWS_CARD_EMOJIS,
     DRAWS_FINAL_PICTURE,
     DRAWS_IMAGES,
     PINGS_CONTROLS,
@@ -49,6 +50,7 @@ from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
+from cogs.kit.card_emojis import Face
 from cogs.kit.control_menus import (
     CHOOSE_ONE,
     LEGAL,
@@ -61,6 +63,7 @@ from cogs.kit.control_menus import (
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
 from cogs.ten import controls, picture_words, table_text, text
+from cogs.ten.card_face import emoji_faces
 from cogs.ten.events import event_line
 from cogs.ten.final_image import render_final
 from cogs.ten.hand_image import render_hand
@@ -82,6 +85,7 @@ from game.ten import (
     TenEngine,
     TenState,
     TenView,
+    display,
     payment_of,
     wealth,
 )
@@ -118,7 +122,8 @@ class TenUI:
         PINGS_CONTROLS,
         DRAWS_IMAGES,
         DESCRIBES_PICTURES,
-        DRAWS_FINAL_PICTURE,
+        DRAWS_CARD_EMOJIS,
+    DRAWS_FINAL_PICTURE,
         WORDS_HINTS,
     )
     rules_pages = PAGES  # the same pages, in the reader's language (cogs.rendering.rules_pages)
@@ -232,6 +237,10 @@ class TenUI:
     def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str:
         return picture_words.hand_alt(self.engine.view(session.state, viewer), words)
 
+    def card_faces(self) -> list[Face]:
+        """Every card face as an emoji (``cogs.card_emoji_upload``)."""
+        return emoji_faces(display)
+
     def final_picture(self, session: Session, words: Words) -> bytes | None:
         """Every final collection, each wild captioned with the place it took."""
         if session.status is not Status.FINISHED:
@@ -319,7 +328,7 @@ class TenUI:
         legal = self.engine.legal_actions(session.state, viewer)
         if view.phase == "draw":
             embed.add_field(name=text.tableau_title(view, words),
-                            value=text.cards_line(view.tableau), inline=False)
+                            value=text.cards_line(view.tableau, words), inline=False)
             embed.add_field(name=words.text(DRAW_PILE), value=text.pile_line(view, words),
                             inline=False)
             _prompt(embed, text.draw_prompt(any(isinstance(action, Draw) for action in legal),
@@ -372,7 +381,7 @@ class TenUI:
             title=words.gettext("TEN — choose the cards to spend"), colour=COLOUR,
             description=f"{text.situation(view, session.names, words)}\n{pick}",
         )
-        embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards))
+        embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards, words))
         discord_view = discord.ui.View(timeout=None)
         for item in controls.card_step_controls(session, pay, option, me.collection,
                                                 words).items():

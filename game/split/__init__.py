@@ -26,7 +26,17 @@ from game.split.actions import (
     Target,
     Upgrade,
 )
-from game.split.cards import FACE_OF, LEVEL_NAMES, RANKS, SUIT_COLOUR, SUITS, face_level, parse_face
+from game.split.cards import (
+    FACE_NAMES,
+    FACE_OF,
+    LEVEL_NAMES,
+    RANKS,
+    SUIT_COLOUR,
+    SUIT_LETTERS,
+    SUITS,
+    face_level,
+    parse_face,
+)
 from game.split.engine import SplitEngine
 from game.split.lessons import Lesson
 from game.split.rules import pair_name
@@ -35,12 +45,14 @@ from game.split.view import MatchView, SheetView, SplitView
 from game.split.vocabulary import ActionType, EventKind, Level, RoundEnd, Step
 
 __all__ = [
+    "FACE_NAMES",
     "FACE_OF",
     "LEVEL_NAMES",
     "RANKS",
     "ROUNDS",
     "SUITS",
     "SUIT_COLOUR",
+    "SUIT_LETTERS",
     "ActionType",
     "BonusDraw",
     "Discard",

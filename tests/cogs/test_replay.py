@@ -15,11 +15,18 @@ from bot.sessions.export import STILL_RUNNING, parse_export
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
 from cogs.commands.game_commands import GameCog
+from cogs.game_ui import Render
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
+from cogs.kit.card_layout import MAX_TEXT
+from cogs.rendering import replay_pages
 from cogs.rendering.replay_pages import (
     MAX_EMBED_TOTAL,
     MAX_EMBEDS,
     OUT_OF_RANGE,
     PLAYERS_ONLY,
+    card_size,
+    replay_render,
     window,
 )
 from cogs.replay_cache import ReplayCache
@@ -30,6 +37,7 @@ from tests.cogs.split_table_fixture import SEED, SplitTable
 from tests.fakes import FakeMessage, FakeUser, Sent, click, message_with
 
 MANAGE = discord.Permissions(manage_guild=True)
+ENGLISH = words_for(Language.EN)
 
 
 @pytest.fixture
@@ -244,3 +252,68 @@ def test_the_replay_cache_is_bounded_and_jumps_stay_within_25_options() -> None:
     assert window(turns, 1) == turns[:25]
     assert window(turns, 40) == turns[27:52]
     assert window(turns, 60) == turns[35:]
+
+
+def card_text_size(render: Render) -> int:
+    """The characters a replay card's texts take, with their joins (at most 4,000 fit)."""
+    return len(render.content or "") + 1 + card_size(render.embeds)
+
+
+async def test_a_long_ten_replay_fits_each_card_and_pages_its_hands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41: a replay page is one card of at most 4,000 characters, never cut. The
+    longest game here (five TEN players with 32-character names, in Albanian) stays under it
+    whole; with a page of 2,500 characters its later steps do not, and each page still fits:
+    the hands left out are on the step's "More hands" page, with a button back."""
+    from tests.cogs.test_ten_support import ENGINE, open_table
+
+    names = [(f"Player_{n}_" + "ë" * 32)[:32] for n in range(1, 6)]
+    table, store = await open_table(tmp_path / "ten.sqlite3", 4)
+    try:
+        await table.start(*(FakeUser(n, name) for n, name in enumerate(names, start=1)))
+        rng = random.Random(3)
+        while (session := table.manager.get(table.sid)) is not None:
+            player = ENGINE.awaiting(session.state)[0]
+            action = ENGINE.bot_action(session.state, player, "normal", rng)
+            await table.manager.act(session.id, player, session.version, action)
+        await table.manager.settle()
+        opened = await table.press(names_user(1, names), table.table_message,
+                                   f"tb:rp:{table.sid}:0:o")
+        built = table.cog.services.replays.get(table.sid)
+        assert built is not None
+        ui = table.cog.services.uis.ui("ten")
+        albanian = words_for(Language.SQ)
+        steps = range(built.replay.last_index + 1)
+        for index in steps:
+            page = replay_render(ui, built, index, albanian)
+            assert card_text_size(page) <= MAX_TEXT
+            assert not any("more hand" in (e.description or "") for e in page.embeds)
+        monkeypatch.setattr(replay_pages, "PAGE_TEXT", 2500)
+        paged = 0
+        for index in steps:
+            page = replay_render(ui, built, index, ENGLISH)
+            assert card_text_size(page) <= 2500
+            if f"tb:rp:{table.sid}:{index}:h" not in custom_ids(page):
+                continue
+            paged += 1
+            hands = replay_render(ui, built, index, ENGLISH, hands=True)
+            assert card_text_size(hands) <= 2500
+            assert f"tb:rp:{table.sid}:{index}:t" in custom_ids(hands)
+            on_pages = " ".join(e.title or "" for e in [*page.embeds, *hands.embeds])
+            assert all(name in on_pages for name in names)  # every hand on one of the two
+        assert paged
+        shown = await table.press(names_user(1, names), opened.message,
+                                  f"tb:rp:{table.sid}:{built.replay.last_index}:h")
+        assert "tb:rp:" in " ".join(shown.custom_ids)
+    finally:
+        await store.close()
+
+
+def names_user(number: int, names: list[str]) -> FakeUser:
+    return FakeUser(number, names[number - 1])
+
+
+def custom_ids(render: Render) -> list[str]:
+    return [str(getattr(item, "custom_id", "")) for item in
+            (render.view.children if render.view else [])]

@@ -8,10 +8,13 @@ from pathlib import Path
 from bot.records import errors
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
 from cogs.kit.control_menus import NOT_AVAILABLE, OUTDATED, UNKNOWN_CONTROL
+from cogs.ten.colour_words import card_name
 from game.action_codes import action_code
 from game.ten import payment_options
-from game.ten.cards import NOTATION, display
+from game.ten.cards import NOTATION
 from game.ten.payments import wealth
 from game.ten.state import Buy, Pay, TenState
 from tests.cogs.conftest import ANA, BEN, CY, DEE
@@ -29,6 +32,8 @@ from tests.cogs.test_ten_support import (
     play_until,
 )
 from tests.fakes import FakeMessage, FakeUser, Sent
+
+ENGLISH_WORDS = words_for(Language.EN)
 
 
 def assert_refused(sent: Sent, message: str) -> None:
@@ -248,7 +253,8 @@ async def test_payment_with_cards_refuses_a_wrong_card_count(tmp_path: Path) -> 
         choice = decide(table.state, str(payer.id))
         assert isinstance(choice, Buy)
         panel = await table.press(payer, table.table_message, item(table.table, "panel").custom_id)
-        select, value = option_with(panel, "s:buy:", f"{display(choice.card)} — price")
+        label = f"{card_name(choice.card, ENGLISH_WORDS)} — price"
+        select, value = option_with(panel, "s:buy:", label)
         paying = await table.press(payer, panel.message, select.custom_id, [value])
         assert "chooses how to pay" in paying.text
         back_button = button(paying, "Choose another card")

@@ -15,14 +15,17 @@ from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
 from bot.store import Store, open_store
 from cogs.commands.game_commands import GameCog
+from cogs.i18n.catalogs import words_for
+from cogs.i18n.language import Language
 from cogs.listeners.table_publisher import TablePublisher
 from cogs.listeners.turn_ping import TurnPing
 from cogs.ten import TenUI
 from cogs.ten import text as ten_text
+from cogs.ten.colour_words import card_name
 from game.action_codes import action_code
 from game.base import Event
 from game.ten import TenEngine, payment_options
-from game.ten.cards import display, sort_key
+from game.ten.cards import sort_key
 from game.ten.scoring import score_notes
 from game.ten.state import Bid, Buy, Draw, Pass, Pay, Skip, Stop, TenAction, TenState
 from game.ten.view import PlayerView, RunView
@@ -37,6 +40,8 @@ from tests.fakes import (
     invoke,
 )
 from tests.fakes import click as fake_click
+
+ENGLISH_WORDS = words_for(Language.EN)
 
 ENGINE = TenEngine()
 USERS = {str(user.id): user for user in (ANA, BEN, CY, DEE)}
@@ -247,7 +252,8 @@ class Router:
             await table.press(user, message, select.custom_id, [value])
             self.seen["bid"] += 1
         elif isinstance(action, Buy):
-            select, value = option_with(panel, "s:buy:", f"{display(action.card)} — price")
+            label = f"{card_name(action.card, ENGLISH_WORDS)} — price"
+            select, value = option_with(panel, "s:buy:", label)
             after = await table.press(user, message, select.custom_id, [value])
             assert after.kind == "edit_message" and after.message is message  # in place
             self.samples.setdefault("pay_panel", after.text)
@@ -322,9 +328,9 @@ def test_runs_show_each_wild_in_its_place_and_spare_cards() -> None:
     # spec example 5: red 3, 4, 6, a red colour wild and the number wild 7 -> run 3-7
     player = _player(["R3", "R4", "R6", "R#", "W7", "B1", "B1"])
     lines = ten_text.collection_lines(player)
-    assert lines[0] == "🟥 3 4 #→5 6 🌈7 (5)"
-    assert lines[1] == "🟦 1 (1)"
-    assert lines[2] == "spare: 🟦1"
+    assert lines[0] == "🟥 red 3 4 #→5 6 🌈7 (5)"
+    assert lines[1] == "🟦 blue 1 (1)"
+    assert lines[2] == "spare: 🟦1 blue"
     assert ten_text.tokens_line(player) == "💰 4 currency · 💥 1 bust"
 
 
@@ -335,7 +341,7 @@ def test_empty_collection_and_market() -> None:
 
 def test_full_wild_shows_its_place() -> None:
     player = _player(["G1", "G2", "G3", "G4", "G5", "G6", "G8", "G9", "W#"])
-    assert ten_text.collection_lines(player) == ["🟩 1 2 3 4 5 6 🌈#→7 8 9 (10)"]
+    assert ten_text.collection_lines(player) == ["🟩 green 1 2 3 4 5 6 🌈#→7 8 9 (10)"]
 
 
 def test_discord_limits_hold_for_select_labels() -> None:

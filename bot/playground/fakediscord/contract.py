@@ -117,6 +117,22 @@ def _mention_ids(body: Any, query: dict[str, str]) -> None:
                     ]
 
 
+def _emoji_ids(body: Any, query: dict[str, str]) -> None:
+    def fix(node: Any) -> None:
+        if isinstance(node, dict):
+            emoji = node.get("emoji")
+            if isinstance(emoji, dict) and type(emoji.get("id")) is int:
+                emoji["id"] = str(emoji["id"])
+            for value in node.values():
+                fix(value)
+        elif isinstance(node, list):
+            for value in node:
+                fix(value)
+
+    for part in _message_parts(body):
+        fix(part.get("components"))
+
+
 BOOLEAN_FLAGS = ("with_response", "wait", "with_components")
 
 
@@ -138,6 +154,12 @@ DISCORD_PY_HABITS: tuple[Habit, ...] = (
         "discord.py's AllowedMentions sends `users` / `roles` as integers; Discord reads a "
         "snowflake as a string or a number",
         _mention_ids,
+    ),
+    Habit(
+        "component emoji ids as integers",
+        "discord.py's PartialEmoji sends a button's or a select option's custom `emoji.id` as "
+        "an integer; Discord reads a snowflake as a string or a number",
+        _emoji_ids,
     ),
     Habit(
         "boolean query flags as 1/0",

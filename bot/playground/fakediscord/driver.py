@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from bot.playground.fakediscord import commands, places
 from bot.playground.fakediscord import components as comp
+from bot.playground.fakediscord.app_emojis import MAX_EMOJIS_CODE, EmojiRefused
 from bot.playground.fakediscord.gateway import Gateway
 from bot.playground.fakediscord.ids import bot_token, interaction_token
 from bot.playground.fakediscord.model import (
@@ -235,6 +236,23 @@ class FakeDiscord:
         taken = list(self.world.violations)
         self.world.violations.clear()
         return taken
+
+    def app_emojis(self) -> list[dict[str, Any]]:
+        """The application's emojis, in the order they were created."""
+        return list(self.world.app_emojis.of(self.world.app_id).values())
+
+    def refuse_emoji_uploads(self, refuse: bool = True) -> None:
+        """Refuse every Create Application Emoji as Discord does at its limit (400/30008);
+        not recorded as a violation (the test asked for it)."""
+        self.world.app_emojis.refuse_uploads = EmojiRefused(
+            400, MAX_EMOJIS_CODE, "Maximum number of emojis reached (2000)", deliberate=True,
+        ) if refuse else None
+
+    def delete_app_emojis(self) -> None:
+        """Delete every application emoji (as its owner may in the Developer Portal): a
+        message naming one is then refused (400/50035 Invalid emoji), as a refusal the test
+        asked for."""
+        self.world.app_emojis.delete_all(self.world.app_id)
 
     def set_validation(self, on: bool) -> None:
         """Check every request against Discord's spec and limits (on by default)."""

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from bot.playground.fakediscord import commands, contract, places, validation
+from bot.playground.fakediscord.app_emojis import INVALID_EMOJI, EmojiRefused
 from bot.playground.fakediscord.discord_limits import FieldError
 from bot.playground.fakediscord.gateway import Gateway
 from bot.playground.fakediscord.model import (
@@ -154,6 +155,8 @@ class RestApi:
             r("PUT", API + "/applications/{app_id}/commands", self.put_commands),
             r("GET", API + "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
             r("PUT", API + "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
+            r("GET", API + "/applications/{app_id}/emojis", self.list_app_emojis),
+            r("POST", API + "/applications/{app_id}/emojis", self.create_app_emoji),
             r("POST", API + "/interactions/{interaction_id}/{token}/callback", self.callback),
             r("POST", API + "/webhooks/{app_id}/{token}", self.followup),
             r(
@@ -239,6 +242,17 @@ class RestApi:
             if err.status == 400 and err.code == 50035 and not err.deliberate:
                 errors = err.errors or [FieldError((), "INVALID", err.message)]
                 self._violated(request, "the stand-in's check", errors)
+        except EmojiRefused as err:
+            answer = {"message": err.message, "code": err.code}
+            errors = [FieldError(err.path, err.field_code, "Invalid emoji"
+                                 if err.field_code == INVALID_EMOJI else err.message)] \
+                if err.field_code else []
+            if errors:
+                answer["errors"] = contract.errors_object(errors)
+            response = json_response(answer, err.status)
+            if not err.deliberate:
+                self._violated(request, "the stand-in's emoji check",
+                               errors or [FieldError((), "INVALID", err.message)])
         except ContractBroken as err:
             response = json_response({"message": "Invalid Form Body", "code": 50035,
                                       "errors": contract.errors_object(err.errors)}, 400)
@@ -340,6 +354,28 @@ class RestApi:
             if error is not None:
                 raise ApiError(400, 50035, "Invalid Form Body", errors=[error], deliberate=True)
         return json_response(commands.overwrite(self.world, scope, list(body or [])))
+
+    # -- application emojis ----
+
+    def _app(self, request: web.Request) -> int:
+        app_id = int(request.match_info["app_id"])
+        if app_id != self.world.app_id:
+            raise ApiError(403, 50001, "Missing Access")
+        return app_id
+
+    async def list_app_emojis(self, request: web.Request) -> web.Response:
+        """Discord's "List Application Emojis": ``{"items": [...]}``."""
+        emojis = self.world.app_emojis.of(self._app(request))
+        return json_response({"items": list(emojis.values())})
+
+    async def create_app_emoji(self, request: web.Request) -> web.Response:
+        """Discord's "Create Application Emoji" (``app_emojis.AppEmojis.create``): 201."""
+        app_id = self._app(request)
+        body, _ = await read_body(request)
+        emoji = self.world.app_emojis.create(app_id, self.world.ids.next(), dict(body or {}),
+                                             self.world.user_json(self.world.bot_user))
+        self.world.notify()
+        return json_response(emoji, status=201)
 
     # -- interactions ----
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot.playground.fakediscord import places, validation
+from bot.playground.fakediscord.app_emojis import AppEmojis
 from bot.playground.fakediscord.components import walk
 from bot.playground.fakediscord.ids import SnowflakeFactory, iso_now
 from bot.playground.fakediscord.model import (
@@ -73,6 +74,7 @@ class World:
         self.unknown_routes: list[RouteCall] = []
         self.violations: list[Violation] = []  # requests refused as Discord would (contract)
         self.attachments: dict[int, bytes] = {}
+        self.app_emojis = AppEmojis()  # every application's emojis (app_emojis.py)
         self.archived: set[int] = set()  # ids of archived threads
         self.uploads: list[Upload] = []  # every file the bot sent, in order
         self.command_syncs = 0
@@ -413,6 +415,7 @@ class World:
             body, flags=flags, has_files=bool(files), allow_empty=bool(flags & LOADING),
             filenames={filename for filename, _, _ in files},
         )
+        self.app_emojis.check_components(list(body.get("components") or []))
         validation.check_files(files)
         author_json = self.user_json(author or self.bot_user)
         message_type = 0
@@ -463,6 +466,7 @@ class World:
             merged, flags=flags, has_files=bool(files or message.attachments), allow_empty=False,
             filenames=self._filenames_after(body, files, message.attachments),
         )
+        self.app_emojis.check_components(list(merged["components"] or []))
         validation.check_files(files)
         if "content" in body:
             message.content = str(body["content"] or "")
