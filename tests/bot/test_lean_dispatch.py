@@ -18,7 +18,8 @@ from bot.process import lean_dispatch
 from bot.process.lean_dispatch import LEAN, clicked, lean_call
 
 BUTTON, SELECT = 2, 3
-CARD: list[Any] = [  # a Components V2 card: a container with a section (a button accessory) and a row
+# A Components V2 card: a container with a section (a button accessory) and two rows.
+CARD: list[Any] = [
     {"type": 17, "components": [
         {"type": 10, "content": "the table"},
         {"type": 9, "components": [{"type": 10, "content": "Scores"}],
