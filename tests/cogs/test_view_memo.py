@@ -59,3 +59,16 @@ def test_the_table_of_each_step_is_the_one_of_its_state() -> None:
         shown = ui.table_in(session, words).embeds[0].to_dict()
         plain.views = ViewMemo(plain.engine)  # a fresh memo: nothing to reuse
         assert shown == plain.table_in(session, words).embeds[0].to_dict()
+
+
+def test_the_memo_keeps_no_session_alive() -> None:
+    import gc
+    import weakref
+
+    memo = ViewMemo(engines()["ten"])
+    session = replace(next(iter(sessions("ten", 3, 0))))
+    memo.of(session, None)
+    gone = weakref.ref(session)
+    del session
+    gc.collect()
+    assert gone() is None
