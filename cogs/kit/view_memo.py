@@ -49,6 +49,14 @@ class ViewMemo:
     def __len__(self) -> int:
         return len(self._views)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A picture job pickles its game UI for the workers (cogs.render_workers): the memo
+        # goes along empty (its entries hold weak references, and are this process's).
+        return {"_engine": self._engine, "_kept": self._kept}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["_engine"], state["_kept"])  # type: ignore[misc]
+
     def of(self, session: Session, viewer: PlayerId | None) -> Any:
         key = (session.id, session.version, viewer)
         found = self._views.get(key)

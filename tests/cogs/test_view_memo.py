@@ -72,3 +72,15 @@ def test_the_memo_keeps_no_session_alive() -> None:
     del session
     gc.collect()
     assert gone() is None
+
+
+def test_a_game_ui_pickles_with_an_empty_memo() -> None:
+    """A picture job carries its game UI to the workers (``cogs.render_workers``)."""
+    import pickle
+
+    ui = TenUI(engines()["ten"])
+    session = next(iter(sessions("ten", 3, 0)))
+    ui.views.of(session, None)
+    copied = pickle.loads(pickle.dumps(ui))
+    assert len(copied.views) == 0 and len(ui.views) == 1
+    assert copied.views.of(session, None) == ui.views.of(session, None)
