@@ -58,15 +58,23 @@ def counts_globally(route: str) -> bool:
 
 
 def record(metrics: Metrics, method: str, path: str, status: int | None,
-           headers: Any = None, now: float | None = None) -> None:
-    """Count one answered (``status``) or failed (None) request."""
+           headers: Any = None, now: float | None = None,
+           counters: dict[tuple[str, str], Any] | None = None) -> None:
+    """Count one answered (``status``) or failed (None) request. ``counters``: the labelled
+    counters already looked up, by (method, route) (a few dozen routes: issue 42 keeps the
+    lookup out of every call)."""
     route = route_of(path)
     if route is None:
         return
     counted = counts_globally(route)
-    metrics.rest_calls.labels(
-        route=f"{method.upper()} {route}", global_limit=str(counted).lower()
-    ).inc()
+    key = (method, route)
+    counter = counters.get(key) if counters is not None else None
+    if counter is None:
+        counter = metrics.rest_calls.labels(
+            route=f"{method.upper()} {route}", global_limit=str(counted).lower())
+        if counters is not None:
+            counters[key] = counter
+    counter.inc()
     if counted:
         metrics.global_calls.inc()
     if status == 429:
@@ -84,11 +92,12 @@ def record(metrics: Metrics, method: str, path: str, status: int | None,
 
 def rest_trace(metrics: Metrics = METRICS) -> aiohttp.TraceConfig:
     trace = aiohttp.TraceConfig()
+    counters: dict[tuple[str, str], Any] = {}  # (method, route) -> its labelled counter
 
     async def on_end(_session: aiohttp.ClientSession, _context: SimpleNamespace,
                      params: aiohttp.TraceRequestEndParams) -> None:
         record(metrics, params.method, params.url.path, params.response.status,
-               params.response.headers)
+               params.response.headers, counters=counters)
 
     async def on_exception(_session: aiohttp.ClientSession, _context: SimpleNamespace,
                            params: aiohttp.TraceRequestExceptionParams) -> None:

@@ -36,7 +36,7 @@ from bot.automation.turn_clock import TurnClock
 from bot.daily.service import DailyDeals
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.ops.rest_trace import rest_trace
-from bot.process import message_events
+from bot.process import lean_answers, lean_dispatch, message_events
 from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
@@ -51,6 +51,8 @@ from game.base import Engine
 from game.registry import engines as registry_engines
 
 log = logging.getLogger(__name__)
+lean_dispatch.install()  # the controls' clicks skip discord.py's rebuilding of the clicked view
+lean_answers.install()  # a callback's answer is not parsed into a message the bot never reads
 
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running

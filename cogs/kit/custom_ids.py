@@ -214,6 +214,9 @@ class Control(discord.ui.DynamicItem[Item], Generic[*Parts], template=r"(?!)"):
 
     kind: ClassVar[AnyKind]
     parts: tuple[*Parts] | None
+    # A click needs only the clicked component, not the message's whole view rebuilt
+    # (bot.process.lean_dispatch, issue 42).
+    __tablebot_lean_dispatch__: ClassVar[bool] = True
 
     def __getattr__(self, name: str) -> Any:
         if name not in _LOOKS:

@@ -20,6 +20,7 @@ from cogs.i18n.messages import N_, Message
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import LEGAL, UNKNOWN_CONTROL, Group, Look, layout
 from cogs.kit.custom_ids import NOT_AVAILABLE
+from cogs.kit.view_memo import ViewMemo
 from cogs.split.format import (
     COLOUR,
     STEP_WORDS,
@@ -175,10 +176,11 @@ def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words:
 
 def private_render(
     engine: SplitEngine, session: Session, viewer: str, words: Words, *, page: int = 0,
-    extra: TurnItemsOf = no_items,
+    extra: TurnItemsOf = no_items, views: ViewMemo | None = None,
 ) -> Render:
-    """``viewer``'s hand and controls (``extra`` after them: the features' turn items)."""
-    view = engine.view(session.state, viewer)
+    """``viewer``'s hand and controls (``extra`` after them: the features' turn items);
+    ``views``: the UI's views of the stored versions (``cogs.kit.view_memo``)."""
+    view = views.of(session, viewer) if views is not None else engine.view(session.state, viewer)
     names = session.names
     hand = view.hand or []
     sheet = sheet_of(view, viewer)

@@ -52,6 +52,7 @@ from cogs.i18n.words import Words
 from cogs.imaging.words import words_in
 from cogs.kit.card_emojis import Face
 from cogs.kit.control_menus import page_of
+from cogs.kit.view_memo import ViewMemo
 from cogs.rendering.rules_pages import rules_page
 from cogs.split import picture_words
 from cogs.split.card_face import emoji_faces
@@ -100,6 +101,7 @@ class SplitUI:
         if not isinstance(engine, SplitEngine):
             raise TypeError("SplitUI draws SPLIT games only")
         self.engine: SplitEngine = engine
+        self.views = ViewMemo(engine)  # each view once per stored version (issue 42)
         self.key = engine.key
         self.title = engine.title
 
@@ -107,7 +109,7 @@ class SplitUI:
         return self.table_in(session, words_for(Language.EN))
 
     def table_in(self, session: Session, words: Words) -> Render:
-        view = self.engine.view(session.state, None)
+        view = self.views.of(session, None)
         results = (
             self.engine.results(session.state) if session.status is Status.FINISHED else []
         )
@@ -131,7 +133,8 @@ class SplitUI:
 
     def private_in(self, session: Session, viewer: PlayerId, words: Words,
                    extra: TurnItemsOf = no_items) -> Render:
-        return private_render(self.engine, session, viewer, words, extra=extra)
+        return private_render(self.engine, session, viewer, words, extra=extra,
+                              views=self.views)
 
     # --- hints (cogs.game_ui.WordsHints) -------------------------------------------------------
 
@@ -142,24 +145,24 @@ class SplitUI:
     def hint_unit(self, session: Session) -> HintUnit:
         """The expert values a round by its margin in points; the last round's end is the
         game's, valued by the share of the win (``game.split.expert.outcome_value``)."""
-        view = self.engine.view(session.state, None)
+        view = self.views.of(session, None)
         return HintUnit.WIN if view.round >= view.rounds else HintUnit.POINTS
 
     # --- pictures (cogs.game_ui.DrawsImages, DrawsFinalPicture; run in a worker thread) ---
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
         with words_in(words):
-            return render_table(self.engine.view(session.state, None), session.names)
+            return render_table(self.views.of(session, None), session.names)
 
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
         with words_in(words):
-            return render_hand(self.engine.view(session.state, viewer), session.names)
+            return render_hand(self.views.of(session, viewer), session.names)
 
     def table_alt(self, session: Session, words: Words) -> str:
-        return picture_words.table_alt(session, self.engine.view(session.state, None), words)
+        return picture_words.table_alt(session, self.views.of(session, None), words)
 
     def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str:
-        return picture_words.hand_alt(self.engine.view(session.state, viewer), words)
+        return picture_words.hand_alt(self.views.of(session, viewer), words)
 
     def card_faces(self) -> list[Face]:
         """Every card face as an emoji (``cogs.card_emoji_upload``)."""
@@ -170,11 +173,11 @@ class SplitUI:
         if session.status is not Status.FINISHED:
             return None
         with words_in(words):
-            return render_scores(self.engine.view(session.state, None),
+            return render_scores(self.views.of(session, None),
                                  self.engine.results(session.state), session.names)
 
     def scores(self, session: Session, words: Words) -> Render:
-        return Render(embeds=[scores_embed(session, self.engine.view(session.state, None),
+        return Render(embeds=[scores_embed(session, self.views.of(session, None),
                                            words)])
 
     def announcement(self, change: Change, words: Words) -> list[discord.Embed]:
@@ -186,7 +189,7 @@ class SplitUI:
         ends = [event for event in change.events if event.kind == "round_end"]
         if not ends and change.kind != ChangeKind.FINISHED:
             return []
-        view = self.engine.view(session.state, None)
+        view = self.views.of(session, None)
         return [
             round_summary_embed(session, view, RoundSummary.model_validate(event.data), words)
             for event in ends
@@ -194,7 +197,7 @@ class SplitUI:
 
     def final_embeds(self, session: Session, words: Words) -> list[discord.Embed]:
         """The standings of the final post (``cogs.game_ui.ShowsStandings``)."""
-        view = self.engine.view(session.state, None)
+        view = self.views.of(session, None)
         return [final_embed(session, view, self.engine.results(session.state), words)]
 
     def replay_hands(self, session: Session, words: Words) -> list[discord.Embed]:
@@ -202,8 +205,8 @@ class SplitUI:
         the game is over, so the hands are no longer hidden)."""
         names = session.names
         embed = discord.Embed(title=words.gettext("Every hand"), colour=COLOUR)
-        for player in self.engine.view(session.state, None).players:
-            hand = self.engine.view(session.state, player).hand or []
+        for player in self.views.of(session, None).players:
+            hand = self.views.of(session, player).hand or []
             embed.add_field(name=f"{names.get(player, player)} ({len(hand)})",
                             value=" ".join(hand) or "—", inline=False)
         return [embed]
@@ -240,5 +243,5 @@ class SplitUI:
         page = page_of(payload)
         if page is not None:
             return OpenStep(private_render(self.engine, session, viewer, words, page=page,
-                                           extra=extra))
+                                           extra=extra, views=self.views))
         return Move(resolve(self.engine, session, viewer, payload, values))

@@ -62,6 +62,7 @@ from cogs.kit.control_menus import (
 )
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
 from cogs.kit.discord_limits import clip
+from cogs.kit.view_memo import ViewMemo
 from cogs.ten import controls, picture_words, table_text, text
 from cogs.ten.card_face import emoji_faces
 from cogs.ten.events import event_line
@@ -132,6 +133,7 @@ class TenUI:
         if not isinstance(engine, TenEngine):
             raise TypeError("TenUI draws TEN games only")
         self.engine: TenEngine = engine
+        self.views = ViewMemo(engine)  # each view once per stored version (issue 42)
         self.key = engine.key
         self.title = engine.title
 
@@ -148,8 +150,7 @@ class TenUI:
     def table_in(self, session: Session, words: Words) -> Render:
         if session.status is Status.FINISHED:
             return self._final(session, words)
-        state: TenState = session.state
-        view: TenView = self.engine.view(state, None)
+        view: TenView = self.views.of(session, None)
         embed = table_text.table_embed(view, session.names, words, COLOUR)
         discord_view = discord.ui.View(timeout=None)
         for item in self._table_actions(session, view, words):
@@ -164,7 +165,7 @@ class TenUI:
         game is over, the final results in full."""
         if session.status is Status.FINISHED:
             return self._final_results(session, words)
-        view: TenView = self.engine.view(session.state, None)
+        view: TenView = self.views.of(session, None)
         return Render(embeds=[table_text.collections_embed(
             view, session.names, words, COLOUR)])
 
@@ -191,7 +192,7 @@ class TenUI:
                       words: Words) -> list[Item]:
         """The turn ping's controls (``cogs.game_ui.PingsControls``): the awaited player's
         Draw / Stop, or the button that opens their bid, payment or buy; and My view."""
-        view: TenView = self.engine.view(session.state, None)
+        view: TenView = self.views.of(session, None)
         return [*self._table_actions(session, view, words),
                 HandButton(session.id, label=words.text(MY_VIEW))]
 
@@ -225,17 +226,17 @@ class TenUI:
 
     def table_image(self, session: Session, words: Words) -> bytes | None:
         with words_in(words):
-            return render_table(self.engine.view(session.state, None), session.names)
+            return render_table(self.views.of(session, None), session.names)
 
     def hand_image(self, session: Session, viewer: PlayerId, words: Words) -> bytes | None:
         with words_in(words):
-            return render_hand(self.engine.view(session.state, viewer), session.names)
+            return render_hand(self.views.of(session, viewer), session.names)
 
     def table_alt(self, session: Session, words: Words) -> str:
-        return picture_words.table_alt(session, self.engine.view(session.state, None), words)
+        return picture_words.table_alt(session, self.views.of(session, None), words)
 
     def hand_alt(self, session: Session, viewer: PlayerId, words: Words) -> str:
-        return picture_words.hand_alt(self.engine.view(session.state, viewer), words)
+        return picture_words.hand_alt(self.views.of(session, viewer), words)
 
     def card_faces(self) -> list[Face]:
         """Every card face as an emoji (``cogs.card_emoji_upload``)."""
@@ -246,7 +247,7 @@ class TenUI:
         if session.status is not Status.FINISHED:
             return None
         with words_in(words):
-            return render_final(self.engine.view(session.state, None),
+            return render_final(self.views.of(session, None),
                                 self.engine.results(session.state), session.names)
 
     # --- the private view -------------------------------------------------------------------
@@ -255,7 +256,7 @@ class TenUI:
         return self.private_in(session, viewer, text.ENGLISH)
 
     def move_words(self, session: Session, viewer: PlayerId, action: Any, words: Words) -> str:
-        view: TenView = self.engine.view(session.state, viewer)
+        view: TenView = self.views.of(session, viewer)
         if isinstance(action, Pay) and view.payment is not None:
             return words.gettext("Pay {payment}", payment=controls.payment_label(
                 payment_of(action, view.payment.price), words))
@@ -269,7 +270,7 @@ class TenUI:
                    extra: TurnItemsOf = no_items) -> Render:
         state: TenState = session.state
         names = session.names
-        view: TenView = self.engine.view(state, viewer)
+        view: TenView = self.views.of(session, viewer)
         me = _player(view, viewer)
         embed = discord.Embed(title=words.gettext("TEN — {name}'s view",
                                                   name=text.name(names, viewer, words)),
@@ -308,10 +309,10 @@ class TenUI:
         """The move as its control in the private view says it (a payment as the payment
         select lists it)."""
         if isinstance(action, Pay):
-            view: TenView = self.engine.view(session.state, viewer)
+            view: TenView = self.views.of(session, viewer)
             assert view.payment is not None  # a Pay is legal in the payment phase only
             return controls.payment_label(payment_of(action, view.payment.price), words)
-        currency = self.engine.view(session.state, viewer).tableau_currency
+        currency = self.views.of(session, viewer).tableau_currency
         shown = controls.look(action, currency, words)
         return shown.label if shown is not None else str(action)
 
@@ -369,7 +370,7 @@ class TenUI:
 
     def _card_step(self, session: Session, viewer: PlayerId, pay: Pay, words: Words) -> Render:
         """Next step for a payment that spends collection cards: which cards."""
-        view: TenView = self.engine.view(session.state, viewer)
+        view: TenView = self.views.of(session, viewer)
         assert view.payment is not None  # a Pay is legal in the payment phase only
         option = payment_of(pay, view.payment.price)
         me = _player(view, viewer)
@@ -394,7 +395,7 @@ class TenUI:
         return LESSONS[Lesson(lesson)]
 
     def lesson_fields(self, session: Session, viewer: PlayerId, words: Words) -> dict[str, str]:
-        view: TenView = self.engine.view(session.state, viewer)
+        view: TenView = self.views.of(session, viewer)
         return {"chance": f"{view.bust_chance:.0%}"}
 
     def move_label(
@@ -402,14 +403,14 @@ class TenUI:
     ) -> str:
         if isinstance(action, Pay):
             return controls.payment_label(payment_of(action, session.state.pay_price), words)
-        view: TenView = self.engine.view(session.state, viewer)
+        view: TenView = self.views.of(session, viewer)
         look = controls.look(action, view.tableau_currency, words)  # type: ignore[arg-type]
         return look.label if look is not None else str(action)
 
     # --- clicks ---------------------------------------------------------------------------------
 
     def not_your_turn(self, session: Session, words: Words) -> str:
-        return _turn_text(self.engine.view(session.state, None), session.names, words)
+        return _turn_text(self.views.of(session, None), session.names, words)
 
     def action_for(
         self, session: Session, viewer: PlayerId, payload: str, values: Sequence[str] | None,

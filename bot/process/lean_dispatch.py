@@ -1,0 +1,105 @@
+"""A click on one of the bot's controls reaches its callback without discord.py rebuilding the
+clicked message's whole view (issue 42).
+
+discord.py dispatches a click on a ``DynamicItem`` (``ViewStore.schedule_dynamic_item_call``)
+by turning every component of the clicked message into a ``discord.ui`` item
+(``View.from_message``: a TEN table is about 15 items, its containers and text displays
+included) only to find the clicked one in it and give the new item a parent view. The
+bot's controls (``cogs.kit.custom_ids.Control``) read nothing of that view: the click is the
+interaction, the id's parts and, for a select, the chosen values. A ``DynamicItem`` class
+that says so (``LEAN`` set on it) is given the clicked component alone, as an item; every
+other step of discord.py's is kept, in its order: a click on a message that does not carry
+that component is ignored (as discord.py does), the item is made by the class's
+``from_custom_id``, its state refreshed from the interaction, its ``interaction_check``
+asked, its callback awaited, and an exception in any of them logged. Other classes go
+through discord.py's own dispatch.
+
+Installed once, by ``bot.process.client`` (the process's one client).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord.ui.view import ViewStore
+
+log = logging.getLogger(__name__)
+
+LEAN = "__tablebot_lean_dispatch__"  # a DynamicItem class attribute: True = lean dispatch
+_INSTALLED = "__tablebot_lean_installed__"
+
+
+def clicked(components: Iterable[Any], component_type: int, custom_id: str) -> Any | None:
+    """The component of type ``component_type`` with ``custom_id`` among ``components`` and
+    theirs (rows, containers, sections and their accessories); None when there is none."""
+    for component in components:
+        if getattr(component, "custom_id", None) == custom_id and \
+                component.type.value == component_type:
+            return component
+        inner = list(getattr(component, "children", ()) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            inner.append(accessory)
+        if inner:
+            found = clicked(inner, component_type, custom_id)
+            if found is not None:
+                return found
+    return None
+
+
+def as_item(component: Any) -> discord.ui.Item[Any] | None:
+    if isinstance(component, discord.components.Button):
+        return discord.ui.Button.from_component(component)
+    if isinstance(component, discord.components.SelectMenu):
+        return discord.ui.Select.from_component(component)
+    return None
+
+
+async def lean_call(factory: type[discord.ui.DynamicItem[Any]], interaction: discord.Interaction,
+                    component_type: int, custom_id: str, match: re.Match[str]) -> None:
+    message = interaction.message
+    if message is None:
+        return
+    component = clicked(message.components, component_type, custom_id)
+    base_item = as_item(component) if component is not None else None
+    if base_item is None:
+        return
+    try:
+        item = await factory.from_custom_id(interaction, base_item, match)
+    except Exception:
+        log.exception("Ignoring exception in dynamic item creation for %r", factory)
+        return
+    item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
+    try:
+        allow = await item.interaction_check(interaction)
+    except Exception:
+        allow = False
+    if not allow:
+        return
+    try:
+        await item.callback(interaction)
+    except Exception:
+        log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+
+def install() -> None:
+    """Route the clicks of ``LEAN`` classes through :func:`lean_call` (idempotent)."""
+    if getattr(ViewStore, _INSTALLED, False):
+        return
+    original = ViewStore.schedule_dynamic_item_call
+
+    async def schedule_dynamic_item_call(
+        self: ViewStore, component_type: int, factory: type[discord.ui.DynamicItem[Any]],
+        interaction: discord.Interaction, custom_id: str, match: re.Match[str],
+    ) -> None:
+        if getattr(factory, LEAN, False):
+            await lean_call(factory, interaction, component_type, custom_id, match)
+            return
+        await original(self, component_type, factory, interaction, custom_id, match)
+
+    ViewStore.schedule_dynamic_item_call = schedule_dynamic_item_call  # type: ignore[method-assign]
+    setattr(ViewStore, _INSTALLED, True)

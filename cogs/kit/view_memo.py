@@ -1,0 +1,72 @@
+"""A game's views once per stored version: ``engine.view(session.state, viewer)`` is built
+once for each (session, version, viewer) and shared by every render of that version (the
+public table, the turn ping's controls, the clicker's answer, the view follower's edit).
+
+Issue 42: an action built the same view 2.6 times (TEN 54 µs each, pydantic models). A
+stored version's state never changes (the manager applies the engine to a copy and swaps in
+a new ``Session``), and the renders of one version are handed that one ``Session`` object
+(the change's, the manager's). So an entry refers (weakly) to the ``Session`` object it was
+built for and serves only that very object, while it lives: a session made up for another
+purpose (a replay step, a bench stepping one state in place, each a new ``Session`` whose
+``version`` may repeat the stored one's) never reads a view of another state. The views are
+read only (no renderer changes one; they are the engine's answers).
+
+Hidden information: an entry is keyed by its viewer, and ``None`` (the public view) is its
+own key, so a player's view is only ever handed back to a render for that player.
+
+Memory stays flat: at most :data:`KEPT` entries (a view each, ~10 KB; the sessions are not
+kept alive by the memo), the least recently used dropped first.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from typing import Any, Protocol
+
+from bot.records.session import Session
+from game.base import PlayerId
+
+KEPT = 256  # entries: the renders of one version come within its click's handling
+
+
+class Views(Protocol):
+    def view(self, state: Any, player: PlayerId | None) -> Any: ...
+
+
+class ViewMemo:
+    """``memo.of(session, viewer)``: ``engine.view(session.state, viewer)``, built once per
+    stored version."""
+
+    def __init__(self, engine: Views, kept: int = KEPT) -> None:
+        self._engine = engine
+        self._kept = kept
+        # (session id, version, viewer) -> (the Session it was built for, the view)
+        self._views: OrderedDict[
+            tuple[int, int, PlayerId | None], tuple[weakref.ref[Session], Any]] = OrderedDict()
+        self.built = 0  # views built (tests, figures)
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A picture job pickles its game UI for the workers (cogs.render_workers): the memo
+        # goes along empty (its entries hold weak references, and are this process's).
+        return {"_engine": self._engine, "_kept": self._kept}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["_engine"], state["_kept"])  # type: ignore[misc]
+
+    def of(self, session: Session, viewer: PlayerId | None) -> Any:
+        key = (session.id, session.version, viewer)
+        found = self._views.get(key)
+        if found is not None and found[0]() is session:
+            self._views.move_to_end(key)
+            return found[1]
+        view = self._engine.view(session.state, viewer)
+        self.built += 1
+        self._views[key] = (weakref.ref(session), view)
+        self._views.move_to_end(key)
+        if len(self._views) > self._kept:
+            self._views.popitem(last=False)
+        return view

@@ -1,0 +1,87 @@
+"""A click on one of the bot's controls goes to its callback with the clicked component alone
+(``bot.process.lean_dispatch``): found inside rows, containers and sections; a click whose
+component is not on the message is ignored, as discord.py ignores it; other DynamicItem
+classes keep discord.py's dispatch."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import discord
+from discord.components import _component_factory
+from discord.ui.view import ViewStore
+
+import bot.process.client  # noqa: F401  (installs the lean dispatch)
+from bot.process import lean_dispatch
+from bot.process.lean_dispatch import LEAN, clicked, lean_call
+
+BUTTON, SELECT = 2, 3
+# A Components V2 card: a container with a section (a button accessory) and two rows.
+CARD: list[Any] = [
+    {"type": 17, "components": [
+        {"type": 10, "content": "the table"},
+        {"type": 9, "components": [{"type": 10, "content": "Scores"}],
+         "accessory": {"type": 2, "style": 2, "label": "Scores", "custom_id": "tb:info:1:scores"}},
+        {"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "Draw", "custom_id": "tb:act:1:2:d"},
+            {"type": 2, "style": 5, "label": "Link", "url": "https://discord.com"},
+        ]},
+        {"type": 1, "components": [
+            {"type": 3, "custom_id": "tb:sel:1:2:buy", "options": [{"label": "a", "value": "a"}]},
+        ]},
+    ]},
+]
+
+
+def components() -> list[Any]:
+    return [_component_factory(data) for data in CARD]
+
+
+def test_the_clicked_component_is_found_wherever_it_is() -> None:
+    found = clicked(components(), BUTTON, "tb:info:1:scores")
+    assert found is not None and found.label == "Scores"
+    draw = clicked(components(), BUTTON, "tb:act:1:2:d")
+    select = clicked(components(), SELECT, "tb:sel:1:2:buy")
+    assert draw is not None and draw.label == "Draw"
+    assert select is not None and select.custom_id == "tb:sel:1:2:buy"
+    assert clicked(components(), SELECT, "tb:act:1:2:d") is None  # the wrong type
+    assert clicked(components(), BUTTON, "tb:act:1:2:x") is None
+
+
+class Probe(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tb:act:(?P<rest>.*)"):
+    calls: ClassVar[list[tuple[str, str | None]]] = []
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> Probe:
+        return cls(item)
+
+    async def callback(self, interaction: Any) -> None:
+        Probe.calls.append((self.custom_id, self.item.label))
+
+
+async def test_a_lean_click_reaches_the_callback_only_when_the_message_carries_it() -> None:
+    Probe.calls = []
+    interaction = SimpleNamespace(message=SimpleNamespace(components=components()),
+                                  data={"custom_id": "tb:act:1:2:d", "component_type": BUTTON})
+    for custom_id in ("tb:act:1:2:d", "tb:act:9:9:z"):  # on the message, then not
+        match = Probe.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert match is not None
+        await lean_call(Probe, interaction, BUTTON, custom_id, match)  # type: ignore[arg-type]
+    assert Probe.calls == [("tb:act:1:2:d", "Draw")]
+    match = Probe.__discord_ui_compiled_template__.fullmatch("tb:act:1:2:d")
+    assert match is not None
+    no_message: Any = SimpleNamespace(message=None)
+    await lean_call(Probe, no_message, BUTTON, "tb:act:1:2:d", match)
+    assert len(Probe.calls) == 1
+
+
+def test_installed_once_and_only_for_lean_classes() -> None:
+    from cogs.kit.custom_ids import ActButton, ActSelect
+
+    installed = ViewStore.schedule_dynamic_item_call
+    lean_dispatch.install()
+    assert ViewStore.schedule_dynamic_item_call is installed
+    assert getattr(ActButton, LEAN) is True and getattr(ActSelect, LEAN) is True
+    assert not getattr(Probe, LEAN, False)  # discord.py's own dispatch for it
