@@ -15,9 +15,9 @@ FreeType's renderer uses where two glyphs overlap.
 Only for Lato's basic layout: Gujarati script needs shaping (Raqm), which places glyphs by
 cluster, so those lines stay with Pillow (``cogs.imaging.canvas``).
 
-Memory: two bounded least-recently-used maps, :data:`GLYPHS` glyphs (a mask of a few hundred
-bytes each) and :data:`PAIRS` kerning terms (an integer each), per process; safe from
-threads (a lock around each map).
+Memory: two bounded least-recently-used maps per process, :data:`GLYPHS` glyphs (a small
+mask each) and :data:`PAIRS` kerning terms (an integer each); safe from threads (a lock
+around each map).
 """
 
 from __future__ import annotations
@@ -34,8 +34,12 @@ from PIL import Image, ImageDraw
 from cogs.imaging.cache import DRAWING_CACHE
 from cogs.imaging.fonts import font, is_gujarati, runs
 
-GLYPHS = 4096  # glyphs kept: ~100 characters x ~20 (size, weight) pairs in use
-PAIRS = 16384  # kerning terms kept (one per neighbouring pair, size and weight)
+# Bounds (issue 42): the pictures of three SPLIT and three TEN games in English use 355
+# glyphs and 1,075 pairs; other languages and players' names add more. At the bound the
+# glyphs take at most ~7 MB (36 sizes x 2 weights x 100 characters: 3.3 KB each, measured
+# by RSS), the pairs ~1.6 MB.
+GLYPHS = 2048  # glyphs kept
+PAIRS = 8192  # kerning terms kept (one per neighbouring pair, size and weight)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
