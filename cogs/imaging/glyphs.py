@@ -2,7 +2,7 @@
 
 Pillow's ``FreeTypeFont`` keeps no glyph cache: drawing a line loads every glyph four times
 (layout, bounding box, offset, render), each time running the font's TrueType hinting
-program, and measuring it (``getbbox``, ``getlength``) loads them again. That was a quarter
+program, and measuring it (``getbbox``, ``getlength``) loads them again. That was a fifth
 of a picture worker's CPU (callgrind: ``TT_RunIns`` alone 16 % of a TEN run), as numbers,
 names and scores make most lines new. Here each glyph is drawn once per (character, size,
 weight), and a line is its glyphs pasted at the pen positions Pillow's basic layout gives

@@ -104,3 +104,22 @@ def test_the_glyph_caches_never_pass_their_bounds() -> None:
     assert len(glyphs._glyphs) <= glyphs.GLYPHS
     assert len(glyphs._pairs) <= glyphs.PAIRS
     assert len(glyphs._pairs) == glyphs.PAIRS  # it was full: entries were dropped
+
+
+def test_pasting_a_glyph_blends_as_freetypes_renderer_does() -> None:
+    """Where two glyphs overlap, Pillow's renderer puts ``s + t(255 - s)/255`` (its MULDIV255
+    rounding) over what is there; pasting 255 through the glyph's mask gives exactly that, for
+    every glyph value ``s`` over every value ``t`` already drawn."""
+    under = Image.frombytes("L", (256, 256), bytes(t for t in range(256) for _ in range(256)))
+    glyph = Image.frombytes("L", (256, 256), bytes(range(256)) * 256)
+    under.paste(255, (0, 0, 256, 256), glyph)
+    drawn = under.tobytes()
+
+    def muldiv255(a: int, b: int) -> int:
+        product = a * b + 128
+        return ((product >> 8) + product) >> 8
+
+    for t in range(256):
+        for s in range(256):
+            expected = t if s == 0 else (s if t == 0 else s + muldiv255(t, 255 - s))
+            assert drawn[t * 256 + s] == expected, (s, t)
