@@ -1,4 +1,5 @@
-"""A game-agnostic drawing toolkit: fonts, text fitting, layout model, painting, PNG, cache.
+"""A game-agnostic drawing toolkit: fonts, glyphs, text fitting, layout model, painting, PNG,
+cache.
 
 Renderers compute a :class:`~cogs.imaging.layout.Layout` (boxes saying what sits where) from a
 view model, then :func:`~cogs.imaging.paint.render_png` paints and encodes it. Everything is

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from cogs.imaging.cache import DRAWING_CACHE
 from cogs.imaging.fonts import font, is_gujarati, runs
+from cogs.imaging.glyphs import line_mask
 from cogs.imaging.layout import RGB, Align, Box
 
 SUPERSAMPLE = 4
@@ -87,14 +88,12 @@ class Canvas:
 @lru_cache(maxsize=DRAWING_CACHE)  # a few MiB at most: masks are one byte a pixel
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased mask of a line of text and its offset from the pen position. Card
-    ranks, numbers, names and headings repeat across renders, so they are drawn once."""
+    ranks, numbers, names and headings repeat across renders, so they are drawn once; a new
+    line is composed from cached glyphs (``cogs.imaging.glyphs``: the same mask as
+    ``ImageDraw.text`` on ``getbbox``'s corner, without FreeType's work per glyph)."""
     if is_gujarati(text):
         return _runs_mask(text, size, bold)
-    face = font(size, bold=bold)
-    left, top, right, bottom = (int(edge) for edge in face.getbbox(text))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
-    return mask, (left, top)
+    return line_mask(text, size, bold)
 
 
 def _runs_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:

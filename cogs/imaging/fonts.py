@@ -74,13 +74,6 @@ def runs(text: str, size: int, *, bold: bool = False) -> list[tuple[str, ImageFo
             for run, gujarati in found]
 
 
-@lru_cache(maxsize=DRAWING_CACHE)  # labels, names and numbers repeat across renders
-def text_width(text: str, size: int, *, bold: bool = False) -> int:
-    if not is_gujarati(text):
-        return round(font(size, bold=bold).getlength(text))
-    return round(sum(face.getlength(run) for run, face in runs(text, size, bold=bold)))
-
-
 @lru_cache(maxsize=DRAWING_CACHE)
 def has_glyph(char: str) -> bool:
     """Whether Lato draws ``char`` (rather than its missing-glyph box)."""

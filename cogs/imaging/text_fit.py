@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cogs.imaging.fonts import printable, text_width
+from cogs.imaging.fonts import printable
+from cogs.imaging.glyphs import text_width
 from cogs.imaging.layout import RGB, Align, Box, Label
 
 ELLIPSIS = "…"

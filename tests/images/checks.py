@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from cogs.imaging.fonts import text_width
+from cogs.imaging.glyphs import text_width
 from cogs.imaging.layout import Box, Layout
 from cogs.imaging.png import ATTACHMENT_LIMIT_BYTES, MAX_HEIGHT, MAX_WIDTH
 

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from cogs.imaging import fonts
+from cogs.imaging import fonts, glyphs
 from cogs.imaging.cache import RenderCache
 from cogs.imaging.layout import Box, flow, flow_height
 from cogs.imaging.png import ATTACHMENT_LIMIT_BYTES, ImageTooLarge, check_attachment
@@ -38,7 +38,7 @@ def test_fit_shrinks_then_shortens() -> None:
     long = "Benedikt Kowalczyk-Øster the Magnificent"
     text, size = fit(long, 300, 30, min_size=24)
     assert size == 24 and text.endswith(ELLIPSIS)
-    assert fonts.text_width(text, 24) <= 300
+    assert glyphs.text_width(text, 24) <= 300
     assert shorten("abc", 1, 24) == ELLIPSIS
 
 
