@@ -27,6 +27,7 @@ from tests.e2e.test_scenario_split import split_rank
 from tests.e2e.test_scenario_ten import ten_rank
 
 KEEPS_UP = "the table keeps up through your clicks"
+TIMED_OUT = "timed out (1 in a row)"  # logged once the turn clock's moves are stored
 
 
 def stored_place(table: TablePlay) -> tuple[int, dict[str, object]]:
@@ -54,24 +55,12 @@ def channel_calls(fd: FakeDiscord, since: int = 0) -> list[str]:
 
 async def play_with_machines(table: TablePlay, *, until: Callable[[], bool]) -> None:
     """The people step when awaited, the machine seats move meanwhile, until ``until()``."""
-    retries = 0
     while not until():
         assert table.steps < 2000, "no end"
-        # The stored game may be ahead of the oracle (a machine seat or the clock moved since
-        # it last read): who is awaited is read after catching up.
+        # A machine seat may have moved since the oracle last read the store.
         table.oracle.sync(table.db, table.session_id)
         if table.oracle.awaiting()[0] in table.users:
-            try:
-                await table.step()
-            except AssertionError as err:
-                # Seen only under CI's load (issue 39's closing note): the opened view showed a
-                # machine seat awaited while the stored game awaited the person. Not understood
-                # yet; the game goes on once the next move is stored (the seat's or the clock's).
-                if "has no controls" not in str(err) or retries >= 3:
-                    raise
-                retries += 1
-                await table.poll(lambda: table.oracle.sync(table.db, table.session_id) > 0,
-                                 POSTS_TIMEOUT * 5, "the next stored move")
+            await table.step()
         else:
             await table.machine_moves()
 
@@ -166,15 +155,17 @@ async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_ki
     # minute is long gone, so the turn clock plays for them.
     for record in anywhere.interactions:
         anywhere.expire_token(record)
-    seq, calls = table.oracle.seq, len(anywhere.world.calls)
+    calls = len(anywhere.world.calls)
     shown = {m.id: len(m.versions) for m in anywhere.public(group)}
     await anywhere_bot.kill()
     anywhere_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(20 * 60)
     await anywhere_bot.start()
-    await table.poll(lambda: table.oracle.sync(table.db, table.session_id) > 0 or
-                     table.oracle.seq > seq, POSTS_TIMEOUT, "the turn clock's move")
-    await anywhere_bot.wait_until(lambda: "timed out" in anywhere_bot.log_text().lower()
-                                  or table.oracle.seq > seq, POSTS_TIMEOUT, "the clock")
+    # The clock plays the default moves until the game no longer awaits the player, each
+    # stored on its own, and logs the time-out after the last: the oracle reads them then (in
+    # between, the store would show the player still awaited).
+    await anywhere_bot.wait_until(lambda: TIMED_OUT in anywhere_bot.log_text(), POSTS_TIMEOUT,
+                                  "the turn clock's moves")
+    assert table.oracle.sync(table.db, table.session_id) > 0
     # Stored, and nothing sent: no token can carry it and the channel is out of reach.
     assert channel_calls(anywhere, calls) == []
     assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
