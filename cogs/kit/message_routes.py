@@ -150,6 +150,7 @@ class MessageRoutes:
         self.budget = budget if budget is not None else budget_for_share(1.0)
         self._clock = clock
         self._lifetime = lifetime
+        self._renew_after = RENEW_AFTER * lifetime / TOKEN_LIFETIME  # two thirds of its life
         self._holders: dict[int, Holder] = {}  # public message id -> who can write it
         self._held: deque[tuple[float, int]] = deque()  # (since, message id), oldest first
         self.counts: Counter[str] = Counter()  # TOKEN / CHANNEL writes made
@@ -184,6 +185,8 @@ class MessageRoutes:
         ``what`` replaces it): the next click there carries it (:meth:`pay`)."""
         self._owed.setdefault(channel_id, {})[what] = write
         self._owed.move_to_end(channel_id)
+        log.info("channel %s: the %s waits for the next click there (no token can carry it)",
+                 channel_id, what)
         while len(self._owed) > OWED_KEPT:  # a chat nobody clicks in again: memory stays flat
             self._owed.popitem(last=False)
 
@@ -191,9 +194,12 @@ class MessageRoutes:
         """Carry the writes owed to ``channel_id`` with ``cause``'s token (after the click's own
         answer); how many were made."""
         owed = self._owed.pop(channel_id, {})
-        for write in owed.values():
+        for what, write in owed.items():
             try:
                 await write(cause)
+            except Unreachable:  # the click's follow-ups ran out: the next click carries it
+                if what not in self._owed.get(channel_id, {}):  # unless a newer one is owed
+                    self.owe(channel_id, what, write)
             except discord.HTTPException as error:
                 log.warning("a write owed to channel %s failed (%s)", channel_id, error.status)
         return len(owed)
@@ -264,7 +270,7 @@ class MessageRoutes:
         :data:`RENEW_AFTER` (a message that must stay editable is then posted anew with a
         newer token while the old one can still delete it)."""
         held = self.holder(message_id)
-        return held is None or self._clock() - held.at > RENEW_AFTER
+        return held is None or self._clock() - held.at > self._renew_after
 
     def forget(self, message_id: int) -> None:
         self._holders.pop(message_id, None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -28,6 +29,8 @@ from tests.e2e.test_scenario_ten import ten_rank
 
 KEEPS_UP = "the table keeps up through your clicks"
 TIMED_OUT = "timed out (1 in a row)"  # logged once the turn clock's moves are stored
+OWED = "waits for the next click there"  # logged when a write is owed to a chat's next click
+LAPSE = 45.0  # seconds a token serves in the test of a lapse while the bot runs
 
 
 def stored_place(table: TablePlay) -> tuple[int, dict[str, object]]:
@@ -182,6 +185,82 @@ async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_ki
                                   "the final post")
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
+
+
+async def test_the_turn_clock_plays_after_the_last_token_lapsed_while_the_bot_runs(
+    anywhere: FakeDiscord, tmp_path: Path
+) -> None:
+    """No restart: nobody clicks for longer than a token lives (shortened to LAPSE seconds in
+    the stand-in and the bot alike), the player's minute runs out, the clock plays for them and
+    the machine seat moves on. Nothing is sent meanwhile (no channel route, no lapsed token):
+    it is owed, and the next click carries the table and the clock's notice."""
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("lapse", alice, bob)
+    anywhere.set_token_lifetime(LAPSE)
+    env = {**BOT_ENV, "TOKEN_LIFETIME_SECONDS": str(LAPSE)}
+    proc = BotProcess(anywhere, tmp_path / "lapse", extra_env=env, dev_guild=False)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: anywhere.commands(), 20.0, "the command sync")
+        table = TablePlay(anywhere, proc, group, TenEngine(), Strategy(ten_rank, seed=5))
+        await table.open("ten", alice, bob, level="easy", turn_minutes=1)
+        await play_with_machines(table, until=lambda: table.steps >= 4
+                                 and table.oracle.awaiting()[0] in table.users)
+        waiting, seq = table.oracle.awaiting()[0], table.oracle.seq
+        last_click = anywhere.interactions[-1]
+        calls = len(anywhere.world.calls)
+        shown = {m.id: len(m.versions) for m in anywhere.public(group)}
+        owed_before = owed_lines(proc)
+        # Nobody clicks: the player's minute runs out after the last click's token lapsed.
+        await proc.wait_until(lambda: TIMED_OUT in proc.log_text(), 90.0, "the turn clock")
+        assert time.monotonic() > last_click.dispatched_at + LAPSE
+        # The clock's notice and the table are owed to the next click (logged once owed).
+        await proc.wait_until(
+            lambda: {"notice", "table"} <= {line.split()[0] for line in
+                                             owed_lines(proc)[len(owed_before):]},
+            POSTS_TIMEOUT, "the clock's writes owed to the next click")
+        [(_, player, _), *_] = table.db.actions(table.session_id, seq)
+        assert player == waiting  # the clock's move, stored
+        await table.machine_moves()
+        # Nothing was sent: no channel route, no token (each one lapsed), nothing changed.
+        assert webhook_or_channel_calls(anywhere, calls) == []
+        assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
+        # The next click brings the table up to date and carries the clock's notice.
+        old_table = table.row().table_message_id
+        assert old_table is not None
+        clicks = len(anywhere.interactions)
+        await table.step()
+        await proc.wait_until(
+            lambda: any("ran out of time" in m.content for m in anywhere.public(group)),
+            POSTS_TIMEOUT, "the turn clock's notice, carried by the next click")
+        await proc.wait_until(lambda: table.row().table_message_id != old_table,
+                              POSTS_TIMEOUT, "the table posted anew by the next click")
+        new_table = table.row().table_message_id
+        notice = next(m for m in anywhere.public(group) if "ran out of time" in m.content)
+        carried = [r for r in anywhere.interactions[clicks:]
+                   if {notice.id, new_table} <= set(r.followup_ids)]
+        assert carried and carried[0].user in (alice, bob)  # follow-ups of a person's click
+        assert len(anywhere.message(old_table).versions) == shown[old_table]  # left as it was
+        await play_with_machines(table, until=lambda: table.steps >= 12)
+        assert table.oracle.matches_stored(table.row())
+        assert channel_calls(anywhere) == []
+        assert [c.path for c in anywhere.world.calls if c.status == 401] == []
+        assert_clean_log(proc)
+    finally:
+        await proc.close()
+
+
+def owed_lines(proc: BotProcess) -> list[str]:
+    """What the bot logged as owed to a chat's next click (``MessageRoutes.owe``): "table",
+    "ping", "notice 1", ..."""
+    return [line.split(": the ", 1)[1] for line in proc.log_text().splitlines()
+            if OWED in line]
+
+
+def webhook_or_channel_calls(fd: FakeDiscord, since: int) -> list[str]:
+    """The bot's requests with an interaction's token or to a channel, from call ``since`` on."""
+    return [f"{c.method} {c.path} -> {c.status}" for c in fd.world.calls[since:]
+            if c.route.startswith(("/channels/", "/webhooks/", "/interactions/"))]
 
 
 @pytest.mark.parametrize("language", list(Language))
