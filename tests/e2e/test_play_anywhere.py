@@ -14,6 +14,7 @@ import pytest
 
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord, InteractionRecord, StoredMessage
+from cogs.commands.game_threads import NO_THREADS_IN_A_CHAT, NO_THREADS_WITHOUT_THE_BOT
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import JOIN
 from cogs.i18n.language import Language
@@ -345,6 +346,32 @@ async def test_controls_of_another_group_or_another_dm_are_refused_privately(
     stolen = await anywhere.forged_click(bob, rules.original_message_id or 0, control.custom_id)
     assert stolen.ephemeral and "another table" in reply_text(anywhere, stolen)
     assert alices.row()[2] == version
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_a_thread_asked_for_where_the_bot_cannot_open_one_is_refused_privately(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    """``/game new thread:true`` in a group DM (a chat has no threads) or in a server that
+    never invited the bot (it cannot open one there): refused privately, in the player's
+    language, nothing opened; without the option the lobby opens in the chat."""
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("threads", alice, bob)
+    games = anywhere.add_foreign_guild("Elsewhere", "games", alice)
+    dm = anywhere.add_dm(alice)
+    for language in Language:
+        await anywhere.slash(alice, dm, "language", language=language.value)
+        words = words_for(language)
+        for place, refusal in ((group, NO_THREADS_IN_A_CHAT), (games, NO_THREADS_WITHOUT_THE_BOT)):
+            refused = await anywhere.slash(alice, place, "game new", game="split", thread=True)
+            assert refused.ephemeral, (language, refused.callback_data)
+            assert reply_text(anywhere, refused) == words.text(refusal), language
+    assert anywhere.public(group) == [] and anywhere.public(games) == []
+    with sqlite3.connect(anywhere_bot.database_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM sessions").fetchone() == (0,)
+    opened = await anywhere.slash(alice, group, "game new", game="split", thread=False)
+    assert opened.callback_type == 4 and not opened.ephemeral
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
 
