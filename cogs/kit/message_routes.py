@@ -123,8 +123,10 @@ Owed = Callable[["Cause"], Awaitable[object]]
 class Unreachable(discord.HTTPException):
     """A new message of a tokens-only table that no token can carry now (nothing was sent)."""
 
-    def __init__(self, session_id: int) -> None:  # no HTTP response: nothing was requested
-        Exception.__init__(self, f"no token can write in the place of session {session_id}")
+    def __init__(self, session_id: int, *, where: str | None = None) -> None:
+        # No HTTP response: nothing was requested.
+        where = where or f"the place of session {session_id}"
+        Exception.__init__(self, f"no token can write in {where}")
         self.status = 0
         self.code = 0
         self.text = str(self)
@@ -352,6 +354,26 @@ class MessageRoutes:
                 return sent
         self._behind.add(session.id)
         raise Unreachable(session.id)
+
+    async def follow_up(self, channel_id: int, cause: Cause, **kwargs: Any) -> discord.Message:
+        """A public message of no game (the end of a chat's season) as a follow-up of
+        ``cause``, a click in tokens-only ``channel_id`` whose owed writes it carries
+        (:meth:`pay`); :class:`Unreachable` when that click's token cannot send it (too old,
+        no follow-up left)."""
+        interaction = cause.interaction
+        fresh = self._clock() - cause.at <= self._lifetime - MARGIN
+        if interaction.channel_id != channel_id or not fresh or not followups_left(interaction):
+            raise Unreachable(0, where=f"channel {channel_id}")
+        waited = 0.0
+        while not interaction.response.is_done():
+            if waited >= ANSWER_WAIT:
+                raise Unreachable(0, where=f"channel {channel_id}")
+            await asyncio.sleep(ANSWER_POLL)
+            waited += ANSWER_POLL
+        message = await interaction.followup.send(wait=True, **kwargs)
+        spent_followup(interaction)
+        self.counts[TOKEN] += 1
+        return message
 
     async def edit(self, client: TableBot, session: Session, message_id: int, *,
                    in_slot: bool = False, **kwargs: Any) -> None:

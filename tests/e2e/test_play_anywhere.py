@@ -8,12 +8,14 @@ import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord, InteractionRecord, StoredMessage
+from bot.rankings.seasons import season_of
 from cogs.commands.game_threads import NO_THREADS_IN_A_CHAT, NO_THREADS_WITHOUT_THE_BOT
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import JOIN
@@ -372,6 +374,44 @@ async def test_a_thread_asked_for_where_the_bot_cannot_open_one_is_refused_priva
         assert conn.execute("SELECT COUNT(*) FROM sessions").fetchone() == (0,)
     opened = await anywhere.slash(alice, group, "game new", game="split", thread=False)
     assert opened.callback_type == 4 and not opened.ephemeral
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_a_chats_season_end_rides_on_its_next_click(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    """A group DM is its own place: when its season is over, nothing can be posted there (no
+    season channel, no channel route), so the end is owed to the chat's next click, which
+    carries the champion and the final board as its follow-up."""
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("season", alice, bob)
+    table = TablePlay(anywhere, anywhere_bot, group, SplitEngine(), Strategy(split_rank, seed=4))
+    await table.open("split", alice, bob)
+    await table.play_to_end()
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    results = table.db.results(table.session_id)
+    winner = next(player for player, (place, _) in results.items() if place == 1)
+    season = season_of("month", datetime.now(UTC))
+    # The bot comes back with its clock past the month's end: the season is over.
+    offset = season.end + timedelta(minutes=5) - datetime.now(UTC)
+    anywhere_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(offset.total_seconds())
+    await anywhere_bot.restart(hard=False)
+    await anywhere_bot.wait_until(
+        lambda: f"the season {season.name} waits for the next click" in anywhere_bot.log_text(),
+        30.0, "the season's end owed to the chat")
+
+    def season_posts() -> list[StoredMessage]:
+        return [m for m in anywhere.public(group) if f"season {season.name} is over" in m.text]
+
+    assert season_posts() == []
+    replay = await anywhere.click_label(bob, table.table(), "Replay")
+    assert replay.ephemeral
+    await anywhere_bot.wait_until(season_posts, POSTS_TIMEOUT, "the season's end, carried")
+    [post] = season_posts()
+    assert post.id in replay.followup_ids
+    assert f"<@{winner}>" in post.embeds[0]["description"].splitlines()[0]  # the champion
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
 
