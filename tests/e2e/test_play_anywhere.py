@@ -210,13 +210,16 @@ async def test_the_turn_clock_plays_after_the_last_token_lapsed_while_the_bot_ru
         await play_with_machines(table, until=lambda: table.steps >= 4
                                  and table.oracle.awaiting()[0] in table.users)
         waiting, seq = table.oracle.awaiting()[0], table.oracle.seq
-        last_click = anywhere.interactions[-1]
+        # Nobody clicks. The last click's token still carries what that step made (the table,
+        # the machine seat's moves); then it lapses, a quarter of a minute before the player's
+        # minute runs out (their turn began with that click or after it).
+        lapsed_at = anywhere.interactions[-1].dispatched_at + LAPSE
+        await table.poll(lambda: time.monotonic() > lapsed_at, LAPSE + 5, "every token lapsed")
+        assert table.oracle.sync(table.db, table.session_id) == 0  # the clock has not played
         calls = len(anywhere.world.calls)
         shown = {m.id: len(m.versions) for m in anywhere.public(group)}
         owed_before = owed_lines(proc)
-        # Nobody clicks: the player's minute runs out after the last click's token lapsed.
-        await proc.wait_until(lambda: TIMED_OUT in proc.log_text(), 90.0, "the turn clock")
-        assert time.monotonic() > last_click.dispatched_at + LAPSE
+        await proc.wait_until(lambda: TIMED_OUT in proc.log_text(), 60.0, "the turn clock")
         # The clock's notice and the table are owed to the next click (logged once owed).
         await proc.wait_until(
             lambda: {"notice", "table"} <= {line.split()[0] for line in
