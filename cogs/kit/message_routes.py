@@ -370,7 +370,13 @@ class MessageRoutes:
                 raise Unreachable(0, where=f"channel {channel_id}")
             await asyncio.sleep(ANSWER_POLL)
             waited += ANSWER_POLL
-        message = await interaction.followup.send(wait=True, **kwargs)
+        try:
+            message = await interaction.followup.send(wait=True, **kwargs)
+        except discord.HTTPException as error:
+            if error.code != FOLLOWUPS_SPENT:
+                raise
+            spent_followup(interaction, all_of_them=True)
+            raise Unreachable(0, where=f"channel {channel_id}") from error
         spent_followup(interaction)
         self.counts[TOKEN] += 1
         return message
