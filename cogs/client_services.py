@@ -17,7 +17,7 @@ import discord
 from bot.ops import outcomes
 from bot.process.client import TableBot
 from bot.records.errors import TableError
-from bot.records.session import Seat
+from bot.records.session import Seat, Session
 from bot.sessions.manager import SessionManager
 from cogs.click_context import context_of
 from cogs.game_ui import Render
@@ -36,10 +36,16 @@ def manager_of(interaction: Interaction) -> SessionManager:
     return interaction.client.manager
 
 
-def remember_view(interaction: Interaction, session_id: int, player: PlayerId) -> None:
+async def remember_view(interaction: Interaction, session: Session, player: PlayerId) -> None:
     """The click handlers' one line: ``interaction`` just answered with ``player``'s private
-    view, which follows the game from now on (``cogs.listeners.view_follow``)."""
-    context_of(interaction).services.views.remember(session_id, player, interaction)
+    view, drawn from ``session``, which follows the game from now on
+    (``cogs.listeners.view_follow``). The follower looks at it at once: should the game have
+    moved on to the player's turn while the view was drawn and answered, the change's own
+    follow found only their older view (or none), so this one is brought up to date now."""
+    views = context_of(interaction).services.views
+    views.remember(session.id, player, interaction, session.version)
+    if views.catch_up is not None and not session.is_private:
+        await views.catch_up(session.id, player)
 
 
 async def tell_if_blocked(interaction: Interaction, session_id: int, player: PlayerId,

@@ -7,7 +7,8 @@ Once, even across restarts and failovers: for each server and ended season the w
 transaction that stores the season's champions), then hands it to the notifier, then marks it
 posted. Two processes racing on one database (a failover on PostgreSQL, or a restart that
 overlaps) cannot both claim: the row's primary key lets one insert win. Only the process that
-owns a guild's shard looks at that guild at all (``ShardSet.sql_filter``).
+owns a guild's shard looks at that guild at all; a DM's or group DM's place (its channel) is
+shard 0's, where its clicks come in (``ShardSet.session_filter``).
 
 A crash between claim and post must not lose the post: an unposted claim older than
 :data:`CLAIM_TIMEOUT` is taken over by the next tick of any owner (one conditional update, so
@@ -190,11 +191,12 @@ class SeasonWatcher:
             await asyncio.sleep(MAX_NAP)
 
     async def _guilds(self, season: Season) -> list[int]:
-        """The owned servers with games in ``season``."""
-        owned, params = self.shards.sql_filter()
+        """The owned places with games in ``season``: servers by their shard, DMs and group
+        DMs (a place that is its games' channel) on shard 0, where their clicks come in."""
+        owned, params = self.shards.session_filter("s.")
         rows = await self.store.query(
-            "SELECT DISTINCT guild_id FROM results WHERE finished_at >= ? AND finished_at < ?"
-            f" AND {owned} ORDER BY guild_id",
+            "SELECT DISTINCT r.guild_id FROM results r JOIN sessions s ON s.id = r.session_id"
+            f" WHERE r.finished_at >= ? AND r.finished_at < ? AND {owned} ORDER BY r.guild_id",
             [season.start.isoformat(), season.end.isoformat(), *params],
         )
         return [int(row[0]) for row in rows]

@@ -43,7 +43,9 @@ class BotProcess:
         self.database_path = workdir / "tablebot.sqlite3"
         self.log_level = log_level
         self.dev_guild = dev_guild
-        self.extra_env = extra_env or {}
+        # A copy: a test that changes its bot's environment (a clock offset before a restart)
+        # must not change that of the tests after it (callers pass shared dicts, BOT_ENV).
+        self.extra_env = dict(extra_env or {})
         self.shard = shard
         self.output: deque[str] = deque(maxlen=keep_lines)
         self.proc: asyncio.subprocess.Process | None = None

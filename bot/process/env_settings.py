@@ -55,6 +55,10 @@ class Settings(DatabaseSettings):
     # End-to-end tests only: seconds added to the process's clock (sessions, turn clock,
     # leaderboards, seasons), so a test can put the bot past a season's end. 0 in production.
     clock_offset_seconds: float = 0.0
+    # End-to-end tests only: how long the bot takes an interaction's token to serve
+    # (cogs.kit.message_routes; Discord's 15 minutes), shortened together with the stand-in's
+    # (FakeDiscord.set_token_lifetime) so tokens lapse while the bot runs. 900 in production.
+    token_lifetime_seconds: float = Field(default=900.0, ge=45, le=900)
     # Machine seats (bot.automation.decision_pool): the levels the lobby offers, the worker
     # processes that search expert moves, and the hard deadline of one expert move.
     bot_levels: str = "easy,normal,expert"

@@ -225,7 +225,7 @@ async def show_hand(interaction: Interaction, session: Session | None) -> None:
     private = private_in(ui, session, me, words, lambda: features.turn_items(session, me, words))
     await answer(interaction, await private_shown(interaction, session, me, private),
                  edit=False)
-    remember_view(interaction, session.id, me)
+    await remember_view(interaction, session, me)
     await tell_if_blocked(interaction, session.id, me, reply_words(interaction))
 
 
@@ -282,7 +282,7 @@ async def act_click(
             drawn_from, step = outcome
             shown = await own_view_shown(interaction, ui, drawn_from, me, words, step.render)
             await answer(interaction, shown, edit=is_ephemeral(interaction.message))
-            remember_view(interaction, session_id, me)
+            await remember_view(interaction, drawn_from, me)
             return
         change = outcome
     except StaleVersion as err:
@@ -294,7 +294,7 @@ async def act_click(
         note = refusal_text(words, err)
         shown = await own_view_shown(interaction, ui, current, me, words)
         await answer(interaction, shown, edit=False, note=note)
-        remember_view(interaction, session_id, me)
+        await remember_view(interaction, current, me)
         return
     except NotYourTurn as err:
         live = manager.get(session_id) or session
@@ -320,7 +320,7 @@ async def act_click(
             shown = await table_shown(interaction, new)
         await answer(interaction, shown, edit=True)
         if private:
-            remember_view(interaction, session_id, me)
+            await remember_view(interaction, new, me)
         await tell_if_blocked(interaction, session_id, me, reply_words(interaction))
 
 

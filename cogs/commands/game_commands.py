@@ -20,7 +20,7 @@ from cogs.click_context import enter
 from cogs.clicks import table_clicks
 from cogs.client_services import Interaction, is_moderator, player_id, refuse, send_private
 from cogs.commands.game_option import GameOption, game_choices
-from cogs.commands.game_threads import open_in_thread, wants_thread
+from cogs.commands.game_threads import no_thread_here, open_in_thread, wants_thread
 from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n import command_mentions
 from cogs.i18n.commands import L_
@@ -123,8 +123,12 @@ class GameCog(commands.Cog):
             await refuse(interaction, games_only_in(words, server.channels))
             return
         # Where the bot is not in the channel every message rides on a token: no channel
-        # permission to check, and no thread to open.
+        # permission to check, and no thread to open (asking for one is refused).
         reach_tokens = tokens_only(interaction)
+        no_thread = no_thread_here(interaction, thread) if reach_tokens else None
+        if no_thread is not None:
+            await refuse(interaction, no_thread)
+            return
         in_thread = not reach_tokens and wants_thread(interaction, thread, server.threads)
         app_permissions = getattr(interaction, "app_permissions", None)
         missing = [] if reach_tokens else missing_permissions(app_permissions)

@@ -21,12 +21,19 @@ from cogs.click_context import context_of
 from cogs.client_services import Interaction, refuse
 from cogs.commands.lobby_open import open_lobby, post_lobby
 from cogs.i18n.interaction import server_words
+from cogs.i18n.messages import N_, Message
 from cogs.kit.discord_limits import clip
 from cogs.rendering.table_renders import table_render
 
 log = logging.getLogger(__name__)
 
 MAX_THREAD_NAME = 100
+# ``/game new thread:true`` where the bot cannot open a thread (cogs.kit.places.tokens_only):
+# refused, so nobody expects a thread that never comes.
+NO_THREADS_IN_A_CHAT = N_("A chat has no threads: open the game here without the thread option.")
+NO_THREADS_WITHOUT_THE_BOT = N_("The bot can open a thread only in a server that added it; here"
+                                " it was only installed by members. Open the game here without"
+                                " the thread option.")
 
 
 def wants_thread(interaction: Interaction, asked: bool | None, server_default: bool) -> bool:
@@ -35,6 +42,15 @@ def wants_thread(interaction: Interaction, asked: bool | None, server_default: b
     if isinstance(interaction.channel, discord.Thread):
         return False
     return server_default if asked is None else asked
+
+
+def no_thread_here(interaction: Interaction, asked: bool | None) -> Message | None:
+    """The refusal of ``/game new thread:true`` where every message rides on a token (no thread
+    can be opened there: a DM, a group DM, a server where only members installed the app);
+    None when no thread was asked for."""
+    if not asked:
+        return None
+    return NO_THREADS_IN_A_CHAT if interaction.guild_id is None else NO_THREADS_WITHOUT_THE_BOT
 
 
 async def open_in_thread(interaction: Interaction, game: str, turn_minutes: int,

@@ -1,13 +1,16 @@
 """Each player's latest private view, per game: the interaction that answered with it, whose
-token can still edit it (``cogs.listeners.view_follow`` makes the view follow the game). One
-per bot, in the services (``cogs.table_services``); the click handlers remember a view with
-``cogs.client_services.remember_view``.
+token can still edit it, and the version of the game it shows (``cogs.listeners.view_follow``
+makes the view follow the game). One per bot, in the services (``cogs.table_services``); the
+click handlers remember a view with ``cogs.client_services.remember_view``, which hands it to
+the follower's :attr:`FollowedViews.catch_up` at once: a change that made its player awaited
+may have been published while the view was being drawn and answered, when the follower could
+find only the player's older view (or none) to edit.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -17,12 +20,14 @@ from cogs.kit.message_routes import MARGIN, TOKEN_LIFETIME
 from game.base import PlayerId
 
 Interaction = discord.Interaction[TableBot]
+CatchUp = Callable[[int, PlayerId], Awaitable[None]]  # (session id, player)
 
 
 @dataclass
 class Followed:
     interaction: Interaction  # its original response is the private view
     at: float  # when it was answered (the token's start), on FollowedViews' clock
+    version: int  # the version of the game the view shows
 
 
 class FollowedViews:
@@ -33,10 +38,29 @@ class FollowedViews:
         self._clock = clock
         self._lifetime = lifetime
         self._views: dict[int, dict[PlayerId, Followed]] = {}
+        # The follower's (cogs.listeners.view_follow): brings a view just remembered up to date
+        # when the game moved on while it was drawn and answered.
+        self.catch_up: CatchUp | None = None
 
-    def remember(self, session_id: int, player: PlayerId, interaction: Interaction) -> None:
-        self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock())
+    def remember(self, session_id: int, player: PlayerId, interaction: Interaction,
+                 version: int) -> None:
+        """``interaction`` answered with ``player``'s view of version ``version``."""
+        self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock(),
+                                                                   version)
         self.prune()
+
+    def shown(self, session_id: int, player: PlayerId) -> int | None:
+        """The version ``player``'s followed view shows (None: no view is followed)."""
+        entry = self._views.get(session_id, {}).get(player)
+        return None if entry is None else entry.version
+
+    def showing(self, session_id: int, player: PlayerId, interaction: Interaction,
+                version: int) -> None:
+        """``interaction``'s view now shows version ``version`` (an edit that followed the
+        game); nothing when a newer view replaced it meanwhile."""
+        entry = self._views.get(session_id, {}).get(player)
+        if entry is not None and entry.interaction is interaction:
+            entry.version = version
 
     def usable(self, session_id: int, player: PlayerId) -> Interaction | None:
         """The interaction to edit ``player``'s view with, None when there is none or its

@@ -123,8 +123,10 @@ Owed = Callable[["Cause"], Awaitable[object]]
 class Unreachable(discord.HTTPException):
     """A new message of a tokens-only table that no token can carry now (nothing was sent)."""
 
-    def __init__(self, session_id: int) -> None:  # no HTTP response: nothing was requested
-        Exception.__init__(self, f"no token can write in the place of session {session_id}")
+    def __init__(self, session_id: int, *, where: str | None = None) -> None:
+        # No HTTP response: nothing was requested.
+        where = where or f"the place of session {session_id}"
+        Exception.__init__(self, f"no token can write in {where}")
         self.status = 0
         self.code = 0
         self.text = str(self)
@@ -150,6 +152,7 @@ class MessageRoutes:
         self.budget = budget if budget is not None else budget_for_share(1.0)
         self._clock = clock
         self._lifetime = lifetime
+        self._renew_after = RENEW_AFTER * lifetime / TOKEN_LIFETIME  # two thirds of its life
         self._holders: dict[int, Holder] = {}  # public message id -> who can write it
         self._held: deque[tuple[float, int]] = deque()  # (since, message id), oldest first
         self.counts: Counter[str] = Counter()  # TOKEN / CHANNEL writes made
@@ -184,6 +187,8 @@ class MessageRoutes:
         ``what`` replaces it): the next click there carries it (:meth:`pay`)."""
         self._owed.setdefault(channel_id, {})[what] = write
         self._owed.move_to_end(channel_id)
+        log.info("channel %s: the %s waits for the next click there (no token can carry it)",
+                 channel_id, what)
         while len(self._owed) > OWED_KEPT:  # a chat nobody clicks in again: memory stays flat
             self._owed.popitem(last=False)
 
@@ -191,9 +196,12 @@ class MessageRoutes:
         """Carry the writes owed to ``channel_id`` with ``cause``'s token (after the click's own
         answer); how many were made."""
         owed = self._owed.pop(channel_id, {})
-        for write in owed.values():
+        for what, write in owed.items():
             try:
                 await write(cause)
+            except Unreachable:  # the click's follow-ups ran out: the next click carries it
+                if what not in self._owed.get(channel_id, {}):  # unless a newer one is owed
+                    self.owe(channel_id, what, write)
             except discord.HTTPException as error:
                 log.warning("a write owed to channel %s failed (%s)", channel_id, error.status)
         return len(owed)
@@ -264,7 +272,7 @@ class MessageRoutes:
         :data:`RENEW_AFTER` (a message that must stay editable is then posted anew with a
         newer token while the old one can still delete it)."""
         held = self.holder(message_id)
-        return held is None or self._clock() - held.at > RENEW_AFTER
+        return held is None or self._clock() - held.at > self._renew_after
 
     def forget(self, message_id: int) -> None:
         self._holders.pop(message_id, None)
@@ -346,6 +354,32 @@ class MessageRoutes:
                 return sent
         self._behind.add(session.id)
         raise Unreachable(session.id)
+
+    async def follow_up(self, channel_id: int, cause: Cause, **kwargs: Any) -> discord.Message:
+        """A public message of no game (the end of a chat's season) as a follow-up of
+        ``cause``, a click in tokens-only ``channel_id`` whose owed writes it carries
+        (:meth:`pay`); :class:`Unreachable` when that click's token cannot send it (too old,
+        no follow-up left)."""
+        interaction = cause.interaction
+        fresh = self._clock() - cause.at <= self._lifetime - MARGIN
+        if interaction.channel_id != channel_id or not fresh or not followups_left(interaction):
+            raise Unreachable(0, where=f"channel {channel_id}")
+        waited = 0.0
+        while not interaction.response.is_done():
+            if waited >= ANSWER_WAIT:
+                raise Unreachable(0, where=f"channel {channel_id}")
+            await asyncio.sleep(ANSWER_POLL)
+            waited += ANSWER_POLL
+        try:
+            message = await interaction.followup.send(wait=True, **kwargs)
+        except discord.HTTPException as error:
+            if error.code != FOLLOWUPS_SPENT:
+                raise
+            spent_followup(interaction, all_of_them=True)
+            raise Unreachable(0, where=f"channel {channel_id}") from error
+        spent_followup(interaction)
+        self.counts[TOKEN] += 1
+        return message
 
     async def edit(self, client: TableBot, session: Session, message_id: int, *,
                    in_slot: bool = False, **kwargs: Any) -> None:

@@ -13,6 +13,16 @@ when they have pictures on (``cogs.rendering.message_delivery.followed_view``; e
 an older one); for a player without such a view, the picture is drawn ahead, so the hand they
 open comes with it at once.
 
+A view is drawn from the live game when its click comes in and remembered once it is answered.
+A change that makes its player awaited can be published in between (a machine seat's move, the
+turn clock's, stored while the click was on its way): its follow then found only the player's
+older view, or none, and the new one would show "Waiting for …" without controls while the
+game waits for them. So a view just remembered is looked at at once
+(:meth:`ViewFollower.catch_up`, through ``FollowedViews.catch_up``): when the game has moved
+past the version it shows and awaits its player, it is brought up to date. The edits of one
+player's view go one at a time, each drawn from the newest version, and a view that already
+shows that version is not edited again.
+
 Memory stays flat: one entry per seated human at most, dropped when the game ends, when the
 token ages out, or after a failed edit.
 """
@@ -30,7 +40,8 @@ from cogs.client_services import Interaction, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
 from cogs.kit.followed_views import FollowedViews
-from cogs.listeners.awaited_players import AwaitedHumans
+from cogs.kit.keyed_locks import Turns
+from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.rendering.message_delivery import draw_hand_ahead, followed_view
 from cogs.table_services import TableServices
 from game.base import PlayerId
@@ -44,6 +55,8 @@ class ViewFollower:
         self._client = client
         self._services = services
         self._awaited = AwaitedHumans()
+        self._turns = Turns()  # (session id, player): one edit of their view at a time
+        services.views.catch_up = self.catch_up
 
     async def on_change(self, change: Change) -> None:
         views = self._services.views
@@ -55,18 +68,41 @@ class ViewFollower:
         if change.kind not in (ChangeKind.STARTED, ChangeKind.ACTION) or session.state is None:
             return
         for player in self._awaited.newly_awaited(change):
-            interaction = views.usable(session.id, player)
-            if interaction is not None:
-                await self._edit(views, interaction, session, player)
+            if views.usable(session.id, player) is not None:
+                await self._follow(session, player)
             else:  # they will open their hand: its picture is drawn by then
                 await draw_hand_ahead(self._client, self._services, session, player,
                                       await player_words(self._client, player))
 
+    async def catch_up(self, session_id: int, player: PlayerId) -> None:
+        """``player``'s view was just remembered: when the live game awaits them and moved
+        past the version it shows (the change that made them awaited was published while it
+        was drawn and answered), bring it up to date."""
+        live = self._client.manager.get(session_id)
+        if live is None or live.is_private or player not in humans_awaited(self._client, live):
+            return
+        shown = self._services.views.shown(session_id, player)
+        if shown is not None and shown < live.version:
+            log.info("session %s: a private view opened as the turn came is brought up to "
+                     "date (version %s -> %s)", session_id, shown, live.version)
+            await self._follow(live, player)
+
+    async def _follow(self, session: Session, player: PlayerId) -> None:
+        """Edit ``player``'s followed view to the newest version (``session`` or a newer live
+        one), unless it shows that version already."""
+        views = self._services.views
+        async with self._turns.of((session.id, player)):
+            current = self._client.manager.get(session.id)
+            if current is not None and current.version > session.version:
+                session = current  # overtaken meanwhile: show the game as it is now
+            interaction = views.usable(session.id, player)
+            shown = views.shown(session.id, player)
+            if interaction is None or (shown is not None and shown >= session.version):
+                return
+            await self._edit(views, interaction, session, player)
+
     async def _edit(self, views: FollowedViews, interaction: Interaction, session: Session,
                     player: PlayerId) -> None:
-        current = self._client.manager.get(session.id)
-        if current is not None and current.version > session.version:
-            session = current  # overtaken meanwhile: show the game as it is now
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
@@ -80,5 +116,7 @@ class ViewFollower:
             log.info("session %s: a private view could not follow the game (%s)",
                      session.id, error.status)
             views.forget(session.id, player)
+        else:
+            views.showing(session.id, player, interaction, session.version)
         finally:
             release_view(render.view)

@@ -74,7 +74,7 @@ async def send_private_table(interaction: Interaction, session: Session,
     render = await private_table(services, session, me, words)
     await answer(interaction, await private_shown(interaction, session, me, render), edit=False,
                  note=note)
-    remember_view(interaction, session.id, me)
+    await remember_view(interaction, session, me)
     # The machine seats may have moved while the answer was on its way, before the message
     # could be followed: their redraw found no message to edit, so it is redrawn here.
     shown = session.version

@@ -10,6 +10,12 @@ moves on: the previous season's champions who are no champion now lose it (Disco
 Guild Member Role", https://discord.com/developers/docs/resources/guild#remove-guild-member-role;
 without the members intent the bot cannot list who holds a role, so it goes by its own record of
 champions).
+
+A DM or a group DM (``cogs.kit.places``: a chat, its own place) has no season channel and no
+role, and the bot cannot write in it: its season's end is owed to the chat's next click
+(``MessageRoutes.owe``), which carries the post as one of its follow-ups. That promise lives in
+the process's memory: a restart before anyone clicks there drops it, and the season's final
+board stays one ``/leaderboard season:`` away, as everywhere.
 """
 
 from __future__ import annotations
@@ -23,16 +29,19 @@ from bot.automation.season_watcher import SeasonEnd
 from bot.ops.request_budget import RequestBudget
 from bot.process.client import TableBot
 from cogs.i18n.interaction import server_words
+from cogs.kit.message_routes import Cause, MessageRoutes
 from cogs.seasons.season_renders import season_end_render
 
 log = logging.getLogger(__name__)
 
 
 class SeasonAnnouncer:
-    def __init__(self, client: TableBot, budget: RequestBudget) -> None:
+    def __init__(self, client: TableBot, budget: RequestBudget,
+                 routes: MessageRoutes | None = None) -> None:
         self.client = client
         # Every request here counts against Discord's global limit: each waits its turn.
         self._budget = budget
+        self._routes = routes  # a chat's post rides on its next click (None: not posted)
 
     async def season_ended(self, end: SeasonEnd) -> int | None:
         message_id = await self.post(end)
@@ -40,8 +49,11 @@ class SeasonAnnouncer:
         return message_id
 
     async def post(self, end: SeasonEnd) -> int | None:
-        """The post in the season channel; its id, or None when none could be made."""
+        """The post in the season channel; its id, or None when none could be made (in a
+        chat: owed to its next click)."""
         if end.channel_id is None:
+            if self._routes is not None and await self._is_chat(end.guild_id):
+                self._owe(self._routes, end)
             return None
         titles = {key: engine.title for key, engine in self.client.manager.engines.items()}
         words = await server_words(self.client, end.guild_id)
@@ -63,6 +75,25 @@ class SeasonAnnouncer:
                         " %s not posted", end.guild_id, end.channel_id, end.season.name)
             return None
         return message.id
+
+    async def _is_chat(self, place_id: int) -> bool:
+        """Whether ``place_id`` is a DM's or a group DM's (its games' channel is the place)."""
+        rows = await self.client.manager.store.query(
+            "SELECT 1 FROM sessions WHERE guild_id = ? AND channel_id = ? LIMIT 1",
+            [place_id, place_id])
+        return bool(rows)
+
+    def _owe(self, routes: MessageRoutes, end: SeasonEnd) -> None:
+        """The chat's next click carries the season's post (drawn then, in its language)."""
+        async def carry(cause: Cause) -> None:
+            titles = {key: engine.title for key, engine in self.client.manager.engines.items()}
+            words = await server_words(self.client, end.guild_id)
+            render = season_end_render(end, titles, words)
+            await routes.follow_up(end.guild_id, cause,
+                                   allowed_mentions=discord.AllowedMentions.none(),
+                                   **render.send_kwargs())
+
+        routes.owe(end.guild_id, f"season {end.season.name}", carry)
 
     async def award(self, end: SeasonEnd) -> int:
         """Give the champion role to each champion and take it from the former ones; returns

@@ -37,6 +37,7 @@ from cogs.commands.option_check import check_options
 from cogs.features import Feature, Place, TableFeatures
 from cogs.i18n.commands import CatalogTranslator
 from cogs.i18n.settings_cache import stored_settings
+from cogs.kit.followed_views import FollowedViews
 from cogs.kit.message_routes import MessageRoutes
 from cogs.kit.unexpected_errors import on_command_error
 from cogs.listeners.announcer import Announcer
@@ -82,9 +83,11 @@ async def setup(bot: TableBot) -> None:
     if pictures.default_on:
         pictures.start()  # else the workers start with the first picture a server asks for
     watch = TableWatch(manager)
+    lifetime = bot.settings.token_lifetime_seconds  # Discord's 15 minutes (tests shorten it)
     services = TableServices(GameUIs(manager.engines), pictures=pictures,
                              bot_levels=bot.settings.offered_bot_levels,
-                             routes=MessageRoutes(bot.budget),
+                             routes=MessageRoutes(bot.budget, lifetime=lifetime),
+                             views=FollowedViews(lifetime=lifetime),
                              features=TableFeatures(bot.add_dynamic_items))
     publisher = TablePublisher(bot, services, run_debounce=bot.settings.table_run_debounce,
                                watch=watch)

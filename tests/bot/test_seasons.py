@@ -307,6 +307,28 @@ async def test_only_the_owner_of_a_guilds_shard_posts_its_season(store: Store) -
     assert [end.guild_id for end in posts[1].ends] == [second]
 
 
+async def test_a_chats_season_is_seen_to_by_the_owner_of_shard_0(store: Store) -> None:
+    """A DM's or group DM's place is its channel (issue 39): Discord delivers its clicks, which
+    carry the season's end there, on shard 0, whatever shard its id would fall on."""
+    from bot.records.shards import ShardSet, shard_of
+    chat = 1 << 22  # as a server's id it would fall on shard 1 of 2
+    assert shard_of(chat, 2) == 1
+    for when in (NOVEMBER, NOVEMBER + timedelta(hours=1)):
+        await finish(store, {"1": 1, "2": 2}, when, guild=chat, channel=chat)
+    now = [DECEMBER]
+    posts = {shard: Recorder() for shard in (0, 1)}
+    watchers = {
+        shard: SeasonWatcher(store, Leaderboards(store, min_games=1), ["count"],
+                             clock=lambda: now[0], shards=ShardSet.of(2, [shard]),
+                             notifier=posts[shard])
+        for shard in (0, 1)
+    }
+    await watchers[0].tick()
+    await watchers[1].tick()
+    assert [end.guild_id for end in posts[0].ends] == [chat]
+    assert posts[1].ends == []
+
+
 async def test_seasons_that_ended_while_no_process_ran_are_posted_at_the_next_start_once(
     db_path: object,
 ) -> None:

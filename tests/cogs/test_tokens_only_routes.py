@@ -163,3 +163,44 @@ async def test_what_is_owed_rides_on_the_next_click_once(routes: MessageRoutes) 
     assert await routes.pay(CHANNEL_ID, cause) == 1
     assert await routes.pay(CHANNEL_ID, cause) == 0
     assert carried == [click.id]
+
+
+async def test_an_owed_write_past_the_clicks_five_follow_ups_waits_for_the_next_click(
+    routes: MessageRoutes, clock: Clock,
+) -> None:
+    """A click carries what was owed as its follow-ups, five at most: what found none left is
+    owed again (not dropped), unless a newer write of it was owed meanwhile."""
+    session = group_dm_session()
+    for what in ("table", "ping", "notice 1", "final 1", "summary", "last"):
+        routes.owe(CHANNEL_ID, what, lambda cause, what=what: routes.send(
+            NoChannel(), session, cause, content=what))  # type: ignore[arg-type]
+    first = Token()
+    assert await routes.pay(CHANNEL_ID, Cause(None, first, clock.now)) == 6  # type: ignore[arg-type]
+    assert len(first.sent) == USER_APP_FOLLOWUPS
+    clock.now += 1
+    second = Token()
+    assert await routes.pay(CHANNEL_ID, Cause(None, second, clock.now)) == 1  # type: ignore[arg-type]
+    assert len(second.sent) == 1
+    assert await routes.pay(CHANNEL_ID, Cause(None, Token(), clock.now)) == 0  # type: ignore[arg-type]
+
+
+async def test_a_message_of_no_game_rides_on_the_clicks_follow_ups_only(
+    routes: MessageRoutes, clock: Clock,
+) -> None:
+    """``follow_up`` (a chat's season end): a follow-up of the paying click, in its channel,
+    while its token is fresh and has follow-ups left; else Unreachable, so it stays owed."""
+    click = Token()
+    cause = Cause(None, click, clock.now)  # type: ignore[arg-type]
+    with pytest.raises(Unreachable):  # another channel's click
+        await routes.follow_up(CHANNEL_ID + 1, cause, content="season")
+    for _ in range(USER_APP_FOLLOWUPS):
+        await routes.follow_up(CHANNEL_ID, cause, content="season")
+    assert len(click.sent) == USER_APP_FOLLOWUPS
+    with pytest.raises(Unreachable):
+        await routes.follow_up(CHANNEL_ID, cause, content="season")
+    clock.now += TOKEN_LIFETIME
+    with pytest.raises(Unreachable):  # a lapsed token
+        await routes.follow_up(CHANNEL_ID, Cause(None, Token(), 1000.0), content="season")  # type: ignore[arg-type]
+    spent = Token(refuse_with=40094)  # Discord says this click's follow-ups are spent
+    with pytest.raises(Unreachable):
+        await routes.follow_up(CHANNEL_ID, Cause(None, spent, clock.now), content="season")  # type: ignore[arg-type]

@@ -101,6 +101,56 @@ async def test_the_idle_view_shows_the_controls_when_the_turn_comes(
     assert len(table.cog.services.views) == 2
 
 
+async def test_a_view_opened_while_the_turn_comes_is_brought_up_to_date(
+    split: tuple[SplitTable, Clock],
+) -> None:
+    """The race seen under load (issue 39): a view is drawn from the live game when its click
+    comes in, and the change that makes its player awaited (a machine seat's move, the turn
+    clock's) is published while the answer is on its way: that change's follow finds no view
+    to edit. The view just remembered is then brought up to date at once."""
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    mover, waiter = str(on_turn.id), str(other.id)
+    ia = table.interaction(other)
+    await table.cog.interaction_check(ia)  # type: ignore[arg-type]
+    answer = ia.response.send_message
+
+    async def answered_as_the_turn_passes(content: str | None = None, **kwargs: Any) -> None:
+        # The other player's turn ends while this answer travels; its change is delivered.
+        while table.engine.awaiting(table.session().state) == [mover]:
+            session = table.session()
+            legal = table.engine.legal_actions(session.state, mover)
+            action = next(a for a in legal if a.type in ("draw", "discard"))
+            await table.manager.act(session.id, mover, session.version, action)
+        await table.manager.settle()
+        await answer(content, **kwargs)
+
+    ia.response.send_message = answered_as_the_turn_passes  # type: ignore[method-assign]
+    await GameCog.hand.callback(table.cog, ia)  # type: ignore[arg-type]
+    await table.manager.settle()
+    assert "No moves for you now" in ia.sent[0].text and ia.sent[0].custom_ids == []
+    session = table.session()
+    assert table.engine.awaiting(session.state) == [waiter]
+    [edit] = follow_edits(ia)
+    assert "No moves for you now" not in edit.text and "**Your hand" in edit.text
+    assert edit.custom_ids and all(f":{session.id}:{session.version}:" in cid
+                                   for cid in edit.custom_ids)
+    assert table.cog.services.views.shown(session.id, waiter) == session.version
+
+
+async def test_a_view_is_edited_once_per_version(split: tuple[SplitTable, Clock]) -> None:
+    """A view opened after the change that made its player awaited shows that version
+    already: neither that change's follow nor the catch-up edits it again."""
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    await play_turn(table, on_turn)
+    opened = await open_hand(table, other)
+    assert [sent.kind for sent in opened.sent] == ["send_message"]
+    assert "**Your hand" in opened.sent[0].text
+
+
 async def test_an_aged_token_is_not_used_and_is_dropped(split: tuple[SplitTable, Clock]) -> None:
     table, clock = split
     await start_game(table, (ANA, BEN))

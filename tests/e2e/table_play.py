@@ -183,9 +183,16 @@ class TablePlay:
         assert shown.ephemeral and shown.original_message_id is not None, shown.callback_data
         self.private[player] = shown.original_message_id
         self.run_checks()
-        found = self.current_choices(self.fd.message(shown.original_message_id), version)
-        assert found, f"{user.name}'s private view has no controls: {shown.callback_data}"
-        return found
+        # The view is drawn from the bot's live game when the click comes in: a move stored
+        # just before (a machine seat's) may not be live yet, and the view shows the turn before
+        # it. It follows the game (cogs.listeners.view_follow): its controls come with an edit.
+        view_id = shown.original_message_id
+        await self.bot.wait_until(
+            lambda: self.current_choices(self.fd.message(view_id), version), POSTS_TIMEOUT,
+            f"{user.name}'s private view to show their controls (opened as"
+            f" {self.fd.message(view_id).text!r})")
+        self.run_checks()
+        return self.current_choices(self.fd.message(view_id), version)
 
     async def _from_ping(self, player: PlayerId, user: FakeUser, version: int) -> list[Choice]:
         """The ping's controls for ``player``, or the private view its My hand / panel opens

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord, InteractionRecord, StoredMessage
+from bot.rankings.seasons import season_of
+from cogs.commands.game_threads import NO_THREADS_IN_A_CHAT, NO_THREADS_WITHOUT_THE_BOT
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.common_words import JOIN
 from cogs.i18n.language import Language
@@ -27,6 +31,9 @@ from tests.e2e.test_scenario_split import split_rank
 from tests.e2e.test_scenario_ten import ten_rank
 
 KEEPS_UP = "the table keeps up through your clicks"
+TIMED_OUT = "timed out (1 in a row)"  # logged once the turn clock's moves are stored
+OWED = "waits for the next click there"  # logged when a write is owed to a chat's next click
+LAPSE = 45.0  # seconds a token serves in the test of a lapse while the bot runs
 
 
 def stored_place(table: TablePlay) -> tuple[int, dict[str, object]]:
@@ -54,24 +61,12 @@ def channel_calls(fd: FakeDiscord, since: int = 0) -> list[str]:
 
 async def play_with_machines(table: TablePlay, *, until: Callable[[], bool]) -> None:
     """The people step when awaited, the machine seats move meanwhile, until ``until()``."""
-    retries = 0
     while not until():
         assert table.steps < 2000, "no end"
-        # The stored game may be ahead of the oracle (a machine seat or the clock moved since
-        # it last read): who is awaited is read after catching up.
+        # A machine seat may have moved since the oracle last read the store.
         table.oracle.sync(table.db, table.session_id)
         if table.oracle.awaiting()[0] in table.users:
-            try:
-                await table.step()
-            except AssertionError as err:
-                # Seen only under CI's load (issue 39's closing note): the opened view showed a
-                # machine seat awaited while the stored game awaited the person. Not understood
-                # yet; the game goes on once the next move is stored (the seat's or the clock's).
-                if "has no controls" not in str(err) or retries >= 3:
-                    raise
-                retries += 1
-                await table.poll(lambda: table.oracle.sync(table.db, table.session_id) > 0,
-                                 POSTS_TIMEOUT * 5, "the next stored move")
+            await table.step()
         else:
             await table.machine_moves()
 
@@ -166,15 +161,17 @@ async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_ki
     # minute is long gone, so the turn clock plays for them.
     for record in anywhere.interactions:
         anywhere.expire_token(record)
-    seq, calls = table.oracle.seq, len(anywhere.world.calls)
+    calls = len(anywhere.world.calls)
     shown = {m.id: len(m.versions) for m in anywhere.public(group)}
     await anywhere_bot.kill()
     anywhere_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(20 * 60)
     await anywhere_bot.start()
-    await table.poll(lambda: table.oracle.sync(table.db, table.session_id) > 0 or
-                     table.oracle.seq > seq, POSTS_TIMEOUT, "the turn clock's move")
-    await anywhere_bot.wait_until(lambda: "timed out" in anywhere_bot.log_text().lower()
-                                  or table.oracle.seq > seq, POSTS_TIMEOUT, "the clock")
+    # The clock plays the default moves until the game no longer awaits the player, each
+    # stored on its own, and logs the time-out after the last: the oracle reads them then (in
+    # between, the store would show the player still awaited).
+    await anywhere_bot.wait_until(lambda: TIMED_OUT in anywhere_bot.log_text(), POSTS_TIMEOUT,
+                                  "the turn clock's moves")
+    assert table.oracle.sync(table.db, table.session_id) > 0
     # Stored, and nothing sent: no token can carry it and the channel is out of reach.
     assert channel_calls(anywhere, calls) == []
     assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
@@ -191,6 +188,85 @@ async def test_ten_with_a_bot_seat_in_a_group_dm_waits_out_a_long_pause_and_a_ki
                                   "the final post")
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
+
+
+async def test_the_turn_clock_plays_after_the_last_token_lapsed_while_the_bot_runs(
+    anywhere: FakeDiscord, tmp_path: Path
+) -> None:
+    """No restart: nobody clicks for longer than a token lives (shortened to LAPSE seconds in
+    the stand-in and the bot alike), the player's minute runs out, the clock plays for them and
+    the machine seat moves on. Nothing is sent meanwhile (no channel route, no lapsed token):
+    it is owed, and the next click carries the table and the clock's notice."""
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("lapse", alice, bob)
+    anywhere.set_token_lifetime(LAPSE)
+    env = {**BOT_ENV, "TOKEN_LIFETIME_SECONDS": str(LAPSE)}
+    proc = BotProcess(anywhere, tmp_path / "lapse", extra_env=env, dev_guild=False)
+    try:
+        await proc.start()
+        await proc.wait_until(lambda: anywhere.commands(), 20.0, "the command sync")
+        table = TablePlay(anywhere, proc, group, TenEngine(), Strategy(ten_rank, seed=5))
+        await table.open("ten", alice, bob, level="easy", turn_minutes=1)
+        await play_with_machines(table, until=lambda: table.steps >= 4
+                                 and table.oracle.awaiting()[0] in table.users)
+        waiting, seq = table.oracle.awaiting()[0], table.oracle.seq
+        # Nobody clicks. The last click's token still carries what that step made (the table,
+        # the machine seat's moves); then it lapses, a quarter of a minute before the player's
+        # minute runs out (their turn began with that click or after it).
+        lapsed_at = anywhere.interactions[-1].dispatched_at + LAPSE
+        await table.poll(lambda: time.monotonic() > lapsed_at, LAPSE + 5, "every token lapsed")
+        assert table.oracle.sync(table.db, table.session_id) == 0  # the clock has not played
+        calls = len(anywhere.world.calls)
+        shown = {m.id: len(m.versions) for m in anywhere.public(group)}
+        owed_before = owed_lines(proc)
+        await proc.wait_until(lambda: TIMED_OUT in proc.log_text(), 60.0, "the turn clock")
+        # The clock's notice and the table are owed to the next click (logged once owed).
+        await proc.wait_until(
+            lambda: {"notice", "table"} <= {line.split()[0] for line in
+                                             owed_lines(proc)[len(owed_before):]},
+            POSTS_TIMEOUT, "the clock's writes owed to the next click")
+        [(_, player, _), *_] = table.db.actions(table.session_id, seq)
+        assert player == waiting  # the clock's move, stored
+        await table.machine_moves()
+        # Nothing was sent: no channel route, no token (each one lapsed), nothing changed.
+        assert webhook_or_channel_calls(anywhere, calls) == []
+        assert {m.id: len(m.versions) for m in anywhere.public(group)} == shown
+        # The next click brings the table up to date and carries the clock's notice.
+        old_table = table.row().table_message_id
+        assert old_table is not None
+        clicks = len(anywhere.interactions)
+        await table.step()
+        await proc.wait_until(
+            lambda: any("ran out of time" in m.content for m in anywhere.public(group)),
+            POSTS_TIMEOUT, "the turn clock's notice, carried by the next click")
+        await proc.wait_until(lambda: table.row().table_message_id != old_table,
+                              POSTS_TIMEOUT, "the table posted anew by the next click")
+        new_table = table.row().table_message_id
+        notice = next(m for m in anywhere.public(group) if "ran out of time" in m.content)
+        for shown_now in (notice.id, new_table):  # each a follow-up of a click since
+            assert [r.user for r in anywhere.interactions[clicks:]
+                    if shown_now in r.followup_ids] in ([alice], [bob])
+        assert len(anywhere.message(old_table).versions) == shown[old_table]  # left as it was
+        await play_with_machines(table, until=lambda: table.steps >= 12)
+        assert table.oracle.matches_stored(table.row())
+        assert channel_calls(anywhere) == []
+        assert [c.path for c in anywhere.world.calls if c.status == 401] == []
+        assert_clean_log(proc)
+    finally:
+        await proc.close()
+
+
+def owed_lines(proc: BotProcess) -> list[str]:
+    """What the bot logged as owed to a chat's next click (``MessageRoutes.owe``): "table",
+    "ping", "notice 1", ..."""
+    return [line.split(": the ", 1)[1] for line in proc.log_text().splitlines()
+            if OWED in line]
+
+
+def webhook_or_channel_calls(fd: FakeDiscord, since: int) -> list[str]:
+    """The bot's requests with an interaction's token or to a channel, from call ``since`` on."""
+    return [f"{c.method} {c.path} -> {c.status}" for c in fd.world.calls[since:]
+            if c.route.startswith(("/channels/", "/webhooks/", "/interactions/"))]
 
 
 @pytest.mark.parametrize("language", list(Language))
@@ -275,6 +351,70 @@ async def test_controls_of_another_group_or_another_dm_are_refused_privately(
     stolen = await anywhere.forged_click(bob, rules.original_message_id or 0, control.custom_id)
     assert stolen.ephemeral and "another table" in reply_text(anywhere, stolen)
     assert alices.row()[2] == version
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_a_thread_asked_for_where_the_bot_cannot_open_one_is_refused_privately(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    """``/game new thread:true`` in a group DM (a chat has no threads) or in a server that
+    never invited the bot (it cannot open one there): refused privately, in the player's
+    language, nothing opened; without the option the lobby opens in the chat."""
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("threads", alice, bob)
+    games = anywhere.add_foreign_guild("Elsewhere", "games", alice)
+    dm = anywhere.add_dm(alice)
+    for language in Language:
+        await anywhere.slash(alice, dm, "language", language=language.value)
+        words = words_for(language)
+        for place, refusal in ((group, NO_THREADS_IN_A_CHAT), (games, NO_THREADS_WITHOUT_THE_BOT)):
+            refused = await anywhere.slash(alice, place, "game new", game="split", thread=True)
+            assert refused.ephemeral, (language, refused.callback_data)
+            assert reply_text(anywhere, refused) == words.text(refusal), language
+    assert anywhere.public(group) == [] and anywhere.public(games) == []
+    with sqlite3.connect(anywhere_bot.database_path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM sessions").fetchone() == (0,)
+    opened = await anywhere.slash(alice, group, "game new", game="split", thread=False)
+    assert opened.callback_type == 4 and not opened.ephemeral
+    assert channel_calls(anywhere) == []
+    assert_clean_log(anywhere_bot)
+
+
+async def test_a_chats_season_end_rides_on_its_next_click(
+    anywhere: FakeDiscord, anywhere_bot: BotProcess
+) -> None:
+    """A group DM is its own place: when its season is over, nothing can be posted there (no
+    season channel, no channel route), so the end is owed to the chat's next click, which
+    carries the champion and the final board as its follow-up."""
+    alice, bob, _ = anywhere.world.users.values()
+    group = anywhere.add_group_dm("season", alice, bob)
+    table = TablePlay(anywhere, anywhere_bot, group, SplitEngine(), Strategy(split_rank, seed=4))
+    await table.open("split", alice, bob)
+    await table.play_to_end()
+    await anywhere_bot.wait_until(lambda: final_post(anywhere, table), POSTS_TIMEOUT,
+                                  "the final post")
+    results = table.db.results(table.session_id)
+    winner = next(player for player, (place, _) in results.items() if place == 1)
+    season = season_of("month", datetime.now(UTC))
+    # The bot comes back with its clock past the month's end: the season is over.
+    offset = season.end + timedelta(minutes=5) - datetime.now(UTC)
+    anywhere_bot.extra_env["CLOCK_OFFSET_SECONDS"] = str(offset.total_seconds())
+    await anywhere_bot.restart(hard=False)
+    await anywhere_bot.wait_until(
+        lambda: f"the season {season.name} waits for the next click" in anywhere_bot.log_text(),
+        30.0, "the season's end owed to the chat")
+
+    def season_posts() -> list[StoredMessage]:
+        return [m for m in anywhere.public(group) if f"season {season.name} is over" in m.text]
+
+    assert season_posts() == []
+    replay = await anywhere.click_label(bob, table.table(), "Replay")
+    assert replay.ephemeral
+    await anywhere_bot.wait_until(season_posts, POSTS_TIMEOUT, "the season's end, carried")
+    [post] = season_posts()
+    assert post.id in replay.followup_ids
+    assert f"<@{winner}>" in post.embeds[0]["description"].splitlines()[0]  # the champion
     assert channel_calls(anywhere) == []
     assert_clean_log(anywhere_bot)
 
