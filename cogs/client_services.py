@@ -10,6 +10,7 @@ Tests put a fake client with the same on their fake interactions (``tests/fakes.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 import discord
@@ -30,6 +31,8 @@ from game.base import PlayerId
 
 Interaction = discord.Interaction[TableBot]
 
+log = logging.getLogger(__name__)
+
 
 
 def manager_of(interaction: Interaction) -> SessionManager:
@@ -45,7 +48,10 @@ async def remember_view(interaction: Interaction, session: Session, player: Play
     views = context_of(interaction).services.views
     views.remember(session.id, player, interaction, session.version)
     if views.catch_up is not None and not session.is_private:
-        await views.catch_up(session.id, player)
+        try:
+            await views.catch_up(session.id, player)
+        except Exception:
+            log.exception("session %s: a view could not catch up with the game", session.id)
 
 
 async def tell_if_blocked(interaction: Interaction, session_id: int, player: PlayerId,

@@ -228,8 +228,9 @@ def _fallback(request: Request, payload_key: str, form_key: str) -> Request:
             plain = _plain_request(kept, payload_key, form_key)
             if plain is None:
                 raise
+            answer = await request(*args, **plain)  # still refused: the emojis were not why
             CARD_EMOJIS.stop(f"Discord refused a message with them ({error.text})")
-            return await request(*args, **plain)
+            return answer
 
     send.__wrapped__ = request  # type: ignore[attr-defined]
     return send

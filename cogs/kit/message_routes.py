@@ -202,8 +202,9 @@ class MessageRoutes:
             except Unreachable:  # the click's follow-ups ran out: the next click carries it
                 if what not in self._owed.get(channel_id, {}):  # unless a newer one is owed
                     self.owe(channel_id, what, write)
-            except discord.HTTPException as error:
-                log.warning("a write owed to channel %s failed (%s)", channel_id, error.status)
+            except Exception as error:
+                log.warning("a write owed to channel %s failed (%s)", channel_id,
+                            getattr(error, "status", type(error).__name__))
         return len(owed)
 
     def caught_up(self, session_id: int) -> None:
@@ -373,6 +374,8 @@ class MessageRoutes:
         try:
             message = await interaction.followup.send(wait=True, **kwargs)
         except discord.HTTPException as error:
+            if token_refused(error):  # the token died early: the next click carries it
+                raise Unreachable(0, where=f"channel {channel_id}") from error
             if error.code != FOLLOWUPS_SPENT:
                 raise
             spent_followup(interaction, all_of_them=True)

@@ -20,6 +20,7 @@ kept alive by the memo), the least recently used dropped first.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict
 from typing import Any, Protocol
@@ -45,6 +46,8 @@ class ViewMemo:
         self._views: OrderedDict[
             tuple[int, int, PlayerId | None], tuple[weakref.ref[Session], Any]] = OrderedDict()
         self.built = 0  # views built (tests, figures)
+        # With IMAGE_PROCESSES=0 the pictures are drawn in threads that read the memo too.
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._views)
@@ -59,14 +62,16 @@ class ViewMemo:
 
     def of(self, session: Session, viewer: PlayerId | None) -> Any:
         key = (session.id, session.version, viewer)
-        found = self._views.get(key)
-        if found is not None and found[0]() is session:
-            self._views.move_to_end(key)
-            return found[1]
+        with self._lock:
+            found = self._views.get(key)
+            if found is not None and found[0]() is session:
+                self._views.move_to_end(key)
+                return found[1]
         view = self._engine.view(session.state, viewer)
-        self.built += 1
-        self._views[key] = (weakref.ref(session), view)
-        self._views.move_to_end(key)
-        if len(self._views) > self._kept:
-            self._views.popitem(last=False)
+        with self._lock:
+            self.built += 1
+            self._views[key] = (weakref.ref(session), view)
+            self._views.move_to_end(key)
+            if len(self._views) > self._kept:
+                self._views.popitem(last=False)
         return view

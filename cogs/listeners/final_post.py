@@ -30,6 +30,7 @@ from cogs.i18n.words import Words
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
 from cogs.kit.message_routes import Cause, Unreachable, cause_of
+from cogs.pictures import text_only
 from cogs.rendering.message_delivery import final_picture
 from cogs.rendering.replay_pages import review_button
 from cogs.table_services import TableServices
@@ -101,10 +102,11 @@ class FinalPost:
         no token can (a tokens-only table after a long pause), owed to the next click there
         (``cogs.kit.message_routes``)."""
         words = await server_words(self._client, session.guild_id)
+        picture = await final_picture(self._client, self._services, session)
         render = with_final_picture(
-            final_post(self._client, self._services.uis, session, words),
-            await final_picture(self._client, self._services, session),
-        )
+            final_post(self._client, self._services.uis, session, words), picture)
+        if picture is None:  # the server's text-only mode: card names without their emojis
+            render = text_only(render)
         routes = self._services.routes
         left = {session.table_message_id: "table"} if session.table_message_id else {}
         try:

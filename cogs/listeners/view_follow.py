@@ -115,7 +115,8 @@ class ViewFollower:
         except discord.HTTPException as error:
             log.info("session %s: a private view could not follow the game (%s)",
                      session.id, error.status)
-            views.forget(session.id, player)
+            if views.usable(session.id, player) is interaction:  # not a view opened meanwhile
+                views.forget(session.id, player)
         else:
             views.showing(session.id, player, interaction, session.version)
         finally:

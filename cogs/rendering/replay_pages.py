@@ -50,6 +50,7 @@ from cogs.kit.card_layout import MAX_TEXT, text_length
 from cogs.kit.custom_ids import Item, ReplayButton, ReplayJump, ReplayTag, ReviewButton
 from cogs.kit.page_controls import NOT_THIS_MESSAGE, on_own_page
 from cogs.kit.places import place_id
+from cogs.pictures import text_only
 from cogs.replay_cache import BuiltReplay
 from game.base import Event
 from game.replay import Replay, ReplayRefused, ReplayStep
@@ -361,6 +362,10 @@ async def replay_click(interaction: Interaction, session_id: int, step: int,
         return
     render = replay_render(context_of(interaction).services.uis.ui(built.session.game), built, step,
                            await user_words(interaction), hands=hands)
+    pictures = context_of(interaction).services.pictures
+    if not await pictures.private_on(interaction.client.manager.store, built.session.guild_id,
+                                     interaction.user.id):
+        render = text_only(render)  # the reader's text-only mode: no card emojis either
     if fresh:
         await interaction.response.send_message(ephemeral=True, **render.send_kwargs())
     else:

@@ -159,6 +159,27 @@ async def test_a_request_refused_for_an_emoji_goes_again_without_them(
     assert "emoji" not in sent[1]["multipart"][0]["value"]
 
 
+async def test_emojis_stay_in_use_when_the_plain_request_is_refused_too(
+    process_emojis: CardEmojis
+) -> None:
+    """A refusal that names an emoji of the control's own (🃏), not ours: the plain retry is
+    refused the same way, so ours were not the cause and stay in use."""
+    emoji = process_emojis.emoji_for("7♥")
+    assert emoji is not None
+    calls = 0
+
+    async def request(route: str, **kwargs: Any) -> None:
+        nonlocal calls
+        calls += 1
+        raise refusal("Invalid Form Body\nIn components.1.emoji.name: Invalid emoji")
+
+    payload = {"components": [{"type": 2, "label": "Discard 7♥",
+                               "emoji": {"id": emoji.id, "name": emoji.name}}]}
+    with pytest.raises(discord.HTTPException):
+        await _fallback(request, "json", "form")("route", json=payload)
+    assert calls == 2 and process_emojis.active
+
+
 async def test_other_refusals_are_not_retried(process_emojis: CardEmojis) -> None:
     calls = 0
 

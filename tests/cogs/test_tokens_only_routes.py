@@ -204,3 +204,27 @@ async def test_a_message_of_no_game_rides_on_the_clicks_follow_ups_only(
     spent = Token(refuse_with=40094)  # Discord says this click's follow-ups are spent
     with pytest.raises(Unreachable):
         await routes.follow_up(CHANNEL_ID, Cause(None, spent, clock.now), content="season")  # type: ignore[arg-type]
+
+
+async def test_a_message_of_no_game_whose_token_discord_refuses_stays_owed(
+    routes: MessageRoutes, clock: Clock,
+) -> None:
+    """A click's token Discord no longer knows (10015 Unknown Webhook) carries nothing: the
+    season's end stays owed to the next click instead of being lost; another owed write that
+    fails for another reason does not take the rest down with it."""
+    dead = Token(refuse_with=10015)
+    written: list[str] = []
+
+    async def season(cause: Cause) -> None:
+        await routes.follow_up(CHANNEL_ID, cause, content="season")
+        written.append("season")
+
+    async def broken(cause: Cause) -> None:
+        raise RuntimeError("not an HTTP error")
+
+    routes.owe(CHANNEL_ID, "broken", broken)
+    routes.owe(CHANNEL_ID, "season", season)
+    await routes.pay(CHANNEL_ID, Cause(None, dead, clock.now))  # type: ignore[arg-type]
+    assert written == []
+    await routes.pay(CHANNEL_ID, Cause(None, Token(), clock.now))  # type: ignore[arg-type]
+    assert written == ["season"]
