@@ -48,6 +48,8 @@ from game.base import PlayerId
 
 log = logging.getLogger(__name__)
 
+REDRAWS = 3  # drawings of one follow that a faster game may overtake before it gives up
+
 class ViewFollower:
     """Edits an awaited player's latest private view when the turn comes to them."""
 
@@ -92,17 +94,27 @@ class ViewFollower:
         one), unless it shows that version already."""
         views = self._services.views
         async with self._turns.of((session.id, player)):
-            current = self._client.manager.get(session.id)
-            if current is not None and current.version > session.version:
-                session = current  # overtaken meanwhile: show the game as it is now
-            interaction = views.usable(session.id, player)
-            shown = views.shown(session.id, player)
-            if interaction is None or (shown is not None and shown >= session.version):
-                return
-            await self._edit(views, interaction, session, player)
+            for _ in range(REDRAWS):
+                current = self._client.manager.get(session.id)
+                if current is not None and current.version > session.version:
+                    session = current  # overtaken meanwhile: show the game as it is now
+                interaction = views.usable(session.id, player)
+                shown = views.shown(session.id, player)
+                if interaction is None or (shown is not None and shown >= session.version):
+                    return
+                if await self._edit(views, interaction, session, player):
+                    return
+                # The game moved on while the view was drawn (a picture can take a while): an
+                # edit now could overwrite the player's own newer answer with the older turn.
+
+    def _moved_on(self, session: Session) -> bool:
+        current = self._client.manager.get(session.id)
+        return current is not None and current.version > session.version
 
     async def _edit(self, views: FollowedViews, interaction: Interaction, session: Session,
-                    player: PlayerId) -> None:
+                    player: PlayerId) -> bool:
+        """Edit the view to ``session``; False (nothing sent) when the game moved past it while
+        the view was drawn."""
         locale = getattr(interaction, "locale", None)
         words = await player_words(self._client, int(player) if player.isdigit() else 0,
                                    getattr(locale, "value", locale))
@@ -110,6 +122,9 @@ class ViewFollower:
         render = private_in(self._services.uis.ui(session.game), session, player, words,
                             lambda: features.turn_items(session, player, words))
         render = await followed_view(self._client, self._services, session, player, render, words)
+        if self._moved_on(session):
+            release_view(render.view)
+            return False
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:
@@ -121,3 +136,4 @@ class ViewFollower:
             views.showing(session.id, player, interaction, session.version)
         finally:
             release_view(render.view)
+        return True

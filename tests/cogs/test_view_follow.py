@@ -264,3 +264,41 @@ async def test_the_hand_of_a_player_without_a_followed_view_is_drawn_ahead(
         assert [f.filename for f in opened.sent[0].files] == ["hand.png"]
     finally:
         pictures.close()
+
+
+async def test_a_view_drawn_while_the_game_moves_on_is_drawn_again_not_sent_stale(
+    split: tuple[SplitTable, Clock], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen under load with pictures on (bench.global_calls): the follower drew a view for the
+    turn that came to the player, the player moved meanwhile from that view, and the older
+    drawing then overwrote their newer answer (its controls stale). A drawing the game moved
+    past is dropped and the view drawn again from the live game."""
+    import cogs.listeners.view_follow as view_follow
+
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    waiter = str(other.id)
+    idle = await open_hand(table, other)
+    draw = view_follow.followed_view
+    overtaken: list[int] = []
+
+    async def drawn_while_the_player_moves(client: Any, services: Any, session: Any,
+                                           player: Any, render: Any, words: Any) -> Any:
+        drawn = await draw(client, services, session, player, render, words)
+        if not overtaken:
+            overtaken.append(session.version)
+            legal = table.engine.legal_actions(session.state, waiter)
+            action = next(a for a in legal if a.type == "draw")
+            await asyncio.wait_for(
+                table.manager.act(session.id, waiter, session.version, action), 5)
+        return drawn
+
+    monkeypatch.setattr(view_follow, "followed_view", drawn_while_the_player_moves)
+    await play_turn(table, on_turn)
+    await table.manager.settle()
+    edits = follow_edits(idle)
+    assert overtaken and edits
+    assert not any(f":{overtaken[0]}:" in cid for edit in edits for cid in edit.custom_ids)
+    session = table.session()
+    assert all(f":{session.id}:{session.version}:" in cid for cid in edits[-1].custom_ids)
