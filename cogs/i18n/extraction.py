@@ -73,10 +73,16 @@ def extract_template(root: Path = ROOT) -> Catalog:
     return template
 
 
-def write_catalog(catalog: Catalog, path: Path) -> None:
+TEMPLATE_WIDTH = 100
+# The translations' wrapping as the translators' tools (pybabel, Poedit) write them, so that an
+# update changes only the entries that changed.
+TRANSLATION_WIDTH = 76
+
+
+def write_catalog(catalog: Catalog, path: Path, width: int = TEMPLATE_WIDTH) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
-        write_po(handle, catalog, width=100, sort_output=False)
+        write_po(handle, catalog, width=width, sort_output=False)
 
 
 def update_catalogs(languages: Iterable[Language] = TRANSLATED) -> None:
@@ -89,4 +95,4 @@ def update_catalogs(languages: Iterable[Language] = TRANSLATED) -> None:
         catalog.update(template, no_fuzzy_matching=True)
         catalog.revision_date = datetime.now(UTC)
         catalog.obsolete.clear()
-        write_catalog(catalog, path)
+        write_catalog(catalog, path, TRANSLATION_WIDTH)
