@@ -11,7 +11,7 @@ import pytest
 from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.driver import INSTANCES
-from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT
+from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT, synced_bot
 
 
 @pytest.fixture(autouse=True)
@@ -54,13 +54,8 @@ async def pictures_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotP
 @pytest.fixture
 async def live_bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     """``python -m bot`` connected to ``guild`` with its commands synced."""
-    proc = BotProcess(guild, tmp_path / "bot", extra_env=BOT_ENV)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
+    async with synced_bot(guild, tmp_path / "bot") as proc:
         yield proc
-    finally:
-        await proc.close()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

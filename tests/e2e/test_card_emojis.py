@@ -28,7 +28,7 @@ from cogs.split.card_face import emoji_faces as split_faces
 from cogs.ten.card_face import emoji_faces as ten_faces
 from game.ten import display
 from tests.e2e.players import choices_on, use
-from tests.e2e.scenario_support import BOT_ENV, assert_clean_log
+from tests.e2e.scenario_support import BOT_ENV, assert_clean_log, synced_bot
 
 FACES = len(split_faces()) + len(ten_faces(display))
 EMOJI_ENV = {**BOT_ENV, "IMAGES": "on", "CARD_EMOJIS": "on"}
@@ -44,13 +44,8 @@ def emoji_bot(guild: FakeDiscord, tmp_path: Path) -> BotProcess:
 
 @pytest.fixture
 async def bot(guild: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    proc = emoji_bot(guild, tmp_path)
-    try:
-        await proc.start()
-        await proc.wait_until(lambda: guild.commands(), 20.0, "the command sync")
+    async with synced_bot(guild, tmp_path / "bot", EMOJI_ENV) as proc:
         yield proc
-    finally:
-        await proc.close()
 
 
 def uploads(fd: FakeDiscord) -> int:
