@@ -18,6 +18,11 @@ pictures on, reviews at the end off; ``reviews`` = pictures off, reviews at the 
 ``all`` = pictures on, reviews at the end on. The defaults of the bot are whatever its
 ``Settings`` say; each run sets ``IMAGES`` and ``REVIEW_AT_END`` explicitly.
 
+Pictures: the files the stand-in received per action (sent), and the pictures the bot's workers
+drew and skipped as stale per action (its ``/metrics``, ``tablebot_pictures_drawn_total`` and
+``..._skipped_total``; a bot without them prints ``-``): drawn less distinct pictures sent is
+what was drawn for nobody.
+
 ``--profile`` samples the bot process (not its workers) with py-spy (a bench-only tool:
 ``pip install -e '.[bench]'``) during each run and prints where its CPU went, by part (gateway
 parsing, the click path, rendering text, pictures, JSON and models, the store, the HTTP client,
@@ -63,6 +68,9 @@ SETTINGS = {
 REVIEW_STORED = re.compile(r"review of session \d+ stored")
 # Logged when the backlog had no room for a game's reviews at its end (issue 42).
 REVIEWS_DROPPED = re.compile(r"the reviews at the end of session \d+ dropped")
+# The bot's operations endpoint (HTTP_PORT=0: a free port, logged), read for its picture counts.
+OPS_ENDPOINT = re.compile(r"operations endpoint on (http://[\d.]+:\d+)")
+PICTURE_COUNT = re.compile(r'^tablebot_pictures_(drawn|skipped)_total\{kind="(\w+)"\} ([\d.e+]+)$')
 REVIEWS_TIMEOUT = 900.0  # seconds for every review of a run (one worker, a busy machine)
 NAN = float("nan")
 
@@ -123,6 +131,24 @@ async def workers_started(pid: int) -> float:
         elif time.monotonic() - changed >= STARTED_QUIET:
             break
     return seen
+
+
+async def picture_counts(bot: BotProcess) -> Counter[str]:
+    """Pictures drawn and skipped so far, by kind (``drawn hand`` …), from the bot's
+    ``/metrics``; empty when it has none (a bot from before issue 42's fourth pass)."""
+    import aiohttp
+
+    found = next((m.group(1) for line in bot.output if (m := OPS_ENDPOINT.search(line))), None)
+    counts: Counter[str] = Counter()
+    if found is None:
+        return counts
+    async with aiohttp.ClientSession() as http, http.get(f"{found}/metrics") as response:
+        text = await response.text()
+    for line in text.splitlines():
+        match = PICTURE_COUNT.match(line)
+        if match:
+            counts[f"{match.group(1)} {match.group(2)}"] = int(float(match.group(3)))
+    return counts
 
 
 class Sampler:
@@ -257,6 +283,7 @@ class RunFigures:
     cpu: tuple[float, float, float] = (NAN, NAN, NAN)
     stacks: Counter[str] = field(default_factory=Counter)
     uploads: Counter[str] = field(default_factory=Counter)  # pictures sent, by file name
+    pictures: Counter[str] = field(default_factory=Counter)  # drawn / skipped, by kind
     reviews: int = 0  # reviews stored (at the end)
     worker_start: float = 0.0  # CPU seconds of the workers' start, before the meter
 
@@ -293,7 +320,7 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
     seats = [[fd.add_user(f"p{t}-{s}") for s in range(players)] for t in range(tables)]
     channels = [fd.add_channel(f"{game}-{t}") for t in range(tables)]
     figures = RunFigures(game, setting)
-    env = {**bot_env(checkout), **SETTINGS[setting]}
+    env = {**bot_env(checkout), **SETTINGS[setting], "HTTP_PORT": "0"}
     async with fd:
         bot = BotProcess(fd, workdir / f"{game}-{setting}", extra_env=env,
                          log_level="INFO", keep_lines=200_000)
@@ -309,6 +336,7 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
                                workers=workers)
                        if profile_rate else None)
             meter.start()
+            pictures_before = await picture_counts(bot)
             since = time.monotonic()
             steps = await asyncio.gather(*(
                 one_game(fd, bot, channels[t], seats[t], game, seed + t) for t in range(tables)
@@ -323,6 +351,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
             figures.uploads = Counter(u.filename for u in fd.world.uploads if u.at >= since)
+            figures.pictures = await picture_counts(bot)
+            figures.pictures.subtract(pictures_before)
             if sampler is not None:
                 figures.stacks = sampler.stop()
             bad = [line for line in bot.output if " ERROR " in line or "Traceback" in line]
@@ -341,14 +371,16 @@ def report(runs: Sequence[RunFigures], tables: int, players: int) -> str:
              r.per_action(0), r.per_action(1), r.per_action(0) + r.per_action(1),
              r.per_action(2), r.reviews, 1000 * r.worker_start,
              ", ".join(f"{name} {n / max(r.actions, 1):.2f}"
-                       for name, n in sorted(r.uploads.items())) or "-"] for r in runs]
+                       for name, n in sorted(r.uploads.items())) or "-",
+             ", ".join(f"{name} {n / max(r.actions, 1):.2f}"
+                       for name, n in sorted(r.pictures.items()) if n) or "-"] for r in runs]
     return "\n".join([
         f"{tables} concurrent {players}-player games per run, humans only; CPU ms per stored"
         " human action",
         table(["game", "setting", "pictures", "reviews at end", "actions", "wall s",
                "bot ms", "workers ms", "total ms", "stand-in+players ms", "reviews",
                "workers' start ms (once)",
-               "pictures sent per action"], rows),
+               "pictures sent per action", "drawn / skipped per action"], rows),
     ])
 
 

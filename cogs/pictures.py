@@ -174,6 +174,7 @@ class Pictures:
                 data = await self._draw(key, draw, droppable)
             if data is not None:
                 METRICS.picture_render.observe(time.perf_counter() - started)
+                METRICS.pictures_drawn.labels(_kind(key)).inc()
                 self.cache.put(key, data)
             future.set_result(data)
             return data
@@ -199,17 +200,21 @@ class Pictures:
 
     async def _draw(self, key: RenderKey, draw: Draw, droppable: bool) -> bytes | None:
         def wanted() -> bool:
-            return not droppable or not self.is_stale(key)
+            if not droppable or not self.is_stale(key):
+                return True
+            METRICS.pictures_skipped.labels(_kind(key)).inc()
+            return False
 
         if self._processes:
             return await self._workers_pool().run(draw, wanted)
-        if not wanted():
-            return None
         if self._thread_pool is None:
             self._thread_pool = concurrent.futures.ThreadPoolExecutor(
                 max_workers=self._workers, thread_name_prefix="picture"
             )
-        return await asyncio.get_running_loop().run_in_executor(self._thread_pool, draw)
+        # Asked when a thread is free for it, as a worker process asks (the threads' queue
+        # can hold several versions of one game).
+        return await asyncio.get_running_loop().run_in_executor(
+            self._thread_pool, _draw_if, wanted, draw)
 
     def start(self) -> None:
         """Start the worker processes now (each takes a moment to import the renderers)."""
@@ -231,6 +236,17 @@ class Pictures:
         if self._process_pool is not None:
             self._process_pool.close()
             self._process_pool = None
+
+
+def _kind(key: RenderKey) -> str:
+    """``table``, ``hand`` or ``final``: the first part of a render key's what."""
+    what = key[2]
+    return str(what[0]) if isinstance(what, tuple) and what else "other"
+
+
+def _draw_if(wanted: Callable[[], bool], draw: Draw) -> bytes | None:
+    """``draw()`` in a render thread, unless ``wanted()`` says nobody would see it by now."""
+    return draw() if wanted() else None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -342,7 +343,7 @@ class FakeResponse:
             raise AssertionError("interaction answered twice")
         self._done = True
 
-    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> SimpleNamespace:
         self._respond()
         ia = self._interaction
         message = FakeMessage(ia.channel, ephemeral=bool(kwargs.get("ephemeral")))
@@ -353,6 +354,7 @@ class FakeResponse:
         ia.original = message
         ia.sent.append(_record("send_message", {"content": content, **kwargs}, message))
         self.type = discord.InteractionResponseType.channel_message
+        return SimpleNamespace(message_id=message.id)  # as InteractionCallbackResponse
 
     async def edit_message(self, **kwargs: Any) -> None:
         self._respond()

@@ -147,6 +147,15 @@ class Metrics:
             "tablebot_expert_decisions_in_progress", "Expert searches (moves, hints) in the pool",
             registry=r,
         )
+        self.pictures_drawn = Counter(
+            "tablebot_pictures_drawn", "Pictures a worker drew, by kind (table, hand, final)",
+            ["kind"], registry=r,
+        )
+        self.pictures_skipped = Counter(
+            "tablebot_pictures_skipped",
+            "Pictures not drawn: the game had left their version when a worker was free",
+            ["kind"], registry=r,
+        )
         self.pictures_in_progress = Gauge(
             "tablebot_pictures_in_progress", "Pictures being drawn (or waiting for a worker)",
             registry=r,

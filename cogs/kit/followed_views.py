@@ -20,6 +20,9 @@ from cogs.kit.message_routes import MARGIN, TOKEN_LIFETIME
 from game.base import PlayerId
 
 Interaction = discord.Interaction[TableBot]
+# ``interaction.extras`` key under which an answer leaves the id of the message it answered
+# with (``cogs.rendering.message_delivery``): the message a remembered view is.
+ANSWERED_MESSAGE = "answered_message"
 CatchUp = Callable[[int, PlayerId], Awaitable[None]]  # (session id, player)
 
 
@@ -28,6 +31,7 @@ class Followed:
     interaction: Interaction  # its original response is the private view
     at: float  # when it was answered (the token's start), on FollowedViews' clock
     version: int  # the version of the game the view shows
+    message_id: int | None = None  # the message the view is (None: not known)
 
 
 class FollowedViews:
@@ -45,8 +49,8 @@ class FollowedViews:
     def remember(self, session_id: int, player: PlayerId, interaction: Interaction,
                  version: int) -> None:
         """``interaction`` answered with ``player``'s view of version ``version``."""
-        self._views.setdefault(session_id, {})[player] = Followed(interaction, self._clock(),
-                                                                   version)
+        self._views.setdefault(session_id, {})[player] = Followed(
+            interaction, self._clock(), version, interaction.extras.get(ANSWERED_MESSAGE))
         self.prune()
 
     def shown(self, session_id: int, player: PlayerId) -> int | None:
@@ -60,6 +64,24 @@ class FollowedViews:
         game); nothing when a newer view replaced it meanwhile."""
         entry = self._views.get(session_id, {}).get(player)
         if entry is not None and entry.interaction is interaction:
+            entry.version = version
+
+    def shown_on(self, session_id: int, player: PlayerId, message_id: int | None) -> int | None:
+        """The version message ``message_id`` shows when it is ``player``'s followed view
+        (None otherwise, or for an unknown message)."""
+        entry = self._views.get(session_id, {}).get(player)
+        if entry is None or message_id is None or entry.message_id != message_id:
+            return None
+        return entry.version
+
+    def answering(self, session_id: int, player: PlayerId, message_id: int,
+                  version: int) -> None:
+        """A click of ``player`` is answering on message ``message_id`` with version
+        ``version`` of the game: when that message is their followed view, it shows that
+        version from now on, so the follower does not edit it to the same version again (the
+        click's answer, remembered once sent, then takes the view over)."""
+        entry = self._views.get(session_id, {}).get(player)
+        if entry is not None and entry.message_id == message_id and entry.version < version:
             entry.version = version
 
     def usable(self, session_id: int, player: PlayerId) -> Interaction | None:

@@ -39,7 +39,7 @@ from bot.records.session import Session
 from cogs.client_services import Interaction, release_view
 from cogs.game_ui import private_in
 from cogs.i18n.interaction import player_words
-from cogs.kit.followed_views import FollowedViews
+from cogs.kit.followed_views import ANSWERED_MESSAGE, FollowedViews
 from cogs.kit.keyed_locks import Turns
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
 from cogs.rendering.message_delivery import draw_hand_ahead, followed_view
@@ -125,6 +125,12 @@ class ViewFollower:
         if self._moved_on(session):
             release_view(render.view)
             return False
+        shown = views.shown_on(session.id, player, interaction.extras.get(ANSWERED_MESSAGE))
+        if shown is not None and shown >= session.version:
+            # While it was drawn, the player's own click answered on this very message with
+            # this version: the same edit again would only send the same picture again.
+            release_view(render.view)
+            return True
         try:
             await interaction.edit_original_response(**render.edit_kwargs())
         except discord.HTTPException as error:

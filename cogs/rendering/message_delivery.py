@@ -35,6 +35,7 @@ from cogs.client_services import Interaction, release_view
 from cogs.game_ui import Attachment, Render, as_card
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
+from cogs.kit.followed_views import ANSWERED_MESSAGE
 from cogs.pictures import (
     Pictures,
     final_attachment,
@@ -154,7 +155,7 @@ async def private_shown(
     """``viewer``'s private ``render`` as an answer (their picture choice)."""
     words = await private_picture_words(interaction, session)
     if words is None:
-        return Shown(text_only(render))
+        return Shown(text_only(render), session=session)
     services = context_of(interaction).services
     ui = services.uis.ui(session.game)
     pictures = services.pictures
@@ -237,6 +238,12 @@ async def answer(
     """Answer the click: ``edit`` the clicked message (``response.edit_message``) or send a
     new ephemeral message; the picture comes with it when drawn already, else it is drawn
     after the answer went out and follows in an edit."""
+    if edit and shown.session is not None and interaction.message is not None:
+        # The clicked message may be the player's followed view: it shows this version now,
+        # and the follower does not redraw it to the same (cogs.listeners.view_follow).
+        context_of(interaction).services.views.answering(
+            shown.session.id, str(interaction.user.id), interaction.message.id,
+            shown.session.version)
     if shown.pictured is None:
         await _respond(interaction, with_note(shown.text, note), edit=edit)
         return
@@ -295,13 +302,15 @@ def _moved_on(interaction: Interaction, session: Session) -> bool:
 async def _respond(
     interaction: Interaction, render: Render, *, edit: bool, keep_view: bool = False
 ) -> int | None:
-    """Send or edit; the id of the message answered (None when not known)."""
+    """Send or edit; the id of the message answered (None when not known), also left in
+    ``interaction.extras`` for a view remembered after it (``cogs.kit.followed_views``)."""
     if edit:
         message_id = interaction.message.id if interaction.message is not None else None
         async with message_turn(message_id):
             if message_id in _latest:
                 _latest[message_id] = STALE  # the picture in flight for it would be older
             await interaction.response.edit_message(**render.edit_kwargs())
+        interaction.extras[ANSWERED_MESSAGE] = message_id
         return message_id
     kwargs = render.send_kwargs()
     if interaction.response.is_done():
@@ -312,4 +321,5 @@ async def _respond(
         message_id = getattr(sent, "message_id", None)
     if not keep_view:
         release_view(render.view)
+    interaction.extras[ANSWERED_MESSAGE] = message_id
     return message_id

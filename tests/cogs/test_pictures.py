@@ -21,6 +21,7 @@ from bot.ops.metrics import METRICS
 from bot.records.session import Session, Status
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
+from cogs.click_context import enter
 from cogs.commands.game_commands import GameCog
 from cogs.commands.images_command import ImagesCog
 from cogs.game_ui import (
@@ -193,6 +194,8 @@ async def test_a_late_picture_never_overwrites_a_newer_answer(split: SplitTable)
 
     older = split.interaction(ANA, message)
     newer = split.interaction(ANA, message)
+    for ia in (older, newer):
+        enter(ia, split.client.services)  # type: ignore[arg-type]  # as a control's dispatch
     text = Render(embeds=[discord.Embed(title="text")])
     first = asyncio.ensure_future(delivery.answer(older, delivery.Shown(text, late(), session),
                                                   edit=True))

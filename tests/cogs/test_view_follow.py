@@ -15,6 +15,7 @@ import pytest
 
 from bot.sessions.manager import SessionManager
 from bot.store import open_store
+from cogs.click_context import enter
 from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
@@ -22,6 +23,7 @@ from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.followed_views import TOKEN_LIFETIME, FollowedViews
 from cogs.listeners.view_follow import ViewFollower
 from cogs.pictures import hand_job
+from cogs.rendering import message_delivery as delivery
 from game.action_codes import action_code
 from game.split import SplitEngine
 from tests.cogs.conftest import ANA, BEN
@@ -302,3 +304,40 @@ async def test_a_view_drawn_while_the_game_moves_on_is_drawn_again_not_sent_stal
     assert not any(f":{overtaken[0]}:" in cid for edit in edits for cid in edit.custom_ids)
     session = table.session()
     assert all(f":{session.id}:{session.version}:" in cid for cid in edits[-1].custom_ids)
+
+
+async def test_a_view_the_players_own_click_answered_meanwhile_is_not_edited_again(
+    split: tuple[SplitTable, Clock], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen in bench.action_cpu (issue 42, fourth pass): while the follower drew a player's
+    view for the version that awaits them, their own click on that very message answered it
+    with the same version; the follower then edited it again to the same version (a fifth to
+    a third of the hand pictures the stand-in received were such copies). It is not."""
+    import cogs.listeners.view_follow as view_follow
+
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    idle = await open_hand(table, other)
+    assert idle.original is not None
+    draw = view_follow.followed_view
+    answered: list[FakeInteraction] = []
+
+    async def answered_while_drawn(client: Any, services: Any, session: Any, player: Any,
+                                   render: Any, words: Any) -> Any:
+        drawn = await draw(client, services, session, player, render, words)
+        if not answered:  # the player's click on their view, answered with this version
+            click = table.interaction(other, idle.original)
+            enter(click, table.client.services)  # type: ignore[arg-type]
+            await delivery.answer(click, delivery.Shown(render, session=session),  # type: ignore[arg-type]
+                                  edit=True)
+            answered.append(click)
+        return drawn
+
+    monkeypatch.setattr(view_follow, "followed_view", answered_while_drawn)
+    await play_turn(table, on_turn)
+    await table.manager.settle()
+    assert [sent.kind for sent in answered[0].sent] == ["edit_message"]
+    assert follow_edits(idle) == []
+    session = table.session()
+    assert table.cog.services.views.shown(session.id, str(other.id)) == session.version
