@@ -42,21 +42,29 @@ class FollowedViews:
         self._clock = clock
         self._lifetime = lifetime
         self._views: dict[int, dict[PlayerId, Followed]] = {}
+        # Game -> player -> (message id, version) of their latest answer on a private message.
+        self._answered: dict[int, dict[PlayerId, tuple[int, int]]] = {}
         # The follower's (cogs.listeners.view_follow): brings a view just remembered up to date
         # when the game moved on while it was drawn and answered.
         self.catch_up: CatchUp | None = None
 
     def remember(self, session_id: int, player: PlayerId, interaction: Interaction,
                  version: int) -> None:
-        """``interaction`` answered with ``player``'s view of version ``version``."""
+        """``interaction`` answered with ``player``'s view of version ``version`` (on a
+        message a newer answer is already showing a newer version on, that version stays)."""
+        message_id = interaction.extras.get(ANSWERED_MESSAGE)
+        version = max(version, self.shown_on(session_id, player, message_id) or version)
         self._views.setdefault(session_id, {})[player] = Followed(
-            interaction, self._clock(), version, interaction.extras.get(ANSWERED_MESSAGE))
+            interaction, self._clock(), version, message_id)
         self.prune()
 
     def shown(self, session_id: int, player: PlayerId) -> int | None:
-        """The version ``player``'s followed view shows (None: no view is followed)."""
+        """The version ``player``'s followed view shows (None: no view is followed): as last
+        remembered or edited, or as an answer of theirs on its message since."""
         entry = self._views.get(session_id, {}).get(player)
-        return None if entry is None else entry.version
+        if entry is None:
+            return None
+        return self.shown_on(session_id, player, entry.message_id) or entry.version
 
     def showing(self, session_id: int, player: PlayerId, interaction: Interaction,
                 version: int) -> None:
@@ -69,20 +77,26 @@ class FollowedViews:
     def shown_on(self, session_id: int, player: PlayerId, message_id: int | None) -> int | None:
         """The version message ``message_id`` shows when it is ``player``'s followed view
         (None otherwise, or for an unknown message)."""
-        entry = self._views.get(session_id, {}).get(player)
-        if entry is None or message_id is None or entry.message_id != message_id:
+        if message_id is None:
             return None
-        return entry.version
+        entry = self._views.get(session_id, {}).get(player)
+        shown = entry.version if entry is not None and entry.message_id == message_id else None
+        answered = self._answered.get(session_id, {}).get(player)
+        if answered is not None and answered[0] == message_id:
+            shown = answered[1] if shown is None else max(shown, answered[1])
+        return shown
 
     def answering(self, session_id: int, player: PlayerId, message_id: int,
                   version: int) -> None:
         """A click of ``player`` is answering on message ``message_id`` with version
-        ``version`` of the game: when that message is their followed view, it shows that
-        version from now on, so the follower does not edit it to the same version again (the
-        click's answer, remembered once sent, then takes the view over)."""
-        entry = self._views.get(session_id, {}).get(player)
-        if entry is not None and entry.message_id == message_id and entry.version < version:
-            entry.version = version
+        ``version`` of the game: that message shows that version from now on, so the follower
+        does not edit it to the same version again, whichever of the player's answers on it
+        is remembered first (their answers finish in any order: each waits for its picture).
+        One per player (their latest answer), dropped with the game."""
+        answered = self._answered.setdefault(session_id, {})
+        before = answered.get(player)
+        if before is None or before[0] != message_id or before[1] < version:
+            answered[player] = (message_id, version)
 
     def usable(self, session_id: int, player: PlayerId) -> Interaction | None:
         """The interaction to edit ``player``'s view with, None when there is none or its
@@ -104,14 +118,17 @@ class FollowedViews:
 
     def ended(self, session_id: int) -> None:
         self._views.pop(session_id, None)
+        self._answered.pop(session_id, None)
 
     def prune(self) -> None:
-        """Drop every entry whose token has aged out."""
+        """Drop every entry whose token has aged out, and the answers of games without one."""
         now = self._clock()
         for session_id in list(self._views):
             for player, entry in list(self._views[session_id].items()):
                 if now - entry.at > self._lifetime - MARGIN:
                     self.forget(session_id, player)
+        for session_id in [s for s in self._answered if s not in self._views]:
+            del self._answered[session_id]
 
     def __len__(self) -> int:
         return sum(len(views) for views in self._views.values())

@@ -31,7 +31,7 @@ import discord
 from bot.process.client import TableBot
 from bot.records.session import Session
 from cogs.click_context import context_of
-from cogs.client_services import Interaction, release_view
+from cogs.client_services import Interaction, is_ephemeral, release_view
 from cogs.game_ui import Attachment, Render, as_card
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
@@ -238,7 +238,8 @@ async def answer(
     """Answer the click: ``edit`` the clicked message (``response.edit_message``) or send a
     new ephemeral message; the picture comes with it when drawn already, else it is drawn
     after the answer went out and follows in an edit."""
-    if edit and shown.session is not None and interaction.message is not None:
+    if edit and shown.session is not None and is_ephemeral(interaction.message):
+        assert interaction.message is not None
         # The clicked message may be the player's followed view: it shows this version now,
         # and the follower does not redraw it to the same (cogs.listeners.view_follow).
         context_of(interaction).services.views.answering(

@@ -20,7 +20,7 @@ from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
-from cogs.kit.followed_views import TOKEN_LIFETIME, FollowedViews
+from cogs.kit.followed_views import ANSWERED_MESSAGE, TOKEN_LIFETIME, FollowedViews
 from cogs.listeners.view_follow import ViewFollower
 from cogs.pictures import hand_job
 from cogs.rendering import message_delivery as delivery
@@ -341,3 +341,27 @@ async def test_a_view_the_players_own_click_answered_meanwhile_is_not_edited_aga
     assert follow_edits(idle) == []
     session = table.session()
     assert table.cog.services.views.shown(session.id, str(other.id)) == session.version
+
+
+def test_answers_finishing_out_of_order_leave_the_newest_version_on_their_message(
+    split: tuple[SplitTable, Clock],
+) -> None:
+    """A player's quick clicks on one view are answered in order but remembered in any order
+    (each answer waits for its picture): the version their message shows is the newest
+    answer's, also when it was answered before the view on that message was remembered, so
+    the follower does not edit it again to a version it already shows."""
+    table, _ = split
+    views = table.cog.services.views
+    older, on_it, newer = (table.interaction(ANA) for _ in range(3))
+    older.extras[ANSWERED_MESSAGE] = 10  # their hand, sent as a new message
+    on_it.extras[ANSWERED_MESSAGE] = newer.extras[ANSWERED_MESSAGE] = 11  # then clicked on
+    views.remember(1, "p", older, 3)  # type: ignore[arg-type]
+    views.answering(1, "p", 11, 6)  # the latest click on message 11, answered with version 6
+    views.remember(1, "p", on_it, 4)  # type: ignore[arg-type]  # an earlier click's answer
+    assert views.shown(1, "p") == 6 and views.shown_on(1, "p", 11) == 6
+    assert views.shown_on(1, "p", 10) is None  # not their followed view any more
+    views.answering(1, "p", 11, 7)
+    views.remember(1, "p", newer, 5)  # type: ignore[arg-type]
+    assert views.shown(1, "p") == 7
+    views.ended(1)
+    assert views.shown_on(1, "p", 11) is None and len(views) == 0

@@ -82,3 +82,24 @@ async def test_a_server_with_images_off_gets_the_text_alone(
     assert guild.world.uploads == []
     assert all(not guild.message(m).attachments for m in table.private.values())
     assert_clean_log(pictures_bot)
+
+
+async def test_no_message_is_sent_again_the_picture_it_shows(
+    guild: FakeDiscord, pictures_bot: BotProcess
+) -> None:
+    """A whole seeded game, its players clicking through their turns as soon as each answer
+    arrives (as ``bench.action_cpu`` plays): no edit uploads onto a message the picture it
+    carries already. Before issue 42's fourth pass, a player's view edited by their own click
+    was edited again to the same version by the view follower (whose drawing had raced the
+    click's), a fifth to a third of the hand pictures uploaded."""
+    alice, bob, carol = guild.world.users.values()
+    table = new_play(guild, pictures_bot, seed=4)
+    await table.open("split", alice, bob, carol)
+    await table.play_to_end(quick_runs=True)
+    await pictures_bot.wait_until(
+        lambda: any(u.filename == "final.png" for u in guild.world.uploads), 30.0,
+        "the final picture")
+    hands = [u for u in guild.world.uploads if u.filename == "hand.png"]
+    assert len(hands) > 20
+    assert [u for u in guild.world.uploads if u.unchanged] == []
+    assert_clean_log(pictures_bot)

@@ -99,6 +99,9 @@ class Upload:
     filename: str
     size: int
     at: float  # time.monotonic() when it arrived
+    # The message carried a file of that name with these very bytes already: an upload
+    # that changed nothing (keeping the attachment by its id would have done the same).
+    unchanged: bool = False
 
 
 @dataclass

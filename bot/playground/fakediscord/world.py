@@ -528,10 +528,12 @@ class World:
         if "attachments" in body:
             keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
         kept = [a for a in existing if keep_ids is None or a["id"] in keep_ids]
+        carried = {a["filename"]: self.attachments.get(int(a["id"])) for a in existing}
         for filename, content_type, data in files:
             attachment_id = self.ids.next()
             self.attachments[attachment_id] = data
-            self.uploads.append(Upload(attachment_id, filename, len(data), time.monotonic()))
+            self.uploads.append(Upload(attachment_id, filename, len(data), time.monotonic(),
+                                       unchanged=carried.get(filename) == data))
             url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
             kept.append(
                 {
