@@ -499,6 +499,41 @@ async def test_a_picture_of_a_version_the_game_left_is_not_drawn() -> None:
             latest[session.id] = session.version
 
 
+async def test_a_render_thread_asks_whether_a_picture_is_wanted_when_it_starts_it() -> None:
+    """Render threads (``IMAGE_PROCESSES=0``) queue pictures as the worker processes do: one
+    whose version the game left while it waited for a thread is not drawn (issue 42, fourth
+    pass: it was asked only when queued, so every waiting version was drawn)."""
+    pictures = Pictures(default_on=True, processes=0, workers=1)
+    latest = {1: 1}
+    pictures.current = latest.get
+    busy, free = threading.Event(), threading.Event()
+    drawn: list[str] = []
+
+    def blocking() -> bytes:
+        busy.set()
+        free.wait(5)
+        drawn.append("first")
+        return b"first"
+
+    def queued() -> bytes:
+        drawn.append("queued")
+        return b"queued"
+
+    skipped = METRICS.pictures_skipped.labels("hand")._value.get()
+    try:
+        first = asyncio.ensure_future(pictures.render((1, 1, ("table", "en")), blocking))
+        await asyncio.to_thread(busy.wait, 5)  # the one thread draws the first picture
+        second = asyncio.ensure_future(pictures.render((1, 1, ("hand", "p", "en")), queued))
+        await asyncio.sleep(0.05)  # queued behind it, still current
+        latest[1] = 2  # the game moves on while it waits
+        free.set()
+        assert await first == b"first" and await second is None
+        assert drawn == ["first"]
+        assert METRICS.pictures_skipped.labels("hand")._value.get() == skipped + 1
+    finally:
+        pictures.close()
+
+
 async def test_a_hand_drawn_ahead_goes_with_the_first_callback(split: SplitTable) -> None:
     from cogs.imaging.cache import RenderCache
     from cogs.pictures import hand_job, prerender_hand
