@@ -92,10 +92,10 @@ def time_renders(jobs: Sequence[Render]) -> Timed:
     timed = Timed()
     encoding = [0.0]
 
-    def timed_encode(image: Image.Image) -> bytes:
+    def timed_encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
         start = time.process_time()
         try:
-            return encode(image)
+            return encode(image, palette)
         finally:
             encoding[0] += time.process_time() - start
 

@@ -16,7 +16,7 @@ from PIL import Image
 from cogs.imaging.cache import DRAWING_CACHE
 from cogs.imaging.canvas import Canvas
 from cogs.imaging.layout import Box, CardSlot, Icon, Label, Layout, Panel, Polyline
-from cogs.imaging.png import check_attachment, encode
+from cogs.imaging.png import check_attachment, encode, fixed_palette
 from cogs.imaging.shapes import MARKERS, marker_drawer
 
 TEXT_DARK = (30, 32, 36)
@@ -82,8 +82,11 @@ def _polyline(canvas: Canvas, line: Polyline) -> None:
         canvas.shape(f"marker:{line.marker}", box, line.colour, marker_drawer(line.marker))
 
 
-def render_png(layout: Layout, painter: CardPainter) -> bytes:
-    """Paint and encode; refuses (ImageTooLarge) an image Discord would not take."""
-    data = encode(paint(layout, painter).image)
+def render_png(layout: Layout, painter: CardPainter, palette: bytes | None = None) -> bytes:
+    """Paint and encode (onto ``palette``, the game's RGB triples, when given: see
+    :func:`cogs.imaging.png.encode`); refuses (ImageTooLarge) an image Discord would not
+    take."""
+    data = encode(paint(layout, painter).image,
+                  None if palette is None else fixed_palette(palette))
     check_attachment(data, layout.width, layout.height)
     return data

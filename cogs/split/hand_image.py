@@ -15,6 +15,7 @@ from cogs.imaging.paint import render_png
 from cogs.imaging.words import _, marked, ngettext
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
+from cogs.split.palette import PALETTE
 from game.split import SplitView
 
 HAND_CARD = (74, 114)
@@ -64,4 +65,4 @@ def hand_layout(view: SplitView, names: Mapping[str, str]) -> Layout:
 
 def render_hand(view: SplitView, names: Mapping[str, str]) -> bytes:
     """PNG bytes of the viewer's hand."""
-    return render_png(hand_layout(view, names), SplitPainter())
+    return render_png(hand_layout(view, names), SplitPainter(), PALETTE)

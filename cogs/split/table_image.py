@@ -14,6 +14,7 @@ from cogs.imaging.paint import render_png
 from cogs.imaging.words import _, marked
 from cogs.split import image_parts as parts
 from cogs.split.card_face import SplitPainter
+from cogs.split.palette import PALETTE
 from game.split import SplitView
 
 PANEL_GAP = 12
@@ -50,4 +51,4 @@ def table_layout(view: SplitView, names: Mapping[str, str]) -> Layout:
 
 def render_table(view: SplitView, names: Mapping[str, str]) -> bytes:
     """PNG bytes of the public table."""
-    return render_png(table_layout(view, names), SplitPainter())
+    return render_png(table_layout(view, names), SplitPainter(), PALETTE)

@@ -15,6 +15,7 @@ from cogs.imaging.paint import render_png
 from cogs.imaging.words import _
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
+from cogs.ten.palette import PALETTE
 from cogs.ten.text import spare_cards
 from cogs.ten.wild_notation import card_text
 from game.ten import PlayerView, TenView
@@ -119,4 +120,4 @@ def hand_layout(view: TenView, names: Mapping[str, str]) -> Layout:
 
 def render_hand(view: TenView, names: Mapping[str, str]) -> bytes:
     """PNG bytes of the viewer's own view."""
-    return render_png(hand_layout(view, names), TenPainter())
+    return render_png(hand_layout(view, names), TenPainter(), PALETTE)

@@ -14,6 +14,7 @@ from cogs.imaging.paint import render_png
 from cogs.imaging.words import _
 from cogs.ten import image_parts as parts
 from cogs.ten.card_face import TenPainter
+from cogs.ten.palette import PALETTE
 from game.ten import TenView
 
 
@@ -35,4 +36,4 @@ def table_layout(view: TenView, names: Mapping[str, str]) -> Layout:
 
 def render_table(view: TenView, names: Mapping[str, str]) -> bytes:
     """PNG bytes of the public table."""
-    return render_png(table_layout(view, names), TenPainter())
+    return render_png(table_layout(view, names), TenPainter(), PALETTE)
