@@ -146,3 +146,18 @@ def test_click_path_counts_one_gate_one_ask_and_two_writes_per_click() -> None:
         assert click["awaiting"] + listeners["awaiting"] == 1, name  # once per stored change
         assert click["db writes"] == 1 and listeners["db writes"] <= 1, name
         assert counted.click.calls > 0 and counted.click.crossings > 0
+
+
+def test_palettes_bench_compares_both_ways_for_each_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import palettes
+
+    assert palettes.main(["--games", "1", "--every", "80"]) == 0
+    out = capsys.readouterr().out
+    assert "cores" in out and "Python 3." in out
+    rows = [line.split() for line in out.splitlines()]
+    for game in ("split", "ten"):
+        assert [game, "per", "picture"] in [row[:3] for row in rows]
+        assert [game, "the", "game's"] in [row[:3] for row in rows]
+    assert "worst pixel" in out and "99.9th pct pixel" in out
