@@ -29,7 +29,7 @@ def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     ``palette`` (a "P" image, :func:`fixed_palette`): a game's own palette, found once over
     many of its pictures (``bench.palettes``), onto which the image is mapped directly: no
     palette is looked for per picture, and Pillow fills the palette's nearest-colour cache
-    (1 MiB) once per process instead of once per picture (issue 42, fourth pass: a quarter to
+    (512 KiB) once per process instead of once per picture (issue 42, fourth pass: a quarter to
     a third less encoding time, and a smaller worst error, since the rare colours of one
     picture are also in the others).
 
