@@ -35,7 +35,7 @@ from cogs.commands.game_commands import GameCog
 from cogs.features import Feature, TableFeatures
 from cogs.game_ui import GameUI
 from cogs.hints.extension import HintsCog
-from cogs.kit.card_layout import CONTENT_ID
+from cogs.kit.card_layout import CONTENT_ID, MEDIA_GALLERY, TEXT_DISPLAY, Card
 from cogs.leaderboard.commands import LeaderboardCog
 from cogs.reviews.extension import ReviewsCog
 from cogs.table_services import TableServices
@@ -113,31 +113,42 @@ class Sent:
         """The alt texts of a card's pictures."""
         if self.card is None:
             return []
-        return [str(item.description) for gallery in self.card.walk_children()
-                if isinstance(gallery, discord.ui.MediaGallery)
-                for item in gallery.items if item.description]
+        return [alt for _, alt in card_pictures(self.card) if alt]
+
+
+def card_components(card: discord.ui.LayoutView) -> list[dict[str, Any]]:
+    """Every component of ``card``'s payload as sent (``to_components``), nested ones after
+    their parent, in order."""
+    found: list[dict[str, Any]] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            found.append(component)
+            walk(component.get("components", []))
+
+    walk(card.to_components())
+    return found
 
 
 def card_content(card: discord.ui.LayoutView) -> str | None:
     """A card's text that was its render's ``content`` (``card_layout.CONTENT_ID``)."""
-    return next((str(item.content) for item in card.walk_children()
-                 if isinstance(item, discord.ui.TextDisplay) and item.id == CONTENT_ID), None)
+    return next((str(c["content"]) for c in card_components(card)
+                 if c["type"] == TEXT_DISPLAY and c.get("id") == CONTENT_ID), None)
 
 
 def card_pictures(card: discord.ui.LayoutView | None) -> list[tuple[str, str | None]]:
     """A card's pictures: (media url, alt text)."""
     if card is None:
         return []
-    return [(item.media.url, item.description) for gallery in card.walk_children()
-            if isinstance(gallery, discord.ui.MediaGallery) for item in gallery.items]
+    return [(item["media"]["url"], item.get("description")) for c in card_components(card)
+            if c["type"] == MEDIA_GALLERY for item in c["items"]]
 
 
 def card_texts(card: discord.ui.LayoutView | None) -> list[str]:
     """The Text Displays of a card, in order."""
     if card is None:
         return []
-    return [str(item.content) for item in card.walk_children()
-            if isinstance(item, discord.ui.TextDisplay)]
+    return [str(c["content"]) for c in card_components(card) if c["type"] == TEXT_DISPLAY]
 
 
 @dataclass
@@ -148,6 +159,8 @@ class CardControls:
 
 
 def card_controls(card: discord.ui.LayoutView) -> CardControls:
+    if isinstance(card, Card):
+        return CardControls(list(card.controls))
     return CardControls([item for item in card.walk_children()
                          if not isinstance(item, discord.ui.Container | discord.ui.ActionRow
                                            | discord.ui.TextDisplay | discord.ui.MediaGallery
