@@ -117,11 +117,12 @@ def _rows(view: discord.ui.View | None) -> list[list[discord.ui.Item[Any]]]:
 class Card(discord.ui.LayoutView):
     """A render's card as sent: its Components V2 payload (:attr:`components`), built once
     from the render's texts, pictures and controls, and handed to every request that sends
-    it (a retry, a write that falls back to the channel) as it is. ``controls``: the items in
-    its action rows, in order (readers, tests). Stopped: discord.py keeps no finished view in
-    its store (nor a 15-minute timer for an ephemeral one); the controls are DynamicItems,
-    which the registered classes serve without the view object
-    (``cogs.client_services.release_view``)."""
+    it (a retry, a write that falls back to the channel) as it is: read only (a reader that
+    needs another payload, such as the card emojis' plain retry, builds a copy).
+    ``controls``: the items in its action rows, in order (readers, tests). Stopped:
+    discord.py keeps no finished view in its store (nor a 15-minute timer for an ephemeral
+    one); the controls are DynamicItems, which the registered classes serve without the view
+    object (``cogs.client_services.release_view``)."""
 
     def __init__(self, components: list[dict[str, Any]],
                  controls: Sequence[discord.ui.Item[Any]]) -> None:
