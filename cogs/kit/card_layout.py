@@ -27,7 +27,7 @@ of Text Display; https://discord.com/developers/docs/components/using-message-co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,9 +126,9 @@ class Card(discord.ui.LayoutView):
 
     def __init__(self, components: list[dict[str, Any]],
                  controls: Sequence[discord.ui.Item[Any]]) -> None:
+        self.controls = list(controls)  # before discord.py counts the children
         super().__init__(timeout=None)
         self.components = components
-        self.controls = list(controls)
         self.stop()
 
     def to_components(self) -> list[dict[str, Any]]:
@@ -137,8 +137,9 @@ class Card(discord.ui.LayoutView):
     def has_components_v2(self) -> bool:
         return True  # discord.py sets the IS_COMPONENTS_V2 flag by it
 
-    def is_dispatchable(self) -> bool:
-        return any(item.is_dispatchable() for item in self.controls)
+    def walk_children(self) -> Generator[discord.ui.Item[Any], None, None]:
+        """The controls, as discord.py's view store and its checks would see them."""
+        yield from self.controls
 
 
 # Separator() as discord.py writes it (divider, small spacing): the same every time.
