@@ -10,7 +10,7 @@ import inspect
 import io
 import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -157,46 +157,42 @@ async def test_a_follow_up_gives_its_id_not_a_message(wire: Wire) -> None:
         await writes.send_message(slash, content="twice")
 
 
+Refusal = tuple[type[BaseException], int, int, bool]
+
+
+async def refused(call: Callable[[], Awaitable[object]]) -> Refusal:
+    with pytest.raises(discord.HTTPException) as caught:
+        await call()
+    error = caught.value
+    return type(error), error.status, error.code, token_refused(error)
+
+
+async def refusals(wire: Wire, writes: TokenWrites) -> list[Refusal]:
+    """Each write refused: a message not of the token, then the token expired, then a token
+    Discord does not know."""
+    slash, record = await wire.interaction()
+    await writes.send_message(slash, content="hi")
+    sent = await writes.send_followup(slash, content="next")
+    seen = [await refused(lambda: writes.delete_followup(slash, 4242)),
+            await refused(lambda: writes.edit_followup(slash, 4242, content="x"))]
+    wire.fd.expire_token(record)  # 15 minutes later: 401 Invalid Webhook Token
+    seen += [await refused(lambda: writes.edit_original(slash, content="late")),
+             await refused(lambda: writes.send_followup(slash, content="late")),
+             await refused(lambda: writes.edit_followup(slash, sent.id, content="late")),
+             await refused(lambda: writes.delete_followup(slash, sent.id)),
+             await refused(lambda: writes.delete_original(slash))]
+    unknown, _ = await wire.interaction()
+    unknown.token = "not-a-token"  # Discord does not know it: 404 Unknown Webhook
+    seen.append(await refused(lambda: writes.edit_original(unknown, content="?")))
+    return seen
+
+
 async def test_refusals_come_out_as_discord_py_raises_them(wire: Wire) -> None:
-    outcomes: list[list[tuple[type[BaseException], int, int, bool]]] = []
-    for writes in (DiscordWrites(), LeanWrites()):
-        slash, record = await wire.interaction()
-        await writes.send_message(slash, content="hi")
-        sent = await writes.send_followup(slash, content="next")
-        seen = []
-        calls: list[Callable[[], Any]] = [
-            lambda: writes.delete_followup(slash, 4242),  # not a message of this token
-            lambda: writes.edit_followup(slash, 4242, content="x"),
-        ]
-        for call in calls:
-            with pytest.raises(discord.HTTPException) as caught:
-                await call()
-            seen.append((type(caught.value), caught.value.status, caught.value.code,
-                         token_refused(caught.value)))
-        wire.fd.expire_token(record)  # 15 minutes later: 401 Invalid Webhook Token
-        expired: list[Callable[[], Any]] = [
-            lambda: writes.edit_original(slash, content="late"),
-            lambda: writes.send_followup(slash, content="late"),
-            lambda: writes.edit_followup(slash, sent.id, content="late"),
-            lambda: writes.delete_followup(slash, sent.id),
-            lambda: writes.delete_original(slash),
-        ]
-        for call in expired:
-            with pytest.raises(discord.HTTPException) as caught:
-                await call()
-            seen.append((type(caught.value), caught.value.status, caught.value.code,
-                         token_refused(caught.value)))
-        unknown, _ = await wire.interaction()
-        unknown.token = "not-a-token"  # Discord does not know it: 404 Unknown Webhook
-        with pytest.raises(discord.HTTPException) as caught:
-            await writes.edit_original(unknown, content="?")
-        seen.append((type(caught.value), caught.value.status, caught.value.code,
-                     token_refused(caught.value)))
-        outcomes.append(seen)
-    assert outcomes[0] == outcomes[1]
-    assert outcomes[1][0] == (discord.NotFound, 404, 10008, False)
-    assert all(outcome[1:] == (401, 50027, True) for outcome in outcomes[1][2:7])
-    assert outcomes[1][7] == (discord.NotFound, 404, 10015, True)
+    lean = await refusals(wire, LeanWrites())
+    assert lean == await refusals(wire, DiscordWrites())
+    assert lean[0] == lean[1] == (discord.NotFound, 404, 10008, False)
+    assert lean[2:7] == [(discord.HTTPException, 401, 50027, True)] * 5
+    assert lean[7] == (discord.NotFound, 404, 10015, True)
 
 
 async def test_a_429_is_waited_out_and_retried_and_each_attempt_counted(wire: Wire) -> None:
