@@ -19,82 +19,21 @@ import pytest
 from discord.http import MultipartParameters, handle_message_parameters
 from discord.webhook.async_ import AsyncWebhookAdapter, interaction_message_response_params
 
-from bot.ops.metrics import Metrics
-from bot.ops.rest_trace import rest_trace
-from bot.playground.fakediscord import FakeDiscord
-from bot.playground.fakediscord.driver import APPLICATION_COMMAND, COMPONENT
-from bot.playground.fakediscord.model import FakeChannel, FakeUser
 from bot.playground.fakediscord.ratelimit import Limits
 from bot.process.token_writes import DiscordWrites, LeanWrites, TokenWrites
 from cogs.kit.message_routes import token_refused
+from tests.token_wire import Wire, token_wire
 
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00"
        b"\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8"
        b"N\x00\x00\x00\x00IEND\xaeB`\x82")
 
 
-class Wire:
-    """A discord.py client's REST side against the stand-in: its session carries the REST
-    trace (``metrics``) and a recorder of what goes out (method, URL, body)."""
-
-    def __init__(self, fd: FakeDiscord, session: aiohttp.ClientSession, metrics: Metrics,
-                 sent: list[dict[str, Any]]) -> None:
-        self.fd, self.metrics, self.sent = fd, metrics, sent
-        self.client = discord.Client(intents=discord.Intents.none())
-        self.client.http._HTTPClient__session = session  # type: ignore[attr-defined]
-        state = self.client._connection
-        state.user = discord.ClientUser(state=state, data={  # as after the gateway's READY
-            "id": str(fd.bot_user.id), "username": "bot", "discriminator": "0",
-            "avatar": None})
-        self.user: FakeUser = fd.add_user("ana")
-        self.channel: FakeChannel = fd.add_channel("table")
-
-    async def interaction(self, *, on: int | None = None) -> tuple[discord.Interaction, Any]:
-        """A slash command's interaction (``on``: a click on that message instead), as the
-        gateway would deliver it; and its stand-in record."""
-        fd = self.fd
-        if on is None:
-            record = await fd._interact(APPLICATION_COMMAND, self.user, self.channel,
-                                        {"id": "1", "name": "t", "type": 1}, None, False)
-        else:
-            record = await fd._interact(COMPONENT, self.user, self.channel,
-                                        {"custom_id": "b1", "component_type": 2},
-                                        fd.message(on), False)
-        state = self.client._connection
-        return discord.Interaction(data=record.payload, state=state), record
-
-    def calls(self, route: str) -> float:
-        value = self.metrics.registry.get_sample_value(
-            "tablebot_rest_calls_total", {"route": route, "global_limit": "false"})
-        return value or 0.0
-
-
 @pytest.fixture
-async def wire(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Wire]:
-    fd = FakeDiscord()
-    metrics = Metrics()
-    sent: list[dict[str, Any]] = []
-
-    async def on_start(_s: object, _c: object, params: aiohttp.TraceRequestStartParams) -> None:
-        sent.append({"method": params.method, "url": str(params.url), "body": b""})
-
-    async def on_chunk(_s: object, _c: object,
-                       params: aiohttp.TraceRequestChunkSentParams) -> None:
-        sent[-1]["body"] += params.chunk
-
-    recorder = aiohttp.TraceConfig()
-    recorder.on_request_start.append(on_start)
-    recorder.on_request_chunk_sent.append(on_chunk)
-
-    async def delivered(*_args: object, **_kwargs: object) -> bool:
-        return True  # the test is the client: the interaction's payload is read off the record
-
-    async with fd:
-        monkeypatch.setattr(fd.gateway, "dispatch", delivered)
-        monkeypatch.setattr(discord.http.Route, "BASE", f"{fd.base_url}/api/v10")
-        async with aiohttp.ClientSession(trace_configs=[rest_trace(metrics), recorder]) as http:
-            yield Wire(fd, http, metrics, sent)
-        assert not fd.take_violations()
+async def wire() -> AsyncIterator[Wire]:
+    async with token_wire() as wire:
+        yield wire
+        assert not wire.fd.take_violations()
 
 
 def button_view() -> discord.ui.View:
