@@ -18,6 +18,9 @@ pictures on, reviews at the end off; ``reviews`` = pictures off, reviews at the 
 ``all`` = pictures on, reviews at the end on. The defaults of the bot are whatever its
 ``Settings`` say; each run sets ``IMAGES`` and ``REVIEW_AT_END`` explicitly.
 
+``--calls`` counts the bot's Python function calls per action (``bench.call_counts``: a
+``cProfile`` on its event loop thread, deterministic for a seeded run, whatever the load).
+
 ``--profile`` samples the bot process (not its workers) with py-spy (a bench-only tool:
 ``pip install -e '.[bench]'``) during each run and prints where its CPU went, by part (gateway
 parsing, the click path, rendering text, pictures, JSON and models, the store, the HTTP client,
@@ -48,9 +51,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench._common import machine_line, table
+from bench.call_counts import CallCounter
 from bench.global_calls import bot_env, new_table, stand_in, wait_for_the_end
 from bench.image_ack import TICKS, children, pictures_settled, process_cpu
-from bot.playground.botproc import BotProcess
+from bot.playground.botproc import REPO_ROOT, BotProcess
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.model import FakeChannel, FakeUser
 
@@ -259,6 +263,7 @@ class RunFigures:
     uploads: Counter[str] = field(default_factory=Counter)  # pictures sent, by file name
     reviews: int = 0  # reviews stored (at the end)
     worker_start: float = 0.0  # CPU seconds of the workers' start, before the meter
+    calls: list[str] = field(default_factory=list)  # --calls: the call counts' lines
 
     def per_action(self, index: int) -> float:
         return 1000 * self.cpu[index] / self.actions if self.actions else NAN
@@ -287,13 +292,16 @@ async def one_game(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
 
 async def run(game: str, setting: str, tables: int, players: int, seed: int,
               checkout: Path | None, workdir: Path, profile_rate: int,
-              workers: bool = False) -> RunFigures:
+              workers: bool = False, calls: bool = False) -> RunFigures:
     fd = stand_in(checkout)
     fd.set_validation(False)
     seats = [[fd.add_user(f"p{t}-{s}") for s in range(players)] for t in range(tables)]
     channels = [fd.add_channel(f"{game}-{t}") for t in range(tables)]
     figures = RunFigures(game, setting)
     env = {**bot_env(checkout), **SETTINGS[setting]}
+    counter = CallCounter(workdir / f"{game}-{setting}.calls") if calls else None
+    if counter is not None:
+        env.update(counter.env(str((checkout or REPO_ROOT).resolve())))
     async with fd:
         bot = BotProcess(fd, workdir / f"{game}-{setting}", extra_env=env,
                          log_level="INFO", keep_lines=200_000)
@@ -308,6 +316,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
             sampler = (Sampler(bot.proc.pid, workdir / f"{game}-{setting}.spy", profile_rate,
                                workers=workers)
                        if profile_rate else None)
+            if counter is not None:
+                counter.start(bot.proc.pid)
             meter.start()
             since = time.monotonic()
             steps = await asyncio.gather(*(
@@ -322,6 +332,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
                 figures.reviews = reviews_stored(bot)
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
+            if counter is not None:
+                await counter.stop(bot.proc.pid)
             figures.uploads = Counter(u.filename for u in fd.world.uploads if u.at >= since)
             if sampler is not None:
                 figures.stacks = sampler.stop()
@@ -332,6 +344,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
             await bot.close()
     figures.actions = sum(steps)
     figures.games = tables
+    if counter is not None:
+        figures.calls = counter.lines(figures.actions)
     return figures
 
 
@@ -367,6 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              " --subprocesses; each stack then starts with its process)")
     parser.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=20, help="functions in the profile")
+    parser.add_argument("--calls", action="store_true",
+                        help="count the bot's Python function calls per action (cProfile)")
     parser.add_argument("--bot-checkout", type=Path, default=None,
                         help="run the bot of this checkout (its PYTHONPATH)")
     args = parser.parse_args(argv)
@@ -382,9 +398,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 figures = asyncio.run(run(game, setting, args.tables, args.players, args.seed,
                                           args.bot_checkout, Path(tmp),
                                           args.rate if args.profile else 0,
-                                          args.profile_workers))
+                                          args.profile_workers, args.calls))
                 runs.append(figures)
                 print(report([figures], args.tables, args.players).splitlines()[-1], flush=True)
+                for line in figures.calls:
+                    print(f"  {game}, {setting}: {line}", flush=True)
                 if args.profile:
                     print(f"--- {game}, {setting} ---")
                     print("\n".join(profile_lines(figures.stacks, args.top)), flush=True)
