@@ -4,7 +4,8 @@
 The stand-in runs on a thread of its own (its contract check on), so only the client's side is
 profiled: each write of ``--rounds`` rounds is made under ``cProfile`` (deterministic: counts,
 not time) through discord.py's calls (``DiscordWrites``) and through the lean path
-(``LeanWrites``), on the same small message (a line of text, an embed, a button). Per write:
+(``LeanWrites``; discord.py's side with ``bot.process.lean_answers`` installed, as the bot
+before this path had it), on the same small message (a line of text, an embed, a button). Per write:
 Python function calls, ``discord/message.py`` objects built, calls into aiohttp and yarl. The
 payload builders (the embeds' and views' dicts) are the same on both paths and grow with the
 message; the rest is per call.
@@ -26,6 +27,7 @@ import discord
 
 from bench._common import machine_line, table
 from bot.playground.fakediscord import FakeDiscord
+from bot.process import lean_answers
 from bot.process.token_writes import DiscordWrites, LeanWrites, TokenWrites
 from tests.token_wire import Wire
 
@@ -166,6 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=50, help="rounds of every write (50)")
     args = parser.parse_args(argv)
     print(machine_line(), flush=True)
+    lean_answers.install()  # as in the bot: a callback's answer is not made a message
     out = asyncio.run(run(args.rounds))
     print(f"per write, discord.py's calls → the lean path ({args.rounds} rounds)")
     print(report(out, args.rounds))
