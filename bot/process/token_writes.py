@@ -41,8 +41,7 @@ their shape changes, and checks that each write sends what discord.py's own call
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import discord
 from discord.http import Route, handle_message_parameters
@@ -50,15 +49,13 @@ from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 ROUTES = "tablebot.token_routes"  # Interaction.extras: its TokenRoutes
-EPHEMERAL = discord.MessageFlags(ephemeral=True)
 UPDATE_TYPES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 EPHEMERAL_VIEW_TIMEOUT = 15 * 60.0  # discord.py's timeout for an ephemeral message's view
 
 Interaction = discord.Interaction[Any]
 
 
-@dataclass(frozen=True, slots=True)
-class TokenRoute:
+class TokenRoute(NamedTuple):
     """What the webhook adapter reads of a route: the method, the URL (its query included) and
     the bucket (``webhook_id``, ``webhook_token``), as discord.py's ``Route`` has them."""
 
@@ -69,38 +66,34 @@ class TokenRoute:
 
 
 class TokenRoutes:
-    """The routes of one interaction's token, their URLs made once."""
+    """The routes of one interaction's token, their URLs made once (a route is made per write:
+    the one it takes)."""
 
-    __slots__ = (
-        "_app_id",
-        "_base",
-        "_token",
-        "callback",
-        "callback_answered",
-        "followup",
-        "original_delete",
-        "original_edit",
-    )
+    __slots__ = ("_app_id", "_base", "_callback", "_id", "_original", "_token")
 
     def __init__(self, interaction: Interaction) -> None:
         base = Route.BASE
-        token = interaction.token
-        app_id = interaction.application_id
-        self._app_id, self._token = app_id, token
-        callback = f"{base}/interactions/{interaction.id}/{token}/callback"
-        self.callback = TokenRoute("POST", callback, interaction.id, token)
-        self.callback_answered = TokenRoute("POST", f"{callback}?with_response=1",
-                                            interaction.id, token)
-        self._base = f"{base}/webhooks/{app_id}/{token}"
-        original = f"{self._base}/messages/@original"
-        self.original_edit = TokenRoute("PATCH", original, app_id, token)
-        self.original_delete = TokenRoute("DELETE", original, app_id, token)
-        # Webhook.send: ``wait`` (always, for an application's webhook) and ``with_components``
-        # (whether a view is given), as discord.py sends them.
-        self.followup = (
-            TokenRoute("POST", f"{self._base}?wait=1&with_components=0", app_id, token),
-            TokenRoute("POST", f"{self._base}?wait=1&with_components=1", app_id, token),
-        )
+        self._id, self._app_id, self._token = \
+            interaction.id, interaction.application_id, interaction.token
+        self._callback = f"{base}/interactions/{self._id}/{self._token}/callback"
+        self._base = f"{base}/webhooks/{self._app_id}/{self._token}"
+        self._original = f"{self._base}/messages/@original"
+
+    def callback(self, *, answered: bool) -> TokenRoute:
+        """The callback; ``answered``: asking for its resource (``with_response``), as
+        discord.py always does."""
+        url = f"{self._callback}?with_response=1" if answered else self._callback
+        return TokenRoute("POST", url, self._id, self._token)
+
+    def original(self, method: str) -> TokenRoute:
+        """The original response's edit or deletion (no query, as discord.py sends them)."""
+        return TokenRoute(method, self._original, self._app_id, self._token)
+
+    def followup(self, *, with_components: bool) -> TokenRoute:
+        """A new follow-up: ``wait`` (always, for an application's webhook) and
+        ``with_components`` (whether a view is given), as Webhook.send sends them."""
+        return TokenRoute("POST", f"{self._base}?wait=1&with_components={int(with_components)}",
+                          self._app_id, self._token)
 
     def message(self, method: str, message_id: int, with_components: bool | None) -> TokenRoute:
         """A follow-up's edit (``with_components`` as Webhook.edit_message sends it) or
@@ -217,7 +210,8 @@ class LeanWrites:
         params = interaction_message_response_params(
             type=discord.InteractionResponseType.message_update.value,
             previous_allowed_mentions=state.allowed_mentions, **kwargs)
-        await _request(interaction, routes_of(interaction).callback, params)
+        await _request(interaction, routes_of(interaction).callback(answered=False),
+                           params)
         response._response_type = discord.InteractionResponseType.message_update
         if view is not MISSING:
             _store(interaction, view, message_id)
@@ -235,7 +229,8 @@ class LeanWrites:
             type=discord.InteractionResponseType.channel_message.value,
             previous_allowed_mentions=state.allowed_mentions,
             flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING, **kwargs)
-        data = await _request(interaction, routes_of(interaction).callback_answered, params)
+        data = await _request(interaction, routes_of(interaction).callback(answered=True),
+                              params)
         response._response_type = discord.InteractionResponseType.channel_message
         answered = data.get("interaction") if isinstance(data, dict) else None
         raw = answered.get("response_message_id") if answered else None
@@ -255,13 +250,14 @@ class LeanWrites:
         view = kwargs.get("view", MISSING)
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
                                        **kwargs) as params:
-            data = await _request(interaction, routes_of(interaction).original_edit, params)
+            data = await _request(interaction, routes_of(interaction).original("PATCH"),
+                                     params)
         if view and not view.is_finished() and view.is_dispatchable():
             state.store_view(view, int(data["id"]))
 
     async def delete_original(self, interaction: Interaction) -> None:
         """``interaction.delete_original_response()``."""
-        await _request(interaction, routes_of(interaction).original_delete, None)
+        await _request(interaction, routes_of(interaction).original("DELETE"), None)
 
     async def send_followup(self, interaction: Interaction, *, ephemeral: bool = False,
                             **kwargs: Any) -> discord.Object:
@@ -273,7 +269,7 @@ class LeanWrites:
             view.timeout = EPHEMERAL_VIEW_TIMEOUT
         if kwargs.get("content", MISSING) is None:
             kwargs["content"] = MISSING
-        route = routes_of(interaction).followup[view is not MISSING]
+        route = routes_of(interaction).followup(with_components=view is not MISSING)
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
                                        flags=discord.MessageFlags(ephemeral=True) if ephemeral
                                        else MISSING, **kwargs) as params:
