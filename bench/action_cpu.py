@@ -28,7 +28,9 @@ bench-only ``sitecustomize`` on the bot's PYTHONPATH, ``bench/calls_site``) and 
 figures that do not depend on the machine's load: Python function calls per stored action,
 and per action the ``discord.ui`` buttons and views constructed, the cards written
 (``cogs.kit.card_layout``), the renders of the table, of the private views and of the turn
-ping, and the game views built (issue 42, the fourth pass in ``docs/performance.md``).
+ping, the game views built, the ``discord/message.py`` objects built and the calls into
+discord.py's HTTP client and webhook module, aiohttp and yarl (issue 42, the fourth pass in
+``docs/performance.md``).
 
     python -m bench.action_cpu                                  # every setting, SPLIT and TEN
     python -m bench.action_cpu --games ten --settings text --tables 3 --calls
@@ -113,7 +115,18 @@ def counted() -> list[tuple[str, Counted]]:
         ("turn ping renders (ping_view)", _named("cogs/listeners/turn_ping.py", "ping_view")),
         ("game views built (engine.view)", lambda path, line, name: name == "view"
          and path.replace("\\", "/").endswith(("game/ten/engine.py", "game/split/engine.py"))),
+        ("discord/message.py objects built",
+         lambda path, line, name: name == "__init__" and _in(path, "discord/message.py")),
+        ("calls into discord/http.py", lambda path, line, name: _in(path, "discord/http.py")),
+        ("calls into discord/webhook/async_.py",
+         lambda path, line, name: _in(path, "discord/webhook/async_.py")),
+        ("calls into aiohttp", lambda path, line, name: _in(path, "/aiohttp/")),
+        ("calls into yarl", lambda path, line, name: _in(path, "/yarl/")),
     ]
+
+
+def _in(path: str, fragment: str) -> bool:
+    return fragment in path.replace("\\", "/")
 
 
 async def written(folder: Path) -> None:

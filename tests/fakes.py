@@ -28,6 +28,7 @@ from pydantic import SecretStr
 from bot.automation.decision_pool import suggest
 from bot.automation.hints import Hint
 from bot.process.env_settings import Settings
+from bot.process.token_writes import DiscordWrites
 from bot.records.change import Change
 from cogs.click_context import dispatcher
 from cogs.clicks.table_clicks import table_controls
@@ -298,6 +299,8 @@ class FakeClient:
         features.register(Feature("reviews", controls=reviews.controls))
         features.register(LeaderboardCog(self.services).feature())
         self.cog = GameCog(self.services)
+        # discord.py's own calls: the fakes below stand in for discord.py's objects.
+        self.token_writes = DiscordWrites()
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
         # The environment's server defaults (cogs.kit.server_settings): the manager's turn
