@@ -28,7 +28,17 @@ what was drawn for nobody.
 parsing, the click path, rendering text, pictures, JSON and models, the store, the HTTP client,
 logging, the event loop) and the top functions.
 
+``--calls`` profiles the bot's event loop thread with cProfile over the same span (a
+bench-only ``sitecustomize`` on the bot's PYTHONPATH, ``bench/calls_site``) and prints
+figures that do not depend on the machine's load: Python function calls per stored action,
+and per action the ``discord.ui`` buttons and views constructed, the cards written
+(``cogs.kit.card_layout``), the renders of the table, of the private views and of the turn
+ping, the game views built, the ``discord/message.py`` objects built and the calls into
+discord.py's HTTP client and webhook module, aiohttp and yarl (issue 42, the fourth pass in
+``docs/performance.md``).
+
     python -m bench.action_cpu                                  # every setting, SPLIT and TEN
+    python -m bench.action_cpu --games ten --settings text --tables 3 --calls
     python -m bench.action_cpu --games split --settings text --profile
     python -m bench.action_cpu --bot-checkout ../base           # another checkout's bot
 
@@ -40,6 +50,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import pstats
 import re
 import shutil
 import signal
@@ -48,9 +60,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench._common import machine_line, table
 from bench.global_calls import bot_env, new_table, stand_in, wait_for_the_end
@@ -73,6 +86,77 @@ OPS_ENDPOINT = re.compile(r"operations endpoint on (http://[\d.]+:\d+)")
 PICTURE_COUNT = re.compile(r'^tablebot_pictures_(drawn|skipped)_total\{kind="(\w+)"\} ([\d.e+]+)$')
 REVIEWS_TIMEOUT = 900.0  # seconds for every review of a run (one worker, a busy machine)
 NAN = float("nan")
+CALLS_SITE = Path(__file__).resolve().parent / "calls_site"  # its sitecustomize (--calls)
+CALLS_WAIT = 30.0  # seconds for the bot to write its profile
+
+
+Counted = Callable[[str, int, str], bool]  # (file, line, function) -> counted
+
+
+def _init_of(cls: type) -> Counted:
+    """The constructor of ``cls`` itself (a subclass's own ``__init__`` calls it once)."""
+    code = cls.__init__.__code__  # type: ignore[misc]
+    return lambda path, line, name: (name == "__init__" and line == code.co_firstlineno
+                                     and path == code.co_filename)
+
+
+def _named(path_part: str, *names: str) -> Counted:
+    return lambda path, line, name: name in names and path.replace("\\", "/").endswith(path_part)
+
+
+def counted() -> list[tuple[str, Counted]]:
+    """What --calls counts per stored action: (figure, which profiled functions it sums)."""
+    import importlib
+
+    import discord
+
+    selects = importlib.import_module("discord.ui.select")  # discord.ui.select: a function
+    views = importlib.import_module("discord.ui.view")
+    return [
+        ("discord.ui.Button built", _init_of(discord.ui.Button)),
+        ("discord.ui selects built", _init_of(selects.BaseSelect)),
+        ("views built (View, LayoutView, Card)", _init_of(views.BaseView)),
+        ("cards written (card_view)", _named("cogs/kit/card_layout.py", "card_view")),
+        ("table renders (table_render)",
+         _named("cogs/rendering/table_renders.py", "table_render")),
+        ("private renders (game_ui.private_in)", _named("cogs/game_ui.py", "private_in")),
+        ("turn ping renders (ping_view)", _named("cogs/listeners/turn_ping.py", "ping_view")),
+        ("game views built (engine.view)", lambda path, line, name: name == "view"
+         and path.replace("\\", "/").endswith(("game/ten/engine.py", "game/split/engine.py"))),
+        ("discord/message.py objects built",
+         lambda path, line, name: name == "__init__" and _in(path, "discord/message.py")),
+        ("calls into discord/http.py", lambda path, line, name: _in(path, "discord/http.py")),
+        ("calls into discord/webhook/async_.py",
+         lambda path, line, name: _in(path, "discord/webhook/async_.py")),
+        ("calls into aiohttp", lambda path, line, name: _in(path, "/aiohttp/")),
+        ("calls into yarl", lambda path, line, name: _in(path, "/yarl/")),
+    ]
+
+
+def _in(path: str, fragment: str) -> bool:
+    return fragment in path.replace("\\", "/")
+
+
+async def written(folder: Path) -> None:
+    """Wait until the bot has written its profile into ``folder`` (renamed into place once
+    whole)."""
+    waited = 0.0
+    while not any(folder.glob("bot-*.prof")):
+        if waited >= CALLS_WAIT:
+            raise TimeoutError(f"the bot wrote no profile into {folder}")
+        await asyncio.sleep(0.1)
+        waited += 0.1
+
+
+def call_figures(profile: Path, actions: int) -> list[tuple[str, float]]:
+    """Per stored action: every Python function call of the profile, then :func:`counted`."""
+    stats: Any = pstats.Stats(str(profile))
+    figures = [("Python function calls", stats.total_calls / actions)]
+    for label, wanted in counted():
+        calls = sum(entry[1] for (path, line, name), entry in stats.stats.items()
+                    if wanted(path, line, name))
+        figures.append((label, calls / actions))
+    return figures
 
 
 def reaped_children_cpu(pid: int) -> float:
@@ -284,6 +368,7 @@ class RunFigures:
     stacks: Counter[str] = field(default_factory=Counter)
     uploads: Counter[str] = field(default_factory=Counter)  # pictures sent, by file name
     pictures: Counter[str] = field(default_factory=Counter)  # drawn / skipped, by kind
+    calls: list[tuple[str, float]] = field(default_factory=list)  # --calls: per action
     reviews: int = 0  # reviews stored (at the end)
     worker_start: float = 0.0  # CPU seconds of the workers' start, before the meter
 
@@ -314,13 +399,19 @@ async def one_game(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
 
 async def run(game: str, setting: str, tables: int, players: int, seed: int,
               checkout: Path | None, workdir: Path, profile_rate: int,
-              workers: bool = False) -> RunFigures:
+              workers: bool = False, calls: bool = False) -> RunFigures:
     fd = stand_in(checkout)
     fd.set_validation(False)
     seats = [[fd.add_user(f"p{t}-{s}") for s in range(players)] for t in range(tables)]
     channels = [fd.add_channel(f"{game}-{t}") for t in range(tables)]
     figures = RunFigures(game, setting)
     env = {**bot_env(checkout), **SETTINGS[setting], "HTTP_PORT": "0"}
+    profiled = workdir / f"{game}-{setting}-calls"
+    if calls:
+        profiled.mkdir(parents=True, exist_ok=True)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CALLS_SITE),
+                                                          env.get("PYTHONPATH")]))
+        env["TB_CALLS_OUT"] = str(profiled)
     async with fd:
         bot = BotProcess(fd, workdir / f"{game}-{setting}", extra_env=env,
                          log_level="INFO", keep_lines=200_000)
@@ -335,6 +426,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
             sampler = (Sampler(bot.proc.pid, workdir / f"{game}-{setting}.spy", profile_rate,
                                workers=workers)
                        if profile_rate else None)
+            if calls:
+                os.kill(bot.proc.pid, signal.SIGUSR2)  # the profile starts (bench/calls_site)
             meter.start()
             pictures_before = await picture_counts(bot)
             since = time.monotonic()
@@ -350,6 +443,9 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
                 figures.reviews = reviews_stored(bot)
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
+            if calls:
+                os.kill(bot.proc.pid, signal.SIGUSR2)  # ... and is written
+                await written(profiled)
             figures.uploads = Counter(u.filename for u in fd.world.uploads if u.at >= since)
             figures.pictures = await picture_counts(bot)
             figures.pictures.subtract(pictures_before)
@@ -362,6 +458,8 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
             await bot.close()
     figures.actions = sum(steps)
     figures.games = tables
+    if calls:
+        figures.calls = call_figures(next(profiled.glob("bot-*.prof")), figures.actions)
     return figures
 
 
@@ -397,6 +495,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile-workers", action="store_true",
                         help="with --profile: the worker processes' samples too (py-spy"
                              " --subprocesses; each stack then starts with its process)")
+    parser.add_argument("--calls", action="store_true",
+                        help="cProfile the bot's event loop thread and print Python calls,"
+                             " discord.ui constructions and renders per stored action")
     parser.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=20, help="functions in the profile")
     parser.add_argument("--bot-checkout", type=Path, default=None,
@@ -414,9 +515,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 figures = asyncio.run(run(game, setting, args.tables, args.players, args.seed,
                                           args.bot_checkout, Path(tmp),
                                           args.rate if args.profile else 0,
-                                          args.profile_workers))
+                                          args.profile_workers, args.calls))
                 runs.append(figures)
                 print(report([figures], args.tables, args.players).splitlines()[-1], flush=True)
+                if figures.calls:
+                    print(f"--- {game}, {setting}: per stored action (cProfile, the event"
+                          " loop's thread) ---")
+                    print(table(["figure", "per action"], [list(row) for row in figures.calls]),
+                          flush=True)
                 if args.profile:
                     print(f"--- {game}, {setting} ---")
                     print("\n".join(profile_lines(figures.stacks, args.top)), flush=True)

@@ -29,6 +29,7 @@ from pydantic import SecretStr
 from bot.automation.decision_pool import suggest
 from bot.automation.hints import Hint
 from bot.process.env_settings import Settings
+from bot.process.token_writes import DiscordWrites
 from bot.records.change import Change
 from cogs.click_context import dispatcher
 from cogs.clicks.table_clicks import table_controls
@@ -36,7 +37,7 @@ from cogs.commands.game_commands import GameCog
 from cogs.features import Feature, TableFeatures
 from cogs.game_ui import GameUI
 from cogs.hints.extension import HintsCog
-from cogs.kit.card_layout import CONTENT_ID
+from cogs.kit.card_layout import CONTENT_ID, MEDIA_GALLERY, TEXT_DISPLAY, Card
 from cogs.leaderboard.commands import LeaderboardCog
 from cogs.reviews.extension import ReviewsCog
 from cogs.table_services import TableServices
@@ -114,31 +115,42 @@ class Sent:
         """The alt texts of a card's pictures."""
         if self.card is None:
             return []
-        return [str(item.description) for gallery in self.card.walk_children()
-                if isinstance(gallery, discord.ui.MediaGallery)
-                for item in gallery.items if item.description]
+        return [alt for _, alt in card_pictures(self.card) if alt]
+
+
+def card_components(card: discord.ui.LayoutView) -> list[dict[str, Any]]:
+    """Every component of ``card``'s payload as sent (``to_components``), nested ones after
+    their parent, in order."""
+    found: list[dict[str, Any]] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            found.append(component)
+            walk(component.get("components", []))
+
+    walk(card.to_components())
+    return found
 
 
 def card_content(card: discord.ui.LayoutView) -> str | None:
     """A card's text that was its render's ``content`` (``card_layout.CONTENT_ID``)."""
-    return next((str(item.content) for item in card.walk_children()
-                 if isinstance(item, discord.ui.TextDisplay) and item.id == CONTENT_ID), None)
+    return next((str(c["content"]) for c in card_components(card)
+                 if c["type"] == TEXT_DISPLAY and c.get("id") == CONTENT_ID), None)
 
 
 def card_pictures(card: discord.ui.LayoutView | None) -> list[tuple[str, str | None]]:
     """A card's pictures: (media url, alt text)."""
     if card is None:
         return []
-    return [(item.media.url, item.description) for gallery in card.walk_children()
-            if isinstance(gallery, discord.ui.MediaGallery) for item in gallery.items]
+    return [(item["media"]["url"], item.get("description")) for c in card_components(card)
+            if c["type"] == MEDIA_GALLERY for item in c["items"]]
 
 
 def card_texts(card: discord.ui.LayoutView | None) -> list[str]:
     """The Text Displays of a card, in order."""
     if card is None:
         return []
-    return [str(item.content) for item in card.walk_children()
-            if isinstance(item, discord.ui.TextDisplay)]
+    return [str(c["content"]) for c in card_components(card) if c["type"] == TEXT_DISPLAY]
 
 
 @dataclass
@@ -149,6 +161,8 @@ class CardControls:
 
 
 def card_controls(card: discord.ui.LayoutView) -> CardControls:
+    if isinstance(card, Card):
+        return CardControls(list(card.controls))
     return CardControls([item for item in card.walk_children()
                          if not isinstance(item, discord.ui.Container | discord.ui.ActionRow
                                            | discord.ui.TextDisplay | discord.ui.MediaGallery
@@ -286,6 +300,8 @@ class FakeClient:
         features.register(Feature("reviews", controls=reviews.controls))
         features.register(LeaderboardCog(self.services).feature())
         self.cog = GameCog(self.services)
+        # discord.py's own calls: the fakes below stand in for discord.py's objects.
+        self.token_writes = DiscordWrites()
         self.channels: dict[int, FakeChannel] = {}
         self.guilds: dict[int, FakeGuild] = {}
         # The environment's server defaults (cogs.kit.server_settings): the manager's turn

@@ -41,6 +41,7 @@ from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
+from bot.process.token_writes import LEAN, TokenWrites
 from bot.rankings.leaderboard import Leaderboards
 from bot.records.session import utcnow
 from bot.reviews.pool import ReviewPool
@@ -123,6 +124,8 @@ class TableBot(commands.Bot):
         self._engines = engines
         # The globally-limited requests the cogs make wait here (GLOBAL_RATE_SHARE).
         self.budget: RequestBudget = budget_for_share(settings.global_rate_share)
+        # The writes through an interaction's token, without discord.py's message objects.
+        self.token_writes: TokenWrites = LEAN
         self.store: Store | None = None
         self._manager: SessionManager | None = None
         self._leaderboards: Leaderboards | None = None

@@ -27,7 +27,7 @@ of Text Display; https://discord.com/developers/docs/components/using-message-co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,11 @@ FOOTER_PREFIX = "-# "  # Discord's small grey line, where an embed had its foote
 # The Text Display holding the render's ``content`` (a note, the clock lines) carries this
 # component id (Discord numbers the others), so a reader of the message can tell it apart.
 CONTENT_ID = 1
+# Component types (https://discord.com/developers/docs/components/reference)
+ACTION_ROW = discord.ComponentType.action_row.value
+TEXT_DISPLAY = discord.ComponentType.text_display.value
+CONTAINER = discord.ComponentType.container.value
+MEDIA_GALLERY = discord.ComponentType.media_gallery.value
 
 
 @dataclass(frozen=True)
@@ -109,13 +114,49 @@ def _rows(view: discord.ui.View | None) -> list[list[discord.ui.Item[Any]]]:
     return [rows[key] for key in sorted(rows)][:MAX_ROWS]
 
 
+class Card(discord.ui.LayoutView):
+    """A render's card as sent: its Components V2 payload (:attr:`components`), built once
+    from the render's texts, pictures and controls, and handed to every request that sends
+    it (a retry, a write that falls back to the channel) as it is: read only (a reader that
+    needs another payload, such as the card emojis' plain retry, builds a copy).
+    ``controls``: the items in its action rows, in order (readers, tests). Stopped:
+    discord.py keeps no finished view in its store (nor a 15-minute timer for an ephemeral
+    one); the controls are DynamicItems, which the registered classes serve without the view
+    object (``cogs.client_services.release_view``)."""
+
+    def __init__(self, components: list[dict[str, Any]],
+                 controls: Sequence[discord.ui.Item[Any]]) -> None:
+        self.controls = list(controls)  # before discord.py counts the children
+        super().__init__(timeout=None)
+        self.components = components
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True  # discord.py sets the IS_COMPONENTS_V2 flag by it
+
+    def walk_children(self) -> Generator[discord.ui.Item[Any], None, None]:
+        """The controls, as discord.py's view store and its checks would see them."""
+        yield from self.controls
+
+
+# Separator() as discord.py writes it (divider, small spacing): the same every time.
+SEPARATOR: dict[str, Any] = discord.ui.Separator().to_component_dict()
+
+
 def card_view(content: str | None, embeds: Sequence[discord.Embed],
               pictures: Sequence[Picture], view: discord.ui.View | None,
-              decorate: Callable[[str], str] | None = None) -> discord.ui.LayoutView:
+              decorate: Callable[[str], str] | None = None) -> Card:
     """The card of a render: one Container with its text, its pictures and its controls,
     within Discord's limits for Components V2 (see the module's docstring). ``decorate``
     (the card emojis of ``cogs.kit.card_emojis``) rewrites each text when all of them still
-    fit in :data:`MAX_TEXT` after it; else they stay plain."""
+    fit in :data:`MAX_TEXT` after it; else they stay plain.
+
+    The payload is written as discord.py's ``Container``, ``TextDisplay``, ``Separator`` and
+    ``ActionRow`` write theirs (``tests/cogs/test_card_payload.py`` compares the two), without
+    building those objects and walking them again at each send (issue 42)."""
     rows = _rows(view)
     controls = sum(len(row) + 1 for row in rows)
     # the container, one gallery, the separator before the controls, and the controls
@@ -151,28 +192,25 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
             break
         last = pairs[-1]
         parts[last] = [*(parts[last] or []), *(parts.pop(last + 1) or [])]
-    container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=_accent(embeds))
+    inside: list[dict[str, Any]] = []
     for index, part in enumerate(parts):
         if part is None:
-            container.add_item(_gallery(pictures))
+            inside.append(_gallery(pictures).to_component_dict())
         elif index == 0 and first_is_content:
-            container.add_item(discord.ui.TextDisplay("\n".join(part), id=CONTENT_ID))
+            inside.append({"type": TEXT_DISPLAY, "content": "\n".join(part), "id": CONTENT_ID})
         else:
-            container.add_item(discord.ui.TextDisplay("\n".join(part)))
+            inside.append({"type": TEXT_DISPLAY, "content": "\n".join(part)})
+    placed: list[discord.ui.Item[Any]] = []
     if rows:
-        container.add_item(discord.ui.Separator())
+        inside.append(dict(SEPARATOR))
         for row in rows:
-            action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-            for item in row:
-                action_row.add_item(item)
-            container.add_item(action_row)
-    layout = discord.ui.LayoutView(timeout=None)
-    layout.add_item(container)
-    # Stopped before it is sent: discord.py keeps no finished view in its store (nor a
-    # 15-minute timer for an ephemeral one); the controls are DynamicItems, which the
-    # registered classes serve without the view object (``cogs.client_services.release_view``).
-    layout.stop()
-    return layout
+            inside.append({"type": ACTION_ROW,
+                           "components": [item.to_component_dict() for item in row]})
+            placed.extend(row)
+    accent = _accent(embeds)
+    container = {"type": CONTAINER, "accent_color": accent.value if accent else None,
+                 "spoiler": False, "components": inside}
+    return Card([container], placed)
 
 
 def _gallery(pictures: Sequence[Picture]) -> discord.ui.MediaGallery[Any]:

@@ -24,7 +24,9 @@ Message"). So:
   replaced by a newer edit of it.
 
 A token that Discord refuses (expired: 401/50027, or an unknown webhook) is forgotten and the
-write falls back to the channel at once, so nothing is lost.
+write falls back to the channel at once, so nothing is lost. The token writes go through the
+client's :attr:`TableBot.token_writes` (``bot.process.token_writes``: discord.py's webhook
+adapter, with no message object made of the answers; a follow-up gives its id).
 
 **A table the bot cannot reach through its channel** (``Session.tokens_only``: a group DM, a DM,
 a server where only a user installed the app; ``cogs.kit.places``) is never written through
@@ -56,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import discord
+from discord.abc import Snowflake
 
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.process.client import TableBot
@@ -299,10 +302,11 @@ class MessageRoutes:
     # --- writes -------------------------------------------------------------------------------
 
     async def send(self, client: TableBot, session: Session, cause: Cause | None,
-                   **kwargs: Any) -> discord.Message:
+                   **kwargs: Any) -> Snowflake:
         """A new public message in ``session``'s channel: a follow-up of ``cause`` when it can
         carry it, else a channel post in its turn (a tokens-only table: a follow-up of another
-        of its tokens, else :class:`Unreachable`)."""
+        of its tokens, else :class:`Unreachable`). What is returned has the new message's
+        ``id`` and nothing else is read of it (a follow-up's answer is not made a message)."""
         interaction = await self.usable(cause, session)
         if interaction is not None and cause is not None:
             followed = await self._followup(session, interaction, cause.at, kwargs)
@@ -311,17 +315,17 @@ class MessageRoutes:
         if session.tokens_only:
             return await self._send_held(session, kwargs)
         channel = client.get_partial_messageable(session.channel_id)
-        sent: discord.Message = await self._channel(lambda: channel.send(**kwargs))
+        sent: Snowflake = await self._channel(lambda: channel.send(**kwargs))
         return sent
 
     async def _followup(self, session: Session, interaction: Interaction, at: float,
-                        kwargs: dict[str, Any]) -> discord.Message | None:
+                        kwargs: dict[str, Any]) -> Snowflake | None:
         """A follow-up of ``interaction`` (None: its token was refused or, in a tokens-only
         place, has no follow-up left)."""
         if session.tokens_only and not followups_left(interaction):
             return None
         try:
-            message = await interaction.followup.send(wait=True, **kwargs)
+            message = await interaction.client.token_writes.send_followup(interaction, **kwargs)
         except discord.HTTPException as error:
             if error.code == FOLLOWUPS_SPENT:
                 spent_followup(interaction, all_of_them=True)
@@ -337,7 +341,7 @@ class MessageRoutes:
         self.hold(session.id, message.id, interaction, original=False, at=at)
         return message
 
-    async def _send_held(self, session: Session, kwargs: dict[str, Any]) -> discord.Message:
+    async def _send_held(self, session: Session, kwargs: dict[str, Any]) -> Snowflake:
         """A new message of tokens-only ``session``, as a follow-up of the freshest token that
         holds one of its messages and may still send one; :class:`Unreachable` when none can."""
         self._prune()
@@ -356,7 +360,7 @@ class MessageRoutes:
         self._behind.add(session.id)
         raise Unreachable(session.id)
 
-    async def follow_up(self, channel_id: int, cause: Cause, **kwargs: Any) -> discord.Message:
+    async def follow_up(self, channel_id: int, cause: Cause, **kwargs: Any) -> Snowflake:
         """A public message of no game (the end of a chat's season) as a follow-up of
         ``cause``, a click in tokens-only ``channel_id`` whose owed writes it carries
         (:meth:`pay`); :class:`Unreachable` when that click's token cannot send it (too old,
@@ -372,7 +376,7 @@ class MessageRoutes:
             await asyncio.sleep(ANSWER_POLL)
             waited += ANSWER_POLL
         try:
-            message = await interaction.followup.send(wait=True, **kwargs)
+            message = await interaction.client.token_writes.send_followup(interaction, **kwargs)
         except discord.HTTPException as error:
             if token_refused(error):  # the token died early: the next click carries it
                 raise Unreachable(0, where=f"channel {channel_id}") from error
@@ -391,11 +395,13 @@ class MessageRoutes:
         already, the edit goes at once)."""
         held = self.holder(message_id)
         if held is not None:
+            interaction = held.interaction
+            writes = interaction.client.token_writes
             try:
                 if held.original:
-                    await held.interaction.edit_original_response(**kwargs)
+                    await writes.edit_original(interaction, **kwargs)
                 else:
-                    await held.interaction.followup.edit_message(message_id, **kwargs)
+                    await writes.edit_followup(interaction, message_id, **kwargs)
             except discord.HTTPException as error:
                 if not token_refused(error):
                     raise
@@ -424,11 +430,13 @@ class MessageRoutes:
         held = self.holder(message_id)
         self.forget(message_id)
         if held is not None:
+            interaction = held.interaction
+            writes = interaction.client.token_writes
             try:
                 if held.original:
-                    await held.interaction.delete_original_response()
+                    await writes.delete_original(interaction)
                 else:
-                    await held.interaction.followup.delete_message(message_id)
+                    await writes.delete_followup(interaction, message_id)
             except discord.HTTPException as error:
                 if not token_refused(error):
                     raise

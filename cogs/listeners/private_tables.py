@@ -87,7 +87,8 @@ class PrivateTables:
                                      await private_table(self._services, session, player, words),
                                      words)
         try:
-            await interaction.edit_original_response(**render.edit_kwargs())
+            await interaction.client.token_writes.edit_original(interaction,
+                                                                **render.edit_kwargs())
         except discord.HTTPException as error:
             log.info("session %s: the private table could not be redrawn (%s)",
                      session.id, error.status)

@@ -103,12 +103,27 @@ def ping_view(uis: GameUIs, session: Session, players: Sequence[PlayerId],
 
 
 async def ping_render(client: TableBot, uis: GameUIs, session: Session,
-                      players: Sequence[PlayerId], *, back: bool = False) -> Render:
-    """The turn ping of ``session`` for ``players`` (public: no hidden information)."""
+                      players: Sequence[PlayerId], *, back: bool = False,
+                      drawn: Session | None = None) -> Render:
+    """The turn ping of ``session`` for ``players`` (public: no hidden information).
+    ``drawn``: the very ``Session`` object of the same stored version that the change's other
+    renders (the table, the answer) were drawn from, when ``session`` is a copy of it that
+    differs only by its messages' ids (``SessionManager.set_table_message`` and
+    ``set_ping_message`` swap in such a copy): the controls are drawn from it, so the game's
+    public view of that version is built once (``cogs.kit.view_memo`` serves only the object
+    it was built for), and the link from ``session``."""
     words = await server_words(client, session.guild_id)
     title = client.manager.engine(session.game).title
     return Render(content=ping_text(words, title, players, table_link(session), back=back),
-                  view=ping_view(uis, session, players, words))
+                  view=ping_view(uis, same_version(session, drawn), players, words))
+
+
+def same_version(session: Session, drawn: Session | None) -> Session:
+    """``drawn`` when it is ``session``'s stored version (the same version and the very same
+    state object: a copy that differs by its messages' ids), else ``session``."""
+    if drawn is not None and drawn.version == session.version and drawn.state is session.state:
+        return drawn
+    return session
 
 
 @dataclass(frozen=True)
@@ -225,7 +240,8 @@ class TurnPing:
         carry it): never two at a time."""
         await self.clear(session, store=False)
         current = self._client.manager.get(session.id) or session
-        render = await ping_render(self._client, self._services.uis, current, players, back=back)
+        render = await ping_render(self._client, self._services.uis, current, players, back=back,
+                                   drawn=session)
         try:
             message = await self._routes.send(
                 self._client, session, cause, **render.send_kwargs(),

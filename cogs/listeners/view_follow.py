@@ -132,7 +132,8 @@ class ViewFollower:
             release_view(render.view)
             return True
         try:
-            await interaction.edit_original_response(**render.edit_kwargs())
+            await interaction.client.token_writes.edit_original(interaction,
+                                                                **render.edit_kwargs())
         except discord.HTTPException as error:
             log.info("session %s: a private view could not follow the game (%s)",
                      session.id, error.status)

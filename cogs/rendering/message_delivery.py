@@ -269,7 +269,8 @@ async def answer(
                 return  # a newer answer was drawn on this message meanwhile
             if shown.session is not None and _moved_on(interaction, shown.session):
                 return  # the game went on: a late picture would redraw an old message
-            await interaction.edit_original_response(**_picture_only(pictured))
+            await interaction.client.token_writes.edit_original(interaction,
+                                                                **_picture_only(pictured))
     except discord.HTTPException:
         log.warning("could not add the picture to an answer")
     finally:
@@ -303,24 +304,25 @@ def _moved_on(interaction: Interaction, session: Session) -> bool:
 async def _respond(
     interaction: Interaction, render: Render, *, edit: bool, keep_view: bool = False
 ) -> int | None:
-    """Send or edit; the id of the message answered (None when not known), also left in
+    """Send or edit (through the token writes: no message object is made of the answer);
+    the id of the message answered (None when not known), also left in
     ``interaction.extras`` for a view remembered after it (``cogs.kit.followed_views``)."""
+    writes = interaction.client.token_writes
     if edit:
         message_id = interaction.message.id if interaction.message is not None else None
         async with message_turn(message_id):
             if message_id in _latest:
                 _latest[message_id] = STALE  # the picture in flight for it would be older
-            await interaction.response.edit_message(**render.edit_kwargs())
+            await writes.update_message(interaction, **render.edit_kwargs())
         interaction.extras[ANSWERED_MESSAGE] = message_id
         return message_id
     kwargs = render.send_kwargs()
     if interaction.response.is_done():
-        message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
-        message_id = getattr(message, "id", None)
+        sent_id: int | None = (
+            await writes.send_followup(interaction, ephemeral=True, **kwargs)).id
     else:
-        sent = await interaction.response.send_message(ephemeral=True, **kwargs)
-        message_id = getattr(sent, "message_id", None)
+        sent_id = await writes.send_message(interaction, ephemeral=True, **kwargs)
     if not keep_view:
         release_view(render.view)
-    interaction.extras[ANSWERED_MESSAGE] = message_id
-    return message_id
+    interaction.extras[ANSWERED_MESSAGE] = sent_id
+    return sent_id

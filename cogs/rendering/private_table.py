@@ -84,7 +84,7 @@ async def send_private_table(interaction: Interaction, session: Session,
             return
         render = await followed_view(interaction.client, services, live, me,
                                      await private_table(services, live, me, words), words)
-        await interaction.edit_original_response(**render.edit_kwargs())
+        await interaction.client.token_writes.edit_original(interaction, **render.edit_kwargs())
         release_view(render.view)
         shown = live.version
 

@@ -6,11 +6,13 @@ token can carry makes the table wait for the next click, which carries what was 
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
+from bot.process.token_writes import DiscordWrites
 from bot.records.session import REACH, TOKENS_ONLY, Seat, Session, Status
 from cogs.kit.message_routes import (
     TOKEN_LIFETIME,
@@ -79,6 +81,7 @@ class Token:
         self.followup = Followup(self, refuse_with)
         self.sent: list[int] = []
         self.edited: list[int] = []
+        self.client = SimpleNamespace(token_writes=DiscordWrites())  # discord.py's calls
 
 
 def group_dm_session(session_id: int = 1) -> Session:

@@ -167,3 +167,34 @@ async def test_a_turn_pass_costs_two_writes(split: SplitTable) -> None:
     [new_ping] = live_pings(split)
     assert split.channel.deleted == [old_ping.message.id]
     assert split.session().ping_message_id == new_ping.message.id
+
+
+def test_the_ping_draws_its_controls_from_the_version_the_table_was_drawn_from() -> None:
+    """The manager swaps in a copy of a stored version when it stores the ping's or the
+    table's message id: the ping's controls are drawn from the change's own session, whose
+    public view the table built already (``cogs.kit.view_memo``), not built again; never
+    from another version's or another state's."""
+    from bench.table_size import sessions
+    from cogs.listeners.turn_ping import ping_view, same_version
+    from cogs.ten import TenUI
+    from cogs.ui_registry import GameUIs
+    from game.registry import engines
+
+    ui = TenUI(engines()["ten"])
+    uis = GameUIs(engines(), {"ten": ui})
+    words = words_for(Language.EN)
+    drawn = replace(next(iter(sessions("ten", 3, 0))), version=4)
+    ui.table_in(drawn, words)
+    built = ui.views.built
+    stored = replace(drawn, ping_message_id=77)  # the manager's copy, same version and state
+    assert same_version(stored, drawn) is drawn
+    players = [drawn.seats[0].player_id]
+    view = ping_view(uis, same_version(stored, drawn), players, words)
+    assert ui.views.built == built  # the table's public view served the ping
+    plain = ping_view(uis, stored, players, words)  # what the ping showed before
+    assert view.to_components() == plain.to_components()
+    newer = replace(drawn, version=5)
+    assert same_version(newer, drawn) is newer
+    other_state = replace(drawn, state=drawn.state.model_copy(deep=True))
+    assert same_version(other_state, drawn) is other_state
+    assert same_version(stored, None) is stored

@@ -16,7 +16,11 @@ Modelled on Discord's documentation (topics/rate-limits) and on what discord.py 
   parameter. All of them together are under the global limit (50 per 1 s).
 * Interaction callbacks and the interaction webhooks (follow-ups, ``@original`` edits) are not
   bound to the global limit (Discord: "interaction endpoints are not bound to the bot's global
-  rate limit") and not to the channel's message bucket: they are not limited here at all.
+  rate limit") and not to the channel's message bucket. Their per-route limits (Discord
+  limits routes one by one, these included) are off unless ``Limits.token_writes`` is set: then
+  the writes of one interaction token (follow-ups, edits and deletions of its messages) share
+  a bucket of that many requests per ``token_window`` (a test of the bot's 429 handling on
+  those routes; by default they are not limited at all).
 
 Windows are fixed, as Discord's are: a bucket's window starts with its first request and
 ``Remaining`` is refilled when it ends.
@@ -33,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 UNLIMITED = re.compile(r"/api/v10/(interactions|webhooks)/")
+TOKEN_WRITE = re.compile(r"/api/v10/webhooks/\d+/(?P<token>[^/]+)(/messages/[^/]+)?")
 CHANNEL_MESSAGE_WRITE = re.compile(r"/api/v10/channels/(?P<major>\d+)/messages(/\d+)?")
 
 
@@ -54,6 +59,8 @@ class Limits:
     other_window: float = 1.0
     global_limit: int = 50
     global_window: float = 1.0
+    token_writes: int = 0  # requests per token_window on one interaction token (0: unlimited)
+    token_window: float = 1.0
 
 
 @dataclass
@@ -120,8 +127,10 @@ class RateLimiter:
 
     def check(self, method: str, path: str, template: str) -> Verdict | None:
         """The verdict for one bot request, or None for routes Discord does not limit."""
-        if not self.enabled or not counts_globally(path):
+        if not self.enabled:
             return None
+        if not counts_globally(path):
+            return self._token_check(path)
         now = self.clock()
         if self.global_window is None:
             self.global_window = Window(self.limits.global_limit, self.limits.global_window)
@@ -147,6 +156,26 @@ class RateLimiter:
             )
             return Verdict(headers, wait, "user", name)
         return Verdict(headers, bucket=name)
+
+    def _token_check(self, path: str) -> Verdict | None:
+        """The verdict for a write with an interaction token, when those are limited
+        (``Limits.token_writes``); not under the global limit."""
+        limits = self.limits
+        found = TOKEN_WRITE.fullmatch(path)
+        if limits.token_writes <= 0 or found is None:
+            return None
+        now = self.clock()
+        name = "token-writes"
+        window = self.windows.setdefault((name, found["token"]),
+                                         Window(limits.token_writes, limits.token_window))
+        wait = window.take(now)
+        headers = self._bucket_headers(name, window, now)
+        if not wait:
+            return Verdict(headers, bucket=name)
+        self.limited[name] += 1
+        headers.update({"Retry-After": str(math.ceil(wait)), "X-RateLimit-Scope": "user",
+                        "Via": "1.1 google"})
+        return Verdict(headers, wait, "user", name)
 
     @property
     def total_limited(self) -> int:
