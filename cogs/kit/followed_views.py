@@ -98,6 +98,23 @@ class FollowedViews:
         if before is None or before[0] != message_id or before[1] < version:
             answered[player] = (message_id, version)
 
+    def answer_failed(self, session_id: int, player: PlayerId, message_id: int,
+                      version: int, before: tuple[int, int] | None) -> None:
+        """The answer recorded by :meth:`answering` did not reach the message (refused, too
+        late): the message shows what it showed, so the record goes back to ``before`` unless
+        a later answer replaced it meanwhile."""
+        answered = self._answered.get(session_id)
+        if answered is None or answered.get(player) != (message_id, version):
+            return
+        if before is None:
+            del answered[player]
+        else:
+            answered[player] = before
+
+    def answered(self, session_id: int, player: PlayerId) -> tuple[int, int] | None:
+        """(message id, version) of ``player``'s latest recorded answer in the game."""
+        return self._answered.get(session_id, {}).get(player)
+
     def usable(self, session_id: int, player: PlayerId) -> Interaction | None:
         """The interaction to edit ``player``'s view with, None when there is none or its
         token is (about to be) too old; an aged entry is dropped."""

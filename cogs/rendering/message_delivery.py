@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from itertools import count
 from typing import Any
@@ -238,26 +238,23 @@ async def answer(
     """Answer the click: ``edit`` the clicked message (``response.edit_message``) or send a
     new ephemeral message; the picture comes with it when drawn already, else it is drawn
     after the answer went out and follows in an edit."""
-    if edit and shown.session is not None and is_ephemeral(interaction.message):
-        assert interaction.message is not None
-        # The clicked message may be the player's followed view: it shows this version now,
-        # and the follower does not redraw it to the same (cogs.listeners.view_follow).
-        context_of(interaction).services.views.answering(
-            shown.session.id, str(interaction.user.id), interaction.message.id,
-            shown.session.version)
+    answer_failed = _record_answer(interaction, shown) if edit else None
     if shown.pictured is None:
-        await _respond(interaction, with_note(shown.text, note), edit=edit)
+        await _respond(interaction, with_note(shown.text, note), edit=edit,
+                       answer_failed=answer_failed)
         return
     if shown.ready is not None:
         _discard(shown.pictured)
-        await _respond(interaction, with_note(shown.ready, note), edit=edit)
+        await _respond(interaction, with_note(shown.ready, note), edit=edit,
+                       answer_failed=answer_failed)
         return
     if interaction.response.is_done():  # answered already: one follow-up, with its picture
-        await _respond(interaction, with_note(await shown.pictured, note), edit=edit)
+        await _respond(interaction, with_note(await shown.pictured, note), edit=edit,
+                       answer_failed=answer_failed)
         return
     token = next(_answers)
     message_id = await _respond(interaction, with_note(shown.text, note), edit=edit,
-                                keep_view=True)
+                                keep_view=True, answer_failed=answer_failed)
     if message_id is not None:
         _latest[message_id] = token
     try:
@@ -277,6 +274,22 @@ async def answer(
         if message_id is not None and _latest.get(message_id) in (token, STALE):
             del _latest[message_id]
         release_view(shown.text.view)
+
+
+def _record_answer(interaction: Interaction, shown: Shown) -> Callable[[], None] | None:
+    """Record that the clicked message shows this version from now on: it may be the
+    player's followed view, which the follower then does not redraw to the same version
+    (cogs.listeners.view_follow). Recorded before the update is sent, so a follower drawing
+    meanwhile sees it; the returned undo is for an update that is refused (too late, say):
+    the message then shows what it showed, for the follower to bring up to date."""
+    session, message = shown.session, interaction.message
+    if session is None or message is None or not is_ephemeral(message):
+        return None
+    views = context_of(interaction).services.views
+    player, message_id, version = str(interaction.user.id), message.id, session.version
+    before = views.answered(session.id, player)
+    views.answering(session.id, player, message_id, version)
+    return lambda: views.answer_failed(session.id, player, message_id, version, before)
 
 
 def _picture_only(render: Render) -> dict[str, Any]:
@@ -302,7 +315,8 @@ def _moved_on(interaction: Interaction, session: Session) -> bool:
 
 
 async def _respond(
-    interaction: Interaction, render: Render, *, edit: bool, keep_view: bool = False
+    interaction: Interaction, render: Render, *, edit: bool, keep_view: bool = False,
+    answer_failed: Callable[[], None] | None = None,
 ) -> int | None:
     """Send or edit (through the token writes: no message object is made of the answer);
     the id of the message answered (None when not known), also left in
@@ -313,7 +327,12 @@ async def _respond(
         async with message_turn(message_id):
             if message_id in _latest:
                 _latest[message_id] = STALE  # the picture in flight for it would be older
-            await writes.update_message(interaction, **render.edit_kwargs())
+            try:
+                await writes.update_message(interaction, **render.edit_kwargs())
+            except Exception:
+                if answer_failed is not None:
+                    answer_failed()
+                raise
         interaction.extras[ANSWERED_MESSAGE] = message_id
         return message_id
     kwargs = render.send_kwargs()

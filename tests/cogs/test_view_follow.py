@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -341,6 +342,63 @@ async def test_a_view_the_players_own_click_answered_meanwhile_is_not_edited_aga
     assert follow_edits(idle) == []
     session = table.session()
     assert table.cog.services.views.shown(session.id, str(other.id)) == session.version
+
+
+async def test_an_answer_refused_while_the_view_is_drawn_leaves_the_view_to_the_follower(
+    split: tuple[SplitTable, Clock], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The player's click on their view is answered with the version the follower is drawing,
+    but Discord refuses the answer (10062: too late): the message still shows the older
+    version, so the follower still brings it up to date (found in review: the answer was
+    recorded as shown before it was sent, and never taken back)."""
+    import cogs.listeners.view_follow as view_follow
+
+    table, _ = split
+    await start_game(table, (ANA, BEN))
+    on_turn, other = players(table)
+    idle = await open_hand(table, other)
+    assert idle.original is not None
+    draw = view_follow.followed_view
+    tried: list[FakeInteraction] = []
+
+    async def refused(**kwargs: Any) -> None:
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),  # type: ignore[arg-type]
+                               {"code": 10062, "message": "Unknown interaction"})
+
+    async def refused_while_drawn(client: Any, services: Any, session: Any, player: Any,
+                                  render: Any, words: Any) -> Any:
+        drawn = await draw(client, services, session, player, render, words)
+        if not tried:
+            click = table.interaction(other, idle.original)
+            enter(click, table.client.services)  # type: ignore[arg-type]
+            click.response.edit_message = refused  # type: ignore[method-assign]
+            tried.append(click)
+            with pytest.raises(discord.NotFound):
+                await delivery.answer(click, delivery.Shown(render, session=session),  # type: ignore[arg-type]
+                                      edit=True)
+        return drawn
+
+    monkeypatch.setattr(view_follow, "followed_view", refused_while_drawn)
+    await play_turn(table, on_turn)
+    await table.manager.settle()
+    assert tried and tried[0].sent == []
+    assert follow_edits(idle) != []
+    session = table.session()
+    assert table.cog.services.views.shown(session.id, str(other.id)) == session.version
+
+
+def test_a_refused_answer_gives_back_the_record_it_replaced() -> None:
+    views = FollowedViews()
+    views.answering(1, "p", 11, 5)
+    views.answering(1, "p", 11, 6)
+    views.answer_failed(1, "p", 11, 6, (11, 5))
+    assert views.answered(1, "p") == (11, 5)
+    views.answering(1, "p", 11, 7)
+    views.answer_failed(1, "p", 11, 6, (11, 5))  # a later answer replaced it: kept
+    assert views.answered(1, "p") == (11, 7)
+    views.answering(2, "q", 12, 3)
+    views.answer_failed(2, "q", 12, 3, None)
+    assert views.answered(2, "q") is None
 
 
 def test_answers_finishing_out_of_order_leave_the_newest_version_on_their_message(
