@@ -79,7 +79,30 @@ def find_palette(pictures: Sequence[Image.Image]) -> bytes:
                            dither=Image.Dither.NONE)
     colours = found.getpalette()
     assert colours is not None
-    return bytes(colours)
+    return snap_flat_colours(sheet, bytes(colours))
+
+
+FLAT_SHARE = 0.001  # a colour on this share of the sheet's pixels is a flat one (a fill)
+FLAT_MOST = 128  # at most this many entries are snapped to flat colours
+
+
+def snap_flat_colours(sheet: Image.Image, colours: bytes) -> bytes:
+    """``colours`` with the sheet's flat colours (card faces, panels, inks) put in exactly:
+    the octree averages each bucket, so white came out as (254, 253, 249); each flat colour,
+    most common first, takes the place of its nearest entry not already snapped."""
+    counted = sheet.getcolors(sheet.width * sheet.height) or []
+    total = sheet.width * sheet.height
+    flat = [colour for count, colour in sorted(counted, reverse=True)
+            if count >= total * FLAT_SHARE][:FLAT_MOST]
+    entries = [tuple(colours[i:i + 3]) for i in range(0, len(colours), 3)]
+    snapped: set[int] = set()
+    for colour in flat:
+        free = [i for i in range(len(entries)) if i not in snapped]
+        nearest = min(free, key=lambda i: sum(
+            (a - b) ** 2 for a, b in zip(entries[i], colour, strict=True)))
+        entries[nearest] = tuple(colour)
+        snapped.add(nearest)
+    return bytes(channel for entry in entries for channel in entry)
 
 
 def write(key: str, colours: bytes) -> Path:
