@@ -236,6 +236,7 @@ class LoadFigures:
     lost: int = 0
     late: int = 0
     failed: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)  # why tables failed (first line)
     seconds: float = 0.0
     global_calls: int = 0
     limited: Counter[str] = field(default_factory=Counter)
@@ -268,8 +269,9 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
         seed += 1
         try:
             await play.open(game, *pair)
-        except (TimeoutError, AssertionError):  # an overloaded bot: this table fails, not the run
+        except (TimeoutError, AssertionError) as error:  # an overloaded bot: the table fails
             figures.failed += 1
+            figures.reasons[f"opening: {failure(error)}"] += 1
             return
         next_at = time.monotonic()
         while not play.oracle.over and time.monotonic() < until:
@@ -279,8 +281,9 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
             except TimeoutError:
                 figures.lost += 1  # the table edit or a post the move calls for never came
                 return
-            except AssertionError:
+            except AssertionError as error:
                 figures.failed += 1
+                figures.reasons[failure(error)] += 1
                 return
             figures.actions += 1
             if record.latency is not None:
@@ -293,6 +296,12 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
                 next_at = time.monotonic()
         if play.oracle.over:
             await wait_for_the_end(fd, bot, play)
+
+
+def failure(error: BaseException) -> str:
+    """The first line of why a table failed, as the load run prints it."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0][:160] if lines else ''}"
 
 
 def pin(pid: int, cpus: set[int]) -> None:
@@ -368,6 +377,8 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
             with open("/proc/loadavg") as loadavg:
                 print(f"{size} tables: load average after {loadavg.read().split()[:3]}",
                       flush=True)
+            for reason, count in figures.reasons.most_common():
+                print(f"{size} tables: {count} failed: {reason}", flush=True)
             if figures.held:
                 held = max(held, size)
             if figures.answered_in_time:
