@@ -301,7 +301,8 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
 def failure(error: BaseException) -> str:
     """The first line of why a table failed, as the load run prints it."""
     lines = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {lines[0][:160] if lines else ''}"
+    first = lines[0].split("; last REST calls")[0] if lines else ""
+    return f"{type(error).__name__}: {first[:160]}"
 
 
 def pin(pid: int, cpus: set[int]) -> None:
