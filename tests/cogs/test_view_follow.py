@@ -5,7 +5,7 @@ young enough; an aged token, a failed edit or the game's end forget it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -307,13 +307,15 @@ async def test_a_view_drawn_while_the_game_moves_on_is_drawn_again_not_sent_stal
     assert all(f":{session.id}:{session.version}:" in cid for cid in edits[-1].custom_ids)
 
 
-async def test_a_view_the_players_own_click_answered_meanwhile_is_not_edited_again(
-    split: tuple[SplitTable, Clock], monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Seen in bench.action_cpu (issue 42, fourth pass): while the follower drew a player's
-    view for the version that awaits them, their own click on that very message answered it
-    with the same version; the follower then edited it again to the same version (a fifth to
-    a third of the hand pictures the stand-in received were such copies). It is not."""
+ClickOnView = Callable[[FakeInteraction, Any, Any], Awaitable[None]]  # (click, render, session)
+
+
+async def click_while_the_follower_draws(
+    split: tuple[SplitTable, Clock], monkeypatch: pytest.MonkeyPatch, click_on: ClickOnView,
+) -> tuple[FakeInteraction, FakeInteraction, FakeUser]:
+    """A game where the idle player's open view is followed into their turn, and ``click_on``
+    answers their click on that view once, while the follower draws it: (the view, the
+    click, the player)."""
     import cogs.listeners.view_follow as view_follow
 
     table, _ = split
@@ -321,25 +323,42 @@ async def test_a_view_the_players_own_click_answered_meanwhile_is_not_edited_aga
     on_turn, other = players(table)
     idle = await open_hand(table, other)
     assert idle.original is not None
+    original = idle.original
     draw = view_follow.followed_view
-    answered: list[FakeInteraction] = []
+    clicks: list[FakeInteraction] = []
 
-    async def answered_while_drawn(client: Any, services: Any, session: Any, player: Any,
-                                   render: Any, words: Any) -> Any:
+    async def clicked_while_drawn(client: Any, services: Any, session: Any, player: Any,
+                                  render: Any, words: Any) -> Any:
         drawn = await draw(client, services, session, player, render, words)
-        if not answered:  # the player's click on their view, answered with this version
-            click = table.interaction(other, idle.original)
+        if not clicks:
+            click = table.interaction(other, original)
             enter(click, table.client.services)  # type: ignore[arg-type]
-            await delivery.answer(click, delivery.Shown(render, session=session),  # type: ignore[arg-type]
-                                  edit=True)
-            answered.append(click)
+            clicks.append(click)
+            await click_on(click, render, session)
         return drawn
 
-    monkeypatch.setattr(view_follow, "followed_view", answered_while_drawn)
+    monkeypatch.setattr(view_follow, "followed_view", clicked_while_drawn)
     await play_turn(table, on_turn)
     await table.manager.settle()
-    assert [sent.kind for sent in answered[0].sent] == ["edit_message"]
+    assert clicks
+    return idle, clicks[0], other
+
+
+async def test_a_view_the_players_own_click_answered_meanwhile_is_not_edited_again(
+    split: tuple[SplitTable, Clock], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen in bench.action_cpu (issue 42, fourth pass): while the follower drew a player's
+    view for the version that awaits them, their own click on that very message answered it
+    with the same version; the follower then edited it again to the same version (a fifth to
+    a third of the hand pictures the stand-in received were such copies). It is not."""
+    async def answered(click: FakeInteraction, render: Any, session: Any) -> None:
+        await delivery.answer(click, delivery.Shown(render, session=session),  # type: ignore[arg-type]
+                              edit=True)
+
+    idle, click, other = await click_while_the_follower_draws(split, monkeypatch, answered)
+    assert [sent.kind for sent in click.sent] == ["edit_message"]
     assert follow_edits(idle) == []
+    table, _ = split
     session = table.session()
     assert table.cog.services.views.shown(session.id, str(other.id)) == session.version
 
@@ -351,38 +370,21 @@ async def test_an_answer_refused_while_the_view_is_drawn_leaves_the_view_to_the_
     but Discord refuses the answer (10062: too late): the message still shows the older
     version, so the follower still brings it up to date (found in review: the answer was
     recorded as shown before it was sent, and never taken back)."""
-    import cogs.listeners.view_follow as view_follow
-
-    table, _ = split
-    await start_game(table, (ANA, BEN))
-    on_turn, other = players(table)
-    idle = await open_hand(table, other)
-    assert idle.original is not None
-    draw = view_follow.followed_view
-    tried: list[FakeInteraction] = []
-
     async def refused(**kwargs: Any) -> None:
         raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),  # type: ignore[arg-type]
                                {"code": 10062, "message": "Unknown interaction"})
 
-    async def refused_while_drawn(client: Any, services: Any, session: Any, player: Any,
-                                  render: Any, words: Any) -> Any:
-        drawn = await draw(client, services, session, player, render, words)
-        if not tried:
-            click = table.interaction(other, idle.original)
-            enter(click, table.client.services)  # type: ignore[arg-type]
-            click.response.edit_message = refused  # type: ignore[method-assign]
-            tried.append(click)
-            with pytest.raises(discord.NotFound):
-                await delivery.answer(click, delivery.Shown(render, session=session),  # type: ignore[arg-type]
-                                      edit=True)
-        return drawn
+    async def refused_answer(click: FakeInteraction, render: Any, session: Any) -> None:
+        click.response.edit_message = refused  # type: ignore[method-assign]
+        with pytest.raises(discord.NotFound):
+            await delivery.answer(click, delivery.Shown(render, session=session),  # type: ignore[arg-type]
+                                  edit=True)
 
-    monkeypatch.setattr(view_follow, "followed_view", refused_while_drawn)
-    await play_turn(table, on_turn)
-    await table.manager.settle()
-    assert tried and tried[0].sent == []
+    idle, click, other = await click_while_the_follower_draws(split, monkeypatch,
+                                                              refused_answer)
+    assert click.sent == []
     assert follow_edits(idle) != []
+    table, _ = split
     session = table.session()
     assert table.cog.services.views.shown(session.id, str(other.id)) == session.version
 
