@@ -150,6 +150,12 @@ class Engine(Protocol[S, A]):
         """What ``player`` may see (``None``: a spectator, the public part only)."""
         ...
 
+    def view_for(self, state: S, view: Any, player: PlayerId | None) -> BaseModel:
+        """``view(state, player)``, made from ``view``: another viewer's view of the same
+        ``state`` (what every viewer sees is shared, not built again; what only ``player``
+        may see comes from ``state``, never from ``view``)."""
+        ...
+
     def describe(self, event: Event, viewer: PlayerId | None, names: Mapping[PlayerId, str]) -> str:
         """One line of words for the table log, as ``viewer`` may see it."""
         ...

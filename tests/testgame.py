@@ -107,6 +107,9 @@ class CountEngine:
         secret = state.secrets.get(player) if player is not None else None
         return CountView(total=state.total, to_move=to_move, my_secret=secret)
 
+    def view_for(self, state: CountState, view: CountView, player: PlayerId | None) -> CountView:
+        return self.view(state, player)
+
     def describe(self, event: Event, viewer: PlayerId | None, names: Mapping[PlayerId, str]) -> str:
         who = names.get(event.actor or "", event.actor or "?")
         if event.kind == "win":

@@ -14,6 +14,12 @@ read only (no renderer changes one; they are the engine's answers).
 Hidden information: an entry is keyed by its viewer, and ``None`` (the public view) is its
 own key, so a player's view is only ever handed back to a render for that player.
 
+The views of one version for several viewers share most of their content (TEN's differ only
+by their viewer, SPLIT's by the viewer's hand): the first view of a version is built, the
+others are made from it by ``engine.view_for(state, first, viewer)``, which takes what only
+that viewer may see from the state, never from the first view (fifth pass of issue 42;
+``tests/engine/test_view_build.py`` compares each with a fresh build).
+
 Memory stays flat: at most :data:`KEPT` entries (a view each, ~10 KB; the sessions are not
 kept alive by the memo), the least recently used dropped first.
 """
@@ -34,6 +40,12 @@ KEPT = 256  # entries: the renders of one version come within its click's handli
 class Views(Protocol):
     def view(self, state: Any, player: PlayerId | None) -> Any: ...
 
+    def view_for(self, state: Any, view: Any, player: PlayerId | None) -> Any: ...
+
+
+# The key of a version's first view, whoever it was for (the views made from it).
+_FIRST = object()
+
 
 class ViewMemo:
     """``memo.of(session, viewer)``: ``engine.view(session.state, viewer)``, built once per
@@ -42,10 +54,12 @@ class ViewMemo:
     def __init__(self, engine: Views, kept: int = KEPT) -> None:
         self._engine = engine
         self._kept = kept
-        # (session id, version, viewer) -> (the Session it was built for, the view)
+        # (session id, version, viewer) -> (the Session it was built for, the view); the
+        # viewer _FIRST: the version's first view
         self._views: OrderedDict[
-            tuple[int, int, PlayerId | None], tuple[weakref.ref[Session], Any]] = OrderedDict()
+            tuple[int, int, object], tuple[weakref.ref[Session], Any]] = OrderedDict()
         self.built = 0  # views built (tests, figures)
+        self.derived = 0  # views made from a version's first view
         # With IMAGE_PROCESSES=0 the pictures are drawn in threads that read the memo too.
         self._lock = threading.Lock()
 
@@ -62,16 +76,29 @@ class ViewMemo:
 
     def of(self, session: Session, viewer: PlayerId | None) -> Any:
         key = (session.id, session.version, viewer)
+        first_key = (session.id, session.version, _FIRST)
+        views = self._views
         with self._lock:
-            found = self._views.get(key)
+            found = views.get(key)
             if found is not None and found[0]() is session:
-                self._views.move_to_end(key)
+                views.move_to_end(key)
                 return found[1]
-        view = self._engine.view(session.state, viewer)
+            found = views.get(first_key)
+            first = found[1] if found is not None and found[0]() is session else None
+        if first is None:
+            view = self._engine.view(session.state, viewer)
+        else:
+            view = self._engine.view_for(session.state, first, viewer)
+        held = (weakref.ref(session), view)
         with self._lock:
-            self.built += 1
-            self._views[key] = (weakref.ref(session), view)
-            self._views.move_to_end(key)
-            if len(self._views) > self._kept:
-                self._views.popitem(last=False)
+            if first is None:
+                self.built += 1
+                views[first_key] = held
+                views.move_to_end(first_key)
+            else:
+                self.derived += 1
+            views[key] = held
+            views.move_to_end(key)
+            while len(views) > self._kept:
+                views.popitem(last=False)
         return view

@@ -30,7 +30,7 @@ from game.split.actions import parse_action as _parse_action
 from game.split.cards import RANKS
 from game.split.scoring import negative_value, rank_row_value, sheet_score
 from game.split.state import SplitOptions, SplitState, copy_state
-from game.split.view import SplitView, build_view, describe_action, describe_event
+from game.split.view import SplitView, build_view, describe_action, describe_event, view_for
 from game.split.vocabulary import Step
 
 _READ_CODE: CodeReader[SplitAction] = CodeReader(
@@ -93,6 +93,11 @@ class SplitEngine:
 
     def view(self, state: SplitState, player: PlayerId | None) -> SplitView:
         return build_view(state, player)
+
+    def view_for(
+        self, state: SplitState, view: SplitView, player: PlayerId | None
+    ) -> SplitView:
+        return view_for(state, view, player)
 
     def describe(self, event: Event, viewer: PlayerId | None, names: Mapping[PlayerId, str]) -> str:
         return describe_event(event, viewer, names)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel
 
 from game.base import Event
+from game.fast import construct
 from game.split.actions import (
     BonusDraw,
     Discard,
@@ -89,20 +90,33 @@ BONUS_OF_STEP: dict[Step, Level | None] = {
 }
 
 
+# The views are made with ``game.fast.construct`` from values the validated constructors would
+# accept unchanged (strings, ints, enum members, ``None``, plain lists and dicts, these
+# models): pydantic's validation was most of a view's cost (issue 42), and
+# ``tests/engine/test_view_build.py`` compares every view of seeded games, field by field and as
+# JSON, with the validated build.
+_SHEET_FIELDS = frozenset(SheetView.model_fields)
+_MATCH_FIELDS = frozenset(MatchView.model_fields)
+# what the validated build marks as set: every field but ``game``, left to its default
+_VIEW_FIELDS = frozenset(SplitView.model_fields) - {"game"}
+_CARD_NAME = CARD_NAMES.__getitem__
+
+
 def sheet_view(state: SplitState, seat: int) -> SheetView:
     boxes = state.boxes[seat]
     values = {RANKS[r]: rank_row_value(count) for r, count in enumerate(boxes)}
     rank_total = sum(values.values())
-    negative = negative_value(state.negatives[seat])
-    return SheetView(
-        player=state.players[seat],
-        boxes={RANKS[r]: count for r, count in enumerate(boxes)},
-        row_values=values,
-        rank_total=rank_total,
-        negatives=state.negatives[seat],
-        negative_value=negative,
-        total=rank_total - negative,
-    )
+    negatives = state.negatives[seat]
+    negative = negative_value(negatives)
+    return construct(SheetView, {
+        "player": state.players[seat],
+        "boxes": dict(zip(RANKS, boxes)),
+        "row_values": values,
+        "rank_total": rank_total,
+        "negatives": negatives,
+        "negative_value": negative,
+        "total": rank_total - negative,
+    }, _SHEET_FIELDS)
 
 
 def match_level(state: SplitState, match_id: int) -> int:
@@ -110,50 +124,65 @@ def match_level(state: SplitState, match_id: int) -> int:
     return face_level(FACE_OF[halves[0]], FACE_OF[halves[1]])
 
 
+def _hand(state: SplitState, viewer: str | None) -> tuple[str | None, list[str] | None]:
+    """(the viewer as the view names them, their hand): (None, None) for a spectator."""
+    players = state.players
+    if viewer not in players:
+        return None, None
+    return viewer, list(map(_CARD_NAME, sorted(state.hands[players.index(viewer)])))
+
+
 def build_view(state: SplitState, viewer: str | None) -> SplitView:
     players = state.players
-    seat = players.index(viewer) if viewer in players else None
-    hand = None
-    if seat is not None:
-        hand = [CARD_NAMES[card] for card in sorted(state.hands[seat])]
-    in_turn = state.step not in (Step.LAYDOWN, Step.GAME_OVER)
-    if state.step == Step.GAME_OVER:
+    shown, hand = _hand(state, viewer)
+    step = state.step
+    in_turn = step not in (Step.LAYDOWN, Step.GAME_OVER)
+    if step == Step.GAME_OVER:
         waiting: list[str] = []
-    elif state.step == Step.LAYDOWN:
+    elif step == Step.LAYDOWN:
         waiting = [players[s] for s in state.laydown_waiting]
     else:
         waiting = [players[state.turn]]
-    return SplitView(
-        viewer=viewer if seat is not None else None,
-        players=list(players),
-        round=state.round,
-        rounds=ROUNDS,
-        step=state.step,
-        dealer=players[state.dealer],
-        turn=players[state.turn] if in_turn else None,
-        awaiting=waiting,
-        hand=hand,
-        hand_counts={p: len(state.hands[s]) for s, p in enumerate(players)},
-        pile_count=len(state.pile),
-        row=[CARD_NAMES[card] for card in state.row],
-        matches=[
-            MatchView(
-                id=i,
-                owner=players[m.owner],
-                level=LEVEL_NAMES[match_level(state, i)],
-                halves=[CARD_NAMES[c] for c in m.halves],
-                covered=[CARD_NAMES[c] for c in m.covered],
-            )
+    return construct(SplitView, {
+        "game": "split",
+        "viewer": shown,
+        "players": list(players),
+        "round": state.round,
+        "rounds": ROUNDS,
+        "step": step,
+        "dealer": players[state.dealer],
+        "turn": players[state.turn] if in_turn else None,
+        "awaiting": waiting,
+        "hand": hand,
+        "hand_counts": {p: len(state.hands[s]) for s, p in enumerate(players)},
+        "pile_count": len(state.pile),
+        "row": list(map(_CARD_NAME, state.row)),
+        "matches": [
+            construct(MatchView, {
+                "id": i,
+                "owner": players[m.owner],
+                "level": LEVEL_NAMES[face_level(FACE_OF[m.halves[0]], FACE_OF[m.halves[1]])],
+                "halves": list(map(_CARD_NAME, m.halves)),
+                "covered": list(map(_CARD_NAME, m.covered)),
+            }, _MATCH_FIELDS)
             for i, m in enumerate(state.matches)
         ],
-        picked=None if state.picked is None else CARD_NAMES[state.picked],
-        bonus=BONUS_OF_STEP[state.step],
-        bonus_match=state.bonus_match,
-        laydown_waiting=[players[s] for s in state.laydown_waiting],
-        went_out=None if state.went_out is None else players[state.went_out],
-        sheets=[sheet_view(state, s) for s in range(len(players))],
-        history=list(state.history),
-    )
+        "picked": None if state.picked is None else CARD_NAMES[state.picked],
+        "bonus": BONUS_OF_STEP[step],
+        "bonus_match": state.bonus_match,
+        "laydown_waiting": [players[s] for s in state.laydown_waiting],
+        "went_out": None if state.went_out is None else players[state.went_out],
+        "sheets": [sheet_view(state, s) for s in range(len(players))],
+        "history": list(state.history),
+    }, _VIEW_FIELDS)
+
+
+def view_for(state: SplitState, view: SplitView, viewer: str | None) -> SplitView:
+    """``viewer``'s view of ``state``, made from ``view`` (another viewer's view of it): only
+    the viewer and their hand differ, the rest is shared, not built again."""
+    shown, hand = _hand(state, viewer)
+    return construct(SplitView, {**view.__dict__, "viewer": shown, "hand": hand},
+                     view.model_fields_set)
 
 
 def _name(names: Mapping[str, str], player: str | None) -> str:

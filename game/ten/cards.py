@@ -126,9 +126,11 @@ def _sort_key(note: str) -> tuple[int, int, str]:
     return (group, int(note[1]) if note[1].isdigit() else 10, note)
 
 
-_SORT_KEYS = {note: _sort_key(note) for note in KNOWN_NOTATIONS}
+# notation -> its display order (``sorted(notes, key=SORT_KEYS.__getitem__)``: no Python call
+# per note)
+SORT_KEYS: dict[str, tuple[int, int, str]] = {note: _sort_key(note) for note in KNOWN_NOTATIONS}
 
 
 def sort_key(note: str) -> tuple[int, int, str]:
     """Display order: colours in table order, then wilds, then currency; by number."""
-    return _SORT_KEYS[note]
+    return SORT_KEYS[note]

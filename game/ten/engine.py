@@ -28,7 +28,7 @@ from game.ten.state import (
     TenState,
     copy_state,
 )
-from game.ten.view import TenView, build_view
+from game.ten.view import TenView, build_view, view_for
 
 _ACTION_ADAPTER: TypeAdapter[TenAction] = TypeAdapter(TenAction)
 _READ_CODE: CodeReader[TenAction] = CodeReader((Draw, Stop, Bid, Pass, Buy, Skip, Back, Pay))
@@ -86,6 +86,9 @@ class TenEngine:
 
     def view(self, state: TenState, player: PlayerId | None) -> TenView:
         return build_view(state, player, rules.waiting_seat(state))
+
+    def view_for(self, state: TenState, view: TenView, player: PlayerId | None) -> TenView:
+        return view_for(view, player)
 
     def describe(self, event: Event, viewer: PlayerId | None, names: Mapping[PlayerId, str]) -> str:
         return describe_event(event, viewer, names)

@@ -36,19 +36,41 @@ def tableau_currency(tableau: list[int]) -> int:
     return sum(cards.CURRENCY_VALUE[c] for c in tableau)
 
 
+def _bust_rule(note: str) -> tuple[bool, int | None]:
+    """(a currency card, the value it adds) for a card that can bust; None: it cannot (a wild,
+    a colour wild)."""
+    if note[0] == "$":
+        return True, int(note[1])
+    if note[1] != "#" and note[0] != "W":
+        return False, int(note[1])
+    return False, None
+
+
+_BUST_RULES = {note: _bust_rule(note) for note in cards.KNOWN_NOTATIONS}
+
+
 def bust_chance(state: TenState) -> float:
     """Probability that the next card flipped busts the active player (0.0 on an empty pile)."""
-    unseen = unseen_counts(state)
-    remaining = sum(unseen.values())
+    return bust_chance_at(state, running_total(state.tableau), tableau_currency(state.tableau))
+
+
+def bust_chance_at(state: TenState, total: int, currency: int) -> float:
+    """:func:`bust_chance` with the tableau's running total and currency already summed."""
+    seen = Counter(map(cards.NOTATION.__getitem__, seen_cards(state)))
+    remaining = busting = 0
+    for note, count in cards.deck_counts(len(state.players)).items():
+        left = count - seen[note]
+        if left <= 0:
+            continue
+        remaining += left
+        is_currency, value = _BUST_RULES[note]
+        if value is None:
+            continue
+        if is_currency:
+            if currency + value >= data.CURRENCY_BUST_AT:
+                busting += left
+        elif total + value >= data.NUMBER_BUST_AT:
+            busting += left
     if not remaining:
         return 0.0
-    total = running_total(state.tableau)
-    currency = tableau_currency(state.tableau)
-    busting = 0
-    for note, count in unseen.items():
-        if note[0] == "$":
-            if currency + int(note[1]) >= data.CURRENCY_BUST_AT:
-                busting += count
-        elif note[1] != "#" and note[0] != "W" and total + int(note[1]) >= data.NUMBER_BUST_AT:
-            busting += count
     return busting / remaining

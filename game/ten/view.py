@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pydantic import BaseModel
 
 from game.base import PlayerId
 from game.ten import cards, data
-from game.ten.odds import bust_chance, running_total, tableau_currency
+from game.fast import construct
+from game.ten.odds import bust_chance_at, running_total, tableau_currency
 from game.ten.scoring import score_notes
 from game.ten.state import TenState
 from game.ten.vocabulary import PayFor, Phase, TablePhase
@@ -73,35 +76,47 @@ class TenView(BaseModel):
     removed_count: int
 
 
+# The views are made with ``game.fast.construct`` from values the validated constructors would
+# accept unchanged (ints, strings, enum members, ``None``, plain lists and dicts, these
+# models): pydantic's validation was most of a view's cost (issue 42), and
+# ``tests/engine/test_view_build.py`` compares every view of seeded games, field by field and as
+# JSON, with the validated build.
+_MARKET_FIELDS = frozenset(MarketCard.model_fields)
+_RUN_FIELDS = frozenset(RunView.model_fields)
+_PLAYER_FIELDS = frozenset(PlayerView.model_fields)
+_AUCTION_FIELDS = frozenset(AuctionView.model_fields)
+_PAYMENT_FIELDS = frozenset(PaymentView.model_fields)
+_VIEW_FIELDS = frozenset(TenView.model_fields)
+_NOTE = cards.NOTATION.__getitem__
+_SORT_KEY = cards.SORT_KEYS.__getitem__
+
+
 def _market(state: TenState) -> dict[str, list[MarketCard]]:
-    grouped: dict[str, dict[str, int]] = {colour: {} for colour in data.COLOURS}
-    for card in state.market:
-        note = cards.NOTATION[card]
-        grouped[note[0]][note] = grouped[note[0]].get(note, 0) + 1
-    return {
-        colour: [
-            MarketCard(card=note, price=int(note[1]), copies=n)
-            for note, n in sorted(notes.items(), key=lambda item: cards.sort_key(item[0]))
-        ]
-        for colour, notes in grouped.items()
-    }
+    grouped: dict[str, list[MarketCard]] = {colour: [] for colour in data.COLOURS}
+    copies = Counter(map(_NOTE, state.market))
+    for note in sorted(copies, key=_SORT_KEY):
+        grouped[note[0]].append(construct(
+            MarketCard, {"card": note, "price": int(note[1]), "copies": copies[note]},
+            _MARKET_FIELDS))
+    return grouped
 
 
 def _player(state: TenState, seat: int) -> PlayerView:
-    notes = [cards.NOTATION[card] for card in state.collections[seat]]
+    notes = list(map(_NOTE, state.collections[seat]))
     score = score_notes(notes)
-    return PlayerView(
-        player=state.players[seat],
-        currency=state.currency[seat],
-        bust_tokens=state.bust[seat],
-        collection=sorted(notes, key=cards.sort_key),
-        runs=[
-            RunView(colour=r.colour, start=r.start, end=r.end, points=r.points, cards=list(r.cards))
+    return construct(PlayerView, {
+        "player": state.players[seat],
+        "currency": state.currency[seat],
+        "bust_tokens": state.bust[seat],
+        "collection": sorted(notes, key=_SORT_KEY),
+        "runs": [
+            construct(RunView, {"colour": r.colour, "start": r.start, "end": r.end,
+                                "points": r.points, "cards": list(r.cards)}, _RUN_FIELDS)
             for r in score.runs
         ],
-        wild_assignment=list(score.assignment),
-        score=score.total,
-    )
+        "wild_assignment": list(score.assignment),
+        "score": score.total,
+    }, _PLAYER_FIELDS)
 
 
 # The table's name of each phase (a buy phase after the last flip is shown as FINAL_BUYS).
@@ -121,47 +136,59 @@ def phase_name(state: TenState) -> TablePhase:
 
 
 def build_view(state: TenState, viewer: PlayerId | None, waiting: int | None) -> TenView:
+    players = state.players
+    phase = state.phase
     auction = None
     if state.auction_card is not None:
-        to_bid = state.bidders[state.bid_index] if state.phase == Phase.AUCTION else None
-        auction = AuctionView(
-            wild=cards.NOTATION[state.auction_card],
-            high_bid=state.high_bid,
-            high_bidder=None if state.high_bidder is None else state.players[state.high_bidder],
-            to_bid=None if to_bid is None else state.players[to_bid],
-            still_to_bid=[state.players[s] for s in state.bidders[state.bid_index :]]
-            if state.phase == Phase.AUCTION
+        bidding = phase == Phase.AUCTION
+        to_bid = state.bidders[state.bid_index] if bidding else None
+        auction = construct(AuctionView, {
+            "wild": cards.NOTATION[state.auction_card],
+            "high_bid": state.high_bid,
+            "high_bidder": None if state.high_bidder is None else players[state.high_bidder],
+            "to_bid": None if to_bid is None else players[to_bid],
+            "still_to_bid": [players[s] for s in state.bidders[state.bid_index :]]
+            if bidding
             else [],
-        )
+        }, _AUCTION_FIELDS)
     payment = None
-    if state.phase == Phase.PAY:
+    if phase == Phase.PAY:
         payer = state.high_bidder if state.pay_for == PayFor.WILD else state.buyer
         card = state.auction_card if state.pay_for == PayFor.WILD else state.pay_card
         assert payer is not None and card is not None and state.pay_for is not None
-        payment = PaymentView(
-            payer=state.players[payer],
-            paying_for=state.pay_for,
-            card=cards.NOTATION[card],
-            price=state.pay_price,
-        )
-    return TenView(
-        viewer=viewer,
-        phase=phase_name(state),
-        turn=state.turn,
-        active=state.players[state.active],
-        awaiting=None if waiting is None else state.players[waiting],
-        pile_size=len(state.pile),
-        last_card_flipped=state.final,
-        tableau=[cards.NOTATION[card] for card in state.tableau],
-        running_total=running_total(state.tableau),
-        tableau_currency=tableau_currency(state.tableau),
-        bust_chance=bust_chance(state),
-        market=_market(state),
-        players=[_player(state, seat) for seat in range(len(state.players))],
-        auction=auction,
-        payment=payment,
-        buyer=None if state.buyer is None else state.players[state.buyer],
-        final_buys_left=[state.players[s] for s in state.after_buy],
-        discard_count=len(state.discard),
-        removed_count=len(state.removed),
-    )
+        payment = construct(PaymentView, {
+            "payer": players[payer],
+            "paying_for": state.pay_for,
+            "card": cards.NOTATION[card],
+            "price": state.pay_price,
+        }, _PAYMENT_FIELDS)
+    tableau = state.tableau
+    total = running_total(tableau)
+    currency = tableau_currency(tableau)
+    return construct(TenView, {
+        "viewer": viewer,
+        "phase": phase_name(state),
+        "turn": state.turn,
+        "active": players[state.active],
+        "awaiting": None if waiting is None else players[waiting],
+        "pile_size": len(state.pile),
+        "last_card_flipped": state.final,
+        "tableau": list(map(_NOTE, tableau)),
+        "running_total": total,
+        "tableau_currency": currency,
+        "bust_chance": bust_chance_at(state, total, currency),
+        "market": _market(state),
+        "players": [_player(state, seat) for seat in range(len(players))],
+        "auction": auction,
+        "payment": payment,
+        "buyer": None if state.buyer is None else players[state.buyer],
+        "final_buys_left": [players[s] for s in state.after_buy],
+        "discard_count": len(state.discard),
+        "removed_count": len(state.removed),
+    }, _VIEW_FIELDS)
+
+
+def view_for(view: TenView, viewer: PlayerId | None) -> TenView:
+    """``viewer``'s view of the state ``view`` was built from: TEN's views differ only by
+    their viewer (no view shows the pile's order), so the rest is shared, not built again."""
+    return construct(TenView, {**view.__dict__, "viewer": viewer}, view.model_fields_set)

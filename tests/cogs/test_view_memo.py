@@ -24,9 +24,23 @@ def test_one_build_per_session_and_viewer_and_none_across_viewers() -> None:
     theirs = memo.of(session, players[1])
     assert theirs is not mine
     assert memo.of(session, None) is not mine
-    assert memo.built == 3
+    assert (memo.built, memo.derived) == (1, 2)  # the others made from the first
     assert mine == engine.view(session.state, players[0])
     assert memo.of(session, None) == engine.view(session.state, None)
+
+
+def test_views_made_from_the_first_equal_fresh_builds() -> None:
+    """Every viewer's view of every position of seeded games of both games, whichever viewer
+    came first, is the engine's fresh build (a SPLIT hand never reaches another viewer)."""
+    for key in ("ten", "split"):
+        engine = engines()[key]
+        for number, session in enumerate(sessions(key, 3, 5)):
+            players = [seat.player_id for seat in session.seats]
+            viewers = [*players, None] if number % 2 else [None, *reversed(players)]
+            memo = ViewMemo(engine)
+            for viewer in viewers:
+                assert memo.of(session, viewer) == engine.view(session.state, viewer)
+            assert (memo.built, memo.derived) == (1, len(viewers) - 1)
 
 
 def test_a_new_session_of_the_same_version_is_built_anew() -> None:
@@ -45,7 +59,10 @@ def test_a_new_session_of_the_same_version_is_built_anew() -> None:
 def test_bounded() -> None:
     memo = ViewMemo(engines()["split"], kept=4)
     for number, session in enumerate(list(sessions("split", 3, 0))[:10]):
-        memo.of(replace(session, id=number), None)
+        kept = replace(session, id=number)
+        for viewer in (None, *(seat.player_id for seat in session.seats)):
+            memo.of(kept, viewer)
+            assert len(memo) <= 4
     assert len(memo) == 4
 
 
@@ -82,5 +99,5 @@ def test_a_game_ui_pickles_with_an_empty_memo() -> None:
     session = next(iter(sessions("ten", 3, 0)))
     ui.views.of(session, None)
     copied = pickle.loads(pickle.dumps(ui))
-    assert len(copied.views) == 0 and len(ui.views) == 1
+    assert len(copied.views) == 0 and len(ui.views) == 2  # its entry and its version's first
     assert copied.views.of(session, None) == ui.views.of(session, None)
