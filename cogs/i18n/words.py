@@ -20,24 +20,51 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import Message, PluralMessage
 
 
+# Templates kept per language: more than the catalogs hold (~1,500 messages), so a text asked
+# for at run time with words of its own (never marked) cannot grow the cache past it.
+TEMPLATES_KEPT = 4096
+
+# A template and whether it has fields to fill (``{`` or ``}``: else ``format_map`` returns it
+# unchanged, whatever the fields).
+_Template = tuple[str, bool]
+
+
 class Words:
-    """The translations of one language; build with :func:`cogs.i18n.catalogs.words_for`."""
+    """The translations of one language; build with :func:`cogs.i18n.catalogs.words_for`.
+
+    A text's template is looked up once (a message, or ``(context, message)``): a render asks
+    for the same few hundred texts again and again (issue 42).
+    """
 
     def __init__(self, language: Language, translations: gettext.NullTranslations) -> None:
         self.language = language
         self.locale = Locale.parse(language.value)
         self._translations = translations
+        self._templates: dict[str | tuple[str, str], _Template] = {}
+
+    def _learn(self, key: str | tuple[str, str], translated: str) -> _Template:
+        found = (translated, "{" in translated or "}" in translated)
+        if len(self._templates) < TEMPLATES_KEPT:
+            self._templates[key] = found
+        return found
 
     def __repr__(self) -> str:
         return f"Words({self.language.value!r})"
 
     def gettext(self, message: str, /, **fields: object) -> str:
-        return message_fill(self._translations.gettext(message), fields)
+        found = self._templates.get(message)
+        if found is None:
+            found = self._learn(message, self._translations.gettext(message))
+        return found[0].format_map(fields) if found[1] else found[0]
 
     _ = gettext
 
     def pgettext(self, context: str, message: str, /, **fields: object) -> str:
-        return message_fill(self._translations.pgettext(context, message), fields)
+        key = (context, message)
+        found = self._templates.get(key)
+        if found is None:
+            found = self._learn(key, self._translations.pgettext(context, message))
+        return found[0].format_map(fields) if found[1] else found[0]
 
     def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
         return message_fill(
@@ -62,9 +89,18 @@ class Words:
 
     def text(self, message: Message, /, **fields: object) -> str:
         """A marked :class:`Message` in this language."""
-        if message.context is None:
-            return self.gettext(message.text, **fields)
-        return self.pgettext(message.context, message.text, **fields)
+        context = message.context
+        if context is None:
+            key: str | tuple[str, str] = message.text
+            found = self._templates.get(key)
+            if found is None:
+                found = self._learn(key, self._translations.gettext(message.text))
+        else:
+            key = (context, message.text)
+            found = self._templates.get(key)
+            if found is None:
+                found = self._learn(key, self._translations.pgettext(context, message.text))
+        return found[0].format_map(fields) if found[1] else found[0]
 
     def plural(self, message: PluralMessage, count: int, /, **fields: object) -> str:
         """A marked :class:`PluralMessage` for ``count`` in this language."""

@@ -99,3 +99,57 @@ def test_dates_in_the_language() -> None:
     assert words_for(Language.EN).date(day) == "Dec 1, 2026"
     assert words_for(Language.ES).date(day) == "1 dic 2026"
     assert words_for(Language.SQ).date(day) == "1 dhj 2026"
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_every_catalog_text_looked_up_once_is_what_gettext_gives(language: Language) -> None:
+    """``Words`` keeps each text's template after its first use (issue 42): every message of
+    the template catalog, asked for twice (learnt, then kept) through each way in, is the
+    translation filled as before, a template without fields included."""
+    import string
+
+    from cogs.i18n.catalogs import TEMPLATE_PATH, compile_catalog, po_path, read_catalog
+    from cogs.i18n.language import DEFAULT_LANGUAGE
+    from cogs.i18n.messages import Message
+    from cogs.i18n.words import Words, message_fill
+
+    if language is DEFAULT_LANGUAGE:
+        import gettext
+
+        raw: gettext.NullTranslations = gettext.NullTranslations()
+    else:
+        raw = compile_catalog(read_catalog(po_path(language), language))
+    words = Words(language, raw)
+    checked = 0
+    for entry in read_catalog(TEMPLATE_PATH):
+        if not entry.id or isinstance(entry.id, tuple):
+            continue  # the header; plural texts are not kept
+        message, context = entry.id, entry.context
+        translated = raw.gettext(message) if context is None else raw.pgettext(context, message)
+        names = {name for _, name, _, _ in string.Formatter().parse(translated) if name}
+        fields = {name: f"<{name}>" for name in names}
+        expected = message_fill(translated, fields)
+        for _ in range(2):
+            if context is None:
+                assert words.gettext(message, **fields) == expected
+            else:
+                assert words.pgettext(context, message, **fields) == expected
+            assert words.text(Message(message, context), **fields) == expected
+        checked += 1
+    assert checked > 500
+
+
+def test_the_templates_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gettext
+
+    from cogs.i18n import words as words_module
+
+    monkeypatch.setattr(words_module, "TEMPLATES_KEPT", 10)
+    words = words_module.Words(Language.EN, gettext.NullTranslations())
+    for number in range(50):
+        assert words.gettext(f"text {number} {{x}}", x=number) == f"text {number} {number}"
+        assert words.pgettext("c", f"more {number}") == f"more {number}"
+    assert len(words._templates) == 10
+    assert words.gettext("{{braces}} {x}", x=1) == "{braces} 1"
+    with pytest.raises(KeyError):
+        words.gettext("missing {field}")
