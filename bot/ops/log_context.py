@@ -10,9 +10,8 @@ is hidden information.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
+from types import TracebackType
 
 FIELDS = ("guild", "channel", "session", "shard")
 _CONTEXT: dict[str, ContextVar[int | None]] = {
@@ -20,23 +19,32 @@ _CONTEXT: dict[str, ContextVar[int | None]] = {
 }
 
 
-@contextmanager
-def bound(*, guild: int | None = None, channel: int | None = None,
-          session: int | None = None, shard: int | None = None) -> Iterator[None]:
-    """Set the given fields inside the block (and in the tasks started from it); the block's
-    end restores what was set before, so a long-lived task (the turn clock, a machine seat's
-    worker) does not go on logging with the last session it touched."""
-    tokens = [
-        (_CONTEXT[name], _CONTEXT[name].set(value))
-        for name, value in (("guild", guild), ("channel", channel), ("session", session),
-                            ("shard", shard))
-        if value is not None
-    ]
-    try:
-        yield
-    finally:
-        for var, token in reversed(tokens):
+_GUILD, _CHANNEL, _SESSION, _SHARD = (_CONTEXT[name] for name in FIELDS)
+
+
+class bound:
+    """``with bound(guild=..., ...)``: set the given fields inside the block (and in the tasks
+    started from it); the block's end restores what was set before, so a long-lived task (the
+    turn clock, a machine seat's worker) does not go on logging with the last session it
+    touched. A class, not a generator: it is entered on every click and change (issue 42)."""
+
+    __slots__ = ("_tokens", "_values")
+
+    def __init__(self, *, guild: int | None = None, channel: int | None = None,
+                 session: int | None = None, shard: int | None = None) -> None:
+        self._values = ((_GUILD, guild), (_CHANNEL, channel), (_SESSION, session),
+                        (_SHARD, shard))
+        self._tokens: list[tuple[ContextVar[int | None], Token[int | None]]] = []
+
+    def __enter__(self) -> None:
+        self._tokens = [(var, var.set(value)) for var, value in self._values
+                        if value is not None]
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        for var, token in reversed(self._tokens):
             var.reset(token)
+        self._tokens = []
 
 
 def current() -> dict[str, int]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from prometheus_client import (
     CollectorRegistry,
@@ -22,6 +22,7 @@ from prometheus_client import (
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.registry import Collector
 
 # Interaction kinds and outcomes (labels of ``tablebot_interactions_total``).
@@ -37,6 +38,10 @@ WORK_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.0, 5.0)
 LiveCounts = Callable[[], Mapping[tuple[str, str], int]]  # (game, status) -> sessions
 ShardLatencies = Callable[[], Mapping[int, float]]  # shard id -> seconds (nan: unknown)
 Depth = Callable[[], int]
+_Labelled = TypeVar("_Labelled", bound=MetricWrapperBase)
+# Labelled children held (:meth:`Metrics.child`): every label set the process uses is a few
+# dozen (kinds, outcomes, games, routes); past this many, children are looked up each time.
+CHILDREN_KEPT = 1024
 
 
 @dataclass
@@ -84,6 +89,7 @@ class Metrics:
         self.registry = CollectorRegistry()
         self.started = time.time()
         self._sources = _Sources()
+        self._children: dict[tuple[Any, ...], Any] = {}  # (metric, labels...) -> child
         r = self.registry
         self.interactions = Counter(
             "tablebot_interactions", "Interactions handled, by kind and outcome",
@@ -198,15 +204,36 @@ class Metrics:
             if sample.name == name
         )
 
-    @contextmanager
-    def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:
+    def timed(self, histogram: Histogram, **labels: str) -> _Timed:
         """Observe the seconds the block took (also when it raised)."""
-        started = time.perf_counter()
-        try:
-            yield
-        finally:
-            target = histogram.labels(**labels) if labels else histogram
-            target.observe(time.perf_counter() - started)
+        return _Timed(self.child(histogram, **labels) if labels else histogram)
+
+    def child(self, metric: _Labelled, **labels: str) -> _Labelled:
+        """``metric.labels(**labels)``, looked up once per label set (prometheus_client checks
+        and joins the labels on every call: issue 42 holds the child)."""
+        key = (metric, *labels.items())
+        found = self._children.get(key)
+        if found is None:
+            found = metric.labels(**labels)
+            if len(self._children) < CHILDREN_KEPT:
+                self._children[key] = found
+        return found
+
+
+class _Timed:
+    """:meth:`Metrics.timed`'s block: a class, not a generator (every stored change has one)."""
+
+    __slots__ = ("_started", "_target")
+
+    def __init__(self, target: Histogram) -> None:
+        self._target = target
+        self._started = 0.0
+
+    def __enter__(self) -> None:
+        self._started = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._target.observe(time.perf_counter() - self._started)
 
 
 METRICS = Metrics()

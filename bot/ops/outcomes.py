@@ -27,7 +27,7 @@ def finish(extras: MutableMapping[str, object], kind: str, metrics: Metrics = ME
     outcome = str(extras.get(_OUTCOME, ANSWERED))
     if not extras.get(_COUNTED):
         extras[_COUNTED] = True
-        metrics.interactions.labels(kind=kind, outcome=outcome).inc()
+        metrics.child(metrics.interactions, kind=kind, outcome=outcome).inc()
     return outcome
 
 

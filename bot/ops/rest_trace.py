@@ -34,23 +34,26 @@ def snowflake_time(snowflake: int) -> float:
     return (snowflake >> 22) / 1000 + DISCORD_EPOCH
 
 
+# A token's place (the 4th part after the version: /interactions/{id}/{token}/...,
+# /webhooks/{id}/{token}/...) and an id anywhere else (a whole part of 5-20 digits).
+_TOKEN_PART = re.compile(r"/(?:interactions|webhooks)/[^/]*/")
+_ID_PART = re.compile(r"(?<=/)[0-9]{5,20}(?=/|$)")
+
+
 def route_of(path: str) -> str | None:
     """``/api/v10/channels/123/messages/456`` -> ``/channels/{id}/messages/{id}``; None for a
-    path outside the API (the gateway, attachments)."""
+    path outside the API (the gateway, attachments). Two substitutions in C, not a loop over
+    the parts (issue 42: every request the bot makes goes through here)."""
     found = _API.search(path)
     if found is None:
         return None
-    parts = found.group(1).split("/")
-    shaped = []
-    for index, part in enumerate(parts):
-        before = parts[index - 2] if index >= 2 else ""
-        if index == 3 and before in ("interactions", "webhooks"):
-            shaped.append("{token}")
-        elif _SNOWFLAKE.fullmatch(part):
-            shaped.append("{id}")
-        else:
-            shaped.append(part)
-    return "/".join(shaped)
+    rest = found.group(1)
+    token = _TOKEN_PART.match(rest)
+    if token is None:
+        return _ID_PART.sub("{id}", rest)
+    end = rest.find("/", token.end())
+    tail = "" if end < 0 else _ID_PART.sub("{id}", rest[end:])
+    return f"{_ID_PART.sub('{id}', token.group())}{{token}}{tail}"
 
 
 def counts_globally(route: str) -> bool:

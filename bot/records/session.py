@@ -8,7 +8,7 @@ without fear of them changing underneath.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -164,7 +164,10 @@ word them in the reader's language).
         return self.options.get(REACH) == TOKENS_ONLY
 
     def seat_of(self, player_id: PlayerId) -> Seat | None:
-        return next((seat for seat in self.seats if seat.player_id == player_id), None)
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return seat
+        return None
 
     @property
     def player_ids(self) -> list[PlayerId]:
@@ -185,6 +188,25 @@ word them in the reader's language).
     def hints(self) -> bool:
         """Whether its human seats may ask for hints (then the game is never rated)."""
         return self.options.get(HINTS) is True
+
+
+_SESSION_FIELDS = frozenset(item.name for item in fields(Session))
+
+
+def replaced(session: Session, **changes: Any) -> Session:
+    """``dataclasses.replace(session, **changes)``: the same new ``Session``, made by copying
+    the fields rather than through the generated ``__init__`` (a frozen dataclass's
+    ``__init__`` stores each of its 18 fields through ``object.__setattr__``; every stored
+    change makes two: issue 42). ``Session`` has no ``__post_init__`` and no ``init=False``
+    field, so nothing else is skipped."""
+    unknown = changes.keys() - _SESSION_FIELDS
+    if unknown:
+        raise TypeError(f"Session has no field {sorted(unknown)[0]!r}")
+    new = object.__new__(type(session))
+    values = new.__dict__
+    values.update(session.__dict__)
+    values.update(changes)
+    return new
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -61,6 +61,7 @@ from bot.records.session import (
     SessionKind,
     Status,
     engine_options,
+    replaced,
     table_options,
     utcnow,
 )
@@ -157,6 +158,7 @@ class SessionManager:
         self._publishers: dict[int, asyncio.Task[None]] = {}  # session id -> its worker
         self._in_flight = 0
         self._idle = asyncio.Event()
+        self._in_flight_block = _InFlight(self)
         self._idle.set()
         self._closing = False
 
@@ -279,17 +281,9 @@ class SessionManager:
             restored += 1
         return RestoreReport(restored, abandoned)
 
-    @contextlib.contextmanager
-    def _counted(self) -> Iterator[None]:
+    def _counted(self) -> _InFlight:
         """Count what runs meanwhile as a change in flight (``drain`` waits for it)."""
-        self._in_flight += 1
-        self._idle.clear()
-        try:
-            yield
-        finally:
-            self._in_flight -= 1
-            if self._in_flight == 0:
-                self._idle.set()
+        return self._in_flight_block
 
     @property
     def closing(self) -> bool:
@@ -559,7 +553,7 @@ class SessionManager:
         """Remember the public table message so renderers can edit it later (no version bump,
         nothing published)."""
         async with self._locked(session_id) as session:
-            new = replace(session, table_message_id=message_id, updated_at=self.clock())
+            new = replaced(session, table_message_id=message_id, updated_at=self.clock())
             await self._store_then_swap(self.store.save_session(new), new)
         return new
 
@@ -568,7 +562,7 @@ class SessionManager:
         """Remember the game's live turn ping (None: there is none), so that it is deleted
         when the turn passes, after a restart too (no version bump, nothing published)."""
         async with self._locked(session_id) as session:
-            new = replace(session, ping_message_id=message_id, updated_at=self.clock())
+            new = replaced(session, ping_message_id=message_id, updated_at=self.clock())
             await self._store_then_swap(self.store.save_session(new), new)
         return new
 
@@ -767,9 +761,9 @@ class SessionManager:
                          ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
         await self._store_then_swap(write, new)
         if step.action is not None:
-            METRICS.actions_stored.labels(game=new.game).inc()
+            METRICS.child(METRICS.actions_stored, game=new.game).inc()
             if new.status is Status.FINISHED:
-                METRICS.games_finished.labels(game=new.game).inc()
+                METRICS.child(METRICS.games_finished, game=new.game).inc()
         if awaiting:
             self._awaiting[new.id] = (new.state, awaiting)
         change = Change(step.kind, new, step.events, actor, origin, awaiting)
@@ -782,16 +776,16 @@ class SessionManager:
         """The next version of ``session``, with its turn deadlines planned for the new state,
         and whom its game awaits (asked here, once per stored change)."""
         now = self.clock()
-        new = replace(session, version=session.version + 1, updated_at=now, **changes)
+        new = replaced(session, version=session.version + 1, updated_at=now, **changes)
         engine = self.engines.get(new.game)
         if new.status is not Status.ACTIVE or new.state is None or engine is None:
-            return (replace(new, deadlines=()) if new.deadlines else new), ()
+            return (replaced(new, deadlines=()) if new.deadlines else new), ()
         awaiting = tuple(engine.awaiting(new.state))
         deadlines = plan(
             session.deadlines, awaiting, new.seats,
             actor=actor, now=now, minutes=new.turn_minutes,
         )
-        return replace(new, deadlines=deadlines), awaiting
+        return replaced(new, deadlines=deadlines), awaiting
 
     def _register(self, session: Session) -> None:
         self._sessions[session.id] = session
@@ -887,6 +881,27 @@ class SessionManager:
                               listener, change.kind, change.session.id)
 
 
+class _InFlight:
+    """:meth:`SessionManager._counted`'s block (one object per manager, entered by every
+    click and change: a class, not a generator, issue 42)."""
+
+    __slots__ = ("_manager",)
+
+    def __init__(self, manager: SessionManager) -> None:
+        self._manager = manager
+
+    def __enter__(self) -> None:
+        manager = self._manager
+        manager._in_flight += 1
+        manager._idle.clear()
+
+    def __exit__(self, *exc: object) -> None:
+        manager = self._manager
+        manager._in_flight -= 1
+        if manager._in_flight == 0:
+            manager._idle.set()
+
+
 class _SessionLock:
     """``async with``: hold the session's lock and yield its current live version."""
 
@@ -894,7 +909,7 @@ class _SessionLock:
         self._manager = manager
         self._session_id = session_id
         self._lock: asyncio.Lock | None = None
-        self._context = contextlib.ExitStack()
+        self._bound: contextlib.AbstractContextManager[None] | None = None
 
     async def __aenter__(self) -> Session:
         lock = self._manager._locks.get(self._session_id)
@@ -907,11 +922,15 @@ class _SessionLock:
             await self.__aexit__()
             raise Refusal(errors.NO_GAME)
         # What is logged in the block (and by the publish worker it starts) names the session.
-        self._context.enter_context(self._manager.log_bound(session))
+        bound = self._manager.log_bound(session)
+        bound.__enter__()
+        self._bound = bound
         return session
 
     async def __aexit__(self, *exc: object) -> None:
-        self._context.close()
+        bound, self._bound = self._bound, None
+        if bound is not None:
+            bound.__exit__(None, None, None)
         if self._lock is not None:
             self._lock.release()
             self._lock = None

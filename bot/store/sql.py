@@ -190,6 +190,16 @@ def result_from_row(r: Sequence[Any]) -> ResultRow:
                      datetime.fromisoformat(r[9]))
 
 
+def session_update(
+    session: Session, expected_version: int | None
+) -> tuple[str, tuple[int, ...]]:
+    """:meth:`Store.save_session`'s statement and the versions it may replace: the given one,
+    else the previous one or this very one (a repeated write)."""
+    if expected_version is None:
+        return _UPDATE_SESSION_LENIENT, (session.version - 1, session.version)
+    return UPDATE_SESSION, (expected_version,)
+
+
 @dataclass(frozen=True)
 class ActionWrite:
     """One :meth:`Store.record_action`, its statement parameters ready."""
@@ -260,11 +270,7 @@ class SqlStore(EventRows, Store):
     async def save_session(
         self, session: Session, *, expected_version: int | None = None
     ) -> None:
-        if expected_version is None:
-            sql = _UPDATE_SESSION_LENIENT
-            expected: tuple[int, ...] = (session.version - 1, session.version)
-        else:
-            sql, expected = UPDATE_SESSION, (expected_version,)
+        sql, expected = session_update(session, expected_version)
         async with self._transaction() as tx:
             if await tx.execute(sql, snapshot_params(session, *expected)) != 1:
                 raise StaleWrite(session.id, expected if len(expected) > 1 else expected[0])

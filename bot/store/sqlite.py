@@ -26,7 +26,14 @@ import aiosqlite
 from bot.records.errors import StaleWrite
 from bot.records.session import ResultRow, Session
 from bot.store.migrations import MIGRATIONS
-from bot.store.sql import INSERT_ACTION, UPDATE_SESSION, ActionWrite, SqlStore
+from bot.store.sql import (
+    INSERT_ACTION,
+    UPDATE_SESSION,
+    ActionWrite,
+    SqlStore,
+    session_update,
+    snapshot_params,
+)
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +163,22 @@ class SqliteStore(SqlStore):
             for sql, params in steps:
                 await tx.execute(sql, params)
 
+    async def save_session(
+        self, session: Session, *, expected_version: int | None = None
+    ) -> None:
+        """:meth:`SqlStore.save_session` in one call on the connection's thread: the same
+        transaction (BEGIN IMMEDIATE, the conditional update, COMMIT, or ROLLBACK when it
+        changed no row) without a round trip to that thread, and a wake-up of the event loop,
+        per statement (issue 42: a turn ping's and a table's message ids are saved so, about
+        once per action). Its parameters are made before the write lock."""
+        sql, expected = session_update(session, expected_version)
+        params = snapshot_params(session, *expected)
+        async with self._lock:
+            # aiosqlite has no public call that runs a function on its thread: its own _execute.
+            changed = await self._conn._execute(_update_one, self._conn, sql, params)
+        if changed != 1:
+            raise StaleWrite(session.id, expected if len(expected) > 1 else expected[0])
+
     # --- the action path: group commit ------------------------------------------------------
 
     async def record_action(
@@ -232,6 +255,21 @@ class SqliteStore(SqlStore):
         action_rows = [write.action_row for write in writes]
         # aiosqlite has no public call that runs a function on its thread: its own _execute.
         await self._conn._execute(_plain_batch, self._conn, snapshots, action_rows)
+
+
+def _update_one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any]) -> int:
+    """On the connection's thread: one conditional update in its own transaction, committed
+    when it changed a row, else rolled back; the rows it changed."""
+    db: sqlite3.Connection = conn._conn  # the sqlite3 connection, on its own thread
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        changed = db.execute(sql, params).rowcount
+        db.execute("COMMIT" if changed == 1 else "ROLLBACK")
+    except BaseException:  # rolled back, then re-raised
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return int(changed)
 
 
 def _plain_batch(conn: aiosqlite.Connection, snapshots: Sequence[Sequence[Any]],

@@ -19,7 +19,6 @@ from babel.numbers import format_decimal
 from cogs.i18n.language import Language
 from cogs.i18n.messages import Message, PluralMessage
 
-
 # Templates kept per language: more than the catalogs hold (~1,500 messages), so a text asked
 # for at run time with words of its own (never marked) cannot grow the cache past it.
 TEMPLATES_KEPT = 4096

@@ -110,7 +110,7 @@ def sheet_view(state: SplitState, seat: int) -> SheetView:
     negative = negative_value(negatives)
     return construct(SheetView, {
         "player": state.players[seat],
-        "boxes": dict(zip(RANKS, boxes)),
+        "boxes": dict(zip(RANKS, boxes, strict=False)),
         "row_values": values,
         "rank_total": rank_total,
         "negatives": negatives,

@@ -7,8 +7,8 @@ from collections import Counter
 from pydantic import BaseModel
 
 from game.base import PlayerId
-from game.ten import cards, data
 from game.fast import construct
+from game.ten import cards, data
 from game.ten.odds import bust_chance_at, running_total, tableau_currency
 from game.ten.scoring import score_notes
 from game.ten.state import TenState

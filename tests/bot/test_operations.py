@@ -55,6 +55,44 @@ def test_routes_are_templates_and_interaction_endpoints_are_outside_the_global_l
     assert counts_globally(route) is global_limit
 
 
+def _route_by_parts(path: str) -> str | None:
+    """``route_of`` as it was before issue 42's fifth pass (a loop over the parts): the
+    oracle of the two substitutions that replaced it."""
+    import re
+
+    found = re.search(r"/api/v\d+(/.*)$", path)
+    if found is None:
+        return None
+    parts = found.group(1).split("/")
+    shaped = []
+    for index, part in enumerate(parts):
+        before = parts[index - 2] if index >= 2 else ""
+        if index == 3 and before in ("interactions", "webhooks"):
+            shaped.append("{token}")
+        elif re.fullmatch(r"[0-9]{5,20}", part):
+            shaped.append("{id}")
+        else:
+            shaped.append(part)
+    return "/".join(shaped)
+
+
+def test_route_of_shapes_every_path_as_the_loop_over_its_parts_did() -> None:
+    import random
+
+    rng = random.Random(42)
+    pieces = ["interactions", "webhooks", "channels", "messages", "@original", "callback",
+              "", "1234", "12345", "12345678901234567890", "123456789012345678901",
+              "aW50ZXJhY3Rpb24", "9" * 18, "x12345", "12345x", "users", "@me", "v10"]
+    paths = ["/api/v10", "/api/v10/", "/gateway", "/api/v9/interactions/1/2",
+             "/api/v10/interactions/123456789012345678", "/api/v10/interactions/12345/",
+             "/api/v10/webhooks//tok/messages/123456"]
+    for _ in range(3000):
+        parts = [rng.choice(pieces) for _ in range(rng.randint(0, 7))]
+        paths.append(f"/api/v{rng.choice(['10', '9'])}/" + "/".join(parts))
+    for path in paths:
+        assert route_of(path) == _route_by_parts(path), path
+
+
 def test_paths_outside_the_api_are_not_counted() -> None:
     metrics = Metrics()
     record(metrics, "GET", "/attachments/1/2/table.png", 200)
@@ -399,3 +437,37 @@ async def test_a_port_in_use_is_a_configuration_error(
             await run(load_settings(env_file=None))
     finally:
         taken.close()
+
+
+def test_a_labelled_child_is_looked_up_once_and_counts_as_labels_would() -> None:
+    metrics = Metrics()
+    child = metrics.child(metrics.interactions, kind="component", outcome="answered")
+    assert metrics.child(metrics.interactions, kind="component", outcome="answered") is child
+    assert child is metrics.interactions.labels(kind="component", outcome="answered")
+    other = metrics.child(metrics.interactions, kind="command", outcome="answered")
+    assert other is not child
+    child.inc()
+    assert metrics.value("tablebot_interactions_total",
+                         {"kind": "component", "outcome": "answered"}) == 1
+    with metrics.timed(metrics.store_write):
+        pass
+    assert metrics.value("tablebot_store_write_seconds_count") == 1
+
+
+def test_the_children_held_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.ops import metrics as metrics_module
+
+    monkeypatch.setattr(metrics_module, "CHILDREN_KEPT", 3)
+    metrics = Metrics()
+    for number in range(10):
+        metrics.child(metrics.actions_stored, game=f"g{number}").inc()
+    assert len(metrics._children) == 3
+    assert metrics.value("tablebot_actions_stored_total", {"game": "g9"}) == 1
+
+
+def test_bound_nests_and_restores_as_before() -> None:
+    with log_context.bound(guild=1, session=2):
+        with log_context.bound(session=3, shard=0):
+            assert log_context.current() == {"guild": 1, "session": 3, "shard": 0}
+        assert log_context.current() == {"guild": 1, "session": 2}
+    assert log_context.current() == {}
