@@ -123,6 +123,9 @@ def counted() -> list[tuple[str, Counted]]:
         ("turn ping renders (ping_view)", _named("cogs/listeners/turn_ping.py", "ping_view")),
         ("game views built (engine.view)", lambda path, line, name: name == "view"
          and path.replace("\\", "/").endswith(("game/ten/engine.py", "game/split/engine.py"))),
+        ("game views made from another viewer's (engine.view_for)",
+         lambda path, line, name: name == "view_for"
+         and path.replace("\\", "/").endswith(("game/ten/engine.py", "game/split/engine.py"))),
         ("discord/message.py objects built",
          lambda path, line, name: name == "__init__" and _in(path, "discord/message.py")),
         ("calls into discord/http.py", lambda path, line, name: _in(path, "discord/http.py")),

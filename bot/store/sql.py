@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import abstractmethod
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -90,6 +91,31 @@ def log_entry(event: Event) -> dict[str, Any]:
     return entry
 
 
+# id(event) -> (the event, its stored JSON). A session's log keeps its last LOG_KEEP events
+# from one version to the next, the same objects, and every stored change wrote them all
+# again (issue 42); the entry holds its event, so its id is not reused while it is kept.
+_LOG_JSON: OrderedDict[int, tuple[Event, str]] = OrderedDict()
+LOG_JSON_KEPT = 4096  # events: the logs of a few hundred live tables
+
+
+def log_json(log: Sequence[Event]) -> str:
+    """``json.dumps([log_entry(event) for event in log], ensure_ascii=False)``, each event's
+    JSON written once while it is kept."""
+    parts = []
+    kept = _LOG_JSON
+    for event in log:
+        found = kept.get(id(event))
+        if found is not None and found[0] is event:
+            parts.append(found[1])
+            continue
+        text = json.dumps(log_entry(event), ensure_ascii=False)
+        kept[id(event)] = (event, text)
+        if len(kept) > LOG_JSON_KEPT:
+            kept.popitem(last=False)
+        parts.append(text)
+    return f"[{', '.join(parts)}]"
+
+
 def log_event(entry: Any) -> Event:
     """A stored log entry as an event; a string is a line stored before the log kept events
     (migration 9 rewrites those; a snapshot restored from an older backup may still hold one)."""
@@ -115,7 +141,7 @@ def session_values(session: Session) -> dict[str, Any]:
         "table_message_id": session.table_message_id,
         "created_at": session.created_at.isoformat(),
         "updated_at": session.updated_at.isoformat(),
-        "log": json.dumps([log_entry(event) for event in session.log], ensure_ascii=False),
+        "log": log_json(session.log),
         "turn_minutes": session.turn_minutes,
         "deadlines": _DEADLINES.dump_json(session.deadlines).decode(),
         "ping_message_id": session.ping_message_id,
@@ -124,9 +150,25 @@ def session_values(session: Session) -> dict[str, Any]:
 
 
 def snapshot_params(session: Session, *expected: int) -> tuple[Any, ...]:
-    """The parameters of the session update for ``session``, then the expected versions."""
-    values = session_values(session)
-    return (*(values[column] for column in _UPDATED_COLUMNS), session.id, *expected)
+    """The parameters of the session update for ``session``, then the expected versions: the
+    values :func:`session_values` gives, in the order of ``_UPDATED_COLUMNS`` (written out,
+    not picked from the whole row: every stored change makes one)."""
+    return (
+        session.status.value,
+        session.host_id,
+        json.dumps(session.options),
+        _SEATS.dump_json(session.seats).decode(),
+        _dump_state(session.state),
+        session.version,
+        session.table_message_id,
+        session.updated_at.isoformat(),
+        log_json(session.log),
+        session.turn_minutes,
+        _DEADLINES.dump_json(session.deadlines).decode(),
+        session.ping_message_id,
+        session.id,
+        *expected,
+    )
 
 
 def session_from_row(row: Sequence[Any], *, raw_state: bool = False) -> Session:

@@ -31,7 +31,7 @@ from game.split.cards import (
     parse_face,
 )
 from game.split.rules import pair_name
-from game.split.scoring import negative_value, rank_row_value
+from game.split.scoring import RANK_ROW_VALUES, negative_value
 from game.split.state import ROUNDS, RoundSummary, SplitState
 from game.split.vocabulary import EventKind, Level, RoundEnd, Step
 
@@ -100,11 +100,12 @@ _MATCH_FIELDS = frozenset(MatchView.model_fields)
 # what the validated build marks as set: every field but ``game``, left to its default
 _VIEW_FIELDS = frozenset(SplitView.model_fields) - {"game"}
 _CARD_NAME = CARD_NAMES.__getitem__
+_ROW_VALUE = RANK_ROW_VALUES.__getitem__  # scoring.rank_row_value, without a call per row
 
 
 def sheet_view(state: SplitState, seat: int) -> SheetView:
     boxes = state.boxes[seat]
-    values = {RANKS[r]: rank_row_value(count) for r, count in enumerate(boxes)}
+    values = dict(zip(RANKS, map(_ROW_VALUE, boxes), strict=False))
     rank_total = sum(values.values())
     negatives = state.negatives[seat]
     negative = negative_value(negatives)
