@@ -91,13 +91,25 @@ _NOTE = cards.NOTATION.__getitem__
 _SORT_KEY = cards.SORT_KEYS.__getitem__
 
 
+# (notation, copies) -> its MarketCard: a few hundred at most (each market card's copies in the
+# deck), made once and shared by every view that shows it (views are read only).
+_MARKET_CARDS: dict[tuple[str, int], MarketCard] = {}
+
+
+def _market_card(note: str, copies: int) -> MarketCard:
+    made = construct(MarketCard, {"card": note, "price": int(note[1]), "copies": copies},
+                     _MARKET_FIELDS)
+    _MARKET_CARDS[note, copies] = made
+    return made
+
+
 def _market(state: TenState) -> dict[str, list[MarketCard]]:
     grouped: dict[str, list[MarketCard]] = {colour: [] for colour in data.COLOURS}
     copies = Counter(map(_NOTE, state.market))
+    made = _MARKET_CARDS
     for note in sorted(copies, key=_SORT_KEY):
-        grouped[note[0]].append(construct(
-            MarketCard, {"card": note, "price": int(note[1]), "copies": copies[note]},
-            _MARKET_FIELDS))
+        key = (note, copies[note])
+        grouped[note[0]].append(made.get(key) or _market_card(*key))
     return grouped
 
 
