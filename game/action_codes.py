@@ -26,14 +26,24 @@ _A = TypeVar("_A", bound=BaseModel)
 _S = TypeVar("_S", bound=GameState)
 
 
+# An action model -> its fields but ``type``, in the model's order: read once per model (the
+# controls of every view write a code per legal action; pydantic's ``model_fields`` is a
+# Python call on the class each time, issue 42).
+_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {}
+
+
 def action_code(action: BaseModel) -> str:
     """The action in one line: its ``type``, then its other fields' values in the model's
     order (None as nothing), joined by ``:`` (``discard:7♥``, ``pay:3:1:R1W7``)."""
-    parts = [str(getattr(action, "type", type(action).__name__))]
-    for name in type(action).model_fields:
-        if name != "type":
-            value = getattr(action, name)
-            parts.append("" if value is None else str(value))
+    model = type(action)
+    fields = _FIELDS.get(model)
+    if fields is None:
+        fields = _FIELDS[model] = tuple(name for name in model.model_fields if name != "type")
+    parts = [str(getattr(action, "type", model.__name__))]
+    values = action.__dict__
+    for name in fields:
+        value = values[name]
+        parts.append("" if value is None else str(value))
     return ":".join(parts)
 
 

@@ -7,6 +7,7 @@ pile (all of them were flipped face up). The pile's order is never read.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from game.ten import cards, data
 from game.ten.state import TenState
@@ -56,21 +57,25 @@ def bust_chance(state: TenState) -> float:
 
 def bust_chance_at(state: TenState, total: int, currency: int) -> float:
     """:func:`bust_chance` with the tableau's running total and currency already summed."""
-    seen = Counter(map(cards.NOTATION.__getitem__, seen_cards(state)))
+    seen = Counter(map(cards.NOTATION.__getitem__, seen_cards(state))).get
+    number_at = data.NUMBER_BUST_AT - total  # a number card this high busts
+    currency_at = data.CURRENCY_BUST_AT - currency  # a currency card this high busts
     remaining = busting = 0
-    for note, count in cards.deck_counts(len(state.players)).items():
-        left = count - seen[note]
+    for note, count, is_currency, value in _deck_rules(len(state.players)):
+        left = count - seen(note, 0)
         if left <= 0:
             continue
         remaining += left
-        is_currency, value = _BUST_RULES[note]
-        if value is None:
-            continue
-        if is_currency:
-            if currency + value >= data.CURRENCY_BUST_AT:
-                busting += left
-        elif total + value >= data.NUMBER_BUST_AT:
+        if value is not None and value >= (currency_at if is_currency else number_at):
             busting += left
     if not remaining:
         return 0.0
     return busting / remaining
+
+
+@cache
+def _deck_rules(players: int) -> tuple[tuple[str, int, bool, int | None], ...]:
+    """Each card of the deck for ``players``: (notation, copies, a currency card, the value it
+    adds when it can bust)."""
+    return tuple((note, count, *_BUST_RULES[note])
+                 for note, count in cards.deck_counts(players).items())
