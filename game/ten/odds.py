@@ -57,12 +57,13 @@ def bust_chance(state: TenState) -> float:
 
 def bust_chance_at(state: TenState, total: int, currency: int) -> float:
     """:func:`bust_chance` with the tableau's running total and currency already summed."""
-    seen = Counter(map(cards.NOTATION.__getitem__, seen_cards(state))).get
+    seen = Counter(map(cards.NOTATION.__getitem__, seen_cards(state)))
     number_at = data.NUMBER_BUST_AT - total  # a number card this high busts
     currency_at = data.CURRENCY_BUST_AT - currency  # a currency card this high busts
     remaining = busting = 0
     for note, count, is_currency, value in _deck_rules(len(state.players)):
-        left = count - seen(note, 0)
+        # (``in`` first: a Counter's missing key is a Python call, ``__missing__``)
+        left = count - seen[note] if note in seen else count
         if left <= 0:
             continue
         remaining += left
