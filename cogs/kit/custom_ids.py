@@ -83,6 +83,7 @@ from cogs.kit.click_kinds import (
     LobbyAction,
     ReplayTag,
 )
+from cogs.kit.control_payloads import ButtonPayload, SelectPayload
 from cogs.kit.unexpected_errors import answer_unexpected
 
 Item = discord.ui.Item[Any]
@@ -277,6 +278,23 @@ class ButtonControl(Control[*Parts], template=r"(?!)"):
         ), row=row)
         self.parts = parts
 
+    @classmethod
+    def payload(
+        cls,
+        *parts: *Parts,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> ButtonPayload:
+        """The button as sent (``cogs.kit.control_payloads``): what ``cls(*parts, ...)``
+        writes, without the ``discord.ui`` objects."""
+        kind = cls.kind
+        return ButtonPayload(cls, parts, kind.build(*parts),
+                             kind.label if label is None else label,
+                             kind.style if style is None else style, emoji, disabled, row)
+
 
 class SelectControl(Control[*Parts], template=r"(?!)"):
     """A select menu of a kind: ``ActSelect(session_id, version, payload, options=[...])``."""
@@ -295,6 +313,21 @@ class SelectControl(Control[*Parts], template=r"(?!)"):
             min_values=min_values, max_values=max_values,
         ), row=row)
         self.parts = parts
+
+    @classmethod
+    def payload(
+        cls,
+        *parts: *Parts,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        row: int | None = None,
+    ) -> SelectPayload:
+        """The select as sent (``cogs.kit.control_payloads``): what ``cls(*parts, ...)``
+        writes, without the ``discord.ui`` objects."""
+        return SelectPayload(cls, parts, cls.kind.build(*parts), options, placeholder,
+                             min_values, max_values, row)
 
     def chosen(self, interaction: Interaction) -> list[str]:
         data: Any = interaction.data or {}
