@@ -5,9 +5,10 @@ to serialise them (issue 42, fifth pass).
 A :class:`ButtonPayload` or :class:`SelectPayload` holds what the component says (its
 custom_id, label, style, emoji, options...) and writes it as discord.py's ``Button`` and
 ``Select`` write theirs (``to_component_dict``). A :class:`Rows` is the message's controls:
-items placed in rows exactly as ``discord.ui.View`` places them (an item with a ``row`` goes
-there, one without into the first row with room; at most 25 items, a row at most 5 wide:
-``ValueError`` past either, the item not added) and written as its action rows.
+items placed in rows exactly as ``discord.ui.View`` places the kinds' ``DynamicItem``s (a
+button with a ``row`` goes there, one without and every select into the first row with
+room; at most 25 items, a row at most 5 wide: ``ValueError`` past either, the item not
+added) and written as its action rows.
 
 The clicks are unchanged: a control's custom_id is its kind's (``cogs.kit.custom_ids``), and
 the kinds' ``DynamicItem`` classes, registered when the extensions load, parse and serve each
@@ -144,7 +145,11 @@ class Rows:
         when it does not fit."""
         if len(self._children) >= MAX_CHILDREN:
             raise ValueError("maximum number of children exceeded")
-        weights, width, row = self._weights, item.width, item.row
+        weights, width = self._weights, item.width
+        # A select's row is not where discord.py places it: a DynamicItem reads its row from
+        # the wrapped component's ``_row``, which ``discord.ui.Select`` never sets (its
+        # ``row`` is a slot of its own), so the View puts it in the first row with room.
+        row = None if isinstance(item, SelectPayload) else item.row
         if row is not None:
             if weights[row] + width > ROW_WIDTH:
                 raise ValueError(f"item would not fit at row {row} "
