@@ -24,6 +24,7 @@ games with the ``discord.ui`` objects they were built with before.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -65,6 +66,11 @@ class ButtonPayload:
         self.disabled = disabled
         self.row = row
 
+    def copy(self) -> ButtonPayload:
+        """Another button saying the same, to place and decorate apart."""
+        return ButtonPayload(self.kind, self.parts, self.custom_id, self.label, self.style,
+                             self.emoji, self.disabled, self.row)
+
     def to_component_dict(self) -> dict[str, Any]:
         """As ``discord.ui.Button.to_component_dict`` (``ButtonComponent.to_dict``) writes it."""
         payload: dict[str, Any] = {"type": BUTTON, "style": self.style.value,
@@ -100,6 +106,12 @@ class SelectPayload:
         self.disabled = False
         self.row = row
 
+    def copy(self) -> SelectPayload:
+        """Another select saying the same, its options copied (the card emojis set theirs)."""
+        return SelectPayload(self.kind, self.parts, self.custom_id,
+                             [copy.copy(option) for option in self.options], self.placeholder,
+                             self.min_values, self.max_values, self.row)
+
     def to_component_dict(self) -> dict[str, Any]:
         """As ``discord.ui.Select.to_component_dict`` (``SelectMenu.to_dict``) writes it."""
         payload: dict[str, Any] = {
@@ -117,6 +129,12 @@ class SelectPayload:
 
 
 Payload = ButtonPayload | SelectPayload
+
+
+def fresh(item: Shown) -> Shown:
+    """A copy of a payload (to place and decorate apart from the one kept); another item as
+    it is."""
+    return item.copy() if isinstance(item, ButtonPayload | SelectPayload) else item
 # A control a render holds: a payload, or a discord.py item (a feature's own, a page's).
 Shown = ButtonPayload | SelectPayload | discord.ui.Item[Any]
 

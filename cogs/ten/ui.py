@@ -60,10 +60,10 @@ from cogs.kit.control_menus import (
     Controls,
     with_buttons,
 )
-from cogs.kit.control_payloads import Rows, Shown
+from cogs.kit.control_payloads import Rows, Shown, fresh
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind
 from cogs.kit.discord_limits import clip
-from cogs.kit.view_memo import ViewMemo
+from cogs.kit.view_memo import VersionMemo, ViewMemo
 from cogs.ten import controls, picture_words, table_text, text
 from cogs.ten.card_face import emoji_faces
 from cogs.ten.events import event_line
@@ -135,6 +135,9 @@ class TenUI:
             raise TypeError("TenUI draws TEN games only")
         self.engine: TenEngine = engine
         self.views = ViewMemo(engine)  # each view once per stored version (issue 42)
+        # the awaited player's table controls, drawn for the table and again for the turn
+        # ping of the same version: once per version and language
+        self.table_controls: VersionMemo[list[Shown]] = VersionMemo()
         self.key = engine.key
         self.title = engine.title
 
@@ -172,7 +175,14 @@ class TenUI:
 
     def _table_actions(self, session: Session, view: TenView, words: Words) -> list[Shown]:
         """The awaited human's buttons: Draw / Stop in the draw phase, else one button that
-        opens their private controls."""
+        opens their private controls (built once per version and language, handed out as
+        copies: a send places them and sets their emojis)."""
+        made = self.table_controls.of(session, words,
+                                      lambda: self._draw_table_actions(session, view, words))
+        return [fresh(item) for item in made]
+
+    def _draw_table_actions(self, session: Session, view: TenView,
+                            words: Words) -> list[Shown]:
         if view.awaiting is None:
             return []
         seat = session.seat_of(view.awaiting)

@@ -12,14 +12,18 @@ import discord
 
 from cogs.kit import custom_ids
 from cogs.kit.control_payloads import Rows
+from cogs.kit.view_memo import VersionMemo
 
 
 @contextmanager
 def discord_objects() -> Iterator[None]:
-    """Within it, every kind's ``payload`` builds the kind's ``DynamicItem`` (the builder
-    before the fifth pass)."""
+    """Within it, every kind's ``payload`` builds the kind's ``DynamicItem`` and nothing is
+    kept per version (``cogs.kit.view_memo.VersionMemo``): the builder before the fifth
+    pass."""
     button = custom_ids.ButtonControl.__dict__["payload"]
     select = custom_ids.SelectControl.__dict__["payload"]
+    memo = VersionMemo.__dict__["of"]
+    VersionMemo.of = lambda self, session, key, build: build()  # type: ignore[method-assign]
 
     def real(cls: Any, *parts: Any, **looks: Any) -> Any:
         return cls(*parts, **looks)
@@ -31,6 +35,7 @@ def discord_objects() -> Iterator[None]:
     finally:
         custom_ids.ButtonControl.payload = button  # type: ignore[method-assign]
         custom_ids.SelectControl.payload = select  # type: ignore[method-assign]
+        VersionMemo.of = memo  # type: ignore[method-assign]
     assert custom_ids.ButtonControl.__dict__["payload"] is button
 
 

@@ -197,3 +197,27 @@ def test_payload_items_say_what_their_discord_py_items_say() -> None:
         old_button.label, old_button.style, old_button.disabled, str(old_button.emoji))
     assert (select.placeholder, select.min_values, select.max_values) == (
         old_select.placeholder, old_select.min_values, old_select.max_values)
+
+
+def test_the_table_controls_are_built_once_per_version_and_handed_out_as_copies() -> None:
+    """The table and the turn ping of one version draw the awaited player's controls once
+    (``TenUI.table_controls``); each send gets its own copies (a send sets their rows and
+    emojis), and a new version, another language or another ``Session`` object of the same
+    version (a replay step) builds them again."""
+    ui = TenUI(engines()["ten"])
+    english, spanish = words_for(Language.EN), words_for(Language.ES)
+    session = next(sessions("ten", 3, 11))
+    table = ui.table_in(session, english)
+    ping = ui.ping_controls(session, [], english)
+    assert ui.table_controls.built == 1
+    table_items = table.view.children if isinstance(table.view, Rows) else []
+    shared = [item for item in ping if isinstance(item, ButtonPayload)][:-1]  # not My view
+    assert shared and all(item not in table_items for item in shared)
+    assert [item.custom_id for item in shared] == [
+        item.custom_id for item in table_items[:len(shared)]]
+    ui.ping_controls(session, [], spanish)
+    ui.ping_controls(replace(session), [], english)
+    assert ui.table_controls.built == 3
+    later = replace(session, version=session.version + 1)
+    assert ui.ping_controls(later, [], english)[0].custom_id != shared[0].custom_id
+    assert ui.table_controls.built == 4
