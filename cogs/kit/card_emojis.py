@@ -129,6 +129,8 @@ class CardEmojis:
         """Each button and select option naming a card gets its emoji (``on``), or loses one
         of ours (not ``on``, or not in use): the label itself never changes."""
         on = on and self.active
+        if not on and not self._ids:
+            return  # no emoji to set, and none of ours on any control
         for item in items:
             inner = getattr(item, "item", item)  # a DynamicItem wraps its component
             if isinstance(inner, ButtonPayload | discord.ui.Button):

@@ -187,7 +187,7 @@ class ControlKind(Generic[*Parts]):
         return ":".join(("tb", re.escape(self.prefix), *fields))
 
     def build(self, *parts: *Parts) -> str:
-        return checked_id(":".join(("tb", self.prefix, *(str(part) for part in parts))))
+        return checked_id(":".join(["tb", self.prefix, *map(str, parts)]))
 
     def parse(self, match: re.Match[str]) -> tuple[*Parts] | None:
         """The parts of a matched id; None when a number is out of its range."""
