@@ -11,7 +11,8 @@ What Discord allows, and this module keeps to
 of Text Display; https://discord.com/developers/docs/components/using-message-components):
 
 * the flag ``IS_COMPONENTS_V2`` (``1 << 15``) turns ``content`` and ``embeds`` off: every
-  word is in a Text Display; discord.py sets the flag when the view is a ``LayoutView``;
+  word is in a Text Display; discord.py sets the flag when the view says so
+  (``has_components_v2``, as a :class:`Card` does);
 * at most 40 components in a message, nested ones counted, and 4,000 characters of text in
   all its Text Displays (:data:`MAX_COMPONENTS`, :data:`MAX_TEXT`); longer text is cut;
 * the flag cannot be removed from a message once set (discord/discord-api-docs#7560), so a

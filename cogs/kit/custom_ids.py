@@ -53,9 +53,12 @@ this module imports no handler. The class discord.py dispatches to is the one la
 (``ViewStore.add_view`` registers each sent DynamicItem's class), so a click cannot be bound
 to a class of its own.
 
-Views made of these items are never kept per message in discord.py's view store (a view of
-DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory
-does not grow with the messages sent.
+A render does not build these items: each kind's ``payload`` factory (``ActButton.payload(...)``,
+the constructor's arguments) writes the component as the item would
+(``cogs.kit.control_payloads``), and the registered classes parse and serve its clicks.
+Nothing sent is kept per message in discord.py's view store (a view of DynamicItems only is
+"fully dynamic"; a payload view says it is finished), so memory does not grow with the
+messages sent.
 """
 
 from __future__ import annotations
