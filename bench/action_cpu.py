@@ -100,6 +100,10 @@ def _init_of(cls: type) -> Counted:
                                      and path == code.co_filename)
 
 
+def _any_of(*counted: Counted) -> Counted:
+    return lambda path, line, name: any(one(path, line, name) for one in counted)
+
+
 def _named(path_part: str, *names: str) -> Counted:
     return lambda path, line, name: name in names and path.replace("\\", "/").endswith(path_part)
 
@@ -112,10 +116,14 @@ def counted() -> list[tuple[str, Counted]]:
 
     selects = importlib.import_module("discord.ui.select")  # discord.ui.select: a function
     views = importlib.import_module("discord.ui.view")
+    payloads = importlib.import_module("cogs.kit.control_payloads")
     return [
         ("discord.ui.Button built", _init_of(discord.ui.Button)),
         ("discord.ui selects built", _init_of(selects.BaseSelect)),
-        ("views built (View, LayoutView, Card)", _init_of(views.BaseView)),
+        ("views built (View, LayoutView)", _init_of(views.BaseView)),
+        ("control payloads written (buttons, selects)",
+         _any_of(_init_of(payloads.ButtonPayload), _init_of(payloads.SelectPayload))),
+        ("payload rows (Rows)", _init_of(payloads.Rows)),
         ("cards written (card_view)", _named("cogs/kit/card_layout.py", "card_view")),
         ("table renders (table_render)",
          _named("cogs/rendering/table_renders.py", "table_render")),

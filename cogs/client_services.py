@@ -26,6 +26,8 @@ from cogs.i18n.command_mentions import command_fields
 from cogs.i18n.interaction import user_words
 from cogs.i18n.messages import Message
 from cogs.i18n.words import Words
+from cogs.kit.card_layout import Card
+from cogs.kit.control_payloads import Rows
 from cogs.kit.refusal_texts import refusal_text
 from game.base import PlayerId
 
@@ -114,7 +116,7 @@ async def send_private(
     release_view(render.view)
 
 
-def release_view(view: discord.ui.View | None) -> None:
+def release_view(view: Rows | Card | discord.ui.View | None) -> None:
     """Drop a sent view from discord.py's view store. discord.py gives an ephemeral message's
     view a 15-minute timeout and keeps it (and a timer task) alive that long; ours are made of
     DynamicItems, which the registered classes serve without the view object."""

@@ -45,10 +45,11 @@ from bot.records.change import Change
 from bot.records.session import Session, SessionKind
 from bot.sessions.manager import Listener, SessionManager
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import Shown
 from cogs.kit.custom_ids import AnyControl, AnyKind, Click
 from game.base import PlayerId
 
-Item = discord.ui.Item[Any]
+Item = Shown  # a control a feature adds to a render
 
 
 class Place(Enum):

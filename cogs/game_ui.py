@@ -56,7 +56,8 @@ from bot.records.session import OLD_LINE, Session
 from cogs.i18n.lesson_catalog import LessonWords
 from cogs.i18n.words import Words
 from cogs.kit.card_emojis import CARD_EMOJIS, Face
-from cogs.kit.card_layout import Picture, card_view
+from cogs.kit.card_layout import Card, Picture, card_view
+from cogs.kit.control_payloads import Rows, Shown
 from cogs.kit.discord_limits import (
     ATTACHMENT_SCHEME,
     FILE_DESCRIPTION,
@@ -72,7 +73,7 @@ from game.replay import StepMarker
 log = logging.getLogger(__name__)
 
 Page = tuple[str, str]  # one rules page: (heading, text)
-Item = discord.ui.Item[Any]
+Item = Shown  # a control of a render (cogs.kit.control_payloads)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class Render:
 
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
-    view: discord.ui.View | None = None
+    view: Rows | discord.ui.View | None = None
     files: list[Attachment] | None = None
     # Sent as one Components V2 card (``cogs.kit.card_layout``): content and embeds become
     # its Text Displays, the files its pictures (with their alt text), the view its rows.
@@ -148,7 +149,7 @@ class Render:
             kwargs["attachments"] = [attachment.file() for attachment in files]
         return kwargs
 
-    def _card(self, files: list[Attachment] | None) -> discord.ui.LayoutView:
+    def _card(self, files: list[Attachment] | None) -> Card:
         pictures = [Picture(attachment.filename, attachment.description)
                     for attachment in files or []]
         decorate = CARD_EMOJIS.text if self.emojis and CARD_EMOJIS.active else None

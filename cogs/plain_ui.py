@@ -33,6 +33,7 @@ from cogs.i18n.language import Language
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
 from cogs.kit.control_menus import NOT_AVAILABLE
+from cogs.kit.control_payloads import Rows
 from cogs.kit.custom_ids import ActSelect, HandButton
 from game.base import Engine, Event, IllegalAction, PlayerId
 
@@ -78,8 +79,7 @@ class PlainUI:
         waiting = ", ".join(names.get(p, p) for p in self.engine.awaiting(session.state))
         embed.add_field(name=words.pgettext("heading", "Waiting for"), value=waiting or "—",
                         inline=False)
-        view = discord.ui.View(timeout=None)
-        view.add_item(HandButton(session.id, label=words.text(MY_HAND)))
+        view = Rows([HandButton.payload(session.id, label=words.text(MY_HAND))])
         return Render(embeds=[embed], view=view)
 
     def event_line(self, event: Event, viewer: PlayerId | None,
@@ -103,10 +103,10 @@ class PlainUI:
             value = action.model_dump_json()
             if len(value) <= _MAX_VALUE and len(options) < _MAX_OPTIONS:
                 options.append(discord.SelectOption(label=value, value=value))
-        view = discord.ui.View(timeout=None)
+        view = Rows()
         if options:
-            view.add_item(ActSelect(session.id, session.version, "move", options=options,
-                                    placeholder=words.text(YOUR_MOVE)))
+            view.add_item(ActSelect.payload(session.id, session.version, "move", options=options,
+                                            placeholder=words.text(YOUR_MOVE)))
             for item in extra():
                 view.add_item(item)
         return Render(embeds=[embed], view=view)

@@ -83,7 +83,7 @@ class Sent:
     attachments_set: bool = False  # an edit that names the message's whole set of files
     # A Components V2 card as sent (``cogs.kit.card_layout``); ``view`` then holds its
     # controls in order, as a legacy view would.
-    card: discord.ui.LayoutView | None = None
+    card: discord.ui.LayoutView | Card | None = None
 
     @property
     def custom_ids(self) -> list[str]:
@@ -118,7 +118,7 @@ class Sent:
         return [alt for _, alt in card_pictures(self.card) if alt]
 
 
-def card_components(card: discord.ui.LayoutView) -> list[dict[str, Any]]:
+def card_components(card: discord.ui.LayoutView | Card) -> list[dict[str, Any]]:
     """Every component of ``card``'s payload as sent (``to_components``), nested ones after
     their parent, in order."""
     found: list[dict[str, Any]] = []
@@ -132,13 +132,13 @@ def card_components(card: discord.ui.LayoutView) -> list[dict[str, Any]]:
     return found
 
 
-def card_content(card: discord.ui.LayoutView) -> str | None:
+def card_content(card: discord.ui.LayoutView | Card) -> str | None:
     """A card's text that was its render's ``content`` (``card_layout.CONTENT_ID``)."""
     return next((str(c["content"]) for c in card_components(card)
                  if c["type"] == TEXT_DISPLAY and c.get("id") == CONTENT_ID), None)
 
 
-def card_pictures(card: discord.ui.LayoutView | None) -> list[tuple[str, str | None]]:
+def card_pictures(card: discord.ui.LayoutView | Card | None) -> list[tuple[str, str | None]]:
     """A card's pictures: (media url, alt text)."""
     if card is None:
         return []
@@ -146,7 +146,7 @@ def card_pictures(card: discord.ui.LayoutView | None) -> list[tuple[str, str | N
             if c["type"] == MEDIA_GALLERY for item in c["items"]]
 
 
-def card_texts(card: discord.ui.LayoutView | None) -> list[str]:
+def card_texts(card: discord.ui.LayoutView | Card | None) -> list[str]:
     """The Text Displays of a card, in order."""
     if card is None:
         return []
@@ -160,7 +160,7 @@ class CardControls:
     children: list[Any]
 
 
-def card_controls(card: discord.ui.LayoutView) -> CardControls:
+def card_controls(card: discord.ui.LayoutView | Card) -> CardControls:
     if isinstance(card, Card):
         return CardControls(list(card.controls))
     return CardControls([item for item in card.walk_children()
@@ -173,7 +173,7 @@ def card_controls(card: discord.ui.LayoutView) -> CardControls:
 def _shown(view: Any) -> Any:
     """What a message shows of a sent ``view``: a card's controls (None without any), else
     the view."""
-    if not isinstance(view, discord.ui.LayoutView):
+    if not isinstance(view, discord.ui.LayoutView | Card):
         return view
     controls = card_controls(view)
     return controls if controls.children else None
@@ -338,7 +338,7 @@ def _record(kind: str, kwargs: dict[str, Any], message: FakeMessage | None = Non
     if kwargs.get("file") is not None:
         files.append(kwargs["file"])
     view = kwargs.get("view")
-    card = view if isinstance(view, discord.ui.LayoutView) else None
+    card = view if isinstance(view, discord.ui.LayoutView | Card) else None
     content = kwargs.get("content") if card is None else card_content(card)
     return Sent(kind, content, embeds, _shown(view),
                 bool(kwargs.get("ephemeral", False)), message, kwargs.get("allowed_mentions"),

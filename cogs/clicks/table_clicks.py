@@ -358,7 +358,8 @@ async def _answer_on_ping(interaction: Interaction, change: Change, me: str) -> 
     if me in humans_in(change):
         words = await server_words(interaction.client, session.guild_id)
         view = ping_view(context_of(interaction).services.uis, session, [me], words)
-        await interaction.response.edit_message(view=view)
+        # discord.py reads of it what a view answers (cogs.kit.control_payloads)
+        await interaction.response.edit_message(view=view)  # type: ignore[arg-type]
         release_view(view)
     else:
         await interaction.response.defer()

@@ -42,6 +42,7 @@ from cogs.i18n.commands import L_
 from cogs.i18n.interaction import channel_words, user_words
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import Shown
 from cogs.kit.custom_ids import ControlKind, button_control, number
 from cogs.kit.places import CONTEXTS, INSTALLS, place_id
 from cogs.rendering.private_table import send_private_table
@@ -49,7 +50,7 @@ from cogs.rendering.replay_pages import OTHER_SERVER, replay_click
 from cogs.table_services import TableServices
 from game.base import PlayerId
 
-Item = discord.ui.Item[Any]
+Item = Shown
 OTHER_SERVER_TABLE = N_("Your daily deal of today was dealt in another server: run the command"
                         " there to go on with it.")
 NOT_FINISHED = N_("Your daily deal is not finished yet.")
@@ -205,8 +206,8 @@ class DailyCog(commands.Cog):
             return PrivateExtras(below=[late])
         items: list[Item] = []
         if summary.play.shared_at is None:
-            items.append(ShareButton(session.id, label=words.gettext("Share"),
-                                     style=discord.ButtonStyle.success))
+            items.append(ShareButton.payload(session.id, label=words.gettext("Share"),
+                                             style=discord.ButtonStyle.success))
         return PrivateExtras(
             below=[summary_embed(words, title, summary, self.deals.next_deal_at())], items=items)
 

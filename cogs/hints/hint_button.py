@@ -12,15 +12,17 @@ from __future__ import annotations
 from bot.records.session import Session, Status
 from cogs.i18n.common_words import HINT
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import HINT_EMOJI, HintButton, Item
+from cogs.kit.control_payloads import Shown
+from cogs.kit.custom_ids import HINT_EMOJI, HintButton
 from game.base import PlayerId
 
 
-def hint_buttons(session: Session, viewer: PlayerId, words: Words) -> list[Item]:
+def hint_buttons(session: Session, viewer: PlayerId, words: Words) -> list[Shown]:
     """``viewer``'s Hint button at the session's version (call it on their turn): none
     unless the game runs with hints and ``viewer`` is a person seated in it."""
     seat = session.seat_of(viewer)
     if not session.hints or session.status is not Status.ACTIVE or seat is None or seat.is_bot:
         return []
-    return [HintButton(session.id, session.version, label=words.text(HINT), emoji=HINT_EMOJI)]
+    return [HintButton.payload(session.id, session.version, label=words.text(HINT),
+                               emoji=HINT_EMOJI)]
 

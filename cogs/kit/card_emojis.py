@@ -43,6 +43,8 @@ from typing import Any
 import discord
 from discord.http import HTTPClient
 
+from cogs.kit.control_payloads import ButtonPayload, SelectPayload, Shown
+
 log = logging.getLogger(__name__)
 
 NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
@@ -123,15 +125,17 @@ class CardEmojis:
                                        parts[index])
         return CODE_FENCE.join(parts)
 
-    def decorate(self, items: Iterable[discord.ui.Item[Any]], on: bool) -> None:
+    def decorate(self, items: Iterable[Shown], on: bool) -> None:
         """Each button and select option naming a card gets its emoji (``on``), or loses one
         of ours (not ``on``, or not in use): the label itself never changes."""
         on = on and self.active
+        if not on and not self._ids:
+            return  # no emoji to set, and none of ours on any control
         for item in items:
             inner = getattr(item, "item", item)  # a DynamicItem wraps its component
-            if isinstance(inner, discord.ui.Button):
+            if isinstance(inner, ButtonPayload | discord.ui.Button):
                 inner.emoji = self._chosen(inner.emoji, inner.label or "", on)
-            elif isinstance(inner, discord.ui.Select):
+            elif isinstance(inner, SelectPayload | discord.ui.Select):
                 for option in inner.options:
                     option.emoji = self._chosen(option.emoji, option.label, on)
 

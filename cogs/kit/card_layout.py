@@ -11,7 +11,8 @@ What Discord allows, and this module keeps to
 of Text Display; https://discord.com/developers/docs/components/using-message-components):
 
 * the flag ``IS_COMPONENTS_V2`` (``1 << 15``) turns ``content`` and ``embeds`` off: every
-  word is in a Text Display; discord.py sets the flag when the view is a ``LayoutView``;
+  word is in a Text Display; discord.py sets the flag when the view says so
+  (``has_components_v2``, as a :class:`Card` does);
 * at most 40 components in a message, nested ones counted, and 4,000 characters of text in
   all its Text Displays (:data:`MAX_COMPONENTS`, :data:`MAX_TEXT`); longer text is cut;
 * the flag cannot be removed from a message once set (discord/discord-api-docs#7560), so a
@@ -27,13 +28,14 @@ of Text Display; https://discord.com/developers/docs/components/using-message-co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from bot.records.errors import clip
+from cogs.kit.control_payloads import Rows, Shown
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -103,33 +105,40 @@ def _texts_within(texts: list[str], budget: int) -> list[str]:
     return kept
 
 
-def _rows(view: discord.ui.View | None) -> list[list[discord.ui.Item[Any]]]:
+def _rows(view: Rows | discord.ui.View | None) -> list[list[Shown]]:
     """The controls of a legacy ``view`` in the rows it would show them in."""
     if view is None:
         return []
-    rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    if isinstance(view, Rows):
+        return view.rows()[:MAX_ROWS]
+    rows: dict[int, list[Shown]] = {}
     # discord.py gives each item of a View its row when it is added (``_rendered_row``)
     for item in sorted(view.children, key=lambda i: i._rendered_row or 0):
         rows.setdefault(item._rendered_row or 0, []).append(item)
     return [rows[key] for key in sorted(rows)][:MAX_ROWS]
 
 
-class Card(discord.ui.LayoutView):
+class Card:
     """A render's card as sent: its Components V2 payload (:attr:`components`), built once
     from the render's texts, pictures and controls, and handed to every request that sends
     it (a retry, a write that falls back to the channel) as it is: read only (a reader that
     needs another payload, such as the card emojis' plain retry, builds a copy).
-    ``controls``: the items in its action rows, in order (readers, tests). Stopped:
-    discord.py keeps no finished view in its store (nor a 15-minute timer for an ephemeral
-    one); the controls are DynamicItems, which the registered classes serve without the view
-    object (``cogs.client_services.release_view``)."""
+    ``controls``: the items in its action rows, in order (readers, tests).
 
-    def __init__(self, components: list[dict[str, Any]],
-                 controls: Sequence[discord.ui.Item[Any]]) -> None:
-        self.controls = list(controls)  # before discord.py counts the children
-        super().__init__(timeout=None)
+    Not a ``discord.ui.LayoutView`` (issue 42, fifth pass): discord.py's writes read of a
+    view only what this answers (``cogs.kit.control_payloads``: ``to_components``,
+    ``has_components_v2``, ``is_finished``, ``is_dispatchable``, ``timeout``). Finished:
+    discord.py keeps it in no view store (nor a 15-minute timer for an ephemeral one); the
+    controls' DynamicItem classes serve the clicks without it
+    (``cogs.client_services.release_view``)."""
+
+    __discord_ui_view__: ClassVar[bool] = True
+    __slots__ = ("components", "controls", "timeout")
+
+    def __init__(self, components: list[dict[str, Any]], controls: Sequence[Shown]) -> None:
+        self.controls = list(controls)
         self.components = components
-        self.stop()
+        self.timeout: float | None = None
 
     def to_components(self) -> list[dict[str, Any]]:
         return self.components
@@ -137,8 +146,17 @@ class Card(discord.ui.LayoutView):
     def has_components_v2(self) -> bool:
         return True  # discord.py sets the IS_COMPONENTS_V2 flag by it
 
-    def walk_children(self) -> Generator[discord.ui.Item[Any], None, None]:
-        """The controls, as discord.py's view store and its checks would see them."""
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def stop(self) -> None:
+        """Nothing to stop (``cogs.client_services.release_view``)."""
+
+    def walk_children(self) -> Iterator[Shown]:
+        """The controls, as discord.py's checks would see them."""
         yield from self.controls
 
 
@@ -147,7 +165,7 @@ SEPARATOR: dict[str, Any] = discord.ui.Separator().to_component_dict()
 
 
 def card_view(content: str | None, embeds: Sequence[discord.Embed],
-              pictures: Sequence[Picture], view: discord.ui.View | None,
+              pictures: Sequence[Picture], view: Rows | discord.ui.View | None,
               decorate: Callable[[str], str] | None = None) -> Card:
     """The card of a render: one Container with its text, its pictures and its controls,
     within Discord's limits for Components V2 (see the module's docstring). ``decorate``
@@ -200,7 +218,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
             inside.append({"type": TEXT_DISPLAY, "content": "\n".join(part), "id": CONTENT_ID})
         else:
             inside.append({"type": TEXT_DISPLAY, "content": "\n".join(part)})
-    placed: list[discord.ui.Item[Any]] = []
+    placed: list[Shown] = []
     if rows:
         inside.append(dict(SEPARATOR))
         for row in rows:

@@ -38,7 +38,8 @@ from cogs.i18n.common_words import MORE, PREVIOUS
 from cogs.i18n.language import Language
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
-from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
+from cogs.kit.control_payloads import Rows, Shown
+from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect
 from cogs.kit.discord_limits import clip
 from game.action_codes import action_codes
 
@@ -102,10 +103,10 @@ class Group:
 
 @dataclass
 class Controls:
-    buttons: list[Item] = field(default_factory=list)
-    selects: list[Item] = field(default_factory=list)
+    buttons: list[Shown] = field(default_factory=list)
+    selects: list[Shown] = field(default_factory=list)
 
-    def rows(self) -> list[list[Item]]:
+    def rows(self) -> list[list[Shown]]:
         rows = [
             list(self.buttons[i : i + MAX_BUTTONS_PER_ROW])
             for i in range(0, len(self.buttons), MAX_BUTTONS_PER_ROW)
@@ -113,7 +114,7 @@ class Controls:
         rows.extend([select] for select in self.selects)
         return rows
 
-    def items(self) -> list[Item]:
+    def items(self) -> list[Shown]:
         """Every control, with its row set (buttons first, then one row per select)."""
         placed = []
         for row, items in enumerate(self.rows()):
@@ -151,7 +152,7 @@ class Menu:
         codes = action_codes([actions[index] for index, _ in offered])
         for (_, look), code in zip(offered, codes, strict=True):
             if look.group is None:
-                controls.buttons.append(ActButton(
+                controls.buttons.append(ActButton.payload(
                     session.id, session.version, f"{self.button}:{code}",
                     label=clip(look.label, MAX_BUTTON_LABEL), style=look.style, emoji=look.emoji,
                 ))
@@ -166,7 +167,7 @@ class Menu:
             chunks = [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
             shown = chunks[: group.max_selects] if group.max_selects is not None else chunks
             for chunk_no, chunk in enumerate(shown):
-                controls.selects.append(ActSelect(
+                controls.selects.append(ActSelect.payload(
                     session.id, session.version, f"{self.select}:{group.key}:{chunk_no}",
                     options=chunk,
                     placeholder=group.placeholder_for(chunk, chunk_no, len(chunks)),
@@ -226,14 +227,14 @@ def page_of(payload: str) -> int | None:
 
 
 def layout(session: Session, controls: Controls, page: int = 0,
-           words: Words | None = None, extra: Sequence[Item] = ()) -> tuple[discord.ui.View, str]:
+           words: Words | None = None, extra: Sequence[Shown] = ()) -> tuple[Rows, str]:
     """A view with the control rows; more than five rows are split into pages of four plus a
     row with Previous / More buttons (in ``words``, English by default). ``extra`` (at most
     three buttons, such as the Hint button) is on every page: in a last row of its own, or
     beside the page buttons. Returns the view and the page note ("" when one page)."""
     words = words or words_for(Language.EN)
     rows = controls.rows()
-    view = discord.ui.View(timeout=None)
+    view = Rows()
     if len(rows) + (1 if extra else 0) <= MAX_ROWS:
         shown, note = rows, ""
         if extra:
@@ -244,9 +245,9 @@ def layout(session: Session, controls: Controls, page: int = 0,
         shown = rows[page * ROWS_PER_PAGE : (page + 1) * ROWS_PER_PAGE]
         note = words.gettext("Controls page {page} of {pages}.", page=page + 1, pages=pages)
         shown = [*shown, [
-            ActButton(session.id, session.version, f"{PAGE}:{max(page - 1, 0)}",
+            ActButton.payload(session.id, session.version, f"{PAGE}:{max(page - 1, 0)}",
                       label=f"◀ {words.text(PREVIOUS)}", disabled=page == 0),
-            ActButton(session.id, session.version, f"{PAGE}:{min(page + 1, pages - 1)}",
+            ActButton.payload(session.id, session.version, f"{PAGE}:{min(page + 1, pages - 1)}",
                       label=f"{words.text(MORE)} ▶", disabled=page >= pages - 1),
             *extra,
         ]]
@@ -257,7 +258,7 @@ def layout(session: Session, controls: Controls, page: int = 0,
     return view, note
 
 
-def with_buttons(items: Sequence[Item], extra: Sequence[Item]) -> list[Item]:
+def with_buttons(items: Sequence[Shown], extra: Sequence[Shown]) -> list[Shown]:
     """``items`` (their rows set, as ``Controls.items`` sets them) and the buttons ``extra``
     in a row of their own after them, or in the last row of buttons with room for them.
     ValueError when no row has room (the controls' layout must leave it)."""

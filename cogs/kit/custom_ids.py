@@ -53,9 +53,12 @@ this module imports no handler. The class discord.py dispatches to is the one la
 (``ViewStore.add_view`` registers each sent DynamicItem's class), so a click cannot be bound
 to a class of its own.
 
-Views made of these items are never kept per message in discord.py's view store (a view of
-DynamicItems only is "fully dynamic"): the registered classes serve every click, so memory
-does not grow with the messages sent.
+A render does not build these items: each kind's ``payload`` factory (``ActButton.payload(...)``,
+the constructor's arguments) writes the component as the item would
+(``cogs.kit.control_payloads``), and the registered classes parse and serve its clicks.
+Nothing sent is kept per message in discord.py's view store (a view of DynamicItems only is
+"fully dynamic"; a payload view says it is finished), so memory does not grow with the
+messages sent.
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ from cogs.kit.click_kinds import (
     LobbyAction,
     ReplayTag,
 )
+from cogs.kit.control_payloads import ButtonPayload, SelectPayload
 from cogs.kit.unexpected_errors import answer_unexpected
 
 Item = discord.ui.Item[Any]
@@ -186,7 +190,7 @@ class ControlKind(Generic[*Parts]):
         return ":".join(("tb", re.escape(self.prefix), *fields))
 
     def build(self, *parts: *Parts) -> str:
-        return checked_id(":".join(("tb", self.prefix, *(str(part) for part in parts))))
+        return checked_id(":".join(["tb", self.prefix, *map(str, parts)]))
 
     def parse(self, match: re.Match[str]) -> tuple[*Parts] | None:
         """The parts of a matched id; None when a number is out of its range."""
@@ -277,6 +281,23 @@ class ButtonControl(Control[*Parts], template=r"(?!)"):
         ), row=row)
         self.parts = parts
 
+    @classmethod
+    def payload(
+        cls,
+        *parts: *Parts,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> ButtonPayload:
+        """The button as sent (``cogs.kit.control_payloads``): what ``cls(*parts, ...)``
+        writes, without the ``discord.ui`` objects."""
+        kind = cls.kind
+        return ButtonPayload(cls, parts, kind.build(*parts),
+                             kind.label if label is None else label,
+                             kind.style if style is None else style, emoji, disabled, row)
+
 
 class SelectControl(Control[*Parts], template=r"(?!)"):
     """A select menu of a kind: ``ActSelect(session_id, version, payload, options=[...])``."""
@@ -295,6 +316,21 @@ class SelectControl(Control[*Parts], template=r"(?!)"):
             min_values=min_values, max_values=max_values,
         ), row=row)
         self.parts = parts
+
+    @classmethod
+    def payload(
+        cls,
+        *parts: *Parts,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        row: int | None = None,
+    ) -> SelectPayload:
+        """The select as sent (``cogs.kit.control_payloads``): what ``cls(*parts, ...)``
+        writes, without the ``discord.ui`` objects."""
+        return SelectPayload(cls, parts, cls.kind.build(*parts), options, placeholder,
+                             min_values, max_values, row)
 
     def chosen(self, interaction: Interaction) -> list[str]:
         data: Any = interaction.data or {}

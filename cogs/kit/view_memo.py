@@ -29,7 +29,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from typing import Any, Protocol
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.records.session import Session
 from game.base import PlayerId
@@ -102,3 +103,47 @@ class ViewMemo:
             while len(views) > self._kept:
                 views.popitem(last=False)
         return view
+
+
+T = TypeVar("T")
+
+
+class VersionMemo(Generic[T]):
+    """``memo.of(session, key, build)``: ``build()`` once per stored version and ``key``, for
+    public parts of a render that several sends of one version draw alike (TEN's table
+    controls: the table and the turn ping, issue 42's fifth pass). The same rules as
+    :class:`ViewMemo`: an entry serves only the very ``Session`` object it was built for,
+    at most ``kept`` entries, the least recently used dropped first. What it keeps is
+    shared: a caller hands out copies of anything a send changes (rows, emojis)."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
+        self._entries: OrderedDict[tuple[int, int, Hashable], tuple[weakref.ref[Session], T]] \
+            = OrderedDict()
+        self.built = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_kept": self._kept}  # goes to a picture worker empty, as ViewMemo does
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["_kept"])  # type: ignore[misc]
+
+    def of(self, session: Session, key: Hashable, build: Callable[[], T]) -> T:
+        entry = (session.id, session.version, key)
+        with self._lock:
+            found = self._entries.get(entry)
+            if found is not None and found[0]() is session:
+                self._entries.move_to_end(entry)
+                return found[1]
+        made = build()
+        with self._lock:
+            self.built += 1
+            self._entries[entry] = (weakref.ref(session), made)
+            self._entries.move_to_end(entry)
+            if len(self._entries) > self._kept:
+                self._entries.popitem(last=False)
+        return made

@@ -27,6 +27,7 @@ from cogs.i18n.button_names import button_names
 from cogs.i18n.common_words import POINTS, REMATCH
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import Rows
 from cogs.kit.custom_ids import RematchButton
 from cogs.kit.discord_limits import clip
 from cogs.kit.message_routes import Cause, Unreachable, cause_of
@@ -69,8 +70,7 @@ def final_post(client: TableBot, uis: GameUIs, session: Session, words: Words) -
             "{rematch_button} opens a new lobby with the same seats and options: each player"
             " takes their seat with it, then the host starts.", **button_names(words)
         ))
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(session.id, label=words.text(REMATCH)))
+    view = Rows([RematchButton.payload(session.id, label=words.text(REMATCH))])
     review = review_button(session, words)
     if review is not None:
         view.add_item(review)

@@ -44,6 +44,7 @@ from cogs.game_ui import PINGS_CONTROLS, Render, able
 from cogs.i18n.common_words import MY_HAND
 from cogs.i18n.interaction import server_words
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import Rows
 from cogs.kit.custom_ids import HandButton
 from cogs.kit.message_routes import Cause, MessageRoutes, Unreachable, cause_of
 from cogs.listeners.awaited_players import AwaitedHumans, humans_awaited
@@ -89,17 +90,14 @@ def only(players: Sequence[PlayerId]) -> discord.AllowedMentions:
 
 
 def ping_view(uis: GameUIs, session: Session, players: Sequence[PlayerId],
-              words: Words) -> discord.ui.View:
+              words: Words) -> Rows:
     """The ping's controls: the game UI's, else "My hand" (both carry the session)."""
     pings = able(uis.ui(session.game), PINGS_CONTROLS)
     items = (
         pings.ping_controls(session, players, words) if pings is not None
-        else [HandButton(session.id, label=words.text(MY_HAND))]
+        else [HandButton.payload(session.id, label=words.text(MY_HAND))]
     )
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+    return Rows(items)
 
 
 async def ping_render(client: TableBot, uis: GameUIs, session: Session,

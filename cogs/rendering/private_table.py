@@ -15,8 +15,6 @@ draw, so it must be quick (one store read at most).
 
 from __future__ import annotations
 
-import discord
-
 from bot.records.session import Session
 from cogs.click_context import context_of
 from cogs.client_services import (
@@ -29,6 +27,7 @@ from cogs.features import PrivateExtras
 from cogs.game_ui import Render, as_card, private_in, table_in
 from cogs.i18n.interaction import user_words
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import as_rows
 from cogs.rendering.message_delivery import answer, followed_view, private_shown
 from cogs.table_services import TableServices
 from game.base import PlayerId
@@ -50,7 +49,7 @@ async def private_table(services: TableServices, session: Session, viewer: Playe
     content = "\n".join(part for part in (table.content, own.content) if part) or None
     view = own.view
     if extras.items:
-        view = view or discord.ui.View(timeout=None)
+        view = as_rows(view)
         for item in extras.items:
             view.add_item(item)
     return as_card(Render(content=content,

@@ -35,6 +35,7 @@ from cogs.i18n.interaction import server_words_now
 from cogs.i18n.language import DEFAULT_LANGUAGE
 from cogs.i18n.messages import NP_, Message
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import Rows, Shown, as_rows
 from cogs.kit.custom_ids import (
     HINT_EMOJI,
     BackButton,
@@ -42,7 +43,6 @@ from cogs.kit.custom_ids import (
     HostTool,
     InfoButton,
     InfoKind,
-    Item,
     LobbyAction,
     LobbyButton,
 )
@@ -85,19 +85,19 @@ def _seat_option(words: Words, seat: Seat) -> discord.SelectOption:
     return discord.SelectOption(label=clip(label, MAX_OPTION), value=seat.player_id)
 
 
-def host_tools(session: Session, words: Words) -> list[Item]:
+def host_tools(session: Session, words: Words) -> list[Shown]:
     """The host's selects: remove a seated player (anyone but the host), pass the host role
     (to a seated person). A select with nobody to choose is left out."""
     others = [seat for seat in session.seats if seat.player_id != session.host_id][:MAX_OPTIONS]
     people = [seat for seat in others if not seat.is_bot]
-    tools: list[Item] = []
+    tools: list[Shown] = []
     if others:
-        tools.append(HostSelect(
+        tools.append(HostSelect.payload(
             HostTool.REMOVE, session.id, options=[_seat_option(words, seat) for seat in others],
             placeholder=words.gettext("Host: remove a player…"), row=REMOVE_ROW,
         ))
     if people:
-        tools.append(HostSelect(
+        tools.append(HostSelect.payload(
             HostTool.PASS, session.id, options=[_seat_option(words, seat) for seat in people],
             placeholder=words.gettext("Host: pass the host role to…"), row=PASS_ROW,
         ))
@@ -116,13 +116,13 @@ BOT_BUTTON_LEVELS: dict[LobbyAction, str] = {
 def lobby_view(
     session: Session, words: Words, bot_levels: tuple[str, ...] = BOT_LEVELS,
     hints: bool = False,
-) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+) -> Rows:
+    view = Rows()
     has_bots = session.has_bots
     for action, (label, style, row) in LOBBY_BUTTONS.items():
         if BOT_BUTTON_LEVELS.get(action, bot_levels[0]) not in bot_levels:
             continue
-        view.add_item(LobbyButton(
+        view.add_item(LobbyButton.payload(
             action, session.id, label=words.text(label), style=style, row=row if row else None,
             disabled=action is LobbyAction.UNBOT and not has_bots,
         ))
@@ -133,9 +133,9 @@ def lobby_view(
     return view
 
 
-def hints_button(session: Session, words: Words) -> Item:
+def hints_button(session: Session, words: Words) -> Shown:
     """The host's toggle of hints, saying whether they are on."""
-    return LobbyButton(
+    return LobbyButton.payload(
         LobbyAction.HINTS, session.id, label=words.text(HINTS_ON if session.hints else HINTS_OFF),
         style=discord.ButtonStyle.primary if session.hints else discord.ButtonStyle.secondary,
         emoji=HINT_EMOJI, row=1,
@@ -225,9 +225,9 @@ def with_clock(session: Session, render: Render, words: Words = ENGLISH) -> Rend
     content = "\n".join([render.content, *lines] if render.content else lines)
     view = render.view
     if any(seat.away and not seat.left for seat in session.seats):
-        view = view if view is not None else discord.ui.View(timeout=None)
+        view = as_rows(view)
         with contextlib.suppress(ValueError):  # a full view keeps the game's own components
-            view.add_item(BackButton(session.id, label=words.text(IM_BACK)))
+            view.add_item(BackButton.payload(session.id, label=words.text(IM_BACK)))
     return Render(content=content, embeds=render.embeds, view=view)
 
 
@@ -283,10 +283,10 @@ def with_info(session: Session, render: Render, ui: GameUI, words: Words) -> Ren
     """A finished table keeps its Rules and Scores buttons (answered from the stored game)."""
     wanted = []
     if ui.rules:
-        wanted.append(InfoButton(session.id, InfoKind.RULES, label=words.text(RULES)))
+        wanted.append(InfoButton.payload(session.id, InfoKind.RULES, label=words.text(RULES)))
     if able(ui, SHOWS_SCORES) is not None:
-        wanted.append(InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)))
-    view = render.view if render.view is not None else discord.ui.View(timeout=None)
+        wanted.append(InfoButton.payload(session.id, InfoKind.SCORES, label=words.text(SCORES)))
+    view = as_rows(render.view)
     shown = {getattr(item, "custom_id", None) for item in view.children}
     for button in wanted:
         if button.custom_id not in shown:
@@ -301,7 +301,7 @@ def with_replay(session: Session, render: Render, words: Words) -> Render:
     button = replay_button(session, words)
     if button is None:
         return render
-    view = render.view if render.view is not None else discord.ui.View(timeout=None)
+    view = as_rows(render.view)
     with contextlib.suppress(ValueError):  # a full view keeps the game's own components
         view.add_item(button)
     return Render(content=render.content, embeds=render.embeds, view=view)

@@ -14,6 +14,7 @@ from bot.records.session import Session, Status
 from cogs.game_ui import Render
 from cogs.i18n.common_words import CARDS, LOG, MY_HAND, RULES, SCORES
 from cogs.i18n.words import Words
+from cogs.kit.control_payloads import Rows
 from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind
 from cogs.rendering.phone_text import LINE_WIDTH, join_lines, short, shown_length, wrap, wrap_text
 from cogs.split.format import (
@@ -42,11 +43,12 @@ def table_render(
     if session.status is Status.FINISHED:
         return Render(embeds=[final_embed(session, view, results, words, sheets=False)])
     embed = table_embed(session, view, words)
-    buttons = discord.ui.View(timeout=None)
-    buttons.add_item(HandButton(session.id, label=words.text(MY_HAND)))
-    buttons.add_item(InfoButton(session.id, InfoKind.RULES, label=words.text(RULES)))
-    buttons.add_item(InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)))
-    buttons.add_item(InfoButton(session.id, InfoKind.LOG, label=words.text(LOG)))
+    buttons = Rows([
+        HandButton.payload(session.id, label=words.text(MY_HAND)),
+        InfoButton.payload(session.id, InfoKind.RULES, label=words.text(RULES)),
+        InfoButton.payload(session.id, InfoKind.SCORES, label=words.text(SCORES)),
+        InfoButton.payload(session.id, InfoKind.LOG, label=words.text(LOG)),
+    ])
     return Render(embeds=[embed], view=buttons)
 
 

@@ -42,7 +42,8 @@ from cogs.kit.control_menus import (
     clip,
     number,
 )
-from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect, Item
+from cogs.kit.control_payloads import ButtonPayload, SelectPayload
+from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect
 from cogs.ten.colour_words import card_name
 from game.ten import (
     Back,
@@ -262,7 +263,7 @@ def note_of_key(key: str) -> str:
 
 
 def card_picker(session: Session, collection: Sequence[str], option: Payment,
-                words: Words = ENGLISH) -> Item:
+                words: Words = ENGLISH) -> SelectPayload:
     """A multi-select of exactly ``len(option.cards)`` collection cards, the suggested ones
     preselected. Above 25 cards, the suggested ones and the first others are offered."""
     wanted = Counter(option.cards)
@@ -280,7 +281,7 @@ def card_picker(session: Session, collection: Sequence[str], option: Payment,
         for key, note in offered
     ]
     count = len(option.cards)
-    return ActSelect(
+    return ActSelect.payload(
         session.id, session.version, f"{CARDS}:{option.c}:{option.b}", options=options,
         min_values=count, max_values=count,
         placeholder=words.ngettext("Spend {count} collection card",
@@ -288,9 +289,10 @@ def card_picker(session: Session, collection: Sequence[str], option: Payment,
     )
 
 
-def panel_button(session: Session, label: str) -> Item:
-    return ActButton(session.id, session.version, PANEL, label=clip(label, MAX_BUTTON_LABEL),
-                     style=discord.ButtonStyle.primary)
+def panel_button(session: Session, label: str) -> ButtonPayload:
+    return ActButton.payload(session.id, session.version, PANEL,
+                             label=clip(label, MAX_BUTTON_LABEL),
+                             style=discord.ButtonStyle.primary)
 
 
 def card_step_controls(session: Session, pay: Pay, option: Payment,
@@ -300,7 +302,7 @@ def card_step_controls(session: Session, pay: Pay, option: Payment,
     looks = [Look(words.gettext("Pay {payment}", payment=payment_label(option, words)),
                   style=discord.ButtonStyle.success)]
     controls = PAYMENTS.controls(session, [pay], looks)
-    controls.buttons.append(ActButton(session.id, session.version, VIEW,
-                                      label=words.text(BACK)))
+    controls.buttons.append(ActButton.payload(session.id, session.version, VIEW,
+                                              label=words.text(BACK)))
     controls.selects.append(card_picker(session, collection, option, words))
     return controls

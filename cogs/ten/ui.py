@@ -60,9 +60,10 @@ from cogs.kit.control_menus import (
     Controls,
     with_buttons,
 )
-from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind, Item
+from cogs.kit.control_payloads import Rows, Shown, fresh
+from cogs.kit.custom_ids import HandButton, InfoButton, InfoKind
 from cogs.kit.discord_limits import clip
-from cogs.kit.view_memo import ViewMemo
+from cogs.kit.view_memo import VersionMemo, ViewMemo
 from cogs.ten import controls, picture_words, table_text, text
 from cogs.ten.card_face import emoji_faces
 from cogs.ten.events import event_line
@@ -99,14 +100,14 @@ _PANEL_LABELS: dict[str, Message] = {
 }
 
 
-def info_buttons(session: Session, words: Words) -> list[Item]:
+def info_buttons(session: Session, words: Words) -> list[Shown]:
     """Table, Rules, Scores and Log (anyone) and My view (seated players)."""
     return [
-        InfoButton(session.id, InfoKind.TABLE, label=words.text(TABLE)),
-        InfoButton(session.id, InfoKind.RULES, label=words.text(RULES_BUTTON)),
-        InfoButton(session.id, InfoKind.SCORES, label=words.text(SCORES)),
-        InfoButton(session.id, InfoKind.LOG, label=words.text(LOG)),
-        HandButton(session.id, label=words.text(MY_VIEW)),
+        InfoButton.payload(session.id, InfoKind.TABLE, label=words.text(TABLE)),
+        InfoButton.payload(session.id, InfoKind.RULES, label=words.text(RULES_BUTTON)),
+        InfoButton.payload(session.id, InfoKind.SCORES, label=words.text(SCORES)),
+        InfoButton.payload(session.id, InfoKind.LOG, label=words.text(LOG)),
+        HandButton.payload(session.id, label=words.text(MY_VIEW)),
     ]
 
 
@@ -134,6 +135,9 @@ class TenUI:
             raise TypeError("TenUI draws TEN games only")
         self.engine: TenEngine = engine
         self.views = ViewMemo(engine)  # each view once per stored version (issue 42)
+        # the awaited player's table controls, drawn for the table and again for the turn
+        # ping of the same version: once per version and language
+        self.table_controls: VersionMemo[list[Shown]] = VersionMemo()
         self.key = engine.key
         self.title = engine.title
 
@@ -152,7 +156,7 @@ class TenUI:
             return self._final(session, words)
         view: TenView = self.views.of(session, None)
         embed = table_text.table_embed(view, session.names, words, COLOUR)
-        discord_view = discord.ui.View(timeout=None)
+        discord_view = Rows()
         for item in self._table_actions(session, view, words):
             discord_view.add_item(item)
         for item in info_buttons(session, words):
@@ -169,9 +173,16 @@ class TenUI:
         return Render(embeds=[table_text.collections_embed(
             view, session.names, words, COLOUR)])
 
-    def _table_actions(self, session: Session, view: TenView, words: Words) -> list[Item]:
+    def _table_actions(self, session: Session, view: TenView, words: Words) -> list[Shown]:
         """The awaited human's buttons: Draw / Stop in the draw phase, else one button that
-        opens their private controls."""
+        opens their private controls (built once per version and language, handed out as
+        copies: a send places them and sets their emojis)."""
+        made = self.table_controls.of(session, words,
+                                      lambda: self._draw_table_actions(session, view, words))
+        return [fresh(item) for item in made]
+
+    def _draw_table_actions(self, session: Session, view: TenView,
+                            words: Words) -> list[Shown]:
         if view.awaiting is None:
             return []
         seat = session.seat_of(view.awaiting)
@@ -189,12 +200,12 @@ class TenUI:
         return [controls.panel_button(session, label), *quick]
 
     def ping_controls(self, session: Session, players: Sequence[PlayerId],
-                      words: Words) -> list[Item]:
+                      words: Words) -> list[Shown]:
         """The turn ping's controls (``cogs.game_ui.PingsControls``): the awaited player's
         Draw / Stop, or the button that opens their bid, payment or buy; and My view."""
         view: TenView = self.views.of(session, None)
         return [*self._table_actions(session, view, words),
-                HandButton(session.id, label=words.text(MY_VIEW))]
+                HandButton.payload(session.id, label=words.text(MY_VIEW))]
 
     def _final(self, session: Session, words: Words) -> Render:
         """The finished table, phone-sized: the winners and one line per player. Each
@@ -292,13 +303,13 @@ class TenUI:
             ]),
             inline=False,
         )
-        items: list[Item] = []
+        items: list[Shown] = []
         if session.status is Status.ACTIVE and view.awaiting == viewer:
             items = with_buttons(self._my_controls(session, view, viewer, embed, words), extra())
         else:
             embed.set_footer(text=words.gettext(
                 "Waiting for {name}.", name=text.name(names, view.awaiting, words)))
-        discord_view = discord.ui.View(timeout=None)
+        discord_view = Rows()
         for item in items:
             discord_view.add_item(item)
         return Render(embeds=[embed], view=discord_view)
@@ -325,7 +336,7 @@ class TenUI:
     def _my_controls(
         self, session: Session, view: TenView, viewer: PlayerId, embed: discord.Embed,
         words: Words,
-    ) -> list[Item]:
+    ) -> list[Shown]:
         legal = self.engine.legal_actions(session.state, viewer)
         if view.phase == "draw":
             embed.add_field(name=text.tableau_title(view, words),
@@ -383,7 +394,7 @@ class TenUI:
             description=f"{text.situation(view, session.names, words)}\n{pick}",
         )
         embed.add_field(name=words.gettext("Suggested"), value=text.cards_line(option.cards, words))
-        discord_view = discord.ui.View(timeout=None)
+        discord_view = Rows()
         for item in controls.card_step_controls(session, pay, option, me.collection,
                                                 words).items():
             discord_view.add_item(item)

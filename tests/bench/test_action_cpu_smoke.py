@@ -62,6 +62,9 @@ def test_each_construction_is_counted_once(tmp_path: Path) -> None:
         view.add_item(discord.ui.Button(label="a", custom_id="a"))
         view.add_item(discord.ui.Select(custom_id="s", options=[discord.SelectOption(label="x")]))
         discord.ui.LayoutView(timeout=None)
+        from cogs.kit.control_payloads import Rows
+        from cogs.kit.custom_ids import ActButton, ActSelect
+        Rows([ActButton.payload(1, 2, "a:x", label="x"), ActSelect.payload(1, 2, "s:y:0")])
 
     profile = cProfile.Profile()
     profile.enable()
@@ -71,4 +74,6 @@ def test_each_construction_is_counted_once(tmp_path: Path) -> None:
     figures = dict(action_cpu.call_figures(tmp_path / "p.prof", 1))
     assert figures["discord.ui.Button built"] == 1
     assert figures["discord.ui selects built"] == 1
-    assert figures["views built (View, LayoutView, Card)"] == 2
+    assert figures["views built (View, LayoutView)"] == 2
+    assert figures["control payloads written (buttons, selects)"] == 2
+    assert figures["payload rows (Rows)"] == 1

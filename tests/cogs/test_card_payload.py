@@ -32,10 +32,12 @@ from cogs.kit.card_layout import (
     embed_details,
     embed_heading,
 )
+from cogs.kit.control_payloads import Rows
 from cogs.kit.discord_limits import fit_content, fit_embeds
 from cogs.split import SplitUI
 from cogs.ten import TenUI
 from game.registry import engines
+from tests.cogs.payload_oracle import as_view, discord_objects
 
 
 def reference_card(content: str | None, embeds: Sequence[discord.Embed],
@@ -97,31 +99,40 @@ def reference_card(content: str | None, embeds: Sequence[discord.Embed],
 
 
 def assert_same_card(render: Render, pictures: Sequence[Picture] = (),
-                     decorate: Callable[[str], str] | None = None) -> None:
+                     decorate: Callable[[str], str] | None = None,
+                     old: Render | None = None) -> None:
+    """``render``'s card is the one ``reference_card`` builds of ``old`` (the same render
+    drawn with discord.py's objects, ``tests.cogs.payload_oracle``; by default ``render``)."""
     content, embeds = fit_content(render.content), fit_embeds(render.embeds)
     card = card_view(content, embeds, pictures, render.view, decorate)
     made = json.dumps(card.to_components(), ensure_ascii=False)
-    reference = json.dumps(reference_card(content, embeds, pictures, render.view, decorate)
+    view = as_view((old or render).view)
+    reference = json.dumps(reference_card(content, embeds, pictures, view, decorate)
                            .to_components(), ensure_ascii=False)
     assert made == reference
 
 
-def game_renders(key: str, language: Language, steps: int) -> Iterator[Render]:
+def game_renders(key: str, language: Language, steps: int) -> Iterator[tuple[Render, Render]]:
     """The table and every seat's private view after each of ``steps`` actions of a seeded
-    bot game."""
+    bot game, each drawn with payloads and with discord.py's objects."""
     ui: Any = TenUI(engines()["ten"]) if key == "ten" else SplitUI(engines()["split"])
     words = words_for(language)
     for session in islice(sessions(key, 3, 7), steps):
-        yield ui.table_in(session, words)
-        for seat in session.seats:
-            yield ui.private_in(session, seat.player_id, words)
+        draws: list[Callable[[], Render]] = [
+            lambda shown=session: ui.table_in(shown, words)]
+        draws += [lambda seat=seat, shown=session: ui.private_in(shown, seat.player_id, words)
+                  for seat in session.seats]
+        for draw in draws:
+            made = draw()
+            with discord_objects():
+                yield made, draw()
 
 
 @pytest.mark.parametrize("key", ["ten", "split"])
 @pytest.mark.parametrize("language", list(Language))
 def test_a_game_card_is_the_payload_discord_py_wrote(key: str, language: Language) -> None:
-    for render in game_renders(key, language, 60):
-        assert_same_card(render)
+    for render, old in game_renders(key, language, 60):
+        assert_same_card(render, old=old)
 
 
 def test_pictures_notes_decorations_and_every_limit_are_written_alike() -> None:
@@ -134,10 +145,10 @@ def test_pictures_notes_decorations_and_every_limit_are_written_alike() -> None:
     for index in range(25):
         many.add_item(discord.ui.Button(label=f"7♥ {index}", custom_id=f"b{index}"))
     shot = [Picture("table.png", "The table"), Picture("hand.png", None)]
-    for render in game_renders("ten", Language.EN, 5):
-        assert_same_card(render, shot[:1])
+    for render, old in game_renders("ten", Language.EN, 5):
+        assert_same_card(render, shot[:1], old=old)
         assert_same_card(Render(content="⏳ soon", embeds=render.embeds, view=render.view),
-                         shot, CARD_EMOJIS.text)
+                         shot, CARD_EMOJIS.text, old=old)
     assert_same_card(Render(content="note", embeds=long, view=many), [Picture("a", "a" * 2000)])
     assert_same_card(Render(embeds=long), (), lambda text: text + "🃏" * 300)
     assert_same_card(Render(content="only words"))
@@ -145,11 +156,9 @@ def test_pictures_notes_decorations_and_every_limit_are_written_alike() -> None:
 
 
 async def test_a_card_is_written_once_and_reused_by_every_send() -> None:
-    render = as_card(next(game_renders("ten", Language.EN, 1)))
+    render = as_card(next(game_renders("ten", Language.EN, 1))[0])
     card = render.send_kwargs()["view"]
     assert isinstance(card, Card) and card.is_finished() and card.has_components_v2()
     assert card.to_components() is card.to_components()  # a retry sends the same payload
-    assert [getattr(item, "custom_id", None) for item in card.controls] == [
-        getattr(item, "custom_id", None) for item in sorted(
-            render.view.children if render.view else [],
-            key=lambda item: item._rendered_row or 0)]
+    assert isinstance(render.view, Rows)
+    assert card.controls == [item for row in render.view.rows() for item in row]

@@ -16,6 +16,7 @@ from cogs.kit.control_menus import (
     OUTDATED,
     UNKNOWN_CONTROL,
 )
+from cogs.kit.control_payloads import SelectPayload
 from cogs.split import SplitUI
 from game.action_codes import action_code
 from game.split import SplitEngine, Step
@@ -74,9 +75,9 @@ def check_limits(render: Render) -> None:
     rows: dict[int, int] = {}
     for item in items(render):
         assert len(str(item.custom_id)) <= 100
-        width = 5 if isinstance(item, discord.ui.Select) else 1
+        width = 5 if isinstance(item, discord.ui.Select | SelectPayload) else 1
         rows[item.row] = rows.get(item.row, 0) + width
-        if isinstance(item, discord.ui.Select):
+        if isinstance(item, discord.ui.Select | SelectPayload):
             assert 1 <= len(item.options) <= MAX_OPTIONS
             assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in item.options)
         else:

@@ -14,6 +14,7 @@ from cogs.game_ui import OpenStep, Render
 from cogs.hints.hint_button import hint_buttons
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.kit.control_payloads import ButtonPayload, SelectPayload
 from cogs.ten import TenUI
 from game.action_codes import action_code
 from game.base import play
@@ -48,14 +49,15 @@ def _check(render: Render) -> None:
     for control in render.view.children:
         assert len(str(getattr(control, "custom_id", ""))) <= 100
         item = getattr(control, "item", control)  # a DynamicItem wraps the component
-        if isinstance(item, discord.ui.Select):
+        if isinstance(item, discord.ui.Select | SelectPayload):
             assert 1 <= len(item.options) <= 25
             assert item.max_values <= len(item.options)
             assert sum(o.default for o in item.options) in (0, item.min_values)
             assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in item.options)
             rows[item.row or 0] = rows.get(item.row or 0, 0) + 5
         else:
-            assert isinstance(item, discord.ui.Button) and len(item.label or "") <= 80
+            assert isinstance(item, discord.ui.Button | ButtonPayload)
+            assert len(item.label or "") <= 80
             rows[item.row or 0] = rows.get(item.row or 0, 0) + 1
     assert all(width <= 5 for width in rows.values()) and len(rows) <= 5
 
