@@ -3,13 +3,13 @@ count for the token writes' own wire.
 
 discord.py takes the trace as ``http_trace`` (``bot.process.client``) and sees every attempt it
 makes, retries after a 429 included, which is what Discord counts; the token writes
-(``bot.process.token_requests``) call :func:`attempt_recorder`'s recorder after each of theirs. Each request to the API is
-counted under its route template (``POST /channels/{id}/messages``: ids and tokens replaced,
-so the label set stays small) and whether Discord's global limit counts it (interaction
-endpoints, the callback and the interaction webhooks, are outside it); each 429 under its
-scope. A successful interaction callback is the interaction's acknowledgement: its latency
-is measured from the interaction's creation, the time in its id (Discord's clock; the
-deadline Discord gives is measured from the same moment).
+(``bot.process.token_requests``) call :func:`attempt_recorder`'s recorder after each of
+theirs. Each request to the API is counted under its route template (``POST
+/channels/{id}/messages``: ids and tokens replaced, so the label set stays small) and whether
+Discord's global limit counts it (interaction endpoints, the callback and the interaction
+webhooks, are outside it); each 429 under its scope. A successful interaction callback is the
+interaction's acknowledgement: its latency is measured from the interaction's creation, the
+time in its id (Discord's clock; the deadline Discord gives is measured from the same moment).
 """
 
 from __future__ import annotations

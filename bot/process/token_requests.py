@@ -48,8 +48,8 @@ error classes' constructors (a response-like object with ``status`` and ``reason
 from __future__ import annotations
 
 import asyncio
-import datetime
 import os
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -171,9 +171,7 @@ def reset_after(headers: Mapping[str, str]) -> float:
     after = headers.get("x-ratelimit-reset-after")
     if after:
         return float(after)
-    reset = datetime.datetime.fromtimestamp(float(headers["x-ratelimit-reset"]),
-                                            datetime.timezone.utc)
-    return (reset - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+    return float(headers["x-ratelimit-reset"]) - time.time()
 
 
 def retry_after(data: Any, headers: Mapping[str, str], response: Response) -> float:
