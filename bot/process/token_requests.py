@@ -97,9 +97,12 @@ class TokenRequests:
         await self.pool.close()
 
     async def request(self, route: TokenRoute, *, payload: dict[str, Any] | None = None,
-                      multipart: Sequence[dict[str, Any]] | None = None) -> Any:
+                      multipart: Sequence[dict[str, Any]] | None = None,
+                      files: Sequence[discord.File] = ()) -> Any:
         """Send ``payload`` as JSON, or ``multipart``'s parts as a form (discord.py's
-        ``MultipartParameters``), or no body; the answer's JSON or text."""
+        ``MultipartParameters``), or no body; the answer's JSON or text. ``files``: the files
+        the parts read (the adapter's keywords), each read once from where it stands; a caller
+        that sends the request again (``cogs.kit.card_emojis``'s fallback) rewinds them."""
         content_type: str | None = None
         body = b""
         if multipart:

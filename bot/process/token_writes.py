@@ -178,7 +178,8 @@ class LeanWrites:
         if params is None:
             return await self.requests.request(route)
         if params.files:
-            return await self.requests.request(route, multipart=params.multipart)
+            return await self.requests.request(route, multipart=params.multipart,
+                                               files=params.files)
         return await self.requests.request(route, payload=params.payload)
 
     # --- the callback ---------------------------------------------------------------------
