@@ -38,7 +38,9 @@ the same in ``/work/shared/discord-api-spec``, ``ClientRatelimitedResponse``). E
 is traced (``trace``: ``bot.ops.rest_trace.attempt_recorder``), a failed one with no status.
 A connection that drops is retried only as ``bot.process.http1`` says (never a POST or PATCH
 once written). Token writes are outside Discord's global limit, so none waits in the
-process's request budget (``bot.ops.request_budget``), as before.
+process's request budget (``bot.ops.request_budget``), as before. No HTTP proxy: the bot's
+client is given none (``TableBot``); a REST proxy is an API base (``DISCORD_API_BASE_URL``,
+``bot.process.api_base``), which the routes' URLs follow.
 
 Uses discord.py internals: the adapter's lock table, ``utils._to_json``/``_from_json`` and the
 error classes' constructors (a response-like object with ``status`` and ``reason``);
