@@ -172,11 +172,13 @@ class TokenRequests:
 
 def reset_after(headers: Mapping[str, str]) -> float:
     """Seconds until the bucket refills: ``X-RateLimit-Reset-After``, else ``X-RateLimit-Reset``
-    (epoch seconds) minus now (as ``discord.utils._parse_ratelimit_header``)."""
+    (epoch seconds) minus now (as ``discord.utils._parse_ratelimit_header``); 0 when Discord
+    gives neither (discord.py would fail with a KeyError)."""
     after = headers.get("x-ratelimit-reset-after")
     if after:
         return float(after)
-    return float(headers["x-ratelimit-reset"]) - time.time()
+    reset = headers.get("x-ratelimit-reset")
+    return float(reset) - time.time() if reset else 0.0
 
 
 def retry_after(data: Any, headers: Mapping[str, str], response: Response) -> float:

@@ -11,6 +11,7 @@ import asyncio
 import inspect
 import io
 import re
+import time
 import weakref
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -22,7 +23,7 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.process.http1 import Dropped, Http1Pool
-from bot.process.token_requests import TokenRequests, TokenRoute, multipart_body
+from bot.process.token_requests import TokenRequests, TokenRoute, multipart_body, reset_after
 from tests.scripted_http import Reply, ScriptedServer, answer
 
 VIA = {"Via": "1.1 google"}
@@ -264,3 +265,9 @@ async def test_the_lock_is_the_one_discord_py_takes_for_the_token(wire: Wire) ->
 def test_a_pool_is_made_for_the_client_when_none_is_given() -> None:
     requests = TokenRequests(user_agent="DiscordBot (x, 1)")
     assert isinstance(requests.pool, Http1Pool)
+
+
+def test_the_buckets_reset_is_read_from_either_header() -> None:
+    assert reset_after({"x-ratelimit-reset-after": "1.5", "x-ratelimit-reset": "0"}) == 1.5
+    assert 0 < reset_after({"x-ratelimit-reset": str(time.time() + 30)}) <= 30
+    assert reset_after({}) == 0.0
