@@ -34,17 +34,16 @@ Per request, as the adapter:
 The headers are Discord's (https://discord.com/developers/docs/topics/rate-limits, "Header
 Format" and "Exceeding A Rate Limit": ``X-RateLimit-Remaining``, ``X-RateLimit-Reset-After`` in
 seconds, a 429's JSON ``retry_after`` in seconds and ``global``, the ``Retry-After`` header;
-the same in ``/work/shared/discord-api-spec``, ``ClientRatelimitedResponse``). Every attempt
+the same in Discord's OpenAPI spec, ``ClientRatelimitedResponse``). Every attempt
 is traced (``trace``: ``bot.ops.rest_trace.attempt_recorder``), a failed one with no status.
 A connection that drops is retried only as ``bot.process.http1`` says: never a POST or PATCH
-once written (a follow-up would post twice); a DELETE once, on a fresh connection, when a
-kept-alive connection closed before any byte of the answer (aiohttp's retry): if Discord had
-acted on the first, the second answers 404 Unknown Message, which the callers read as "gone
-already" (``cogs.kit.message_routes``), and nothing is deleted twice. Token writes are
-outside Discord's global limit, so none waits in the
-process's request budget (``bot.ops.request_budget``), as before. No HTTP proxy: the bot's
-client is given none (``TableBot``); a REST proxy is an API base (``DISCORD_API_BASE_URL``,
-``bot.process.api_base``), which the routes' URLs follow.
+once written (a follow-up would post twice); a DELETE once, on a fresh connection, when a kept-
+alive connection closed before any byte of the answer (aiohttp's retry): if Discord had acted on
+the first, the second answers 404 Unknown Message, which the callers read as "gone already"
+(``cogs.kit.message_routes``), and nothing is deleted twice. Token writes are outside Discord's
+global limit, so none waits in the process's request budget (``bot.ops.request_budget``), as
+before. No HTTP proxy: the bot's client is given none (``TableBot``); a REST proxy is an API
+base (``DISCORD_API_BASE_URL``, ``bot.process.api_base``), which the routes' URLs follow.
 
 Uses discord.py internals: the adapter's lock table, ``utils._to_json``/``_from_json`` and the
 error classes' constructors (a response-like object with ``status`` and ``reason``);
