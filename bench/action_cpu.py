@@ -138,6 +138,9 @@ def counted() -> list[tuple[str, Counted]]:
          lambda path, line, name: _in(path, "discord/webhook/async_.py")),
         ("calls into aiohttp", lambda path, line, name: _in(path, "/aiohttp/")),
         ("calls into yarl", lambda path, line, name: _in(path, "/yarl/")),
+        ("calls into the token wire (http1, token_requests)",
+         lambda path, line, name: _in(path, "bot/process/http1.py")
+         or _in(path, "bot/process/token_requests.py")),
     ]
 
 

@@ -35,13 +35,14 @@ from bot.automation.season_watcher import SeasonWatcher
 from bot.automation.turn_clock import TurnClock
 from bot.daily.service import DailyDeals
 from bot.ops.request_budget import RequestBudget, budget_for_share
-from bot.ops.rest_trace import rest_trace
+from bot.ops.rest_trace import attempt_recorder, rest_trace
 from bot.process import lean_answers, lean_dispatch, message_events
 from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
-from bot.process.token_writes import LEAN, TokenWrites
+from bot.process.token_requests import TokenRequests
+from bot.process.token_writes import LeanWrites, TokenWrites
 from bot.rankings.leaderboard import Leaderboards
 from bot.records.session import utcnow
 from bot.reviews.pool import ReviewPool
@@ -124,8 +125,11 @@ class TableBot(commands.Bot):
         self._engines = engines
         # The globally-limited requests the cogs make wait here (GLOBAL_RATE_SHARE).
         self.budget: RequestBudget = budget_for_share(settings.global_rate_share)
-        # The writes through an interaction's token, without discord.py's message objects.
-        self.token_writes: TokenWrites = LEAN
+        # The writes through an interaction's token, without discord.py's message objects, on
+        # the process's own HTTP/1.1 wire (each attempt traced as discord.py's are).
+        self.token_requests = TokenRequests(user_agent=self.http.user_agent,
+                                            trace=attempt_recorder())
+        self.token_writes: TokenWrites = LeanWrites(self.token_requests)
         self.store: Store | None = None
         self._manager: SessionManager | None = None
         self._leaderboards: Leaderboards | None = None
@@ -353,6 +357,7 @@ class TableBot(commands.Bot):
             await self.decisions.close()  # waits for searches under way (each has a deadline)
         await self.budget.drain()  # the channel writes still waiting for their slot go out
         await super().close()
+        await self.token_requests.close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.
             await self.store.set_meta(self.ownership.shards.meta_key(CLEAN_STOP_KEY),
