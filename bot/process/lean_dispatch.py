@@ -12,7 +12,8 @@ other step of discord.py's is kept, in its order: a click on a message that does
 that component is ignored (as discord.py does), the item is made by the class's
 ``from_custom_id``, its state refreshed from the interaction, its ``interaction_check``
 asked, its callback awaited, and an exception in any of them logged. Other classes go
-through discord.py's own dispatch.
+through discord.py's own dispatch. On a ``ClickedMessage`` (``bot.process.lean_interactions``)
+the clicked component is found among the payload's component dicts, and only it is made.
 
 Installed once, by ``bot.process.client`` (the process's one client).
 """
@@ -26,6 +27,8 @@ from typing import Any
 
 import discord
 from discord.ui.view import ViewStore
+
+from bot.process.lean_interactions import ClickedMessage
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +67,10 @@ async def lean_call(factory: type[discord.ui.DynamicItem[Any]], interaction: dis
     message = interaction.message
     if message is None:
         return
-    component = clicked(message.components, component_type, custom_id)
+    if isinstance(message, ClickedMessage):  # the clicked component alone is made
+        component = message.component(component_type, custom_id)
+    else:
+        component = clicked(message.components, component_type, custom_id)
     base_item = as_item(component) if component is not None else None
     if base_item is None:
         return
