@@ -193,7 +193,8 @@ def test_what_is_read_is_what_discord_py_gives(case: str, payload: dict[str, Any
 
 def test_the_clicked_message_is_made_only_as_far_as_it_is_read() -> None:
     assert discord.interactions.Message is ClickedMessage  # installed by the client module
-    lean, _ = both(interaction(COMPONENT, BUTTON_DATA, "guild", message(CHANNEL)), a_state(BOT_USER))
+    payload = interaction(COMPONENT, BUTTON_DATA, "guild", message(CHANNEL))
+    lean, _ = both(payload, a_state(BOT_USER))
     clicked = lean.message
     assert isinstance(clicked, ClickedMessage) and isinstance(clicked, discord.Message)
 
