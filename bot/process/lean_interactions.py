@@ -116,32 +116,37 @@ class ClickedMessage(discord.Message):
         return None if data is None else _component_factory(cast(Any, data))
 
 
-def _children(data: dict[str, Any]) -> list[Any]:
-    if data.get("type") not in _NESTING:
-        return []
-    inner = list(data.get("components") or ())
-    accessory = data.get("accessory")
-    if accessory is not None:
-        inner.append(accessory)
-    return inner
+def _walk(components: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``components`` and those nested in them, depth first in their order (a section's
+    children before its accessory), as discord.py's parsed ``children`` are walked."""
+    out: list[dict[str, Any]] = []
+    stack = list(components)
+    stack.reverse()
+    while stack:
+        data = stack.pop()
+        out.append(data)
+        if data.get("type") in _NESTING:
+            accessory = data.get("accessory")
+            if accessory is not None:
+                stack.append(accessory)
+            inner = data.get("components")
+            if inner:
+                stack.extend(reversed(inner))
+    return out
 
 
 def _collect(components: Iterable[dict[str, Any]], found: list[str]) -> None:
-    for data in components:
+    for data in _walk(components):
         custom_id = data.get("custom_id")
         if isinstance(custom_id, str):
             found.append(custom_id)
-        _collect(_children(data), found)
 
 
 def _find(components: Iterable[dict[str, Any]], component_type: int,
           custom_id: str) -> dict[str, Any] | None:
-    for data in components:
+    for data in _walk(components):
         if data.get("custom_id") == custom_id and data.get("type") == component_type:
             return data
-        found = _find(_children(data), component_type, custom_id)
-        if found is not None:
-            return found
     return None
 
 
