@@ -15,11 +15,19 @@ asked, its callback awaited, and an exception in any of them logged. Other class
 through discord.py's own dispatch. On a ``ClickedMessage`` (``bot.process.lean_interactions``)
 the clicked component is found among the payload's component dicts, and only it is made.
 
+discord.py also matches a clicked id against every registered ``DynamicItem`` pattern (about
+forty, one ``fullmatch`` each per click); here only against the patterns whose leading
+literal text (:func:`literal_prefix`, read with Python's own regular expression parser,
+``re._parser``) the id starts with, in their registration order (:class:`DynamicIndex`, made
+again whenever the registrations change): the same matches, the same calls in the same order.
+``tests/bot/test_lean_dispatch.py`` compares the two over every control class of the cogs.
+
 Installed once, by ``bot.process.client`` (the process's one client).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable
@@ -34,6 +42,7 @@ log = logging.getLogger(__name__)
 
 LEAN = "__tablebot_lean_dispatch__"  # a DynamicItem class attribute: True = lean dispatch
 _INSTALLED = "__tablebot_lean_installed__"
+_INDEX = "_tablebot_dynamic_index"  # a ViewStore's DynamicIndex
 
 
 def clicked(components: Iterable[Any], component_type: int, custom_id: str) -> Any | None:
@@ -92,11 +101,88 @@ async def lean_call(factory: type[discord.ui.DynamicItem[Any]], interaction: dis
         log.exception("Ignoring exception in dynamic item callback for %r", item)
 
 
+def literal_prefix(pattern: re.Pattern[str]) -> str:
+    """The text every string that ``pattern`` fullmatches starts with: its leading literal
+    characters ('' when it has none, or ignores case)."""
+    if pattern.flags & re.IGNORECASE:
+        return ""
+    try:
+        parsed = re._parser.parse(pattern.pattern, pattern.flags)  # type: ignore[attr-defined]
+    except Exception:  # a pattern the parser of this Python reads otherwise: no prefix
+        return ""
+    if parsed.state.flags & re.IGNORECASE:  # an inline (?i)
+        return ""
+    chars: list[str] = []
+    for op, value in parsed:
+        if op is not re._constants.LITERAL:  # type: ignore[attr-defined]
+            break
+        chars.append(chr(value))
+    return "".join(chars)
+
+
+Registered = tuple[tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]], ...]
+
+
+class DynamicIndex:
+    """A view store's DynamicItem classes (``registered``: its ``_dynamic_items`` in their
+    order) by their patterns' literal prefixes: the classes whose pattern may match an id."""
+
+    def __init__(self, registered: Registered) -> None:
+        self.registered = registered
+        self.by_prefix: dict[str, list[tuple[int, re.Pattern[str], Any]]] = {}
+        for order, (pattern, factory) in enumerate(registered):
+            self.by_prefix.setdefault(literal_prefix(pattern), []).append(
+                (order, pattern, factory))
+        self.lengths = sorted({len(prefix) for prefix in self.by_prefix})
+
+    def candidates(self, custom_id: str) -> list[tuple[int, re.Pattern[str], Any]]:
+        """The registrations whose prefix ``custom_id`` starts with, in their order."""
+        found: list[tuple[int, re.Pattern[str], Any]] = []
+        groups = 0
+        for length in self.lengths:
+            if length > len(custom_id):
+                break
+            group = self.by_prefix.get(custom_id[:length])
+            if group:
+                found += group
+                groups += 1
+        if groups > 1:
+            found.sort(key=_order)
+        return found
+
+
+def _order(entry: tuple[int, re.Pattern[str], Any]) -> int:
+    return entry[0]
+
+
+def index_of(store: ViewStore) -> DynamicIndex:
+    """``store``'s :class:`DynamicIndex`, made again whenever its registrations changed."""
+    registered: Registered = tuple(store._dynamic_items.items())
+    index: DynamicIndex | None = getattr(store, _INDEX, None)
+    if index is None or index.registered != registered:
+        index = DynamicIndex(registered)
+        setattr(store, _INDEX, index)
+    return index
+
+
 def install() -> None:
-    """Route the clicks of ``LEAN`` classes through :func:`lean_call` (idempotent)."""
+    """Route the clicks of ``LEAN`` classes through :func:`lean_call`, and match a clicked id
+    against the patterns it may match only (idempotent)."""
     if getattr(ViewStore, _INSTALLED, False):
         return
     original = ViewStore.schedule_dynamic_item_call
+
+    def dispatch_dynamic_items(self: ViewStore, component_type: int, custom_id: str,
+                               interaction: discord.Interaction) -> None:
+        # discord.py's loop over every registered pattern, over those that may match.
+        for _, pattern, factory in index_of(self).candidates(custom_id):
+            match = pattern.fullmatch(custom_id)
+            if match is not None:
+                self.add_task(asyncio.create_task(
+                    self.schedule_dynamic_item_call(component_type, factory, interaction,
+                                                    custom_id, match),
+                    name=f"discord-ui-dynamic-item-{factory.__name__}-{custom_id}",
+                ))
 
     async def schedule_dynamic_item_call(
         self: ViewStore, component_type: int, factory: type[discord.ui.DynamicItem[Any]],
@@ -108,4 +194,5 @@ def install() -> None:
         await original(self, component_type, factory, interaction, custom_id, match)
 
     ViewStore.schedule_dynamic_item_call = schedule_dynamic_item_call  # type: ignore[method-assign]
+    ViewStore.dispatch_dynamic_items = dispatch_dynamic_items  # type: ignore[method-assign]
     setattr(ViewStore, _INSTALLED, True)
