@@ -139,12 +139,14 @@ class DynamicIndex:
         """The registrations whose prefix ``custom_id`` starts with, in their order."""
         found: list[tuple[int, re.Pattern[str], Any]] = []
         groups = 0
+        size = len(custom_id)
+        by_prefix = self.by_prefix
         for length in self.lengths:
-            if length > len(custom_id):
+            if length > size:
                 break
-            group = self.by_prefix.get(custom_id[:length])
-            if group:
-                found += group
+            key = custom_id[:length]
+            if key in by_prefix:
+                found += by_prefix[key]
                 groups += 1
         if groups > 1:
             found.sort(key=_order)

@@ -116,37 +116,42 @@ class ClickedMessage(discord.Message):
         return None if data is None else _component_factory(cast(Any, data))
 
 
-def _walk(components: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``components`` and those nested in them, depth first in their order (a section's
-    children before its accessory), as discord.py's parsed ``children`` are walked."""
-    out: list[dict[str, Any]] = []
-    stack = list(components)
-    stack.reverse()
-    while stack:
-        data = stack.pop()
-        out.append(data)
-        if data.get("type") in _NESTING:
-            accessory = data.get("accessory")
-            if accessory is not None:
-                stack.append(accessory)
-            inner = data.get("components")
-            if inner:
-                stack.extend(reversed(inner))
-    return out
-
+# The walks below are written for the interpreter: a call per nesting level, not per
+# component, and no method call per key (membership tests and subscripts instead).
 
 def _collect(components: Iterable[dict[str, Any]], found: list[str]) -> None:
-    for data in _walk(components):
-        custom_id = data.get("custom_id")
-        if isinstance(custom_id, str):
-            found.append(custom_id)
+    """Append the custom ids in ``components`` and in those nested in them, depth first in
+    their order (a section's children before its accessory), as discord.py's parsed
+    ``children`` are walked."""
+    for data in components:
+        if "custom_id" in data:
+            custom_id = data["custom_id"]
+            if type(custom_id) is str:
+                found.append(custom_id)
+        if data["type"] in _NESTING:
+            if "components" in data:
+                _collect(data["components"], found)
+            if "accessory" in data:
+                _collect((data["accessory"],), found)
 
 
 def _find(components: Iterable[dict[str, Any]], component_type: int,
           custom_id: str) -> dict[str, Any] | None:
-    for data in _walk(components):
-        if data.get("custom_id") == custom_id and data.get("type") == component_type:
+    """The first component of ``components`` and those nested in them (in :func:`_collect`'s
+    order) of type ``component_type`` with ``custom_id``; None when there is none."""
+    for data in components:
+        if "custom_id" in data and data["custom_id"] == custom_id \
+                and data["type"] == component_type:
             return data
+        if data["type"] in _NESTING:
+            if "components" in data:
+                found = _find(data["components"], component_type, custom_id)
+                if found is not None:
+                    return found
+            if "accessory" in data:
+                found = _find((data["accessory"],), component_type, custom_id)
+                if found is not None:
+                    return found
     return None
 
 
