@@ -15,12 +15,13 @@ asked, its callback awaited, and an exception in any of them logged. Other class
 through discord.py's own dispatch. On a ``ClickedMessage`` (``bot.process.lean_interactions``)
 the clicked component is found among the payload's component dicts, and only it is made.
 
-discord.py also matches a clicked id against every registered ``DynamicItem`` pattern (about
-forty, one ``fullmatch`` each per click); here only against the patterns whose leading
-literal text (:func:`literal_prefix`, read with Python's own regular expression parser,
-``re._parser``) the id starts with, in their registration order (:class:`DynamicIndex`, made
-again whenever the registrations change): the same matches, the same calls in the same order.
-``tests/bot/test_lean_dispatch.py`` compares the two over every control class of the cogs.
+discord.py also matches a clicked id against every registered ``DynamicItem`` pattern (one
+``fullmatch`` per control kind, 16 today, at every click); here only against the patterns
+whose leading literal text (:func:`literal_prefix`, read with Python's own regular
+expression parser, ``re._parser``) the id starts with, in their registration order
+(:class:`DynamicIndex`, made again whenever the registrations change): the same matches, the
+same calls in the same order. ``tests/bot/test_lean_dispatch.py`` compares the two over
+every control class of the cogs.
 
 Installed once, by ``bot.process.client`` (the process's one client).
 """

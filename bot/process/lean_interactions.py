@@ -2,8 +2,8 @@
 
 Every click arrives as an INTERACTION_CREATE carrying the whole clicked message (its author,
 embeds, mentions and every component of a Components V2 card). discord.py's
-``Interaction._from_data`` turns it into a ``discord.Message`` at once: about 3.5 % of the
-event loop's CPU per stored action, half of it the card's components made into
+``Interaction._from_data`` turns it into a ``discord.Message`` at once: about 3.4 % of the
+event loop's CPU (cumulative) per stored TEN action, half of it the card's components made into
 ``discord.components`` objects (``python -m bench.action_cpu --calls``). What the bot reads of
 the clicked message is its ``id`` (the view store, the token writes, the routes of public
 messages), its ``flags`` (ephemeral or not), its custom ids (a control acts only on its own
@@ -48,8 +48,6 @@ _INSTALLED = "__tablebot_lean_interactions__"
 # an action row, a section (its accessory too), a container.
 ACTION_ROW, SECTION, CONTAINER = 1, 9, 17
 _NESTING = frozenset({ACTION_ROW, SECTION, CONTAINER})
-# Set at construction; everything else is read on demand.
-_ON_DEMAND = frozenset({"components", "embeds"})
 
 
 class ClickedMessage(discord.Message):
