@@ -36,7 +36,7 @@ from bot.automation.turn_clock import TurnClock
 from bot.daily.service import DailyDeals
 from bot.ops.request_budget import RequestBudget, budget_for_share
 from bot.ops.rest_trace import attempt_recorder, rest_trace
-from bot.process import lean_answers, lean_dispatch, message_events
+from bot.process import lean_answers, lean_dispatch, lean_interactions, message_events
 from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
@@ -55,6 +55,7 @@ from game.registry import engines as registry_engines
 log = logging.getLogger(__name__)
 lean_dispatch.install()  # the controls' clicks skip discord.py's rebuilding of the clicked view
 lean_answers.install()  # a callback's answer is not parsed into a message the bot never reads
+lean_interactions.install()  # an interaction's message is made as far as it is read
 
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
@@ -179,6 +180,11 @@ class TableBot(commands.Bot):
     @property
     def season_watcher(self) -> SeasonWatcher:
         return _ready(self._season_watcher, "season_watcher")
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # An event nobody listens to is not dispatched (bot.process.lean_interactions).
+        if lean_interactions.heard(self, event_name):
+            super().dispatch(event_name, *args, **kwargs)
 
     def clock(self) -> datetime:
         """The process's clock: UTC now, shifted by ``CLOCK_OFFSET_SECONDS`` (tests only)."""
