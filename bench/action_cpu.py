@@ -136,11 +136,21 @@ def counted() -> list[tuple[str, Counted]]:
          and path.replace("\\", "/").endswith(("game/ten/engine.py", "game/split/engine.py"))),
         ("discord/message.py objects built",
          lambda path, line, name: name == "__init__" and _in(path, "discord/message.py")),
+        ("interactions made (discord.Interaction)", _init_of(discord.Interaction)),
+        ("clicked messages made lean (ClickedMessage)",
+         _named("bot/process/lean_interactions.py", "__init__")),
+        ("clicked messages completed", _named("bot/process/lean_interactions.py", "complete")),
+        ("calls into discord/components.py",
+         lambda path, line, name: _in(path, "discord/components.py")),
+        ("events dispatched (Client.dispatch)", _named("discord/client.py", "dispatch")),
         ("calls into discord/http.py", lambda path, line, name: _in(path, "discord/http.py")),
         ("calls into discord/webhook/async_.py",
          lambda path, line, name: _in(path, "discord/webhook/async_.py")),
         ("calls into aiohttp", lambda path, line, name: _in(path, "/aiohttp/")),
         ("calls into yarl", lambda path, line, name: _in(path, "/yarl/")),
+        ("calls into the token wire (http1, token_requests)",
+         lambda path, line, name: _in(path, "bot/process/http1.py")
+         or _in(path, "bot/process/token_requests.py")),
     ]
 
 

@@ -3,10 +3,12 @@
 
 The stand-in runs on a thread of its own (its contract check on), so only the client's side is
 profiled: each write of ``--rounds`` rounds is made under ``cProfile`` (deterministic: counts,
-not time) through discord.py's calls (``DiscordWrites``) and through the lean path
-(``LeanWrites``; discord.py's side with ``bot.process.lean_answers`` installed, as the bot
-before this path had it), on the same small message (a line of text, an embed, a button). Per write:
-Python function calls, ``discord/message.py`` objects built, calls into aiohttp and yarl. The
+not time) through discord.py's calls (``DiscordWrites``, on aiohttp) and through the lean path
+(``LeanWrites``, on the bot's own HTTP/1.1 wire, ``bot.process.token_requests``; discord.py's
+side with ``bot.process.lean_answers`` installed, as the bot before this path had it), on the
+same small message (a line of text, an embed, a button). Per write: Python function calls,
+``discord/message.py`` objects built, calls into aiohttp and yarl, calls into the own wire
+(``bot/process/http1.py``, ``bot/process/token_requests.py``). The
 payload builders (the embeds' and views' dicts) are the same on both paths and grow with the
 message; the rest is per call.
 
@@ -28,10 +30,11 @@ import discord
 from bench._common import machine_line, table
 from bot.playground.fakediscord import FakeDiscord
 from bot.process import lean_answers
-from bot.process.token_writes import DiscordWrites, LeanWrites, TokenWrites
+from bot.process.token_writes import DiscordWrites, TokenWrites
 from tests.token_wire import Wire
 
 Result = TypeVar("Result")
+WIRE = ("bot/process/http1.py", "bot/process/token_requests.py")
 KINDS = ("callback: new message", "callback: update", "follow-up: send", "follow-up: edit",
          "original: edit", "follow-up: delete", "original: delete")
 
@@ -93,7 +96,8 @@ class Counts:
         return [stats.total_calls / rounds,  # type: ignore[attr-defined]
                 calls(lambda p, n: p.endswith("discord/message.py") and n == "__init__") / rounds,
                 calls(lambda p, n: "/aiohttp/" in p) / rounds,
-                calls(lambda p, n: "/yarl/" in p) / rounds]
+                calls(lambda p, n: "/yarl/" in p) / rounds,
+                calls(lambda p, n: p.replace("\\", "/").endswith(WIRE)) / rounds]
 
 
 def button_view() -> discord.ui.View:
@@ -135,11 +139,14 @@ async def run(rounds: int) -> dict[str, Counts]:
         import aiohttp
         async with aiohttp.ClientSession(trace_configs=[rest_trace(Metrics())]) as session:
             wire = ThreadedWire(stand_in, session, Metrics(), [])
-            for name, writes in (("discord.py", DiscordWrites()), ("lean", LeanWrites())):
-                counts = out[name] = Counts()
-                await one_round(wire, writes, Counts())  # warm-up: first-call imports, caches
-                for _ in range(rounds):
-                    await one_round(wire, writes, counts)
+            try:
+                for name, writes in (("discord.py", DiscordWrites()), ("lean", wire.lean())):
+                    counts = out[name] = Counts()
+                    await one_round(wire, writes, Counts())  # warm-up: imports, caches
+                    for _ in range(rounds):
+                        await one_round(wire, writes, counts)
+            finally:
+                await wire.requests.close()
         violations = stand_in.fd.take_violations()
         if violations:
             raise RuntimeError(f"the stand-in refused a request: {violations[0]}")
@@ -159,8 +166,8 @@ def report(out: dict[str, Counts], rounds: int) -> str:
         before = out["discord.py"].figures(kind, rounds)
         after = out["lean"].figures(kind, rounds)
         rows.append([kind, *(f"{b:.1f} → {a:.1f}" for b, a in zip(before, after, strict=True))])
-    return table(["write", "Python calls", "message.py objects", "aiohttp calls", "yarl calls"],
-                 rows)
+    return table(["write", "Python calls", "message.py objects", "aiohttp calls", "yarl calls",
+                  "own wire calls"], rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -115,7 +115,7 @@ _TASKS: set[asyncio.Task[None]] = set()
 def start(client: TableBot, uis: Iterable[GameUI]) -> None:
     """The upload as a background task once the gateway is ready (``CARD_EMOJIS`` on), and
     the plain fallback of every request (``cogs.kit.card_emojis.install_fallback``)."""
-    install_fallback(client.http)
+    install_fallback(client.http, client.token_requests)
     CARD_EMOJIS.clear()
 
     async def run() -> None:

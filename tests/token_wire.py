@@ -1,7 +1,8 @@
 """A discord.py client's REST side against the stand-in, without a gateway: interactions are
 built from the stand-in's records of them, as the gateway would deliver them, and written
-through the client's aiohttp session, which carries the REST trace and a recorder of what
-goes out. For the token writes' tests and bench (``bot.process.token_writes``)."""
+through the client's aiohttp session (discord.py's own calls) or the token writes' own wire
+(``Wire.lean``), each carrying the REST trace and a recorder of what goes out. For the token
+writes' tests and bench (``bot.process.token_writes``)."""
 
 from __future__ import annotations
 
@@ -13,21 +14,30 @@ import aiohttp
 import discord
 
 from bot.ops.metrics import Metrics
-from bot.ops.rest_trace import rest_trace
+from bot.ops.rest_trace import attempt_recorder, rest_trace
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.driver import APPLICATION_COMMAND, COMPONENT
 from bot.playground.fakediscord.model import FakeChannel, FakeUser
+from bot.process.token_requests import TokenRequests
+from bot.process.token_writes import LeanWrites
 
 
 class Wire:
-    """The stand-in (``fd``), a discord.py client whose session it answers, the trace's
-    ``metrics`` and what went out (``sent``: method, URL and body of each attempt)."""
+    """The stand-in (``fd``), a discord.py client whose session it answers, the token writes'
+    wire (``requests``), the trace's ``metrics`` and what went out (``sent``: method, URL and
+    body of each attempt, on either)."""
 
     def __init__(self, fd: FakeDiscord, session: aiohttp.ClientSession, metrics: Metrics,
                  sent: list[dict[str, Any]]) -> None:
         self.fd, self.metrics, self.sent = fd, metrics, sent
         self.client = discord.Client(intents=discord.Intents.none())
         self.client.http._HTTPClient__session = session  # type: ignore[attr-defined]
+
+        def went_out(method: str, url: str, body: bytes) -> None:
+            sent.append({"method": method, "url": url, "body": body})
+
+        self.requests = TokenRequests(user_agent=self.client.http.user_agent,
+                                      trace=attempt_recorder(metrics), sent=went_out)
         state = self.client._connection
         state.user = discord.ClientUser(state=state, data={  # as after the gateway's READY
             "id": str(fd.bot_user.id), "username": "bot", "discriminator": "0",
@@ -48,6 +58,10 @@ class Wire:
                                         fd.message(on), False)
         state = self.client._connection
         return discord.Interaction(data=record.payload, state=state), record
+
+    def lean(self) -> LeanWrites:
+        """The token writes on this wire's own connections, as the bot makes them."""
+        return LeanWrites(self.requests)
 
     def calls(self, route: str) -> float:
         """Attempts the REST trace counted on ``route`` (outside the global limit)."""
@@ -85,6 +99,10 @@ async def token_wire() -> AsyncIterator[Wire]:
         try:
             async with aiohttp.ClientSession(
                     trace_configs=[rest_trace(metrics), recorder]) as session:
-                yield Wire(fd, session, metrics, sent)
+                wire = Wire(fd, session, metrics, sent)
+                try:
+                    yield wire
+                finally:
+                    await wire.requests.close()
         finally:
             discord.http.Route.BASE = base

@@ -1,19 +1,22 @@
-"""Counting the bot's REST traffic: an aiohttp trace on discord.py's HTTP session.
+"""Counting the bot's REST traffic: an aiohttp trace on discord.py's HTTP session, and the same
+count for the token writes' own wire.
 
-discord.py takes it as ``http_trace`` (``bot.process.client``) and sees every attempt it makes,
-retries after a 429 included, which is what Discord counts. Each request to the API is
-counted under its route template (``POST /channels/{id}/messages``: ids and tokens replaced,
-so the label set stays small) and whether Discord's global limit counts it (interaction
-endpoints, the callback and the interaction webhooks, are outside it); each 429 under its
-scope. A successful interaction callback is the interaction's acknowledgement: its latency
-is measured from the interaction's creation, the time in its id (Discord's clock; the
-deadline Discord gives is measured from the same moment).
+discord.py takes the trace as ``http_trace`` (``bot.process.client``) and sees every attempt it
+makes, retries after a 429 included, which is what Discord counts; the token writes
+(``bot.process.token_requests``) call :func:`attempt_recorder`'s recorder after each of
+theirs. Each request to the API is counted under its route template (``POST
+/channels/{id}/messages``: ids and tokens replaced, so the label set stays small) and whether
+Discord's global limit counts it (interaction endpoints, the callback and the interaction
+webhooks, are outside it); each 429 under its scope. A successful interaction callback is the
+interaction's acknowledgement: its latency is measured from the interaction's creation, the
+time in its id (Discord's clock; the deadline Discord gives is measured from the same moment).
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -81,9 +84,10 @@ def record(metrics: Metrics, method: str, path: str, status: int | None,
     if counted:
         metrics.global_calls.inc()
     if status == 429:
-        scope = headers.get("X-RateLimit-Scope") if headers is not None else None
+        # Lowercased names: aiohttp's headers ignore case, the token wire's are lowercased.
+        scope = headers.get("x-ratelimit-scope") if headers is not None else None
         if not scope:
-            is_global = headers is not None and headers.get("X-RateLimit-Global") == "true"
+            is_global = headers is not None and headers.get("x-ratelimit-global") == "true"
             scope = "global" if is_global else "unknown"
         metrics.rate_limited.labels(scope=scope).inc()
     if status is not None and status < 300 and method.upper() == "POST":
@@ -91,6 +95,19 @@ def record(metrics: Metrics, method: str, path: str, status: int | None,
         if callback is not None:
             now = time.time() if now is None else now
             metrics.ack_latency.observe(max(0.0, now - snowflake_time(int(callback[1]))))
+
+
+def attempt_recorder(metrics: Metrics = METRICS) -> Callable[
+        [str, str, int | None, Mapping[str, str] | None], None]:
+    """``record`` for a wire of the bot's own: called after each attempt with the method, the
+    URL (no query), the status (None: no answer) and the headers (lowercased names)."""
+    counters: dict[tuple[str, str], Any] = {}  # (method, route) -> its labelled counter
+
+    def recorded(method: str, path: str, status: int | None,
+                 headers: Mapping[str, str] | None) -> None:
+        record(metrics, method, path, status, headers, counters=counters)
+
+    return recorded
 
 
 def rest_trace(metrics: Metrics = METRICS) -> aiohttp.TraceConfig:

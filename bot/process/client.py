@@ -35,13 +35,14 @@ from bot.automation.season_watcher import SeasonWatcher
 from bot.automation.turn_clock import TurnClock
 from bot.daily.service import DailyDeals
 from bot.ops.request_budget import RequestBudget, budget_for_share
-from bot.ops.rest_trace import rest_trace
-from bot.process import lean_answers, lean_dispatch, message_events
+from bot.ops.rest_trace import attempt_recorder, rest_trace
+from bot.process import lean_answers, lean_dispatch, lean_interactions, message_events
 from bot.process.client_ops import TrackedTree
 from bot.process.env_settings import Settings
 from bot.process.ownership import Ownership
 from bot.process.sync_refusal import refusal_text
-from bot.process.token_writes import LEAN, TokenWrites
+from bot.process.token_requests import TokenRequests
+from bot.process.token_writes import LeanWrites, TokenWrites
 from bot.rankings.leaderboard import Leaderboards
 from bot.records.session import utcnow
 from bot.reviews.pool import ReviewPool
@@ -54,6 +55,7 @@ from game.registry import engines as registry_engines
 log = logging.getLogger(__name__)
 lean_dispatch.install()  # the controls' clicks skip discord.py's rebuilding of the clicked view
 lean_answers.install()  # a callback's answer is not parsed into a message the bot never reads
+lean_interactions.install()  # an interaction's message is made as far as it is read
 
 TREE_HASH_KEY = "command_tree_hash"
 CLEAN_STOP_KEY = "clean_stop"  # meta: "1" after a clean shutdown, "0" while running
@@ -124,8 +126,11 @@ class TableBot(commands.Bot):
         self._engines = engines
         # The globally-limited requests the cogs make wait here (GLOBAL_RATE_SHARE).
         self.budget: RequestBudget = budget_for_share(settings.global_rate_share)
-        # The writes through an interaction's token, without discord.py's message objects.
-        self.token_writes: TokenWrites = LEAN
+        # The writes through an interaction's token, without discord.py's message objects, on
+        # the process's own HTTP/1.1 wire (each attempt traced as discord.py's are).
+        self.token_requests = TokenRequests(user_agent=self.http.user_agent,
+                                            trace=attempt_recorder())
+        self.token_writes: TokenWrites = LeanWrites(self.token_requests)
         self.store: Store | None = None
         self._manager: SessionManager | None = None
         self._leaderboards: Leaderboards | None = None
@@ -175,6 +180,11 @@ class TableBot(commands.Bot):
     @property
     def season_watcher(self) -> SeasonWatcher:
         return _ready(self._season_watcher, "season_watcher")
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # An event nobody listens to is not dispatched (bot.process.lean_interactions).
+        if lean_interactions.heard(self, event_name):
+            super().dispatch(event_name, *args, **kwargs)
 
     def clock(self) -> datetime:
         """The process's clock: UTC now, shifted by ``CLOCK_OFFSET_SECONDS`` (tests only)."""
@@ -353,6 +363,7 @@ class TableBot(commands.Bot):
             await self.decisions.close()  # waits for searches under way (each has a deadline)
         await self.budget.drain()  # the channel writes still waiting for their slot go out
         await super().close()
+        await self.token_requests.close()
         if self.store is not None:
             # A catch-up cut short still owes its pings: then the next start sends them.
             await self.store.set_meta(self.ownership.shards.meta_key(CLEAN_STOP_KEY),

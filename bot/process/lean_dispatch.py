@@ -12,13 +12,23 @@ other step of discord.py's is kept, in its order: a click on a message that does
 that component is ignored (as discord.py does), the item is made by the class's
 ``from_custom_id``, its state refreshed from the interaction, its ``interaction_check``
 asked, its callback awaited, and an exception in any of them logged. Other classes go
-through discord.py's own dispatch.
+through discord.py's own dispatch. On a ``ClickedMessage`` (``bot.process.lean_interactions``)
+the clicked component is found among the payload's component dicts, and only it is made.
+
+discord.py also matches a clicked id against every registered ``DynamicItem`` pattern (one
+``fullmatch`` per control kind, 16 today, at every click); here only against the patterns
+whose leading literal text (:func:`literal_prefix`, read with Python's own regular
+expression parser, ``re._parser``) the id starts with, in their registration order
+(:class:`DynamicIndex`, made again whenever the registrations change): the same matches, the
+same calls in the same order. ``tests/bot/test_lean_dispatch.py`` compares the two over
+every control class of the cogs.
 
 Installed once, by ``bot.process.client`` (the process's one client).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable
@@ -27,10 +37,13 @@ from typing import Any
 import discord
 from discord.ui.view import ViewStore
 
+from bot.process.lean_interactions import ClickedMessage
+
 log = logging.getLogger(__name__)
 
 LEAN = "__tablebot_lean_dispatch__"  # a DynamicItem class attribute: True = lean dispatch
 _INSTALLED = "__tablebot_lean_installed__"
+_INDEX = "_tablebot_dynamic_index"  # a ViewStore's DynamicIndex
 
 
 def clicked(components: Iterable[Any], component_type: int, custom_id: str) -> Any | None:
@@ -64,7 +77,10 @@ async def lean_call(factory: type[discord.ui.DynamicItem[Any]], interaction: dis
     message = interaction.message
     if message is None:
         return
-    component = clicked(message.components, component_type, custom_id)
+    if isinstance(message, ClickedMessage):  # the clicked component alone is made
+        component = message.component(component_type, custom_id)
+    else:
+        component = clicked(message.components, component_type, custom_id)
     base_item = as_item(component) if component is not None else None
     if base_item is None:
         return
@@ -86,11 +102,90 @@ async def lean_call(factory: type[discord.ui.DynamicItem[Any]], interaction: dis
         log.exception("Ignoring exception in dynamic item callback for %r", item)
 
 
+def literal_prefix(pattern: re.Pattern[str]) -> str:
+    """The text every string that ``pattern`` fullmatches starts with: its leading literal
+    characters ('' when it has none, or ignores case)."""
+    if pattern.flags & re.IGNORECASE:
+        return ""
+    try:
+        parsed = re._parser.parse(pattern.pattern, pattern.flags)  # type: ignore[attr-defined]
+    except Exception:  # a pattern the parser of this Python reads otherwise: no prefix
+        return ""
+    if parsed.state.flags & re.IGNORECASE:  # an inline (?i)
+        return ""
+    chars: list[str] = []
+    for op, value in parsed:
+        if op is not re._constants.LITERAL:  # type: ignore[attr-defined]
+            break
+        chars.append(chr(value))
+    return "".join(chars)
+
+
+Registered = tuple[tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]], ...]
+
+
+class DynamicIndex:
+    """A view store's DynamicItem classes (``registered``: its ``_dynamic_items`` in their
+    order) by their patterns' literal prefixes: the classes whose pattern may match an id."""
+
+    def __init__(self, registered: Registered) -> None:
+        self.registered = registered
+        self.by_prefix: dict[str, list[tuple[int, re.Pattern[str], Any]]] = {}
+        for order, (pattern, factory) in enumerate(registered):
+            self.by_prefix.setdefault(literal_prefix(pattern), []).append(
+                (order, pattern, factory))
+        self.lengths = sorted({len(prefix) for prefix in self.by_prefix})
+
+    def candidates(self, custom_id: str) -> list[tuple[int, re.Pattern[str], Any]]:
+        """The registrations whose prefix ``custom_id`` starts with, in their order."""
+        found: list[tuple[int, re.Pattern[str], Any]] = []
+        groups = 0
+        size = len(custom_id)
+        by_prefix = self.by_prefix
+        for length in self.lengths:
+            if length > size:
+                break
+            key = custom_id[:length]
+            if key in by_prefix:
+                found += by_prefix[key]
+                groups += 1
+        if groups > 1:
+            found.sort(key=_order)
+        return found
+
+
+def _order(entry: tuple[int, re.Pattern[str], Any]) -> int:
+    return entry[0]
+
+
+def index_of(store: ViewStore) -> DynamicIndex:
+    """``store``'s :class:`DynamicIndex`, made again whenever its registrations changed."""
+    registered: Registered = tuple(store._dynamic_items.items())
+    index: DynamicIndex | None = getattr(store, _INDEX, None)
+    if index is None or index.registered != registered:
+        index = DynamicIndex(registered)
+        setattr(store, _INDEX, index)
+    return index
+
+
 def install() -> None:
-    """Route the clicks of ``LEAN`` classes through :func:`lean_call` (idempotent)."""
+    """Route the clicks of ``LEAN`` classes through :func:`lean_call`, and match a clicked id
+    against the patterns it may match only (idempotent)."""
     if getattr(ViewStore, _INSTALLED, False):
         return
     original = ViewStore.schedule_dynamic_item_call
+
+    def dispatch_dynamic_items(self: ViewStore, component_type: int, custom_id: str,
+                               interaction: discord.Interaction) -> None:
+        # discord.py's loop over every registered pattern, over those that may match.
+        for _, pattern, factory in index_of(self).candidates(custom_id):
+            match = pattern.fullmatch(custom_id)
+            if match is not None:
+                self.add_task(asyncio.create_task(
+                    self.schedule_dynamic_item_call(component_type, factory, interaction,
+                                                    custom_id, match),
+                    name=f"discord-ui-dynamic-item-{factory.__name__}-{custom_id}",
+                ))
 
     async def schedule_dynamic_item_call(
         self: ViewStore, component_type: int, factory: type[discord.ui.DynamicItem[Any]],
@@ -102,4 +197,5 @@ def install() -> None:
         await original(self, component_type, factory, interaction, custom_id, match)
 
     ViewStore.schedule_dynamic_item_call = schedule_dynamic_item_call  # type: ignore[method-assign]
+    ViewStore.dispatch_dynamic_items = dispatch_dynamic_items  # type: ignore[method-assign]
     setattr(ViewStore, _INSTALLED, True)

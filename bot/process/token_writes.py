@@ -12,13 +12,13 @@ a new message's id, nothing else. Here each write is:
 * the payload built by discord.py's own builders, once (``interaction_message_response_params``
   for a callback, ``handle_message_parameters`` for a webhook route: the same JSON body or
   multipart form, files and ``allowed_mentions`` merging as discord.py's);
-* sent by discord.py's webhook adapter (``AsyncWebhookAdapter.request``, the one
-  ``async_context`` holds), which keeps every guarantee of the wire: the per-token lock and
-  its wait once Discord says a bucket is empty (``X-RateLimit-Remaining: 0``), the 429 retry
-  after ``retry_after`` (up to 5 tries), the retry after a 5xx, the mapping of errors to
-  ``Forbidden``/``NotFound``/``HTTPException``/``DiscordServerError``, files rewound per try;
-  on the client's own aiohttp session, so the REST trace (``bot.ops.rest_trace``) counts every
-  attempt;
+* sent on the bot's own HTTP/1.1 wire (``bot.process.token_requests`` over
+  ``bot.process.http1``: keep-alive connections, the request written at once), which keeps
+  every guarantee discord.py's webhook adapter gave: the per-token lock and its wait once
+  Discord says a bucket is empty (``X-RateLimit-Remaining: 0``), the 429 retry after
+  ``retry_after`` (up to 5 tries), the retry after a 5xx, the mapping of errors to
+  ``Forbidden``/``NotFound``/``HTTPException``/``DiscordServerError``, the same JSON or
+  multipart body; the REST trace (``bot.ops.rest_trace``) counts every attempt;
 * addressed by URL strings made once per interaction (:class:`TokenRoutes`, kept in the
   interaction's ``extras``), the query strings discord.py sends written into them (no
   per-call ``Route``, ``params`` dict or query encoding);
@@ -34,35 +34,27 @@ view's message is untracked before an update, an ephemeral dispatchable view get
 15-minute timeout, and a view that is not finished is stored for dispatch exactly where
 discord.py stores it.
 
-Uses discord.py internals (the adapter's ``request``, the two payload builders, the
-interaction's ``_session`` and ``_state``); ``tests/bot/test_token_writes.py`` fails when
-their shape changes, and checks that each write sends what discord.py's own call sends.
+Uses discord.py internals (the two payload builders, the interaction's ``_state``);
+``tests/bot/test_token_writes.py`` fails when their shape changes, and checks that each write
+sends what discord.py's own call sends.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 import discord
 from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.webhook.async_ import interaction_message_response_params
+
+from bot.process.token_requests import TokenRequests, TokenRoute
 
 ROUTES = "tablebot.token_routes"  # Interaction.extras: its TokenRoutes
 UPDATE_TYPES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 EPHEMERAL_VIEW_TIMEOUT = 15 * 60.0  # discord.py's timeout for an ephemeral message's view
 
 Interaction = discord.Interaction[Any]
-
-
-class TokenRoute(NamedTuple):
-    """What the webhook adapter reads of a route: the method, the URL (its query included) and
-    the bucket (``webhook_id``, ``webhook_token``), as discord.py's ``Route`` has them."""
-
-    method: str
-    url: str
-    webhook_id: int
-    webhook_token: str
 
 
 class TokenRoutes:
@@ -109,21 +101,6 @@ def routes_of(interaction: Interaction) -> TokenRoutes:
     if routes is None:
         routes = interaction.extras[ROUTES] = TokenRoutes(interaction)
     return routes
-
-
-async def _request(interaction: Interaction, route: TokenRoute, params: Any) -> Any:
-    http = interaction._state.http
-    if params is None:
-        return await async_context.get().request(
-            route, interaction._session, proxy=http.proxy,  # type: ignore[arg-type]
-            proxy_auth=http.proxy_auth)
-    if params.files:
-        return await async_context.get().request(
-            route, interaction._session, proxy=http.proxy,  # type: ignore[arg-type]
-            proxy_auth=http.proxy_auth, multipart=params.multipart, files=params.files)
-    return await async_context.get().request(
-        route, interaction._session, proxy=http.proxy,  # type: ignore[arg-type]
-        proxy_auth=http.proxy_auth, payload=params.payload)
 
 
 def _store(interaction: Interaction, view: Any, message_id: int | None) -> None:
@@ -189,7 +166,21 @@ class DiscordWrites:
 
 
 class LeanWrites:
-    """The token writes made here: what :class:`DiscordWrites` makes, without its objects."""
+    """The token writes made here: what :class:`DiscordWrites` makes, without its objects, on
+    ``requests`` (the client's wire)."""
+
+    __slots__ = ("requests",)
+
+    def __init__(self, requests: TokenRequests) -> None:
+        self.requests = requests
+
+    async def _request(self, route: TokenRoute, params: Any) -> Any:
+        if params is None:
+            return await self.requests.request(route)
+        if params.files:
+            return await self.requests.request(route, multipart=params.multipart,
+                                               files=params.files)
+        return await self.requests.request(route, payload=params.payload)
 
     # --- the callback ---------------------------------------------------------------------
 
@@ -210,8 +201,7 @@ class LeanWrites:
         params = interaction_message_response_params(
             type=discord.InteractionResponseType.message_update.value,
             previous_allowed_mentions=state.allowed_mentions, **kwargs)
-        await _request(interaction, routes_of(interaction).callback(answered=False),
-                           params)
+        await self._request(routes_of(interaction).callback(answered=False), params)
         response._response_type = discord.InteractionResponseType.message_update
         if view is not MISSING:
             _store(interaction, view, message_id)
@@ -229,8 +219,7 @@ class LeanWrites:
             type=discord.InteractionResponseType.channel_message.value,
             previous_allowed_mentions=state.allowed_mentions,
             flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING, **kwargs)
-        data = await _request(interaction, routes_of(interaction).callback(answered=True),
-                              params)
+        data = await self._request(routes_of(interaction).callback(answered=True), params)
         response._response_type = discord.InteractionResponseType.channel_message
         answered = data.get("interaction") if isinstance(data, dict) else None
         raw = answered.get("response_message_id") if answered else None
@@ -250,14 +239,13 @@ class LeanWrites:
         view = kwargs.get("view", MISSING)
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
                                        **kwargs) as params:
-            data = await _request(interaction, routes_of(interaction).original("PATCH"),
-                                     params)
+            data = await self._request(routes_of(interaction).original("PATCH"), params)
         if view and not view.is_finished() and view.is_dispatchable():
             state.store_view(view, int(data["id"]))
 
     async def delete_original(self, interaction: Interaction) -> None:
         """``interaction.delete_original_response()``."""
-        await _request(interaction, routes_of(interaction).original("DELETE"), None)
+        await self._request(routes_of(interaction).original("DELETE"), None)
 
     async def send_followup(self, interaction: Interaction, *, ephemeral: bool = False,
                             **kwargs: Any) -> discord.Object:
@@ -273,7 +261,7 @@ class LeanWrites:
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
                                        flags=discord.MessageFlags(ephemeral=True) if ephemeral
                                        else MISSING, **kwargs) as params:
-            data = await _request(interaction, route, params)
+            data = await self._request(route, params)
         sent = discord.Object(int(data["id"]))
         _store(interaction, view, sent.id)
         return sent
@@ -286,13 +274,10 @@ class LeanWrites:
         route = routes_of(interaction).message("PATCH", message_id, bool(view))
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
                                        **kwargs) as params:
-            await _request(interaction, route, params)
+            await self._request(route, params)
         _store(interaction, view, message_id)
 
     async def delete_followup(self, interaction: Interaction, message_id: int) -> None:
         """``interaction.followup.delete_message(message_id)``."""
-        await _request(interaction, routes_of(interaction).message("DELETE", message_id, None),
-                       None)
+        await self._request(routes_of(interaction).message("DELETE", message_id, None), None)
 
-
-LEAN = LeanWrites()  # the process's token writes (stateless: one serves every client)

@@ -43,6 +43,7 @@ from typing import Any
 import discord
 from discord.http import HTTPClient
 
+from bot.process.token_requests import TokenRequests
 from cogs.kit.control_payloads import ButtonPayload, SelectPayload, Shown
 
 log = logging.getLogger(__name__)
@@ -240,12 +241,13 @@ def _fallback(request: Request, payload_key: str, form_key: str) -> Request:
     return send
 
 
-def install_fallback(http: HTTPClient) -> None:
+def install_fallback(http: HTTPClient, token_requests: TokenRequests | None = None) -> None:
     """Send again without our emojis any request Discord refuses for one of them, and stop
     using them: the bot's REST client (``client.http.request``: channel messages, its JSON
-    under ``json``, a multipart's ``payload_json`` in ``form``) and discord.py's webhook adapter
-    (interaction answers, follow-ups and their edits: ``payload`` / ``multipart``). The one
-    place every message passes, so no call site needs to know; installed once per process."""
+    under ``json``, a multipart's ``payload_json`` in ``form``), discord.py's webhook adapter
+    (the interaction answers discord.py still makes: ``payload`` / ``multipart``) and the token
+    writes' own wire (``token_requests``, ``TableBot.token_requests``: the same keywords). The
+    places every message passes, so no call site needs to know; installed once per process."""
     from discord.webhook.async_ import async_context
 
     request = http.request
@@ -255,3 +257,6 @@ def install_fallback(http: HTTPClient) -> None:
     if not hasattr(adapter.request, "__wrapped__"):
         adapter.request = _fallback(  # type: ignore[method-assign,assignment]
             adapter.request, "payload", "multipart")
+    if token_requests is not None and not hasattr(token_requests.request, "__wrapped__"):
+        token_requests.request = _fallback(  # type: ignore[method-assign,assignment]
+            token_requests.request, "payload", "multipart")

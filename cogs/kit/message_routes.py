@@ -25,8 +25,9 @@ Message"). So:
 
 A token that Discord refuses (expired: 401/50027, or an unknown webhook) is forgotten and the
 write falls back to the channel at once, so nothing is lost. The token writes go through the
-client's :attr:`TableBot.token_writes` (``bot.process.token_writes``: discord.py's webhook
-adapter, with no message object made of the answers; a follow-up gives its id).
+client's :attr:`TableBot.token_writes` (``bot.process.token_writes``: the bot's own HTTP/1.1
+wire with discord.py's webhook adapter's guarantees, no message object made of the answers; a
+follow-up gives its id).
 
 **A table the bot cannot reach through its channel** (``Session.tokens_only``: a group DM, a DM,
 a server where only a user installed the app; ``cogs.kit.places``) is never written through

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bot.process.lean_interactions import ClickedMessage
 from cogs.i18n.messages import N_
 
 NOT_THIS_MESSAGE = N_("That button does not belong to this message, so nothing was changed.")
@@ -26,6 +27,8 @@ def controls_on(message: Any) -> list[str]:
     its action rows or nested in a Components V2 card (containers, sections)."""
     if message is None:
         return []
+    if isinstance(message, ClickedMessage):  # from the payload (bot.process.lean_interactions)
+        return message.custom_ids()
     found: list[str] = []
     _collect(getattr(message, "components", None) or [], found)
     return found

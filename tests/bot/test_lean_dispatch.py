@@ -5,17 +5,27 @@ classes keep discord.py's dispatch."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import discord
+import pytest
 from discord.components import _component_factory
 from discord.ui.view import ViewStore
 
 import bot.process.client  # noqa: F401  (installs the lean dispatch)
 from bot.process import lean_dispatch
-from bot.process.lean_dispatch import LEAN, clicked, lean_call
+from bot.process.lean_dispatch import (
+    LEAN,
+    DynamicIndex,
+    Registered,
+    clicked,
+    index_of,
+    lean_call,
+    literal_prefix,
+)
 
 BUTTON, SELECT = 2, 3
 # A Components V2 card: a container with a section (a button accessory) and two rows.
@@ -85,3 +95,69 @@ def test_installed_once_and_only_for_lean_classes() -> None:
     assert ViewStore.schedule_dynamic_item_call is installed
     assert getattr(ActButton, LEAN) is True and getattr(ActSelect, LEAN) is True
     assert not getattr(Probe, LEAN, False)  # discord.py's own dispatch for it
+
+
+@pytest.mark.parametrize(("pattern", "prefix"), [
+    (r"tb:act:(?P<sid>[0-9]+):(?P<rest>.*)", "tb:act:"),
+    (r"tb:a\:b(?P<x>.)", "tb:a:b"),  # an escaped literal is a literal
+    (r"tb:act:x|tb:sel:y", "tb:"),  # only what both branches start with
+    (r"tb:act|other", ""),
+    (r"(?i)tb:act:.*", ""),  # ignoring case: no prefix
+    (r"(?P<all>.*)", ""),
+    (r"tb:x+", "tb:"),  # a repeated character is not a prefix
+])
+def test_a_patterns_literal_prefix(pattern: str, prefix: str) -> None:
+    assert literal_prefix(re.compile(pattern)) == prefix
+    assert literal_prefix(re.compile(pattern, re.IGNORECASE)) == ""
+
+
+def registered_controls() -> Registered:
+    """Every control class of the cogs, with discord.py's test probe among them."""
+    import importlib
+
+    from bot.process.client import EXTENSIONS
+    from cogs.kit.custom_ids import Control
+
+    for extension in EXTENSIONS:
+        importlib.import_module(extension)
+
+    def subclasses(cls: type) -> list[type]:
+        return [sub for direct in cls.__subclasses__() for sub in (direct, *subclasses(direct))]
+
+    kinds = sorted({sub for sub in subclasses(Control) if getattr(sub, "kind", None)},
+                   key=lambda cls: cls.__qualname__)
+    everything: list[Any] = [*kinds, Probe]
+    return tuple((cls.__discord_ui_compiled_template__, cls) for cls in everything)
+
+
+def test_the_index_gives_what_discord_pys_loop_matches() -> None:
+    registered = registered_controls()
+    index = DynamicIndex(registered)
+    ids = ["tb:act:1:2:d", "tb:act:12:9:x:y", "tb:sel:1:2:buy", "tb:info:1:scores", "tb:lb:1",
+           "tb:rules:ten:2", "tb:rp:1:2", "tb:rpj:1:2:n", "tb:", "tb:act:", "", "x:tb:act:1:2",
+           "tb:lobby:5:join", "tb:rematch:7", "tb:hand:3", "tb:hint:3:4", "tb:ev:1:x"]
+    ids += [f"{pattern.pattern.split('(')[0]}1:2:3" for pattern, _ in registered]
+    for custom_id in ids:
+        expected = [(pattern, cls) for pattern, cls in registered if pattern.fullmatch(custom_id)]
+        found = [(pattern, cls) for _, pattern, cls in index.candidates(custom_id)
+                 if pattern.fullmatch(custom_id)]
+        assert found == expected, custom_id
+    assert len(index.lengths) < len(registered)
+
+
+async def test_the_store_dispatches_each_matching_class_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    Probe.calls = []
+    monkeypatch.setattr(Probe, LEAN, True, raising=False)
+    store = ViewStore(SimpleNamespace())  # type: ignore[arg-type]
+    store.add_dynamic_items(Probe)
+    first = index_of(store)
+    assert index_of(store) is first  # kept while the registrations stay
+    interaction = SimpleNamespace(message=SimpleNamespace(components=components()),
+                                  data={"custom_id": "tb:act:1:2:d", "component_type": BUTTON})
+    store.dispatch_dynamic_items(BUTTON, "tb:act:1:2:d", interaction)  # type: ignore[arg-type]
+    store.dispatch_dynamic_items(BUTTON, "tb:sel:1:2:d", interaction)  # type: ignore[arg-type]
+    await asyncio.gather(*list(store._ViewStore__tasks))  # type: ignore[attr-defined]
+    assert Probe.calls == [("tb:act:1:2:d", "Draw")]
+    store.remove_dynamic_items(Probe)
+    assert index_of(store) is not first and index_of(store).candidates("tb:act:1:2:d") == []

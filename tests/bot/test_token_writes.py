@@ -1,8 +1,8 @@
 """The token writes without discord.py's message objects (``bot.process.token_writes``): each
 sends what discord.py's own call sends, against the stand-in with its contract check on; errors
-come out as before; a 429 is waited out and retried by discord.py's webhook adapter; the REST
-trace counts every attempt; pictures go as multipart; and the discord.py internals the path
-rests on still have the shape it uses."""
+come out as before; a 429 is waited out and retried on the token writes' own wire
+(``bot.process.token_requests``); the REST trace counts every attempt; pictures go as
+multipart; and the discord.py internals the path rests on still have the shape it uses."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import aiohttp
 import discord
 import pytest
 from discord.http import MultipartParameters, handle_message_parameters
-from discord.webhook.async_ import AsyncWebhookAdapter, interaction_message_response_params
+from discord.webhook.async_ import interaction_message_response_params
 
 from bot.playground.fakediscord.ratelimit import Limits
-from bot.process.token_writes import DiscordWrites, LeanWrites, TokenWrites
+from bot.process.token_writes import DiscordWrites, TokenWrites
 from cogs.kit.message_routes import token_refused
 from tests.token_wire import Wire, token_wire
 
@@ -72,7 +72,8 @@ async def every_write(wire: Wire, writes: TokenWrites) -> list[dict[str, Any]]:
 
 async def test_each_write_sends_what_discord_py_sends(wire: Wire) -> None:
     reference = await every_write(wire, DiscordWrites())
-    lean = await every_write(wire, LeanWrites())
+    lean = await every_write(wire, wire.lean())
+    assert wire.requests.pool.opened == 1  # the 8 lean writes on one kept-alive connection
     assert len(lean) == len(reference) == 8
     update = 5  # the click's update: its answer is not asked for (the message is the clicked one)
     assert reference[update]["url"].endswith("/callback?with_response=1")
@@ -85,7 +86,7 @@ async def test_each_write_sends_what_discord_py_sends(wire: Wire) -> None:
 
 async def test_a_follow_up_gives_its_id_not_a_message(wire: Wire) -> None:
     slash, record = await wire.interaction()
-    writes = LeanWrites()
+    writes = wire.lean()
     answer_id = await writes.send_message(slash, content="hi")
     sent = await writes.send_followup(slash, content="next")
     assert type(sent) is discord.Object
@@ -127,7 +128,7 @@ async def refusals(wire: Wire, writes: TokenWrites) -> list[Refusal]:
 
 
 async def test_refusals_come_out_as_discord_py_raises_them(wire: Wire) -> None:
-    lean = await refusals(wire, LeanWrites())
+    lean = await refusals(wire, wire.lean())
     assert lean == await refusals(wire, DiscordWrites())
     assert lean[0] == lean[1] == (discord.NotFound, 404, 10008, False)
     assert lean[2:7] == [(discord.HTTPException, 401, 50027, True)] * 5
@@ -136,7 +137,7 @@ async def test_refusals_come_out_as_discord_py_raises_them(wire: Wire) -> None:
 
 async def test_a_429_is_waited_out_and_retried_and_each_attempt_counted(wire: Wire) -> None:
     slash, record = await wire.interaction()
-    writes = LeanWrites()
+    writes = wire.lean()
     await writes.send_message(slash, content="hi")
     wire.fd.set_rate_limits(Limits(token_writes=1, token_window=0.3))
     # Another writer (another process of the bot) spends the token's bucket first.
@@ -157,7 +158,7 @@ async def test_a_429_is_waited_out_and_retried_and_each_attempt_counted(wire: Wi
 
 
 async def test_the_trace_counts_every_token_write(wire: Wire) -> None:
-    await every_write(wire, LeanWrites())
+    await every_write(wire, wire.lean())
     assert wire.calls("POST /interactions/{id}/{token}/callback") == 2
     assert wire.calls("POST /webhooks/{id}/{token}") == 2
     assert wire.calls("PATCH /webhooks/{id}/{token}/messages/{id}") == 1
@@ -169,7 +170,7 @@ async def test_the_trace_counts_every_token_write(wire: Wire) -> None:
 
 async def test_pictures_go_as_multipart(wire: Wire) -> None:
     slash, record = await wire.interaction()
-    writes = LeanWrites()
+    writes = wire.lean()
     embed = discord.Embed(title="T").set_image(url="attachment://table.png")
     await writes.send_message(slash, content="hi", embeds=[embed],
                               files=[discord.File(io.BytesIO(PNG), "table.png")])
@@ -188,13 +189,6 @@ async def test_pictures_go_as_multipart(wire: Wire) -> None:
 
 def test_discord_py_internals_keep_the_shape_the_path_uses() -> None:
     """Fails when discord.py changes what ``bot.process.token_writes`` calls or reads."""
-    request = inspect.signature(AsyncWebhookAdapter.request).parameters
-    assert list(request)[:3] == ["self", "route", "session"]
-    for name in ("payload", "multipart", "files", "proxy", "proxy_auth", "params"):
-        assert request[name].kind is inspect.Parameter.KEYWORD_ONLY
-    source = inspect.getsource(AsyncWebhookAdapter.request)
-    assert set(re.findall(r"route\.(\w+)", source)) == {"method", "url", "webhook_id",
-                                                         "webhook_token"}
     builder = inspect.signature(interaction_message_response_params).parameters
     assert {"type", "previous_allowed_mentions", "flags", "view", "files",
             "attachments"} <= set(builder)
@@ -203,7 +197,7 @@ def test_discord_py_internals_keep_the_shape_the_path_uses() -> None:
     assert {"payload", "multipart", "files"} <= set(MultipartParameters._fields)
     assert hasattr(MultipartParameters, "__enter__")
     assert "_response_type" in discord.InteractionResponse.__slots__
-    assert {"_session", "_state", "extras"} <= set(discord.Interaction.__slots__)
+    assert {"_state", "extras"} <= set(discord.Interaction.__slots__)
     state = inspect.signature(discord.state.ConnectionState.store_view).parameters
     assert list(state)[:3] == ["self", "view", "message_id"]
     assert hasattr(discord.state.ConnectionState, "prevent_view_updates_for")

@@ -4,6 +4,7 @@ text-only mode, and a request Discord refuses for an emoji sent again without th
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from types import SimpleNamespace
@@ -11,15 +12,26 @@ from typing import Any
 
 import discord
 import pytest
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
+from bot.process.token_requests import TokenRequests, TokenRoute
 from cogs.card_emoji_upload import Uploaded, upload
 from cogs.game_ui import Render, as_card
-from cogs.kit.card_emojis import CARD_EMOJIS, CardEmojis, Face, _fallback, refuses_emoji
+from cogs.kit.card_emojis import (
+    CARD_EMOJIS,
+    CardEmojis,
+    Face,
+    _fallback,
+    install_fallback,
+    refuses_emoji,
+)
 from cogs.kit.card_layout import MAX_TEXT
 from cogs.split.card_face import emoji_faces as split_faces
 from cogs.split.card_face import emoji_name
 from cogs.ten.card_face import emoji_faces as ten_faces
 from game.ten import display
+from tests.scripted_http import ScriptedServer, answer
 
 
 def emojis_for(faces: list[Face]) -> dict[str, discord.PartialEmoji]:
@@ -250,3 +262,36 @@ async def test_a_refused_upload_leaves_plain_names() -> None:
     assert not found.active and found.stopped is not None
     full = FakeApplication([f"e{n}" for n in range(1999)])
     assert await upload(full, faces(), found) is None  # type: ignore[arg-type]
+
+
+async def test_the_token_writes_wire_goes_again_without_them_with_its_pictures(
+    process_emojis: CardEmojis
+) -> None:
+    """The fallback wraps the token writes' own wire (``TableBot.token_requests``) too: a
+    follow-up with a picture refused for an emoji goes again plain, its picture read again."""
+    emoji = process_emojis.emoji_for("7♥")
+    assert emoji is not None
+    invalid = {"code": 50035, "message": "Invalid Form Body", "errors": {
+        "components": {"0": {"emoji": {"_errors": [{
+            "code": "BUTTON_COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}]}}}}}
+    requests = TokenRequests(user_agent="DiscordBot (test, 1)")
+    adapter = async_context.get()
+    wrapped_before = "request" in vars(adapter)
+    install_fallback(discord.Client(intents=discord.Intents.none()).http, requests)
+    if not wrapped_before:
+        del adapter.request  # the process's adapter as other tests find it
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Discard 7♥", emoji=emoji, custom_id="d"))
+    files = [discord.File(io.BytesIO(b"PNGDATA"), "hand.png")]
+    replies = [answer(400, invalid, reason="Bad Request"), answer(200, {"id": "3"})]
+    async with ScriptedServer(replies) as server:
+        route = TokenRoute("POST", f"{server.base_url}/api/v10/webhooks/1/t?wait=1", 1, "t")
+        with handle_message_parameters(content="x", view=view, files=files) as params:
+            data = await requests.request(route, multipart=params.multipart,
+                                          files=params.files)
+    await requests.close()
+    assert data == {"id": "3"}
+    refused, plain = server.seen
+    assert str(emoji.id).encode() in refused.body and str(emoji.id).encode() not in plain.body
+    assert b"\r\n\r\nPNGDATA\r\n--" in refused.body and b"\r\n\r\nPNGDATA\r\n--" in plain.body
+    assert not process_emojis.active

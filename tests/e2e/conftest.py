@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from bot.playground.botproc import BotProcess
 from bot.playground.fakediscord import FakeDiscord
 from bot.playground.fakediscord.driver import INSTANCES
 from tests.e2e.scenario_support import BOT_ENV, FIGURES_REPORT, LATENCY_REPORT, synced_bot
+from tests.interaction_parity import a_state, differences
 
 
 @pytest.fixture(autouse=True)
@@ -23,6 +25,29 @@ def discord_contract() -> Iterator[None]:
     if found:
         listed = "\n  ".join(found)
         pytest.fail(f"{len(found)} request(s) broke Discord's contract:\n  {listed}",
+                    pytrace=False)
+
+
+_PARITY_CHECKED: weakref.WeakKeyDictionary[FakeDiscord, int] = weakref.WeakKeyDictionary()
+
+
+@pytest.fixture(autouse=True)
+def interaction_parity() -> Iterator[None]:
+    """Fail the test if an INTERACTION_CREATE a stand-in sent, parsed as the bot parses it
+    (``bot.process.lean_interactions``), differs from discord.py's own parse of it in what is
+    read (``tests/interaction_parity.py``)."""
+    yield
+    found: list[str] = []
+    for fd in list(INSTANCES):
+        state = a_state(fd.world.user_json(fd.world.bot_user))
+        records = fd.world.interactions
+        checked, _PARITY_CHECKED[fd] = _PARITY_CHECKED.get(fd, 0), len(records)
+        for record in records[checked:]:
+            found += [f"interaction {record.id} (type {record.type}): {difference}"
+                      for difference in differences(record.payload, state)]
+    if found:
+        listed = "\n  ".join(found[:20])
+        pytest.fail(f"{len(found)} difference(s) from discord.py's parse:\n  {listed}",
                     pytrace=False)
 
 
