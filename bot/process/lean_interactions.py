@@ -61,6 +61,7 @@ class ClickedMessage(discord.Message):
         self._whole = False
         self.channel = channel
         self.id = int(data["id"])
+        data["type"]  # as Message.__init__: without a type there is no message (KeyError)
         self.flags = discord.MessageFlags._from_value(data.get("flags", 0))
         self.content = data["content"]
         # As discord.py's Message.__init__: the channel's guild, else the payload's (the
@@ -93,10 +94,10 @@ class ClickedMessage(discord.Message):
         the interaction gave it is kept)."""
         if self._whole:
             return
-        self._whole = True
         guild = self.guild
         discord.Message.__init__(self, state=self._state, channel=self.channel,
                                  data=self._payload)  # type: ignore[arg-type]
+        self._whole = True
         if self.guild is None:
             self.guild = guild
 

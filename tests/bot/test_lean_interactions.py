@@ -225,11 +225,22 @@ def test_the_clicked_message_is_made_only_as_far_as_it_is_read() -> None:
         clicked.no_such_attribute  # noqa: B018
 
 
-def test_a_payload_discord_py_could_not_read_gives_no_message() -> None:
+@pytest.mark.parametrize("missing", ["id", "type", "content"])
+def test_a_payload_discord_py_could_not_read_gives_no_message(missing: str) -> None:
     broken = message(CHANNEL)
-    del broken["content"]  # discord.py's Message raises KeyError: the interaction has none
+    del broken[missing]  # discord.py's Message raises KeyError: the interaction has none
     lean, whole = both(interaction(COMPONENT, BUTTON_DATA, "guild", broken), a_state(BOT_USER))
     assert lean.message is None and whole.message is None
+
+
+def test_a_message_that_fails_to_complete_fails_again_at_each_read() -> None:
+    broken = message(CHANNEL)
+    broken["attachments"] = [{"id": "1"}]  # an attachment without its fields: KeyError
+    lean, _ = both(interaction(COMPONENT, BUTTON_DATA, "guild", broken), a_state(BOT_USER))
+    assert lean.message is not None
+    for _ in range(2):  # not left half made and taken as whole
+        with pytest.raises(KeyError):
+            lean.message.author  # noqa: B018
 
 
 class Probe(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tb:act:(?P<rest>.*)"):
