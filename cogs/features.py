@@ -34,6 +34,7 @@ The table core places its own listeners the same way (``cogs.table.extension.lis
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -48,6 +49,8 @@ from cogs.i18n.words import Words
 from cogs.kit.control_payloads import Shown
 from cogs.kit.custom_ids import AnyControl, AnyKind, Click
 from game.base import PlayerId
+
+log = logging.getLogger(__name__)
 
 Item = Shown  # a control a feature adds to a render
 
@@ -149,21 +152,38 @@ class TakenPlace(ValueError):
     kind."""
 
 
-class _Slot:
-    """The manager's listener at one place: calls what is registered there, if anything."""
+class _Places:
+    """The manager's one listener for every place: calls what is registered at each place, in
+    the places' order, skipping a place with nothing registered and, for a private table's
+    change, the public places. One listener rather than one per place (issue 42: a change
+    reached 14 places, most of them empty or public, each a coroutine of its own). A
+    listener's failure is logged, as the manager logs its own listeners', and the next place
+    is still called: one place's failure never keeps a change from the others."""
 
-    def __init__(self, place: Place) -> None:
-        self.place = place
-        self.listener: Listener | None = None
-        self.__qualname__ = f"place {place.value[0]}"
+    def __init__(self, slots: Mapping[Place, Listener | None]) -> None:
+        self._slots = slots
+        self.for_public: tuple[tuple[Place, Listener], ...] = ()  # every filled place
+        self.for_private: tuple[tuple[Place, Listener], ...] = ()  # those not public only
+
+    def refresh(self) -> None:
+        """Read the registrations again (after a feature registered)."""
+        filled = [(place, listener) for place in Place
+                  if (listener := self._slots[place]) is not None]
+        self.for_public = tuple(filled)
+        self.for_private = tuple((place, listener) for place, listener in filled
+                              if not place.public)
 
     async def __call__(self, change: Change) -> None:
-        if self.listener is None or (self.place.public and change.session.is_private):
-            return
-        await self.listener(change)
+        for place, listener in (self.for_private if change.session.is_private
+                                 else self.for_public):
+            try:
+                await listener(change)
+            except Exception:  # as the manager's _notify: never undoes the change
+                log.exception("listener %r at the place %s failed on %s of session %s",
+                              listener, place.value[0], change.kind, change.session.id)
 
     def __repr__(self) -> str:
-        return f"<{self.__qualname__}: {self.listener!r}>"
+        return f"<the table's places: {[place.value[0] for place, _ in self.for_public]}>"
 
 
 class TableFeatures:
@@ -173,7 +193,8 @@ class TableFeatures:
     ``add_dynamic_items``)."""
 
     def __init__(self, add_controls: Callable[..., None] | None = None) -> None:
-        self._slots = {place: _Slot(place) for place in Place}
+        self._slots: dict[Place, Listener | None] = dict.fromkeys(Place)
+        self._places = _Places(self._slots)
         self._private: dict[SessionKind, PrivateAddOn] = {}
         self._sealed: dict[SessionKind, Sealed] = {}
         self._turn_items: list[TurnItems] = []
@@ -185,7 +206,7 @@ class TableFeatures:
 
     def register(self, feature: Feature) -> None:
         for place in feature.listeners:
-            if self._slots[place].listener is not None:
+            if self._slots[place] is not None:
                 raise TakenPlace(f"{feature.name}: the place {place.name} is taken")
         for kind in feature.private:
             if kind in self._private:
@@ -197,8 +218,8 @@ class TableFeatures:
             if control.kind.prefix in self._clicks:
                 raise TakenPlace(f"{feature.name}: the control kind {control.kind.prefix}"
                                  " has its click")
-        for place, listener in feature.listeners.items():
-            self._slots[place].listener = listener
+        self._slots.update(feature.listeners)
+        self._places.refresh()
         self._private.update(feature.private)
         self._sealed.update(feature.sealed)
         if feature.turn_items is not None:
@@ -214,13 +235,13 @@ class TableFeatures:
         self.names.append(feature.name)
 
     def ordered(self) -> tuple[Listener, ...]:
-        """One listener per place, in the places' order."""
-        return tuple(self._slots[place] for place in Place)
+        """What is registered at the places, in the places' order."""
+        return tuple(listener for _, listener in self._places.for_public)
 
     def subscribe(self, manager: SessionManager) -> None:
-        """Subscribe every place, in order, once (before any change is stored)."""
-        for listener in self.ordered():
-            manager.subscribe(listener)
+        """Subscribe the places, once (before any change is stored): one listener that calls
+        each place's, in the places' order, including those registered later."""
+        manager.subscribe(self._places)
 
     def private_addon(self, kind: SessionKind) -> PrivateAddOn | None:
         return self._private.get(kind)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.records.change import Change, ChangeKind
 from bot.records.session import Seat, Session, SessionKind, Status
-from cogs.features import Feature, StatsField, TableFeatures, TakenPlace
+from bot.sessions.manager import Listener
+from cogs.features import Feature, Place, StatsField, TableFeatures, TakenPlace
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.custom_ids import BackButton, HandButton, Item
@@ -89,3 +91,48 @@ async def test_history_fields_come_from_the_features_that_say_something() -> Non
     features.register(Feature("events", history=events))
     assert await features.history_fields(3, 4, words) == [StatsField("Events", "3/4")]
     assert await features.history_fields(3, 5, words) == []
+
+
+class _Manager:
+    """What ``TableFeatures.subscribe`` uses of the session manager."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+
+async def test_the_places_hear_a_change_in_their_order_once_each(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """One subscribed listener calls each filled place in the places' order (registered before
+    or after the subscription), skips the public places for a private table's change, and
+    goes on past a place that fails, logging it."""
+    features = TableFeatures()
+    manager = _Manager()
+    heard: list[tuple[str, int]] = []
+
+    def at(place: Place) -> Listener:
+        async def listener(change: Change) -> None:
+            heard.append((place.value[0], change.session.id))
+            if place is Place.PING:
+                raise RuntimeError("a broken ping")
+        return listener
+
+    features.register(Feature("late places", listeners={
+        place: at(place) for place in (Place.EVENTS, Place.CLOCK)}))
+    features.subscribe(manager)  # type: ignore[arg-type]
+    features.register(Feature("early places", listeners={
+        place: at(place) for place in (Place.PING, Place.TABLE, Place.MACHINES)}))
+    assert len(manager.listeners) == 1
+    [places] = manager.listeners
+
+    await places(Change(ChangeKind.ACTION, session(SessionKind.TABLE)))
+    assert heard == [("table", 1), ("ping", 1), ("machines", 1), ("clock", 1), ("events", 1)]
+    assert "a broken ping" in caplog.text and "ping" in caplog.text
+    heard.clear()
+    await places(Change(ChangeKind.ACTION, session(SessionKind.LEARN)))
+    assert heard == [("machines", 1), ("clock", 1)]
+    assert [place.public for place in (Place.MACHINES, Place.CLOCK)] == [False, False]
+    assert features.ordered() == tuple(features._slots[place] for place in Place
+                                       if features._slots[place] is not None)
