@@ -4,11 +4,19 @@ The hooks where things happen (interactions, the store, the pictures, the expert
 trace, the lease) count into :data:`METRICS`; what is a state rather than an event (live
 sessions, gateway latency) is read at scrape time from the sources the client registers
 (:meth:`Metrics.watch`). ``docs/operations.md`` says what each one means.
+
+The click path's counts go through :func:`add` and :func:`observed` (issue 42): they write a
+counter's or a histogram's values as ``inc()`` and ``observe()`` write them (the same series,
+the same values), without prometheus_client's checks that the metric is not a labelled parent
+(every caller passes an unlabelled metric or a child, made once). They read
+prometheus_client's ``_value``, ``_sum``, ``_buckets`` and ``_upper_bounds``:
+``tests/bot/test_metrics_writes.py`` fails if that shape changes.
 """
 
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -220,6 +228,22 @@ class Metrics:
         return found
 
 
+def add(counter: Counter) -> None:
+    """``counter.inc()`` for an unlabelled counter or a labelled one's child (see the module's
+    doc)."""
+    counter._value.inc(1)
+
+
+def observed(histogram: Histogram, amount: float) -> None:
+    """``histogram.observe(amount)`` for an unlabelled histogram or a labelled one's child:
+    the sum, then the first bucket whose bound is at least ``amount`` (none for a NaN)."""
+    histogram._sum.inc(amount)
+    bounds = histogram._upper_bounds
+    i = bisect_left(bounds, amount)
+    if i < len(bounds) and amount <= bounds[i]:
+        histogram._buckets[i].inc(1)
+
+
 class _Timed:
     """:meth:`Metrics.timed`'s block: a class, not a generator (every stored change has one)."""
 
@@ -233,7 +257,7 @@ class _Timed:
         self._started = time.perf_counter()
 
     def __exit__(self, *exc: object) -> None:
-        self._target.observe(time.perf_counter() - self._started)
+        observed(self._target, time.perf_counter() - self._started)
 
 
 METRICS = Metrics()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 
-from bot.ops.metrics import ANSWERED, FAILED, METRICS, REFUSED, Metrics
+from bot.ops.metrics import ANSWERED, FAILED, METRICS, REFUSED, Metrics, add
 
 _OUTCOME = "tablebot.outcome"
 _COUNTED = "tablebot.counted"
@@ -27,7 +27,7 @@ def finish(extras: MutableMapping[str, object], kind: str, metrics: Metrics = ME
     outcome = str(extras.get(_OUTCOME, ANSWERED))
     if not extras.get(_COUNTED):
         extras[_COUNTED] = True
-        metrics.child(metrics.interactions, kind=kind, outcome=outcome).inc()
+        add(metrics.child(metrics.interactions, kind=kind, outcome=outcome))
     return outcome
 
 

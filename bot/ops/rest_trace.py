@@ -22,7 +22,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.ops.metrics import METRICS, Metrics
+from bot.ops.metrics import METRICS, Metrics, add, observed
 
 DISCORD_EPOCH = 1_420_070_400  # seconds, the time of snowflake 0
 _API = re.compile(r"/api/v\d+(/.*)$")
@@ -80,9 +80,9 @@ def record(metrics: Metrics, method: str, path: str, status: int | None,
             route=f"{method.upper()} {route}", global_limit=str(counted).lower())
         if counters is not None:
             counters[key] = counter
-    counter.inc()
+    add(counter)
     if counted:
-        metrics.global_calls.inc()
+        add(metrics.global_calls)
     if status == 429:
         # Lowercased names: aiohttp's headers ignore case, the token wire's are lowercased.
         scope = headers.get("x-ratelimit-scope") if headers is not None else None
@@ -94,7 +94,7 @@ def record(metrics: Metrics, method: str, path: str, status: int | None,
         callback = _CALLBACK.search(path)
         if callback is not None:
             now = time.time() if now is None else now
-            metrics.ack_latency.observe(max(0.0, now - snowflake_time(int(callback[1]))))
+            observed(metrics.ack_latency, max(0.0, now - snowflake_time(int(callback[1]))))
 
 
 def attempt_recorder(metrics: Metrics = METRICS) -> Callable[

@@ -50,7 +50,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.ops import log_context
-from bot.ops.metrics import METRICS
+from bot.ops.metrics import METRICS, add
 from bot.records import errors
 from bot.records.change import Change, ChangeKind, Origin
 from bot.records.errors import Refusal, SaveFailed, StaleWrite
@@ -761,9 +761,9 @@ class SessionManager:
                          ", ".join(f"{r.user_id} #{r.placement} ({r.score})" for r in results))
         await self._store_then_swap(write, new)
         if step.action is not None:
-            METRICS.child(METRICS.actions_stored, game=new.game).inc()
+            add(METRICS.child(METRICS.actions_stored, game=new.game))
             if new.status is Status.FINISHED:
-                METRICS.child(METRICS.games_finished, game=new.game).inc()
+                add(METRICS.child(METRICS.games_finished, game=new.game))
         if awaiting:
             self._awaiting[new.id] = (new.state, awaiting)
         change = Change(step.kind, new, step.events, actor, origin, awaiting)
