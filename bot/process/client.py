@@ -155,7 +155,10 @@ class TableBot(commands.Bot):
 
     @property
     def manager(self) -> SessionManager:
-        return _ready(self._manager, "manager")
+        manager = self._manager  # read about 14 times per action: no call to _ready (issue 42)
+        if manager is None:
+            raise RuntimeError("TableBot.manager exists once setup_hook ran")
+        return manager
 
     @property
     def leaderboards(self) -> Leaderboards:

@@ -7,8 +7,7 @@ Process-local: a session and its channel belong to one process (``bot.records.sh
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Hashable
+from collections.abc import Hashable
 
 
 class Turns:
@@ -20,19 +19,47 @@ class Turns:
     def __len__(self) -> int:
         return len(self._locks)
 
-    @contextlib.asynccontextmanager
-    async def of(self, key: Hashable) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
+    def of(self, key: Hashable) -> _Turn:
+        return _Turn(self._locks, key)
+
+
+class _Turn:
+    """:meth:`Turns.of`'s block: a class, not a generator (every answer and edit of a click
+    takes one, issue 42). Counted as a user from its entry; the key leaves the map with its
+    last user, whether it held the lock or was cancelled waiting for it."""
+
+    __slots__ = ("_key", "_lock", "_locks")
+
+    def __init__(self, locks: dict[Hashable, tuple[asyncio.Lock, int]], key: Hashable) -> None:
+        self._locks, self._key = locks, key
+        self._lock: asyncio.Lock | None = None
+
+    async def __aenter__(self) -> None:
+        locks, key = self._locks, self._key
+        found = locks.get(key)
+        lock, users = found if found is not None else (asyncio.Lock(), 0)
+        locks[key] = (lock, users + 1)
         try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
+            await lock.acquire()
+        except BaseException:  # cancelled while waiting: no longer a user
+            self._leave()
+            raise
+        self._lock = lock
+
+    async def __aexit__(self, *exc: object) -> None:
+        lock = self._lock
+        self._lock = None
+        if lock is not None:
+            lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        locks, key = self._locks, self._key
+        lock, users = locks[key]
+        if users == 1:
+            del locks[key]
+        else:
+            locks[key] = (lock, users - 1)
 
 
 # Which message is a session's table changes one at a time (``/game status``, the publisher's

@@ -17,11 +17,10 @@ publisher's edits), so a picture checked as current cannot land after a newer te
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from itertools import count
 from typing import Any
@@ -36,6 +35,7 @@ from cogs.game_ui import Attachment, Render, as_card
 from cogs.i18n.interaction import private_words, public_words
 from cogs.i18n.words import Words
 from cogs.kit.followed_views import ANSWERED_MESSAGE
+from cogs.kit.keyed_locks import Turns
 from cogs.pictures import (
     Pictures,
     final_attachment,
@@ -202,27 +202,14 @@ def with_note(render: Render, note: str | None) -> Render:
     return replace(render, content=note if not render.content else f"{note}\n{render.content}")
 
 
-_turns: dict[int, tuple[asyncio.Lock, int]] = {}  # message id -> (its lock, holders + waiters)
+_TURNS = Turns()  # message id -> (its lock, holders + waiters), while a write is in progress
+_NO_TURN: contextlib.nullcontext[None] = contextlib.nullcontext()
 
 
-@contextlib.asynccontextmanager
-async def message_turn(message_id: int | None) -> AsyncIterator[None]:
+def message_turn(message_id: int | None) -> contextlib.AbstractAsyncContextManager[None]:
     """One write to message ``message_id`` at a time (None: no known message, no wait). The
     map keeps only messages with a write in progress."""
-    if message_id is None:
-        yield
-        return
-    lock, users = _turns.get(message_id, (asyncio.Lock(), 0))
-    _turns[message_id] = (lock, users + 1)
-    try:
-        async with lock:
-            yield
-    finally:
-        lock, users = _turns[message_id]
-        if users == 1:
-            del _turns[message_id]
-        else:
-            _turns[message_id] = (lock, users - 1)
+    return _NO_TURN if message_id is None else _TURNS.of(message_id)
 
 
 _answers = count(1)
