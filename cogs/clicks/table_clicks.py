@@ -10,9 +10,8 @@ of the player's legal actions (or a next step). Every rule lives in the manager
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import discord
@@ -105,14 +104,23 @@ def _origin(interaction: Interaction) -> Cause:
     return context_of(interaction).cause
 
 
-@contextlib.asynccontextmanager
-async def _after_change(text: str) -> AsyncIterator[None]:
+class _after_change:
     """Mark an error raised after the manager stored a change: the error hook answers it with
-    ``text``, not with "nothing was changed"."""
-    try:
-        yield
-    except Exception as error:  # any failure after the store: say the move was made
-        raise ChangeNotShown(error, text) from error
+    ``text``, not with "nothing was changed". A class, not a generator: every move enters one
+    (issue 42)."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: object) -> None:
+        if isinstance(error, Exception):  # any failure after the store: say the move was made
+            raise ChangeNotShown(error, self._text) from error
 
 
 def own_table(interaction: Interaction, session_id: int) -> Session | None:
