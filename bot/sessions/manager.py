@@ -791,7 +791,8 @@ class SessionManager:
         self._sessions[session.id] = session
         if not session.is_private:  # a private table takes no channel
             self._by_channel[session.channel_id] = session.id
-        self._locks.setdefault(session.id, asyncio.Lock())
+        if session.id not in self._locks:  # not a new Lock made per change to be dropped
+            self._locks[session.id] = asyncio.Lock()
 
     def _swap(self, session: Session) -> None:
         if session.is_live:
@@ -817,7 +818,7 @@ class SessionManager:
                 raise
             self._swap(new)
 
-        task = asyncio.ensure_future(step())
+        task = asyncio.get_running_loop().create_task(step())
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
