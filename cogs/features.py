@@ -154,11 +154,12 @@ class _Slot:
 
     def __init__(self, place: Place) -> None:
         self.place = place
+        self.public = place.public  # read at every change (issue 42): once here
         self.listener: Listener | None = None
         self.__qualname__ = f"place {place.value[0]}"
 
     async def __call__(self, change: Change) -> None:
-        if self.listener is None or (self.place.public and change.session.is_private):
+        if self.listener is None or (self.public and change.session.is_private):
             return
         await self.listener(change)
 

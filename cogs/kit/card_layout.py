@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.process.embed_reads import author_of, fields_of, footer_of
 from bot.records.errors import clip
 from cogs.kit.control_payloads import Rows, Shown
 
@@ -64,8 +65,9 @@ class Picture:
 def embed_heading(embed: discord.Embed) -> str:
     """An embed's author, title and description as one block of Markdown."""
     parts: list[str] = []
-    if embed.author.name:
-        parts.append(f"-# {embed.author.name}")
+    author = author_of(embed).get("name")  # the dict, not a proxy (issue 42)
+    if author:
+        parts.append(f"-# {author}")
     if embed.title:
         parts.append(f"### {embed.title}")
     if embed.description:
@@ -75,12 +77,14 @@ def embed_heading(embed: discord.Embed) -> str:
 
 def embed_details(embed: discord.Embed) -> str:
     """An embed's fields (name in bold, then its value) and its footer, as Markdown."""
-    parts = [f"**{item.name}**\n{item.value}" if item.name else str(item.value)
-             for item in embed.fields]
-    if embed.footer.text:
-        parts.append("\n".join(FOOTER_PREFIX + line for line in embed.footer.text.splitlines()
-                               if line.strip()))
-    return "\n".join(part for part in parts if part)
+    # the parts' dicts, not discord.py's proxies of them (bot.process.embed_reads, issue 42)
+    parts = [f"**{name}**\n{item.get('value')}" if (name := item.get("name"))
+             else str(item.get("value")) for item in fields_of(embed)]
+    footer = footer_of(embed).get("text")
+    if footer:
+        parts.append("\n".join([FOOTER_PREFIX + line for line in footer.splitlines()
+                                if line.strip()]))
+    return "\n".join([part for part in parts if part])
 
 
 def text_length(content: str | None, embeds: Sequence[discord.Embed]) -> int:

@@ -147,7 +147,7 @@ class Menu:
         grouped: dict[str, list[discord.SelectOption]] = {group.key: [] for group in groups}
         indexes = list(range(len(looks)))
         if order is not None:
-            indexes.sort(key=lambda index: order[index])
+            indexes.sort(key=order.__getitem__)
         offered = [(index, look) for index in indexes if (look := looks[index]) is not None]
         codes = action_codes([actions[index] for index, _ in offered])
         for (_, look), code in zip(offered, codes, strict=True):

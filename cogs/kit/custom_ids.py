@@ -190,7 +190,10 @@ class ControlKind(Generic[*Parts]):
         return ":".join(("tb", re.escape(self.prefix), *fields))
 
     def build(self, *parts: *Parts) -> str:
-        return checked_id(":".join(["tb", self.prefix, *map(str, parts)]))
+        custom_id = ":".join(["tb", self.prefix, *map(str, parts)])
+        if len(custom_id) > MAX_CUSTOM_ID:  # checked_id's check, without its call (issue 42)
+            return checked_id(custom_id)
+        return custom_id
 
     def parse(self, match: re.Match[str]) -> tuple[*Parts] | None:
         """The parts of a matched id; None when a number is out of its range."""

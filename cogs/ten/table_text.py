@@ -102,10 +102,10 @@ def tableau_lines(view: TenView, words: Words) -> list[str]:
 
 
 def _market_colour(colour: str, on_sale: Sequence[MarketCard]) -> str:
-    prices = " ".join(
+    prices = " ".join([  # a list: one call, not a generator resumed per card (issue 42)
         f"{card.price}×{card.copies}" if card.copies > 1 else str(card.price)
         for card in on_sale
-    )
+    ])
     return f"{colour_letter(colour)} {prices}"
 
 
