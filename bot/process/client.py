@@ -155,7 +155,10 @@ class TableBot(commands.Bot):
 
     @property
     def manager(self) -> SessionManager:
-        return _ready(self._manager, "manager")
+        manager = self._manager  # _ready's check inline: read ~14 times an action (issue 42)
+        if manager is None:
+            return _ready(manager, "manager")
+        return manager
 
     @property
     def leaderboards(self) -> Leaderboards:
