@@ -31,11 +31,14 @@ from game.split import (
 
 def level_word(words: Words, level: str | None) -> str:
     """A match level's name (``perfect``, ``strong``, ``weak``; ``no match``)."""
-    return {
-        "perfect": words.pgettext("match level", "perfect"),
-        "strong": words.pgettext("match level", "strong"),
-        "weak": words.pgettext("match level", "weak"),
-    }.get(str(level), words.pgettext("match level", "no match"))
+    # Only the level's own word is looked up (not all four, issue 42).
+    if level == "perfect":
+        return words.pgettext("match level", "perfect")
+    if level == "strong":
+        return words.pgettext("match level", "strong")
+    if level == "weak":
+        return words.pgettext("match level", "weak")
+    return words.pgettext("match level", "no match")
 
 
 def _name(names: Mapping[str, str], player: str) -> str:
