@@ -40,6 +40,9 @@ class Words:
         self.locale = Locale.parse(language.value)
         self._translations = translations
         self._templates: dict[str | tuple[str, str], _Template] = {}
+        # What a module derives from this language's texts alone, made once per Words (the
+        # button names, TEN's colour legend: issue 42). Keyed by the deriving function.
+        self.derived: dict[object, object] = {}
 
     def _learn(self, key: str | tuple[str, str], translated: str) -> _Template:
         found = (translated, "{" in translated or "}" in translated)

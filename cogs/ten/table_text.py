@@ -144,7 +144,11 @@ def player_lines(view: TenView, player: PlayerView, names: text.Names,
 
 def colour_legend(words: Words) -> str:
     """``R red B blue O orange G green``: the compact table's colour letters."""
-    return " ".join(f"{colour} {words.text(COLOUR_WORDS[colour])}" for colour in COLOURS)
+    found = words.derived.get(colour_legend)
+    if found is None:  # one Words' colour names never change: made once (issue 42)
+        found = words.derived[colour_legend] = " ".join(
+            [f"{colour} {words.text(COLOUR_WORDS[colour])}" for colour in COLOURS])
+    return str(found)
 
 
 def table_embed(view: TenView, names: text.Names, words: Words,
