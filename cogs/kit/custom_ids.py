@@ -198,10 +198,11 @@ class ControlKind(Generic[*Parts]):
     def parse(self, match: re.Match[str]) -> tuple[*Parts] | None:
         """The parts of a matched id; None when a number is out of its range."""
         try:
-            values = tuple(part.parse(match[part.name]) for part in self.parts)
+            values = tuple([part.parse(match[part.name]) for part in self.parts])
         except OutOfRange:
             return None
-        return cast(tuple[*Parts], values)
+        # not typing.cast: its argument ``tuple[*Parts]`` is built at every call (issue 42)
+        return values  # type: ignore[return-value]
 
 
 AnyKind = ControlKind[*tuple[Any, ...]]
@@ -297,7 +298,11 @@ class ButtonControl(Control[*Parts], template=r"(?!)"):
         """The button as sent (``cogs.kit.control_payloads``): what ``cls(*parts, ...)``
         writes, without the ``discord.ui`` objects."""
         kind = cls.kind
-        return ButtonPayload(cls, parts, kind.build(*parts),
+        # kind.build(*parts), inline: a render writes ~10 ids per action (issue 42)
+        custom_id = ":".join(["tb", kind.prefix, *map(str, parts)])
+        if len(custom_id) > MAX_CUSTOM_ID:
+            checked_id(custom_id)  # raises
+        return ButtonPayload(cls, parts, custom_id,
                              kind.label if label is None else label,
                              kind.style if style is None else style, emoji, disabled, row)
 
