@@ -93,7 +93,7 @@ def text_length(content: str | None, embeds: Sequence[discord.Embed]) -> int:
     blocks = [content or ""]
     for embed in embeds:
         blocks += [embed_heading(embed), embed_details(embed)]
-    return sum(len(block) for block in blocks)
+    return sum([len(block) for block in blocks])
 
 
 def _texts_within(texts: list[str], budget: int) -> list[str]:
@@ -180,7 +180,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
     ``ActionRow`` write theirs (``tests/cogs/test_card_payload.py`` compares the two), without
     building those objects and walking them again at each send (issue 42)."""
     rows = _rows(view)
-    controls = sum(len(row) + 1 for row in rows)
+    controls = len(rows) + sum([len(row) for row in rows])  # lists: no generator resumed
     # the container, one gallery, the separator before the controls, and the controls
     budget = MAX_COMPONENTS - 1 - (1 if pictures else 0) - (1 if rows else 0) - controls
     blocks: list[str | None] = []  # None: the pictures' place
@@ -196,7 +196,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
         blocks.append(None)
     if decorate is not None:
         decorated = [decorate(block) if block else block for block in blocks]
-        if sum(len(block) for block in decorated if block) <= MAX_TEXT - len(blocks):
+        if sum([len(block) for block in decorated if block]) <= MAX_TEXT - len(blocks):
             blocks = decorated
     # (room kept for the line breaks that join texts sharing a Text Display)
     texts = iter(_texts_within([block for block in blocks if block], MAX_TEXT - len(blocks)))
@@ -207,7 +207,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
         elif block and (text := next(texts, None)) is not None:
             parts.append([text])
     # Past the component budget, neighbouring texts share one Text Display (the last first).
-    while sum(part is not None for part in parts) > max(budget, 1):
+    while len(parts) - parts.count(None) > max(budget, 1):
         pairs = [i for i in range(len(parts) - 1)
                  if parts[i] is not None and parts[i + 1] is not None]
         if not pairs:

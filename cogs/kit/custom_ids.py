@@ -86,7 +86,7 @@ from cogs.kit.click_kinds import (
     LobbyAction,
     ReplayTag,
 )
-from cogs.kit.control_payloads import ButtonPayload, SelectPayload
+from cogs.kit.control_payloads import ButtonPayload, Option, SelectPayload
 from cogs.kit.unexpected_errors import answer_unexpected
 
 Item = discord.ui.Item[Any]
@@ -329,7 +329,7 @@ class SelectControl(Control[*Parts], template=r"(?!)"):
     def payload(
         cls,
         *parts: *Parts,
-        options: Sequence[discord.SelectOption] = (),
+        options: Sequence[Option] = (),
         placeholder: str | None = None,
         min_values: int = 1,
         max_values: int = 1,

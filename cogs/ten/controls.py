@@ -42,7 +42,7 @@ from cogs.kit.control_menus import (
     clip,
     number,
 )
-from cogs.kit.control_payloads import ButtonPayload, SelectPayload
+from cogs.kit.control_payloads import ButtonPayload, Option, SelectPayload
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect
 from cogs.ten.colour_words import card_name
 from game.ten import (
@@ -78,7 +78,7 @@ ENGLISH = words_for(Language.EN)
 _AMOUNT = re.compile(r"[0-9]+")
 
 
-def _amount(option: discord.SelectOption) -> str:
+def _amount(option: Option) -> str:
     found = _AMOUNT.findall(option.label)
     return found[-1] if found else option.label
 
@@ -86,7 +86,7 @@ def _amount(option: discord.SelectOption) -> str:
 def groups(words: Words) -> tuple[Group, ...]:
     """The bid and buy selects, their placeholders in ``words``."""
 
-    def bid_placeholder(options: Sequence[discord.SelectOption], chunk: int,
+    def bid_placeholder(options: Sequence[Option], chunk: int,
                         chunks: int) -> str:
         low, high = _amount(options[0]), _amount(options[-1])
         if low != high:
