@@ -163,6 +163,8 @@ class Menu:
                 ))
         for group in groups:
             options = grouped[group.key]
+            if not options:
+                continue  # no select (what the chunks below would say, without building them)
             chunks = [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
             shown = chunks[: group.max_selects] if group.max_selects is not None else chunks
             for chunk_no, chunk in enumerate(shown):

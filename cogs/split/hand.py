@@ -105,9 +105,13 @@ def prompt(step: str, actions: Sequence[SplitAction], words: Words) -> str:
 
 
 def groups(words: Words) -> tuple[Group, ...]:
-    """The hand's selects, with their placeholders in ``words``."""
-    return tuple([Group(kind, words.text(placeholder))
-                  for kind, (_, placeholder) in SELECT_KINDS.items()])
+    """The hand's selects, with their placeholders in ``words`` (made once per Words: a
+    Group is frozen, issue 42)."""
+    found = words.derived.get(groups)
+    if found is None:
+        found = words.derived[groups] = tuple([Group(kind, words.text(placeholder))
+                                               for kind, (_, placeholder) in SELECT_KINDS.items()])
+    return found  # type: ignore[return-value]
 
 
 def _option_description(view: SplitView, action: SplitAction, words: Words) -> str | None:

@@ -84,7 +84,15 @@ def _amount(option: Option) -> str:
 
 
 def groups(words: Words) -> tuple[Group, ...]:
-    """The bid and buy selects, their placeholders in ``words``."""
+    """The bid and buy selects, their placeholders in ``words`` (made once per Words: a
+    Group is frozen, issue 42)."""
+    found = words.derived.get(groups)
+    if found is None:
+        found = words.derived[groups] = _groups(words)
+    return found  # type: ignore[return-value]
+
+
+def _groups(words: Words) -> tuple[Group, ...]:
 
     def bid_placeholder(options: Sequence[Option], chunk: int,
                         chunks: int) -> str:
