@@ -211,9 +211,11 @@ class Rows:
                 raise ValueError(f"item would not fit at row {row} "
                                  f"({weights[row] + width} > 5 width)")
         else:
-            row = next((index for index, weight in enumerate(weights)
-                        if weight + width <= ROW_WIDTH), None)
-            if row is None:
+            for index, weight in enumerate(weights):  # a loop: no generator (issue 42)
+                if weight + width <= ROW_WIDTH:
+                    row = index
+                    break
+            else:
                 raise ValueError("could not find open space for item")
         weights[row] += width
         self._children.append(item)

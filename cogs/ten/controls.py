@@ -60,6 +60,7 @@ from game.ten import (
     payment_of,
     sort_key,
 )
+from game.ten.cards import SORT_KEYS
 
 PAYMENTS = Menu(button="y", select="yo")
 # The payloads of TEN's controls before they were built with the toolkit (draw, stop, pass,
@@ -161,7 +162,15 @@ def option_order(action: TenAction) -> tuple[object, ...]:
 def legal_controls(session: Session, legal: Sequence[TenAction], currency: int = 0,
                    words: Words = ENGLISH) -> Controls:
     return LEGAL.controls(session, legal, [look(action, currency, words) for action in legal],
-                          groups(words), order=[option_order(action) for action in legal])
+                          groups(words), order=_orders(legal))
+
+
+def _orders(legal: Sequence[TenAction]) -> list[tuple[object, ...]]:
+    """:func:`option_order` of each action, in one list without a call per action (issue 42:
+    a render's auction or buy lists up to 30 actions)."""
+    return [SORT_KEYS[action.card] if (kind := type(action)) is Buy  # type: ignore[union-attr]
+            else (action.amount,) if kind is Bid else ()  # type: ignore[union-attr]
+            for action in legal]
 
 
 def quick_controls(session: Session, legal: Sequence[TenAction],

@@ -243,3 +243,18 @@ def test_an_option_is_written_as_discord_py_writes_a_select_option(
     again = select.copy()
     assert again.options[0] is not ours
     assert dump(again.to_component_dict()) == dump(select.to_component_dict())
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_ten_orders_in_one_list_are_each_actions_option_order(seats: int) -> None:
+    """``cogs.ten.controls._orders`` (issue 42, round 2) against ``option_order``, for every
+    seat's legal actions at every position of a seeded game."""
+    engine = engines()["ten"]
+    checked = 0
+    for session in sessions("ten", seats, 7):
+        for player in session.state.players:
+            legal = engine.legal_actions(session.state, player)
+            assert ten_controls._orders(legal) == [
+                ten_controls.option_order(action) for action in legal]
+            checked += len(legal)
+    assert checked > 100
