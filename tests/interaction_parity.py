@@ -83,17 +83,7 @@ def interaction_view(interaction: Any) -> dict[str, Any]:
 
 
 def _ids_in(components: Any) -> list[str]:
-    found: list[str] = []
-    for component in components:
-        custom_id = getattr(component, "custom_id", None)
-        if isinstance(custom_id, str):
-            found.append(custom_id)
-        inner = list(getattr(component, "children", None) or [])
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            inner.append(accessory)
-        found.extend(_ids_in(inner))
-    return found
+    return [custom_id for _, custom_id in _types_in(components)]
 
 
 def _types_in(components: Any) -> list[tuple[int, str]]:
