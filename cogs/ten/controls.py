@@ -46,6 +46,7 @@ from cogs.kit.control_payloads import ButtonPayload, Option, SelectPayload
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect
 from cogs.ten.colour_words import card_name
 from game.ten import (
+    SORT_KEYS,
     Back,
     Bid,
     Buy,
@@ -60,7 +61,6 @@ from game.ten import (
     payment_of,
     sort_key,
 )
-from game.ten.cards import SORT_KEYS
 
 PAYMENTS = Menu(button="y", select="yo")
 # The payloads of TEN's controls before they were built with the toolkit (draw, stop, pass,
