@@ -37,7 +37,7 @@ Installed once, by ``bot.process.client`` (the process's one client).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 import discord
 import discord.interactions
@@ -112,7 +112,7 @@ class ClickedMessage(discord.Message):
         """The ``discord.components`` object of the component of type ``component_type`` with
         ``custom_id`` (None when the message has none): that one component is made."""
         data = _find(self._payload.get("components") or (), component_type, custom_id)
-        return None if data is None else _component_factory(cast(Any, data))
+        return None if data is None else _component_factory(data)  # type: ignore[arg-type]
 
 
 # The walks below are written for the interpreter: a call per nesting level, not per

@@ -35,5 +35,10 @@ BUTTON_FIELDS: dict[str, Message] = {
 
 
 def button_names(words: Words) -> dict[str, str]:
-    """Every button field of :data:`BUTTON_FIELDS` with its label in ``words``' language."""
-    return {field: words.text(label) for field, label in BUTTON_FIELDS.items()}
+    """Every button field of :data:`BUTTON_FIELDS` with its label in ``words``' language (a
+    new dict each time: a caller may add to it)."""
+    found = words.derived.get(button_names)
+    if found is None:  # the labels of one Words never change: made once (issue 42)
+        found = words.derived[button_names] = {
+            field: words.text(label) for field, label in BUTTON_FIELDS.items()}
+    return dict(found)  # type: ignore[call-overload]

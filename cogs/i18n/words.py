@@ -26,6 +26,7 @@ TEMPLATES_KEPT = 4096
 # A template and whether it has fields to fill (``{`` or ``}``: else ``format_map`` returns it
 # unchanged, whatever the fields).
 _Template = tuple[str, bool]
+_CountKey = tuple[str | None, str, str, int]
 
 
 class Words:
@@ -40,6 +41,12 @@ class Words:
         self.locale = Locale.parse(language.value)
         self._translations = translations
         self._templates: dict[str | tuple[str, str], _Template] = {}
+        # A plural text's template and its count as this language writes it, per (context,
+        # singular, plural, count): the plural form and the number looked up once (issue 42).
+        self._counts: dict[_CountKey, tuple[str, str]] = {}
+        # What a module derives from this language's texts alone, made once per Words (the
+        # button names, TEN's colour legend: issue 42). Keyed by the deriving function.
+        self.derived: dict[object, object] = {}
 
     def _learn(self, key: str | tuple[str, str], translated: str) -> _Template:
         found = (translated, "{" in translated or "}" in translated)
@@ -66,6 +73,14 @@ class Words:
         return found[0].format_map(fields) if found[1] else found[0]
 
     def ngettext(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
+        if type(count) is int and "count" not in fields:  # an int (no bool, float): a key
+            key = (None, singular, plural, count)
+            found = self._counts.get(key)
+            if found is None:
+                found = self._learn_count(
+                    key, self._translations.ngettext(singular, plural, count), count)
+            fields["count"] = found[1]
+            return found[0].format_map(fields)
         return message_fill(
             self._translations.ngettext(singular, plural, count), self._counted(count, fields)
         )
@@ -73,10 +88,24 @@ class Words:
     def npgettext(
         self, context: str, singular: str, plural: str, count: int, /, **fields: object
     ) -> str:
+        if type(count) is int and "count" not in fields:  # as ngettext
+            key = (context, singular, plural, count)
+            found = self._counts.get(key)
+            if found is None:
+                found = self._learn_count(
+                    key, self._translations.npgettext(context, singular, plural, count), count)
+            fields["count"] = found[1]
+            return found[0].format_map(fields)
         return message_fill(
             self._translations.npgettext(context, singular, plural, count),
             self._counted(count, fields),
         )
+
+    def _learn_count(self, key: _CountKey, translated: str, count: int) -> tuple[str, str]:
+        found = (translated, self.number(count))
+        if len(self._counts) < TEMPLATES_KEPT:
+            self._counts[key] = found
+        return found
 
     def lookup(self, message: str, context: str | None = None) -> str | None:
         """The raw translation of ``message`` (fields not filled), or None when there is none."""

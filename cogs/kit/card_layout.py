@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.process.embed_reads import author_of, fields_of, footer_of
 from bot.records.errors import clip
 from cogs.kit.control_payloads import Rows, Shown
 
@@ -64,8 +65,9 @@ class Picture:
 def embed_heading(embed: discord.Embed) -> str:
     """An embed's author, title and description as one block of Markdown."""
     parts: list[str] = []
-    if embed.author.name:
-        parts.append(f"-# {embed.author.name}")
+    author = author_of(embed).get("name")  # the dict, not a proxy (issue 42)
+    if author:
+        parts.append(f"-# {author}")
     if embed.title:
         parts.append(f"### {embed.title}")
     if embed.description:
@@ -75,12 +77,14 @@ def embed_heading(embed: discord.Embed) -> str:
 
 def embed_details(embed: discord.Embed) -> str:
     """An embed's fields (name in bold, then its value) and its footer, as Markdown."""
-    parts = [f"**{item.name}**\n{item.value}" if item.name else str(item.value)
-             for item in embed.fields]
-    if embed.footer.text:
-        parts.append("\n".join(FOOTER_PREFIX + line for line in embed.footer.text.splitlines()
-                               if line.strip()))
-    return "\n".join(part for part in parts if part)
+    # the parts' dicts, not discord.py's proxies of them (bot.process.embed_reads, issue 42)
+    parts = [f"**{name}**\n{item.get('value')}" if (name := item.get("name"))
+             else str(item.get("value")) for item in fields_of(embed)]
+    footer = footer_of(embed).get("text")
+    if footer:
+        parts.append("\n".join([FOOTER_PREFIX + line for line in footer.splitlines()
+                                if line.strip()]))
+    return "\n".join([part for part in parts if part])
 
 
 def text_length(content: str | None, embeds: Sequence[discord.Embed]) -> int:
@@ -89,7 +93,7 @@ def text_length(content: str | None, embeds: Sequence[discord.Embed]) -> int:
     blocks = [content or ""]
     for embed in embeds:
         blocks += [embed_heading(embed), embed_details(embed)]
-    return sum(len(block) for block in blocks)
+    return sum([len(block) for block in blocks])
 
 
 def _texts_within(texts: list[str], budget: int) -> list[str]:
@@ -176,7 +180,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
     ``ActionRow`` write theirs (``tests/cogs/test_card_payload.py`` compares the two), without
     building those objects and walking them again at each send (issue 42)."""
     rows = _rows(view)
-    controls = sum(len(row) + 1 for row in rows)
+    controls = len(rows) + sum([len(row) for row in rows])  # lists: no generator resumed
     # the container, one gallery, the separator before the controls, and the controls
     budget = MAX_COMPONENTS - 1 - (1 if pictures else 0) - (1 if rows else 0) - controls
     blocks: list[str | None] = []  # None: the pictures' place
@@ -192,7 +196,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
         blocks.append(None)
     if decorate is not None:
         decorated = [decorate(block) if block else block for block in blocks]
-        if sum(len(block) for block in decorated if block) <= MAX_TEXT - len(blocks):
+        if sum([len(block) for block in decorated if block]) <= MAX_TEXT - len(blocks):
             blocks = decorated
     # (room kept for the line breaks that join texts sharing a Text Display)
     texts = iter(_texts_within([block for block in blocks if block], MAX_TEXT - len(blocks)))
@@ -203,7 +207,7 @@ def card_view(content: str | None, embeds: Sequence[discord.Embed],
         elif block and (text := next(texts, None)) is not None:
             parts.append([text])
     # Past the component budget, neighbouring texts share one Text Display (the last first).
-    while sum(part is not None for part in parts) > max(budget, 1):
+    while len(parts) - parts.count(None) > max(budget, 1):
         pairs = [i for i in range(len(parts) - 1)
                  if parts[i] is not None and parts[i + 1] is not None]
         if not pairs:

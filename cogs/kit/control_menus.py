@@ -38,7 +38,7 @@ from cogs.i18n.common_words import MORE, PREVIOUS
 from cogs.i18n.language import Language
 from cogs.i18n.messages import N_
 from cogs.i18n.words import Words
-from cogs.kit.control_payloads import Rows, Shown
+from cogs.kit.control_payloads import Option, OptionPayload, Rows, Shown
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect
 from cogs.kit.discord_limits import clip
 from game.action_codes import action_codes
@@ -81,7 +81,7 @@ class Look:
     description: str | None = None
 
 
-Placeholder = Callable[[Sequence[discord.SelectOption], int, int], str]
+Placeholder = Callable[[Sequence[Option], int, int], str]
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class Group:
     placeholder: str | Placeholder
     max_selects: int | None = None
 
-    def placeholder_for(self, options: Sequence[discord.SelectOption], chunk: int,
+    def placeholder_for(self, options: Sequence[Option], chunk: int,
                         chunks: int) -> str:
         if callable(self.placeholder):
             return clip(self.placeholder(options, chunk, chunks), MAX_PLACEHOLDER)
@@ -144,10 +144,10 @@ class Menu:
         action; ties keep list order); groups in the order given (a look's group must be one
         of them). Each control carries its action's code."""
         controls = Controls()
-        grouped: dict[str, list[discord.SelectOption]] = {group.key: [] for group in groups}
+        grouped: dict[str, list[Option]] = {group.key: [] for group in groups}
         indexes = list(range(len(looks)))
         if order is not None:
-            indexes.sort(key=lambda index: order[index])
+            indexes.sort(key=order.__getitem__)
         offered = [(index, look) for index in indexes if (look := looks[index]) is not None]
         codes = action_codes([actions[index] for index, _ in offered])
         for (_, look), code in zip(offered, codes, strict=True):
@@ -157,13 +157,14 @@ class Menu:
                     label=clip(look.label, MAX_BUTTON_LABEL), style=look.style, emoji=look.emoji,
                 ))
             else:
-                grouped[look.group].append(discord.SelectOption(
-                    label=clip(look.label, MAX_OPTION_TEXT), value=code,
-                    description=clip(look.description, MAX_OPTION_TEXT)
-                    if look.description else None,
+                grouped[look.group].append(OptionPayload(  # as discord.SelectOption writes it
+                    clip(look.label, MAX_OPTION_TEXT), code,
+                    clip(look.description, MAX_OPTION_TEXT) if look.description else None,
                 ))
         for group in groups:
             options = grouped[group.key]
+            if not options:
+                continue  # no select (what the chunks below would say, without building them)
             chunks = [options[i : i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
             shown = chunks[: group.max_selects] if group.max_selects is not None else chunks
             for chunk_no, chunk in enumerate(shown):

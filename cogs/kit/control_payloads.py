@@ -86,6 +86,42 @@ class ButtonPayload:
         return f"<ButtonPayload {self.custom_id!r} label={self.label!r}>"
 
 
+class OptionPayload:
+    """A select's option as sent: what a ``discord.SelectOption`` holds and writes
+    (``SelectOption.to_dict``), without its property and its base class's calls (issue 42).
+    ``emoji`` is a ``PartialEmoji`` or None (the card emojis set it)."""
+
+    __slots__ = ("default", "description", "emoji", "label", "value")
+
+    def __init__(self, label: str, value: str, description: str | None = None,
+                 emoji: discord.PartialEmoji | None = None, default: bool = False) -> None:
+        self.label = label
+        self.value = value
+        self.description = description
+        self.emoji = emoji
+        self.default = default
+
+    def copy(self) -> OptionPayload:
+        return OptionPayload(self.label, self.value, self.description, self.emoji, self.default)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As ``discord.SelectOption.to_dict`` writes it."""
+        payload: dict[str, Any] = {"label": self.label, "value": self.value,
+                                   "default": self.default}
+        if self.description:
+            payload["description"] = self.description
+        if self.emoji:
+            payload["emoji"] = self.emoji.to_dict()
+        return payload
+
+    def __repr__(self) -> str:
+        return f"<OptionPayload label={self.label!r} value={self.value!r}>"
+
+
+# An option a select holds: ours, or discord.py's (a feature's own selects).
+Option = OptionPayload | discord.SelectOption
+
+
 class SelectPayload:
     """A string select as sent (``kind`` and ``parts`` as :class:`ButtonPayload`'s)."""
 
@@ -94,7 +130,7 @@ class SelectPayload:
     width: ClassVar[int] = 5
 
     def __init__(self, kind: type, parts: tuple[Any, ...], custom_id: str,
-                 options: Sequence[discord.SelectOption], placeholder: str | None,
+                 options: Sequence[Option], placeholder: str | None,
                  min_values: int, max_values: int, row: int | None) -> None:
         self.kind = kind
         self.parts = parts
@@ -109,7 +145,9 @@ class SelectPayload:
     def copy(self) -> SelectPayload:
         """Another select saying the same, its options copied (the card emojis set theirs)."""
         return SelectPayload(self.kind, self.parts, self.custom_id,
-                             [copy.copy(option) for option in self.options], self.placeholder,
+                             [option.copy() if isinstance(option, OptionPayload)
+                              else copy.copy(option) for option in self.options],
+                             self.placeholder,
                              self.min_values, self.max_values, self.row)
 
     def to_component_dict(self) -> dict[str, Any]:
@@ -173,9 +211,11 @@ class Rows:
                 raise ValueError(f"item would not fit at row {row} "
                                  f"({weights[row] + width} > 5 width)")
         else:
-            row = next((index for index, weight in enumerate(weights)
-                        if weight + width <= ROW_WIDTH), None)
-            if row is None:
+            for index, weight in enumerate(weights):  # a loop: no generator (issue 42)
+                if weight + width <= ROW_WIDTH:
+                    row = index
+                    break
+            else:
                 raise ValueError("could not find open space for item")
         weights[row] += width
         self._children.append(item)

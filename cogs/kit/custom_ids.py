@@ -86,7 +86,7 @@ from cogs.kit.click_kinds import (
     LobbyAction,
     ReplayTag,
 )
-from cogs.kit.control_payloads import ButtonPayload, SelectPayload
+from cogs.kit.control_payloads import ButtonPayload, Option, SelectPayload
 from cogs.kit.unexpected_errors import answer_unexpected
 
 Item = discord.ui.Item[Any]
@@ -190,15 +190,19 @@ class ControlKind(Generic[*Parts]):
         return ":".join(("tb", re.escape(self.prefix), *fields))
 
     def build(self, *parts: *Parts) -> str:
-        return checked_id(":".join(["tb", self.prefix, *map(str, parts)]))
+        custom_id = ":".join(["tb", self.prefix, *map(str, parts)])
+        if len(custom_id) > MAX_CUSTOM_ID:  # checked_id's check, without its call (issue 42)
+            return checked_id(custom_id)
+        return custom_id
 
     def parse(self, match: re.Match[str]) -> tuple[*Parts] | None:
         """The parts of a matched id; None when a number is out of its range."""
         try:
-            values = tuple(part.parse(match[part.name]) for part in self.parts)
+            values = tuple([part.parse(match[part.name]) for part in self.parts])
         except OutOfRange:
             return None
-        return cast(tuple[*Parts], values)
+        # not typing.cast: its argument ``tuple[*Parts]`` is built at every call (issue 42)
+        return values  # type: ignore[return-value]
 
 
 AnyKind = ControlKind[*tuple[Any, ...]]
@@ -294,7 +298,11 @@ class ButtonControl(Control[*Parts], template=r"(?!)"):
         """The button as sent (``cogs.kit.control_payloads``): what ``cls(*parts, ...)``
         writes, without the ``discord.ui`` objects."""
         kind = cls.kind
-        return ButtonPayload(cls, parts, kind.build(*parts),
+        # kind.build(*parts), inline: a render writes ~10 ids per action (issue 42)
+        custom_id = ":".join(["tb", kind.prefix, *map(str, parts)])
+        if len(custom_id) > MAX_CUSTOM_ID:
+            checked_id(custom_id)  # raises
+        return ButtonPayload(cls, parts, custom_id,
                              kind.label if label is None else label,
                              kind.style if style is None else style, emoji, disabled, row)
 
@@ -321,7 +329,7 @@ class SelectControl(Control[*Parts], template=r"(?!)"):
     def payload(
         cls,
         *parts: *Parts,
-        options: Sequence[discord.SelectOption] = (),
+        options: Sequence[Option] = (),
         placeholder: str | None = None,
         min_values: int = 1,
         max_values: int = 1,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.process.embed_reads import author_of, fields_of, footer_of, picture_urls
 from bot.records.errors import clip
 
 CONTENT = 2000
@@ -43,16 +44,21 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
         embed.title = clip(embed.title, EMBED_TITLE)
     if embed.description is not None and len(embed.description) > EMBED_DESCRIPTION:
         embed.description = clip(embed.description, EMBED_DESCRIPTION)
-    for index, item in enumerate(embed.fields):
-        name, value = str(item.name), str(item.value)
+    # The parts' dicts, not discord.py's proxies of them (bot.process.embed_reads, issue 42).
+    for index, item in enumerate(fields_of(embed)):
+        name, value = str(item.get("name")), str(item.get("value"))
         if len(name) > FIELD_NAME or len(value) > FIELD_VALUE:
             embed.set_field_at(index, name=clip(name, FIELD_NAME), value=clip(value, FIELD_VALUE),
-                               inline=bool(item.inline))
-    if embed.footer.text is not None and len(embed.footer.text) > FOOTER:
-        embed.set_footer(text=clip(embed.footer.text, FOOTER), icon_url=embed.footer.icon_url)
-    if embed.author.name is not None and len(embed.author.name) > AUTHOR:
-        embed.set_author(name=clip(embed.author.name, AUTHOR), url=embed.author.url,
-                         icon_url=embed.author.icon_url)
+                               inline=bool(item.get("inline")))
+    footer = footer_of(embed)
+    text = footer.get("text")
+    if text is not None and len(text) > FOOTER:
+        embed.set_footer(text=clip(text, FOOTER), icon_url=footer.get("icon_url"))
+    author = author_of(embed)
+    author_name = author.get("name")
+    if author_name is not None and len(author_name) > AUTHOR:
+        embed.set_author(name=clip(author_name, AUTHOR), url=author.get("url"),
+                         icon_url=author.get("icon_url"))
     return embed
 
 
@@ -88,8 +94,8 @@ def unlink_images(embeds: list[discord.Embed], filenames: set[str]) -> None:
     """Remove from ``embeds`` (in place) every image or thumbnail that names an attachment not
     in ``filenames``: Discord refuses an ``attachment://`` URL without its file."""
     for embed in embeds:
-        for url, clear in ((embed.image.url, embed.set_image),
-                           (embed.thumbnail.url, embed.set_thumbnail)):
+        image, thumbnail = picture_urls(embed)
+        for url, clear in ((image, embed.set_image), (thumbnail, embed.set_thumbnail)):
             if url and url.startswith(ATTACHMENT_SCHEME) and \
                     url.removeprefix(ATTACHMENT_SCHEME) not in filenames:
                 clear(url=None)

@@ -51,7 +51,8 @@ def wrap(pieces: Iterable[str], *, first: str = "", indent: str = "", sep: str =
     fresh = True  # nothing but the lead on the current line yet
     for piece in pieces:
         candidate = current + ("" if fresh else sep) + piece
-        if not fresh and shown_length(candidate) > width:
+        # what shows is never longer than the text: no markers to strip from a short line
+        if not fresh and len(candidate) > width and shown_length(candidate) > width:
             lines.append(current)
             current, fresh = indent + piece, False
             continue

@@ -8,7 +8,6 @@ button; a select ``s:{kind}:{chunk}`` whose option values are codes, ``discard:7
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import discord
 
@@ -106,9 +105,13 @@ def prompt(step: str, actions: Sequence[SplitAction], words: Words) -> str:
 
 
 def groups(words: Words) -> tuple[Group, ...]:
-    """The hand's selects, with their placeholders in ``words``."""
-    return tuple(Group(kind, words.text(placeholder))
-                 for kind, (_, placeholder) in SELECT_KINDS.items())
+    """The hand's selects, with their placeholders in ``words`` (made once per Words: a
+    Group is frozen, issue 42)."""
+    found = words.derived.get(groups)
+    if found is None:
+        found = words.derived[groups] = tuple([Group(kind, words.text(placeholder))
+                                               for kind, (_, placeholder) in SELECT_KINDS.items()])
+    return found  # type: ignore[return-value]
 
 
 def _option_description(view: SplitView, action: SplitAction, words: Words) -> str | None:
@@ -119,26 +122,35 @@ def _option_description(view: SplitView, action: SplitAction, words: Words) -> s
     return None
 
 
+# A card's place in rank, then suit order (A♠ A♥ A♦ A♣ 2♠ …), as hands are sorted: looked up,
+# not computed per option (issue 42).
+_FACES: dict[str, int] = {rank + suit: rank_no * len(SUITS) + suit_no
+                          for rank_no, rank in enumerate(RANKS)
+                          for suit_no, suit in enumerate(SUITS)}
+
+
 def _face(card: str) -> int:
     """A card's place in rank, then suit order (A♠ A♥ A♦ A♣ 2♠ …), as hands are sorted."""
-    return RANKS.index(card[:-1]) * len(SUITS) + SUITS.index(card[-1])
+    return _FACES[card]
 
 
 def option_order(action: SplitAction) -> tuple[int, ...]:
     """Where an action's option stands in its select: picks by row position, the others by
     their cards in rank and suit order (the hand's order)."""
-    fields: dict[str, Any] = action.model_dump()
+    # The action's fields read as they are (not ``model_dump``'s dict of them, issue 42);
+    # mypy narrows no union by the ``type`` field: hence the ignores.
     kind = action.type
     if kind == ActionType.PICK:
-        return (fields.get("pos") or 0,)
+        return (action.pos or 0,)  # type: ignore[union-attr]
     if kind in (ActionType.MATCH, ActionType.LAY):
-        return tuple(sorted((_face(fields["a"]), _face(fields["b"]))))
+        return tuple(sorted((_FACES[action.a], _FACES[action.b])))  # type: ignore[union-attr]
     if kind == ActionType.UPGRADE:
-        return (_face(fields["card"]), _face(fields["replace"]), fields["match"])
+        return (_FACES[action.card], _FACES[action.replace],  # type: ignore[union-attr]
+                action.match)  # type: ignore[union-attr]
     if kind == ActionType.DISCARD:
-        return (_face(fields["card"]),)
+        return (_FACES[action.card],)  # type: ignore[union-attr]
     if kind == ActionType.SWAP:
-        return (fields["mine"], fields["theirs"])
+        return (action.mine, action.theirs)  # type: ignore[union-attr]
     return ()
 
 

@@ -31,11 +31,14 @@ from game.split import (
 
 def level_word(words: Words, level: str | None) -> str:
     """A match level's name (``perfect``, ``strong``, ``weak``; ``no match``)."""
-    return {
-        "perfect": words.pgettext("match level", "perfect"),
-        "strong": words.pgettext("match level", "strong"),
-        "weak": words.pgettext("match level", "weak"),
-    }.get(str(level), words.pgettext("match level", "no match"))
+    # Only the level's own word is looked up (not all four, issue 42).
+    if level == "perfect":
+        return words.pgettext("match level", "perfect")
+    if level == "strong":
+        return words.pgettext("match level", "strong")
+    if level == "weak":
+        return words.pgettext("match level", "weak")
+    return words.pgettext("match level", "no match")
 
 
 def _name(names: Mapping[str, str], player: str) -> str:
@@ -46,18 +49,20 @@ def action_label(
     state: SplitState, action: SplitAction, names: Mapping[str, str], words: Words
 ) -> str:
     """A short button / menu label for an action the hand offers."""
-    if isinstance(action, Draw):
-        return words.gettext("Draw a card")
+    # The most offered first (a hand's discards, then its matches): one isinstance for most
+    # actions, not up to ten (issue 42); the classes are disjoint, so the order says nothing.
+    if isinstance(action, Discard):
+        return words.gettext("Discard {card}", card=action.card)
+    if isinstance(action, MakeMatch | LayMatch):
+        level = LEVEL_NAMES.get(face_level(parse_face(action.a), parse_face(action.b)))
+        return words.gettext("Match {first}+{second} ({level})", first=action.a,
+                             second=action.b, level=level_word(words, level))
     if isinstance(action, Pick):
         count = len(state.row) - action.pos if action.pos is not None else 1
         if count > 1:
             return words.ngettext("Pick {card} (+{count} card)", "Pick {card} (+{count} cards)",
                                   count - 1, card=action.card)
         return words.gettext("Pick {card}", card=action.card)
-    if isinstance(action, MakeMatch | LayMatch):
-        level = LEVEL_NAMES.get(face_level(parse_face(action.a), parse_face(action.b)))
-        return words.gettext("Match {first}+{second} ({level})", first=action.a,
-                             second=action.b, level=level_word(words, level))
     if isinstance(action, Upgrade):
         match = state.matches[action.match]
         halves = [FACE_OF[card] for card in match.halves]
@@ -71,18 +76,18 @@ def action_label(
             return words.gettext("{card} on {match} for {replaced}: {level}", **fields)
         return words.gettext("{card} on {match} for {replaced}: {level} (take from {name})",
                              name=_name(names, owner), **fields)
+    if isinstance(action, Draw):
+        return words.gettext("Draw a card")
+    if isinstance(action, Swap):
+        mine, theirs = state.matches[action.mine], state.matches[action.theirs]
+        return words.gettext("Swap {mine} for {name}'s {theirs}", mine=pair_name(mine.halves),
+                             name=_name(names, state.players[theirs.owner]),
+                             theirs=pair_name(theirs.halves))
     if isinstance(action, Target):
         return words.gettext("Mark {name}", name=_name(names, action.player))
     if isinstance(action, BonusDraw):
         return words.gettext("Draw a bonus card")
     if isinstance(action, Skip):
         return words.gettext("Skip the bonus")
-    if isinstance(action, Swap):
-        mine, theirs = state.matches[action.mine], state.matches[action.theirs]
-        return words.gettext("Swap {mine} for {name}'s {theirs}", mine=pair_name(mine.halves),
-                             name=_name(names, state.players[theirs.owner]),
-                             theirs=pair_name(theirs.halves))
-    if isinstance(action, Discard):
-        return words.gettext("Discard {card}", card=action.card)
     assert isinstance(action, Done)
     return words.text(DONE_LAYING_DOWN)

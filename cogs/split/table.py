@@ -109,7 +109,7 @@ def row_lines(view: SplitView, words: Words) -> list[str]:
     current = f"{head} `1`"
     for position, card in enumerate(view.row, start=1):
         candidate = f"{current} {card}"
-        if position > 1 and shown_length(candidate) > LINE_WIDTH:
+        if position > 1 and len(candidate) > LINE_WIDTH and shown_length(candidate) > LINE_WIDTH:
             lines.append(current)
             candidate = f"`{position}` {card}"
         current = candidate

@@ -42,10 +42,11 @@ from cogs.kit.control_menus import (
     clip,
     number,
 )
-from cogs.kit.control_payloads import ButtonPayload, SelectPayload
+from cogs.kit.control_payloads import ButtonPayload, Option, SelectPayload
 from cogs.kit.custom_ids import NOT_AVAILABLE, ActButton, ActSelect
 from cogs.ten.colour_words import card_name
 from game.ten import (
+    SORT_KEYS,
     Back,
     Bid,
     Buy,
@@ -78,15 +79,23 @@ ENGLISH = words_for(Language.EN)
 _AMOUNT = re.compile(r"[0-9]+")
 
 
-def _amount(option: discord.SelectOption) -> str:
+def _amount(option: Option) -> str:
     found = _AMOUNT.findall(option.label)
     return found[-1] if found else option.label
 
 
 def groups(words: Words) -> tuple[Group, ...]:
-    """The bid and buy selects, their placeholders in ``words``."""
+    """The bid and buy selects, their placeholders in ``words`` (made once per Words: a
+    Group is frozen, issue 42)."""
+    found = words.derived.get(groups)
+    if found is None:
+        found = words.derived[groups] = _groups(words)
+    return found  # type: ignore[return-value]
 
-    def bid_placeholder(options: Sequence[discord.SelectOption], chunk: int,
+
+def _groups(words: Words) -> tuple[Group, ...]:
+
+    def bid_placeholder(options: Sequence[Option], chunk: int,
                         chunks: int) -> str:
         low, high = _amount(options[0]), _amount(options[-1])
         if low != high:
@@ -113,39 +122,55 @@ def group_of(action: TenAction) -> str | None:
 
 def look(action: TenAction, currency: int, words: Words = ENGLISH) -> Look | None:
     """How a legal action is shown (None: not offered as a control of its own)."""
-    if isinstance(action, Draw):
+    # The action's own class, compared (the TEN actions have no subclasses): no isinstance
+    # call per kind tried, for every legal action of every render (issue 42). mypy narrows
+    # no union by a class held in a variable: hence the ignores.
+    kind = type(action)
+    if kind is Bid:
+        return Look(words.gettext("Bid {amount}", amount=action.amount),  # type: ignore[union-attr]
+                    group=BID_GROUP)
+    if kind is Buy:
+        card = action.card  # type: ignore[union-attr]
+        return Look(words.gettext("{card} — price {price}", card=card_name(card, words),
+                                  price=card[1]), group=BUY_GROUP)
+    if kind is Draw:
         return Look(words.text(FLIP), style=discord.ButtonStyle.primary, emoji="🃏")
-    if isinstance(action, Stop):
-        label = (words.gettext("Stop — take numbers") if action.take == "numbers"
+    if kind is Stop:
+        label = (words.gettext("Stop — take numbers")
+                 if action.take == "numbers"  # type: ignore[union-attr]
                  else words.gettext("Stop — take currency ({currency})", currency=currency))
         return Look(label, style=discord.ButtonStyle.success)
-    if isinstance(action, Pass):
+    if kind is Pass:
         return Look(words.text(PASS), style=discord.ButtonStyle.danger)
-    if isinstance(action, Bid):
-        return Look(words.gettext("Bid {amount}", amount=action.amount), group=BID_GROUP)
-    if isinstance(action, Skip):
+    if kind is Skip:
         return Look(words.gettext("Skip — buy nothing"))
-    if isinstance(action, Buy):
-        return Look(words.gettext("{card} — price {price}", card=card_name(action.card, words),
-                                  price=action.card[1]), group=BUY_GROUP)
-    if isinstance(action, Back):
+    if kind is Back:
         return Look(words.gettext("Choose another card"))
     return None  # a payment: offered through PAYMENTS
 
 
 def option_order(action: TenAction) -> tuple[object, ...]:
     """Market cards by colour, then price (the market's order); bids by amount."""
-    if isinstance(action, Buy):
-        return sort_key(action.card)
-    if isinstance(action, Bid):
-        return (action.amount,)
+    kind = type(action)  # as in look()
+    if kind is Buy:
+        return sort_key(action.card)  # type: ignore[union-attr]
+    if kind is Bid:
+        return (action.amount,)  # type: ignore[union-attr]
     return ()
 
 
 def legal_controls(session: Session, legal: Sequence[TenAction], currency: int = 0,
                    words: Words = ENGLISH) -> Controls:
     return LEGAL.controls(session, legal, [look(action, currency, words) for action in legal],
-                          groups(words), order=[option_order(action) for action in legal])
+                          groups(words), order=_orders(legal))
+
+
+def _orders(legal: Sequence[TenAction]) -> list[tuple[object, ...]]:
+    """:func:`option_order` of each action, in one list without a call per action (issue 42:
+    a render's auction or buy lists up to 30 actions)."""
+    return [SORT_KEYS[action.card] if (kind := type(action)) is Buy  # type: ignore[union-attr]
+            else (action.amount,) if kind is Bid else ()  # type: ignore[union-attr]
+            for action in legal]
 
 
 def quick_controls(session: Session, legal: Sequence[TenAction],

@@ -102,10 +102,10 @@ def tableau_lines(view: TenView, words: Words) -> list[str]:
 
 
 def _market_colour(colour: str, on_sale: Sequence[MarketCard]) -> str:
-    prices = " ".join(
+    prices = " ".join([  # a list: one call, not a generator resumed per card (issue 42)
         f"{card.price}×{card.copies}" if card.copies > 1 else str(card.price)
         for card in on_sale
-    )
+    ])
     return f"{colour_letter(colour)} {prices}"
 
 
@@ -144,7 +144,11 @@ def player_lines(view: TenView, player: PlayerView, names: text.Names,
 
 def colour_legend(words: Words) -> str:
     """``R red B blue O orange G green``: the compact table's colour letters."""
-    return " ".join(f"{colour} {words.text(COLOUR_WORDS[colour])}" for colour in COLOURS)
+    found = words.derived.get(colour_legend)
+    if found is None:  # one Words' colour names never change: made once (issue 42)
+        found = words.derived[colour_legend] = " ".join(
+            [f"{colour} {words.text(COLOUR_WORDS[colour])}" for colour in COLOURS])
+    return str(found)
 
 
 def table_embed(view: TenView, names: text.Names, words: Words,

@@ -38,7 +38,7 @@ def name(names: Names, player: PlayerId | None, words: Words = ENGLISH) -> str:
 
 
 def cards_line(notes: Sequence[str], words: Words = ENGLISH) -> str:
-    return ", ".join(card_name(note, words) for note in notes) if notes else "—"
+    return ", ".join([card_name(note, words) for note in notes]) if notes else "—"
 
 
 def _run_token(colour: str, number: int, note: str) -> str:
@@ -63,7 +63,7 @@ def run_line(run: RunView, words: Words = ENGLISH) -> str | None:
 
 def spare_cards(player: PlayerView) -> list[str]:
     """The collection cards outside every scoring run (display order)."""
-    in_runs = Counter(note for run in player.runs for note in run.cards)
+    in_runs = Counter([note for run in player.runs for note in run.cards])  # a list: one call
     spare: list[str] = []
     for note in player.collection:
         if in_runs[note]:

@@ -14,7 +14,7 @@ actions), ``rules`` (the transitions), ``payments`` and ``spending`` (what may p
 """
 
 from game.ten import data
-from game.ten.cards import KNOWN_NOTATIONS, display, sort_key
+from game.ten.cards import KNOWN_NOTATIONS, SORT_KEYS, display, sort_key
 from game.ten.data import BUST_TOKEN_VALUE, COLOUR_NAMES, COLOURS
 from game.ten.engine import TenEngine
 from game.ten.lessons import Lesson
@@ -39,6 +39,7 @@ __all__ = [
     "COLOURS",
     "COLOUR_NAMES",
     "KNOWN_NOTATIONS",
+    "SORT_KEYS",
     "ActionType",
     "Back",
     "Bid",

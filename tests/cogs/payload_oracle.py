@@ -1,6 +1,8 @@
 """The builder of controls before issue 42's fifth pass, kept as the oracle of
 ``cogs.kit.control_payloads``: each kind's ``payload`` factory building the kind's
-``DynamicItem`` itself, and a ``discord.ui.View`` placing the items."""
+``DynamicItem`` itself (a select's options ``discord.SelectOption``s, as
+``cogs.kit.control_menus`` made them before its ``OptionPayload``s), and a
+``discord.ui.View`` placing the items."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs.kit import custom_ids
-from cogs.kit.control_payloads import Rows
+from cogs.kit.control_payloads import OptionPayload, Rows
 from cogs.kit.view_memo import VersionMemo
 
 
@@ -26,6 +28,13 @@ def discord_objects() -> Iterator[None]:
     VersionMemo.of = lambda self, session, key, build: build()  # type: ignore[method-assign]
 
     def real(cls: Any, *parts: Any, **looks: Any) -> Any:
+        if "options" in looks:  # the options as discord.py's, built from the same fields
+            looks["options"] = [
+                discord.SelectOption(label=option.label, value=option.value,
+                                     description=option.description, emoji=option.emoji,
+                                     default=option.default)
+                if isinstance(option, OptionPayload) else option
+                for option in looks["options"]]
         return cls(*parts, **looks)
 
     custom_ids.ButtonControl.payload = classmethod(real)  # type: ignore[assignment,method-assign]

@@ -29,7 +29,7 @@ from cogs.hints.hint_button import hint_buttons
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.kit.card_layout import Card, card_view
-from cogs.kit.control_payloads import ButtonPayload, Rows, SelectPayload, as_rows
+from cogs.kit.control_payloads import ButtonPayload, OptionPayload, Rows, SelectPayload, as_rows
 from cogs.kit.custom_ids import ActButton, ActSelect, HandButton, HintButton, InfoButton, InfoKind
 from cogs.kit.discord_limits import fit_content, fit_embeds
 from cogs.rendering.table_renders import lobby_render, with_clock
@@ -221,3 +221,40 @@ def test_the_table_controls_are_built_once_per_version_and_handed_out_as_copies(
     later = replace(session, version=session.version + 1)
     assert ui.ping_controls(later, [], english)[0].custom_id != shared[0].custom_id
     assert ui.table_controls.built == 4
+
+
+@pytest.mark.parametrize("description", [None, "", "Row position 2 of 3"])
+@pytest.mark.parametrize("emoji", [None, "🃏", discord.PartialEmoji(name="c7", id=1234)])
+@pytest.mark.parametrize("default", [False, True])
+def test_an_option_is_written_as_discord_py_writes_a_select_option(
+        description: str | None, emoji: str | discord.PartialEmoji | None,
+        default: bool) -> None:
+    """``OptionPayload`` (issue 42, round 2) against ``discord.SelectOption``, field for
+    field, and its copy apart from it (the card emojis set a copy's emoji)."""
+    theirs = discord.SelectOption(label="Bid 3", value="bid:3", description=description,
+                                  emoji=emoji, default=default)
+    ours = OptionPayload("Bid 3", "bid:3", description, theirs.emoji, default)
+    assert dump(ours.to_dict()) == dump(theirs.to_dict())
+    copied = ours.copy()
+    copied.emoji = None
+    assert dump(ours.to_dict()) == dump(theirs.to_dict())
+    select = SelectPayload(ActSelect, (1, 2, "s:bid:0"), "tb:sel:1:2:s:bid:0", [ours], "p",
+                           1, 1, None)
+    again = select.copy()
+    assert again.options[0] is not ours
+    assert dump(again.to_component_dict()) == dump(select.to_component_dict())
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_ten_orders_in_one_list_are_each_actions_option_order(seats: int) -> None:
+    """``cogs.ten.controls._orders`` (issue 42, round 2) against ``option_order``, for every
+    seat's legal actions at every position of a seeded game."""
+    engine = engines()["ten"]
+    checked = 0
+    for session in sessions("ten", seats, 7):
+        for player in session.state.players:
+            legal = engine.legal_actions(session.state, player)
+            assert ten_controls._orders(legal) == [
+                ten_controls.option_order(action) for action in legal]
+            checked += len(legal)
+    assert checked > 100

@@ -168,3 +168,15 @@ async def test_a_leaderboard_id_out_of_range_is_refused(table: Table) -> None:
     ia = table.interaction(ANA)
     await click(ia, f"tb:lb:{2**64}:count:all:0:n")
     assert_refused(ia.last, "This leaderboard belongs to another server.")
+
+
+def test_a_payload_writes_the_id_its_kind_builds_and_refuses_one_too_long() -> None:
+    """Issue 42: ``payload`` writes the id inline; it must stay ``kind.build``'s, checked."""
+    button = ActButton.payload(12, 3, "a:draw", label="Flip")
+    assert button.custom_id == ActButton.kind.build(12, 3, "a:draw") == "tb:act:12:3:a:draw"
+    select = ActSelect.payload(12, 3, "s:buy:0", options=[discord.SelectOption(label="x")])
+    assert select.custom_id == ActSelect.kind.build(12, 3, "s:buy:0")
+    with pytest.raises(ValueError, match="longer than"):
+        ActButton.payload(12, 3, "a:" + "x" * 100, label="Flip")
+    with pytest.raises(ValueError, match="longer than"):
+        ActSelect.payload(12, 3, "s:" + "x" * 100)

@@ -97,3 +97,33 @@ def test_a_table_in_the_servers_language() -> None:
         if spanish.view else []
     assert labels == ["Mi mano", "Reglas", "Puntuaciones", "Registro"]
     assert split.table(session).embeds[0].title.startswith("SPLIT · round 1/3")  # English
+
+
+def test_wrap_breaks_lines_where_it_measured_every_line_before() -> None:
+    """``wrap`` measures a line's shown characters only when it is longer than the width
+    (issue 42, round 2): the lines are those of measuring every candidate, markers or not."""
+    import random
+
+    def measured(pieces: list[str], first: str, indent: str, sep: str, width: int) -> list[str]:
+        lines: list[str] = []
+        current, fresh = first, True
+        for piece in pieces:
+            candidate = current + ("" if fresh else sep) + piece
+            if not fresh and shown_length(candidate) > width:
+                lines.append(current)
+                current, fresh = indent + piece, False
+                continue
+            current, fresh = candidate, False
+        if not fresh or current:
+            lines.append(current)
+        return lines
+
+    rng = random.Random(42)
+    alphabet = ["a", "b", "**", "`", " ", "é", "🟥"]
+    for _ in range(2000):
+        pieces = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 9)))
+                  for _ in range(rng.randint(0, 8))]
+        first = rng.choice(["", "**Ana** · ", "Market: "])
+        width = rng.randint(4, 30)
+        assert wrap(pieces, first=first, indent="   ", sep=" · ", width=width) == measured(
+            pieces, first, "   ", " · ", width)

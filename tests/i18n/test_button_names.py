@@ -11,6 +11,9 @@ from cogs.i18n.button_check import button_problems, labels_of
 from cogs.i18n.button_names import BUTTON_FIELDS, button_names
 from cogs.i18n.catalog_check import forms, placeholders
 from cogs.i18n.catalogs import TEMPLATE_PATH, TRANSLATED, po_path, read_catalog
+from cogs.ten.colour_words import COLOUR_WORDS
+from cogs.ten.table_text import colour_legend
+from game.ten import COLOURS
 
 
 def _every_label() -> set[str]:
@@ -99,3 +102,25 @@ def test_a_gujarati_text_names_the_button_before_the_verb() -> None:
     assert problems == [
         "(None, 'Then press Done.'): form 0: presses 'પછી Done', which is no button label here"
     ]
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_button_names_made_once_per_words_and_handed_out_as_copies(language: Language) -> None:
+    """Issue 42: the labels are made once per Words; each caller gets its own dict, so one
+    that adds to it changes no other caller's."""
+    words = words_for(language)
+    first = button_names(words)
+    assert first == {field: words.text(label) for field, label in BUTTON_FIELDS.items()}
+    first["join_button"] = "changed"
+    first["extra"] = "added"
+    again = button_names(words)
+    assert again is not first
+    assert again == {field: words.text(label) for field, label in BUTTON_FIELDS.items()}
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_ten_colour_legend_made_once_per_words(language: Language) -> None:
+    words = words_for(language)
+    expected = " ".join(f"{colour} {words.text(COLOUR_WORDS[colour])}" for colour in COLOURS)
+    assert colour_legend(words) == expected
+    assert colour_legend(words) == expected

@@ -153,3 +153,63 @@ def test_the_templates_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None
     assert words.gettext("{{braces}} {x}", x=1) == "{braces} 1"
     with pytest.raises(KeyError):
         words.gettext("missing {field}")
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_every_plural_text_counted_once_is_what_ngettext_gives(language: Language) -> None:
+    """``Words`` keeps a plural text's template and its count as written per count (issue 42,
+    round 2): every plural message of the template catalog, for counts that take each form,
+    asked twice (learnt, then kept), is gettext's form filled with the count in the
+    language's digits, as before; a count passed as a field is refused, as before."""
+    import string
+
+    from babel.numbers import format_decimal
+
+    from cogs.i18n.catalogs import TEMPLATE_PATH, compile_catalog, po_path, read_catalog
+    from cogs.i18n.language import DEFAULT_LANGUAGE
+    from cogs.i18n.words import Words, message_fill
+
+    if language is DEFAULT_LANGUAGE:
+        import gettext
+
+        raw: gettext.NullTranslations = gettext.NullTranslations()
+    else:
+        raw = compile_catalog(read_catalog(po_path(language), language))
+    words = Words(language, raw)
+    checked = 0
+    for entry in read_catalog(TEMPLATE_PATH):
+        if not isinstance(entry.id, tuple):
+            continue
+        singular, plural = entry.id[0], entry.id[1]
+        context = entry.context
+        for count in (0, 1, 2, 5, 21, 1000, 1234, 1_000_000):
+            translated = (raw.ngettext(singular, plural, count) if context is None
+                          else raw.npgettext(context, singular, plural, count))
+            names = {name for _, name, _, _ in string.Formatter().parse(translated)
+                     if name and name != "count"}
+            fields: dict[str, object] = {name: f"<{name}>" for name in names}
+            expected = message_fill(translated, {
+                **fields, "count": format_decimal(count, locale=words.locale)})
+            for _ in range(2):
+                if context is None:
+                    assert words.ngettext(singular, plural, count, **fields) == expected
+                else:
+                    assert words.npgettext(context, singular, plural, count,
+                                           **fields) == expected
+            checked += 1
+    assert checked > 50
+    with pytest.raises(TypeError):
+        words.ngettext("{count} card", "{count} cards", 2, count=3)
+
+
+def test_the_counted_texts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gettext
+
+    from cogs.i18n import words as words_module
+
+    monkeypatch.setattr(words_module, "TEMPLATES_KEPT", 10)
+    words = words_module.Words(Language.EN, gettext.NullTranslations())
+    for number in range(50):
+        assert words.ngettext("{count} card", "{count} cards", number) == (
+            f"{number} card" if number == 1 else f"{number} cards")
+    assert len(words._counts) == 10
