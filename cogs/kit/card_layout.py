@@ -34,9 +34,9 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.process.embed_reads import author_of, fields_of, footer_of
 from bot.records.errors import clip
 from cogs.kit.control_payloads import Rows, Shown
+from cogs.kit.embed_reads import author_of, fields_of, footer_of
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -77,7 +77,7 @@ def embed_heading(embed: discord.Embed) -> str:
 
 def embed_details(embed: discord.Embed) -> str:
     """An embed's fields (name in bold, then its value) and its footer, as Markdown."""
-    # the parts' dicts, not discord.py's proxies of them (bot.process.embed_reads, issue 42)
+    # the parts' dicts, not discord.py's proxies of them (cogs.kit.embed_reads, issue 42)
     parts = [f"**{name}**\n{item.get('value')}" if (name := item.get("name"))
              else str(item.get("value")) for item in fields_of(embed)]
     footer = footer_of(embed).get("text")

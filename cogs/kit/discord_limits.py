@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.process.embed_reads import author_of, fields_of, footer_of, picture_urls
 from bot.records.errors import clip
+from cogs.kit.embed_reads import author_of, fields_of, footer_of, picture_urls
 
 CONTENT = 2000
 EMBEDS = 10
@@ -44,7 +44,7 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
         embed.title = clip(embed.title, EMBED_TITLE)
     if embed.description is not None and len(embed.description) > EMBED_DESCRIPTION:
         embed.description = clip(embed.description, EMBED_DESCRIPTION)
-    # The parts' dicts, not discord.py's proxies of them (bot.process.embed_reads, issue 42).
+    # The parts' dicts, not discord.py's proxies of them (cogs.kit.embed_reads, issue 42).
     for index, item in enumerate(fields_of(embed)):
         name, value = str(item.get("name")), str(item.get("value"))
         if len(name) > FIELD_NAME or len(value) > FIELD_VALUE:

@@ -11,7 +11,7 @@ such calls per stored TEN action. These functions read the dicts the proxies are
 ``to_dict`` sends) and must never change them: a change goes through the embed's setters.
 
 This relies on discord.py's private layout of ``Embed``:
-``tests/bot/test_embed_reads.py`` fails when a read here and the public proxy disagree.
+``tests/cogs/test_embed_reads.py`` fails when a read here and the public proxy disagree.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``bot.process.embed_reads`` reads discord.py's private layout of ``Embed``: these fail
+"""``cogs.kit.embed_reads`` reads discord.py's private layout of ``Embed``: these fail
 when its reads and the public proxies (``footer``, ``author``, ``fields``, ``image``,
 ``thumbnail``) disagree, for embeds with and without each part."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.process.embed_reads import author_of, fields_of, footer_of, picture_urls
+from cogs.kit.embed_reads import author_of, fields_of, footer_of, picture_urls
 
 
 def _embeds() -> list[discord.Embed]:
