@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 from datetime import date, timedelta
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from cogs.i18n import common_words as cw
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
+from cogs.i18n.words import Words
 
 PLAYERS = {
     Language.EN: ("1 player", "2 players"),
@@ -101,6 +103,19 @@ def test_dates_in_the_language() -> None:
     assert words_for(Language.SQ).date(day) == "1 dhj 2026"
 
 
+def fresh_words(language: Language) -> tuple[gettext.NullTranslations, Words]:
+    """The language's compiled catalog and a ``Words`` over it that has kept nothing yet."""
+    from cogs.i18n.catalogs import compile_catalog, po_path, read_catalog
+    from cogs.i18n.language import DEFAULT_LANGUAGE
+
+    raw: gettext.NullTranslations
+    if language is DEFAULT_LANGUAGE:
+        raw = gettext.NullTranslations()
+    else:
+        raw = compile_catalog(read_catalog(po_path(language), language))
+    return raw, Words(language, raw)
+
+
 @pytest.mark.parametrize("language", list(Language))
 def test_every_catalog_text_looked_up_once_is_what_gettext_gives(language: Language) -> None:
     """``Words`` keeps each text's template after its first use (issue 42): every message of
@@ -108,18 +123,11 @@ def test_every_catalog_text_looked_up_once_is_what_gettext_gives(language: Langu
     translation filled as before, a template without fields included."""
     import string
 
-    from cogs.i18n.catalogs import TEMPLATE_PATH, compile_catalog, po_path, read_catalog
-    from cogs.i18n.language import DEFAULT_LANGUAGE
+    from cogs.i18n.catalogs import TEMPLATE_PATH, read_catalog
     from cogs.i18n.messages import Message
-    from cogs.i18n.words import Words, message_fill
+    from cogs.i18n.words import message_fill
 
-    if language is DEFAULT_LANGUAGE:
-        import gettext
-
-        raw: gettext.NullTranslations = gettext.NullTranslations()
-    else:
-        raw = compile_catalog(read_catalog(po_path(language), language))
-    words = Words(language, raw)
+    raw, words = fresh_words(language)
     checked = 0
     for entry in read_catalog(TEMPLATE_PATH):
         if not entry.id or isinstance(entry.id, tuple):
@@ -165,17 +173,10 @@ def test_every_plural_text_counted_once_is_what_ngettext_gives(language: Languag
 
     from babel.numbers import format_decimal
 
-    from cogs.i18n.catalogs import TEMPLATE_PATH, compile_catalog, po_path, read_catalog
-    from cogs.i18n.language import DEFAULT_LANGUAGE
-    from cogs.i18n.words import Words, message_fill
+    from cogs.i18n.catalogs import TEMPLATE_PATH, read_catalog
+    from cogs.i18n.words import message_fill
 
-    if language is DEFAULT_LANGUAGE:
-        import gettext
-
-        raw: gettext.NullTranslations = gettext.NullTranslations()
-    else:
-        raw = compile_catalog(read_catalog(po_path(language), language))
-    words = Words(language, raw)
+    raw, words = fresh_words(language)
     checked = 0
     for entry in read_catalog(TEMPLATE_PATH):
         if not isinstance(entry.id, tuple):
