@@ -58,3 +58,38 @@ def test_log_json_is_bounded_and_never_serves_another_event(
         assert log_json(events) == expected
         assert len(sql._LOG_JSON) <= 5
     assert log_json([]) == "[]"
+
+
+def test_a_log_keyed_by_its_session_takes_its_tail_from_the_last_one_only_when_it_is_that(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each version's log (the last 12 events, ``extend_log``) written with the session's key
+    is what ``json.dumps`` of it gives: a tail of the previous log (taken from its JSON), a log
+    that shares no event with it, an equal event that is another object (written again), an
+    emptied log; the memo of logs stays bounded."""
+    from collections import OrderedDict
+
+    from game.base import Event
+
+    monkeypatch.setattr(sql, "_LAST_LOGS", OrderedDict())
+    monkeypatch.setattr(sql, "LAST_LOGS_KEPT", 3)
+
+    def dumped(log: tuple[Event, ...]) -> str:
+        return json.dumps([log_entry(event) for event in log], ensure_ascii=False)
+
+    log: tuple[Event, ...] = ()
+    for number in range(40):
+        new = tuple(Event("draw", str(number % 3), {"n": number, "k": "ñ"})
+                    for _ in range(number % 3 + 1))
+        log = (*log, *new)[-12:]
+        assert log_json(log, 7) == dumped(log)
+        assert log_json(log, 7) == dumped(log)  # the same log again
+        other = (Event("pass", None), *log[1:])  # its first event another one
+        assert log_json(other, 7) == dumped(other)
+        again = tuple(Event(event.kind, event.actor, dict(reversed(event.data.items())))
+                      for event in log)  # equal events, other objects, keys in another order
+        assert log_json(again, 7) == dumped(again) != dumped(log)
+        assert log_json(log, number) == dumped(log)
+        assert len(sql._LAST_LOGS) <= 3
+    assert log_json((), 7) == "[]"
+    assert log_json(log, 7) == dumped(log)
