@@ -44,7 +44,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -174,7 +174,10 @@ class Render:
 def as_card(render: Render) -> Render:
     """``render`` sent as one Components V2 card (the table, a player's view, the final post
     and replays; ``cogs.kit.card_layout``)."""
-    return replace(render, card=True)
+    # ``replace(render, card=True)`` written out: ``dataclasses.replace`` is ~10 Python calls,
+    # and every card sent makes one (issue 42, sixth pass; tests/cogs/test_render_copies.py
+    # fails if Render's fields change).
+    return Render(render.content, render.embeds, render.view, render.files, True, render.emojis)
 
 
 @dataclass(frozen=True)

@@ -295,7 +295,9 @@ def without_picture(render: Render) -> Render:
 def text_only(render: Render) -> Render:
     """``render`` for a reader with pictures off (the text-only mode): no files, and cards
     named in plain text, without their emojis (``cogs.kit.card_emojis``)."""
-    return replace(render, files=[], emojis=False)
+    # ``replace(render, files=[], emojis=False)`` written out, as ``cogs.game_ui.as_card``
+    # does (issue 42, sixth pass).
+    return Render(render.content, render.embeds, render.view, [], render.card, False)
 
 
 def table_job(ui: GameUI, session: Session, words: Words) -> PictureJob | None:

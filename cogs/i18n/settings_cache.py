@@ -104,11 +104,20 @@ class StoredSettings:
 
 
 _BY_STORE: weakref.WeakKeyDictionary[Store, StoredSettings] = weakref.WeakKeyDictionary()
+# The last store asked about and its settings: a process has one store, read several times
+# an action (every words looked up); a WeakKeyDictionary's ``get`` is three Python calls
+# (issue 42, sixth pass). Weak, as the dictionary's keys are.
+_LAST: tuple[weakref.ref[Store], StoredSettings] | None = None
 
 
 def stored_settings(store: Store) -> StoredSettings:
     """The process's cache of ``store``'s settings (made on first use)."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0]() is store:
+        return last[1]
     found = _BY_STORE.get(store)
     if found is None:
         found = _BY_STORE[store] = StoredSettings(store)
+    _LAST = (weakref.ref(store), found)
     return found

@@ -154,22 +154,49 @@ def option_order(action: SplitAction) -> tuple[int, ...]:
     return ()
 
 
+# The action types whose look (label, button or select, style) and option order say nothing
+# of the state or the names: the engine hands out one shared instance of each such action
+# (``game.split.rules``: the discards, matches, lay-downs, Draw, Skip...), so their looks are
+# kept per Words by the action's identity (issue 42, sixth pass: a label is ~11 Python calls,
+# and a hand offers the same discards and matches version after version).
+_STATELESS = frozenset({ActionType.DISCARD, ActionType.MATCH, ActionType.LAY, ActionType.DRAW,
+                        ActionType.BONUS_DRAW, ActionType.SKIP, ActionType.DONE})
+_KEPT_LOOKS = object()  # the key of a Words' kept looks in ``words.derived``
+KEPT_LOOKS = 1024  # per language: more than the distinct shared actions (52 discards, pairs...)
+
+
 def looks(
     session: Session, view: SplitView, actions: Sequence[SplitAction], words: Words
-) -> list[Look | None]:
-    """How each legal action is shown: a button, or an option of its kind's select."""
+) -> tuple[list[Look | None], list[tuple[int, ...]]]:
+    """How each legal action is shown (a button, or an option of its kind's select), and
+    its place in its select (:func:`option_order`)."""
     names = session.names
     state = session.state
+    kept: dict[int, tuple[SplitAction, Look, tuple[int, ...]]] | None = \
+        words.derived.get(_KEPT_LOOKS)  # type: ignore[assignment]
+    if kept is None:
+        kept = {}
+        words.derived[_KEPT_LOOKS] = kept
     shown: list[Look | None] = []
+    order: list[tuple[int, ...]] = []
     for action in actions:
+        found = kept.get(id(action))
+        if found is not None and found[0] is action:
+            shown.append(found[1])
+            order.append(found[2])
+            continue
         label = action_label(state, action, names, words)
         group = _group_of(action)
         if group is None:
-            shown.append(Look(label, style=BUTTON_STYLES[action.type]))
+            look = Look(label, style=BUTTON_STYLES[action.type])
         else:
-            shown.append(Look(label, group=group,
-                              description=_option_description(view, action, words)))
-    return shown
+            look = Look(label, group=group, description=_option_description(view, action, words))
+        place = option_order(action)
+        if action.type in _STATELESS and len(kept) < KEPT_LOOKS:
+            kept[id(action)] = (action, look, place)
+        shown.append(look)
+        order.append(place)
+    return shown, order
 
 
 def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words: Words) -> str:
@@ -225,8 +252,8 @@ def private_render(
         colour=COLOUR, description="\n".join(lines)[:4096])
     if not actions:
         return Render(embeds=[embed], view=None)
-    controls = LEGAL.controls(session, actions, looks(session, view, actions, words),
-                              groups(words), order=[option_order(action) for action in actions])
+    shown, order = looks(session, view, actions, words)
+    controls = LEGAL.controls(session, actions, shown, groups(words), order=order)
     discord_view, note = layout(session, controls, page, words, extra=extra())
     if note:
         embed.set_footer(text=note)

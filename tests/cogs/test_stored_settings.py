@@ -101,3 +101,19 @@ async def test_player_words_read_a_players_choice(store: Store) -> None:
     assert (await player_words(client, 42, "es-ES")).language is Language.SQ
     assert (await player_words(client, 43, "es-419")).language is Language.ES
     assert (await player_words(client, "bot:1")).language is Language.EN
+
+
+class _AnyStore:
+    """Enough of a store for ``stored_settings`` (which only keeps it, weakly)."""
+
+
+def test_each_store_has_its_own_cache_whichever_was_asked_last() -> None:
+    first: Any = _AnyStore()
+    second: Any = _AnyStore()
+    mine = stored_settings(first)
+    theirs = stored_settings(second)
+    assert mine is not theirs
+    assert stored_settings(first) is mine and stored_settings(first) is mine
+    assert stored_settings(second) is theirs and stored_settings(first) is mine
+    assert stored_settings(_AnyStore()) not in (mine, theirs)  # a new store, a new cache
+    assert stored_settings(first) is mine and stored_settings(second) is theirs
