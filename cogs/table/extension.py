@@ -35,6 +35,7 @@ from cogs.commands.game_threads import ThreadArchiver
 from cogs.commands.images_command import ImagesCog
 from cogs.commands.option_check import check_options
 from cogs.features import Feature, Place, TableFeatures
+from cogs.i18n.catalogs import warm as warm_words
 from cogs.i18n.commands import CatalogTranslator
 from cogs.i18n.settings_cache import stored_settings
 from cogs.kit.followed_views import FollowedViews
@@ -78,6 +79,7 @@ async def setup(bot: TableBot) -> None:
     manager = bot.manager
     # Command names and descriptions for Discord's Spanish locales (before the tree syncs).
     await bot.tree.set_translator(CatalogTranslator())
+    warm_words()  # every language's catalog and number formats read now, not in a click
     pictures = Pictures(default_on=bot.settings.images, processes=bot.settings.image_processes)
     pictures.current = functools.partial(latest_version, manager)
     if pictures.default_on:
