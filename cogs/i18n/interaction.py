@@ -50,9 +50,12 @@ WORDS = "tablebot.words"  # the reader's words, kept on the interaction once rea
 async def user_words(interaction: discord.Interaction[TableBot]) -> Words:
     """Words for an ephemeral reply to ``interaction.user``: their ``/language``, else their
     Discord locale, else English. Read once per interaction (kept in its ``extras``)."""
-    kept = interaction.extras.get(WORDS)
-    if isinstance(kept, Words):
-        return kept
+    try:  # read ~2 times a click: a subscript, not dict.get and isinstance (issue 42)
+        kept = interaction.extras[WORDS]
+    except KeyError:
+        kept = None
+    if kept.__class__ is Words:
+        return kept  # type: ignore[no-any-return]
     values = await _store(interaction.client).user(interaction.user.id)
     words = private_words(interaction, values.get(LANGUAGE_KEY))
     interaction.extras[WORDS] = words

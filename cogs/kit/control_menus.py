@@ -138,18 +138,23 @@ class Menu:
         looks: Sequence[Look | None],
         groups: Sequence[Group] = (),
         order: Sequence[Any] | None = None,
+        codes: Sequence[str] | None = None,
     ) -> Controls:
         """Controls for every action with a look (``looks[i]`` is how ``actions[i]`` is
         shown; None: not offered), in list order or sorted by ``order`` (one sort key per
         action; ties keep list order); groups in the order given (a look's group must be one
-        of them). Each control carries its action's code."""
+        of them). Each control carries its action's code (``codes[i]``: the code of
+        ``actions[i]``, ``game.action_codes.action_code``, when the caller has them)."""
         controls = Controls()
         grouped: dict[str, list[Option]] = {group.key: [] for group in groups}
         indexes = list(range(len(looks)))
         if order is not None:
             indexes.sort(key=order.__getitem__)
         offered = [(index, look) for index in indexes if (look := looks[index]) is not None]
-        codes = action_codes([actions[index] for index, _ in offered])
+        if codes is None:
+            codes = action_codes([actions[index] for index, _ in offered])
+        else:
+            codes = [codes[index] for index, _ in offered]
         for (_, look), code in zip(offered, codes, strict=True):
             if look.group is None:
                 controls.buttons.append(ActButton.payload(

@@ -29,7 +29,7 @@ from cogs.split.format import (
     sheet_of,
 )
 from cogs.split.labels import action_label
-from game.action_codes import legal_coded
+from game.action_codes import action_code, legal_coded
 from game.base import PlayerId
 from game.split import (
     RANKS,
@@ -167,23 +167,25 @@ KEPT_LOOKS = 1024  # per language: more than the distinct shared actions (52 dis
 
 def looks(
     session: Session, view: SplitView, actions: Sequence[SplitAction], words: Words
-) -> tuple[list[Look | None], list[tuple[int, ...]]]:
-    """How each legal action is shown (a button, or an option of its kind's select), and
-    its place in its select (:func:`option_order`)."""
+) -> tuple[list[Look | None], list[tuple[int, ...]], list[str]]:
+    """How each legal action is shown (a button, or an option of its kind's select), its
+    place in its select (:func:`option_order`) and its code (``action_code``)."""
     names = session.names
     state = session.state
-    kept: dict[int, tuple[SplitAction, Look, tuple[int, ...]]] | None = \
+    kept: dict[int, tuple[SplitAction, Look, tuple[int, ...], str]] | None = \
         words.derived.get(_KEPT_LOOKS)  # type: ignore[assignment]
     if kept is None:
         kept = {}
         words.derived[_KEPT_LOOKS] = kept
     shown: list[Look | None] = []
     order: list[tuple[int, ...]] = []
+    codes: list[str] = []
     for action in actions:
         found = kept.get(id(action))
         if found is not None and found[0] is action:
             shown.append(found[1])
             order.append(found[2])
+            codes.append(found[3])
             continue
         label = action_label(state, action, names, words)
         group = _group_of(action)
@@ -192,11 +194,13 @@ def looks(
         else:
             look = Look(label, group=group, description=_option_description(view, action, words))
         place = option_order(action)
+        code = action_code(action)
         if action.type in _STATELESS and len(kept) < KEPT_LOOKS:
-            kept[id(action)] = (action, look, place)
+            kept[id(action)] = (action, look, place, code)
         shown.append(look)
         order.append(place)
-    return shown, order
+        codes.append(code)
+    return shown, order, codes
 
 
 def _waiting_text(view: SplitView, names: Mapping[str, str], viewer: str, words: Words) -> str:
@@ -252,8 +256,8 @@ def private_render(
         colour=COLOUR, description="\n".join(lines)[:4096])
     if not actions:
         return Render(embeds=[embed], view=None)
-    shown, order = looks(session, view, actions, words)
-    controls = LEGAL.controls(session, actions, shown, groups(words), order=order)
+    shown, order, codes = looks(session, view, actions, words)
+    controls = LEGAL.controls(session, actions, shown, groups(words), order=order, codes=codes)
     discord_view, note = layout(session, controls, page, words, extra=extra())
     if note:
         embed.set_footer(text=note)
