@@ -57,7 +57,7 @@ def context_of(interaction: discord.Interaction[Any]) -> ClickContext:
         found = None
     if found.__class__ is not ClickContext:
         raise RuntimeError("an interaction read before its control or command entered it")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def dispatcher(services: TableServices) -> ControlDispatch:

@@ -55,7 +55,7 @@ async def user_words(interaction: discord.Interaction[TableBot]) -> Words:
     except KeyError:
         kept = None
     if kept.__class__ is Words:
-        return kept  # type: ignore[no-any-return]
+        return kept
     values = await _store(interaction.client).user(interaction.user.id)
     words = private_words(interaction, values.get(LANGUAGE_KEY))
     interaction.extras[WORDS] = words
