@@ -7,7 +7,8 @@ by turning every component of the clicked message into a ``discord.ui`` item
 included) only to find the clicked one in it and give the new item a parent view. The
 bot's controls (``cogs.kit.custom_ids.Control``) read nothing of that view: the click is the
 interaction, the id's parts and, for a select, the chosen values. A ``DynamicItem`` class
-that says so (``LEAN`` set on it) is given the clicked component alone, as an item; every
+that says so (``LEAN`` set on it) is given the clicked component alone, as an item (made as
+``from_component`` makes it, written out: :func:`lean_button`, :func:`lean_select`); every
 other step of discord.py's is kept, in its order: a click on a message that does not carry
 that component is ignored (as discord.py does), the item is made by the class's
 ``from_custom_id``, its state refreshed from the interaction, its ``interaction_check``
@@ -64,11 +65,80 @@ def clicked(components: Iterable[Any], component_type: int, custom_id: str) -> A
     return None
 
 
+# The clicked component as the item discord.py's ``Button.from_component`` and
+# ``Select.from_component`` (a string select) make of it, written out (issue 42, sixth pass:
+# their keyword arguments, ``__init__`` chains and ``Component._raw_construct``'s loop over
+# the slots were ~30 Python calls a click): the item's base state as ``Item.__init__`` sets it,
+# ``_provided_custom_id`` True (a clicked component has an id), and a new underlying
+# component holding what ``from_component`` passes on (a select's ``required`` as
+# ``Select.__init__``'s default, its channel types and default values empty, its values not
+# chosen yet). ``tests/bot/test_lean_dispatch.py`` compares both with discord.py's over every
+# attribute and slot, and fails when discord.py's slots change.
+_BUTTON_FIELDS = ("style", "custom_id", "url", "disabled", "label", "emoji", "sku_id", "id")
+_SELECT_FIELDS = ("custom_id", "placeholder", "min_values", "max_values", "options",
+                  "disabled", "id")
+
+
+def _item_base(item: Any) -> None:
+    item._view = None
+    item._row = None
+    item._rendered_row = None
+    item._provided_custom_id = True
+    item._id = None
+    item._parent = None
+
+
+def lean_button(component: discord.components.Button) -> discord.ui.Button[Any]:
+    """``discord.ui.Button.from_component(component)``, without its calls."""
+    underlying = _NEW(discord.components.Button)
+    underlying.style = component.style
+    underlying.custom_id = component.custom_id
+    underlying.url = component.url
+    underlying.disabled = component.disabled
+    underlying.label = component.label
+    underlying.emoji = component.emoji
+    underlying.sku_id = component.sku_id
+    underlying.id = component.id
+    item = _NEW(discord.ui.Button)
+    _item_base(item)
+    item._underlying = underlying
+    return item
+
+
+def lean_select(component: discord.components.SelectMenu) -> discord.ui.Select[Any]:
+    """``discord.ui.Select.from_component(component)`` of a string select, without its calls."""
+    underlying = _NEW(discord.components.SelectMenu)
+    underlying.type = discord.ComponentType.string_select
+    underlying.custom_id = component.custom_id
+    underlying.placeholder = component.placeholder
+    underlying.min_values = component.min_values
+    underlying.max_values = component.max_values
+    underlying.disabled = component.disabled
+    underlying.required = True
+    underlying.channel_types = []
+    underlying.options = component.options
+    underlying.default_values = []
+    underlying.id = component.id
+    item = _NEW(discord.ui.Select)
+    _item_base(item)
+    item._underlying = underlying
+    item.row = None  # a slot of BaseSelect's (Item's property for a button)
+    item._values = []
+    return item
+
+
+_NEW = object.__new__
+
+
 def as_item(component: Any) -> discord.ui.Item[Any] | None:
     if isinstance(component, discord.components.Button):
-        return discord.ui.Button.from_component(component)
+        if component.custom_id is None:  # a link or premium button: discord.py's own way
+            return discord.ui.Button.from_component(component)
+        return lean_button(component)
     if isinstance(component, discord.components.SelectMenu):
-        return discord.ui.Select.from_component(component)
+        if component.type is not discord.ComponentType.string_select:
+            return discord.ui.Select.from_component(component)
+        return lean_select(component)
     return None
 
 

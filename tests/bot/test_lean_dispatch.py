@@ -161,3 +161,63 @@ async def test_the_store_dispatches_each_matching_class_once(
     assert Probe.calls == [("tb:act:1:2:d", "Draw")]
     store.remove_dynamic_items(Probe)
     assert index_of(store) is not first and index_of(store).candidates("tb:act:1:2:d") == []
+
+
+LEAN_CASES: list[dict[str, Any]] = [
+    {"type": 2, "style": 1, "label": "Draw", "custom_id": "tb:act:1:2:a:draw"},
+    {"type": 2, "style": 4, "label": "7♥", "custom_id": "tb:act:1:2:a:x", "disabled": True,
+     "emoji": {"name": "🂡"}, "id": 7},
+    {"type": 2, "style": 2, "custom_id": "tb:hand:1"},  # no label
+    {"type": 3, "custom_id": "tb:sel:1:2:s:discard:0", "placeholder": "Discard…",
+     "options": [{"label": "7♥", "value": "discard:7♥", "description": "d"},
+                 {"label": "8♠", "value": "discard:8♠", "default": True}]},
+    {"type": 3, "custom_id": "tb:sel:1:2:s:x:0", "min_values": 0, "max_values": 2,
+     "disabled": True, "required": False, "id": 9,
+     "options": [{"label": "a", "value": "a"}, {"label": "b", "value": "b"}]},
+]
+
+
+def _state(item: Any) -> dict[str, Any]:
+    """Everything an item holds: its own attributes and its underlying component's slots."""
+    from discord.utils import get_slots
+
+    underlying = item._underlying
+    slots = {slot: getattr(underlying, slot, "<unset>")
+             for slot in get_slots(type(underlying))}
+    own = {key: value for key, value in vars(item).items() if key != "_underlying"}
+    own.update({slot: getattr(item, slot, "<unset>") for slot in get_slots(type(item))
+                if slot != "_underlying"})
+    return {"own": own, "slots": slots, "class": type(item), "component": type(underlying)}
+
+
+@pytest.mark.parametrize("data", LEAN_CASES)
+def test_a_lean_item_is_what_discord_py_makes_of_the_component(data: dict[str, Any]) -> None:
+    """``as_item`` (``lean_button``, ``lean_select``) against discord.py's ``from_component``:
+    every attribute of the item and every slot of its component, what it writes, and a
+    select's values once the click's data refreshed it. Fails when discord.py's items or
+    components gain, lose or rename a slot or an attribute."""
+    component = _component_factory(data)
+    lean = lean_dispatch.as_item(component)
+    made: Any = (discord.ui.Button.from_component(component) if data["type"] == BUTTON
+                 else discord.ui.Select.from_component(component))
+    assert lean is not None
+    assert _state(lean) == _state(made)
+    assert lean.to_component_dict() == made.to_component_dict()
+    assert (lean.custom_id, lean.is_dispatchable(), lean.type, lean.row, lean.width) == (
+        made.custom_id, made.is_dispatchable(), made.type, made.row, made.width)
+    if data["type"] == SELECT:
+        interaction: Any = SimpleNamespace()
+        chosen = {"custom_id": data["custom_id"], "component_type": 3,
+                  "values": [data["options"][0]["value"]]}
+        lean._refresh_state(interaction, chosen)
+        made._refresh_state(interaction, chosen)
+        assert lean.values == made.values == [data["options"][0]["value"]]
+        assert _state(lean) == _state(made)
+
+
+def test_links_and_other_selects_keep_discord_pys_own_items() -> None:
+    link = _component_factory({"type": 2, "style": 5, "label": "L", "url": "https://x.y"})
+    item: Any = lean_dispatch.as_item(link)
+    assert _state(item) == _state(discord.ui.Button.from_component(link))  # type: ignore[arg-type]
+    users = _component_factory({"type": 5, "custom_id": "tb:u:1"})
+    assert isinstance(lean_dispatch.as_item(users), discord.ui.UserSelect)
