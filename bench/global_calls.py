@@ -34,6 +34,16 @@ e2e tests). ``--no-validation`` turns off the stand-in's check of every request 
 Discord's spec: it runs in this process, on the same cores as the bot, and costs about 3 ms of
 CPU per request, which a load run of hundreds of tables takes from the bot.
 
+``--gc`` reads the bot's cyclic garbage collector over each load run (a bench-only
+``sitecustomize`` on the bot's PYTHONPATH, ``bench/calls_site``): collections per generation,
+their CPU time, the objects tracked at the end; and the bot's resident memory at the start and
+the end of the run (``VmRSS``). ``--calls`` does the same with a cProfile of the bot's event
+loop thread: Python calls per human action and the functions that took most of its time
+(``--keep-profile DIR`` keeps the ``.prof`` files). The profiler slows the bot: with ``--calls``
+the run's timings are not the bot's; the counts are.
+
+    python -m bench.global_calls --games none --load 300 --seconds 40 --no-validation --pin --gc
+
 ``--bot-checkout DIR`` runs ``python -m bot`` from that checkout (its ``PYTHONPATH``) against this
 checkout's stand-in and players, so the same figures are measured for an older bot (the base of
 issue 32) without changing anything there.
@@ -44,8 +54,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
+import pstats
 import random
+import shutil
+import signal
 import tempfile
 import time
 from collections import Counter
@@ -242,6 +256,9 @@ class LoadFigures:
     limited: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
     cpu: tuple[float, float, float] = (float("nan"),) * 3  # bot, its workers, this process
+    collector: dict[str, Any] = field(default_factory=dict)  # --gc/--calls: bench/calls_site
+    profile: Path | None = None  # --calls: the bot's cProfile over the run
+    rss: tuple[int, int] = (0, 0)  # the bot's resident KiB at the run's start and end
 
     def core_share(self, index: int) -> float:
         """CPU of the bot (0), its workers (1) or this process (2) in % of one core."""
@@ -313,19 +330,91 @@ def pin(pid: int, cpus: set[int]) -> None:
             os.sched_setaffinity(int(task.name), cpus)
 
 
+CALLS_SITE = Path(__file__).resolve().parent / "calls_site"  # its sitecustomize (--gc, --calls)
+WRITTEN_WAIT = 60.0  # seconds for the bot to write its profile (hundreds of tables: large)
+
+
+def resident_kib(pid: int) -> int:
+    """The resident memory (``VmRSS``) of process ``pid`` in KiB (0: gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+async def written(folder: Path, pattern: str) -> Path:
+    """The file the bot wrote into ``folder`` (``bench/calls_site`` renames it into place once
+    whole), once there."""
+    deadline = time.monotonic() + WRITTEN_WAIT
+    while True:
+        found = sorted(folder.glob(pattern))
+        if found:
+            return found[0]
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the bot wrote no {pattern} into {folder}")
+        await asyncio.sleep(0.1)
+
+
+def collector_lines(figures: LoadFigures) -> list[str]:
+    """--gc/--calls: the bot's garbage collector over the run, and its memory."""
+    per = max(figures.actions, 1)
+    lines = []
+    for generation, entry in figures.collector.get("generations", {}).items():
+        lines.append(f"  generation {generation}: {entry['collections']} collections"
+                     f" ({1000 * entry['collections'] / per:.2f} per 1,000 actions),"
+                     f" {1000 * entry['seconds']:.1f} ms of the loop's CPU"
+                     f" ({1000 * entry['seconds'] / per:.3f} ms per action),"
+                     f" {entry['collected']} objects collected")
+    if figures.collector:
+        lines.append(f"  objects tracked at the end {figures.collector['tracked']:,},"
+                     f" frozen {figures.collector['frozen']:,}, thresholds"
+                     f" {tuple(figures.collector['thresholds'])}")
+    start, end = figures.rss
+    lines.append(f"  the bot's resident memory {start / 1024:.1f} MiB at the start,"
+                 f" {end / 1024:.1f} MiB at the end")
+    return lines
+
+
+def profile_lines(profile: Path, actions: int, top: int = 25) -> list[str]:
+    """--calls: Python calls per human action, and the functions with most of the loop's
+    own time (share of the profile, calls per action)."""
+    stats: Any = pstats.Stats(str(profile))
+    per = max(actions, 1)
+    total = sum(entry[2] for entry in stats.stats.values()) or 1e-9
+    lines = [f"  Python function calls per human action {stats.total_calls / per:,.0f};"
+             f" profiled loop time {1000 * total / per:.2f} ms per action (with the profiler)"]
+    ranked = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:top]
+    for (path, line, name), (_, calls, own, cumulative, _) in ranked:
+        where = path.replace("\\", "/").split("site-packages/")[-1]
+        where = where.split("/wt-")[-1].split("/", 1)[-1] if "/wt-" in where else where
+        lines.append(f"  {100 * own / total:5.1f}% own {100 * cumulative / total:5.1f}% cum"
+                     f" {calls / per:8.2f}/action  {name} ({where}:{line})")
+    return lines
+
+
 async def load_run(tables: int, seconds: float, interval: float, seed: int,
                    checkout: Path | None, workdir: Path, images: str = "off",
-                   validate: bool = True, pinned: bool = False) -> LoadFigures:
+                   validate: bool = True, pinned: bool = False,
+                   observe: str = "off") -> LoadFigures:
+    """One load run; ``observe``: "gc" (the bot's collector), "calls" (that and a cProfile)
+    or "off"."""
     fd = stand_in(checkout, rate_limits=Limits())
     if not validate:
         fd.set_validation(False)
     pairs = [(fd.add_user(f"a{i}"), fd.add_user(f"b{i}")) for i in range(tables)]
     channels = [fd.add_channel(f"table-{i}") for i in range(tables)]
     figures = LoadFigures(tables)
+    env = {**bot_env(checkout), "IMAGES": images}
+    observed = workdir / f"load-{tables}-observed"
+    if observe != "off":
+        observed.mkdir(parents=True, exist_ok=True)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CALLS_SITE),
+                                                          env.get("PYTHONPATH")]))
+        env["TB_CALLS_OUT"] = str(observed)
+        env["TB_CALLS_PROFILE"] = "on" if observe == "calls" else "off"
     async with fd:
-        bot = BotProcess(fd, workdir / f"load-{tables}",
-                         extra_env={**bot_env(checkout), "IMAGES": images},
-                         log_level="WARNING")
+        bot = BotProcess(fd, workdir / f"load-{tables}", extra_env=env, log_level="WARNING")
         try:
             await bot.start()
             await bot.wait_until(lambda: fd.commands(), POSTS_TIMEOUT, "the command sync")
@@ -335,6 +424,9 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
                 os.sched_setaffinity(0, {0})
                 pin(bot.proc.pid, {1})
             meter = CpuMeter(bot.proc.pid)
+            if observe != "off":
+                os.kill(bot.proc.pid, signal.SIGUSR2)  # the span starts (bench/calls_site)
+            figures.rss = (resident_kib(bot.proc.pid), 0)
             meter.start()
             since = time.monotonic()
             until = since + seconds
@@ -346,6 +438,13 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
             ))
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
+            figures.rss = (figures.rss[0], resident_kib(bot.proc.pid))
+            if observe != "off":
+                os.kill(bot.proc.pid, signal.SIGUSR2)  # ... and is written
+                figures.collector = json.loads(
+                    (await written(observed, "bot-*.gc.json")).read_text())
+                if observe == "calls":
+                    figures.profile = await written(observed, "bot-*.prof")
             figures.global_calls = len(fd.globally_limited(since))
             figures.limited = Counter(fd.rate_limited)
         finally:
@@ -355,7 +454,8 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
 
 async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed: int,
                     checkout: Path | None, images: str = "off", validate: bool = True,
-                    pinned: bool = False) -> None:
+                    pinned: bool = False, observe: str = "off",
+                    keep_profile: Path | None = None) -> None:
     rows: list[list[object]] = []
     held = in_time = 0
     with tempfile.TemporaryDirectory(prefix="global-load-") as tmp:
@@ -364,7 +464,7 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                 print(f"{size} tables: load average before {loadavg.read().split()[:3]}",
                       flush=True)
             figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp),
-                                     images, validate, pinned)
+                                     images, validate, pinned, observe)
             limited = ", ".join(f"{k} {v}" for k, v in sorted(figures.limited.items())) or "0"
             rows.append([
                 size, figures.actions, figures.actions / max(figures.seconds, 1e-9),
@@ -380,6 +480,16 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                       flush=True)
             for reason, count in figures.reasons.most_common():
                 print(f"{size} tables: {count} failed: {reason}", flush=True)
+            if observe != "off":
+                print(f"{size} tables, the bot's garbage collector over the run"
+                      f" ({figures.actions} human actions):", flush=True)
+                print("\n".join(collector_lines(figures)), flush=True)
+            if figures.profile is not None:
+                print(f"{size} tables, the bot's event loop profiled:", flush=True)
+                print("\n".join(profile_lines(figures.profile, figures.actions)), flush=True)
+                if keep_profile is not None:
+                    keep_profile.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(figures.profile, keep_profile / f"load-{size}.prof")
             if figures.held:
                 held = max(held, size)
             if figures.answered_in_time:
@@ -415,6 +525,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pin", action="store_true",
                         help="load runs: this process (the stand-in, the players) on core 0, the"
                              " bot process on core 1 (os.sched_setaffinity; its workers unpinned)")
+    parser.add_argument("--gc", action="store_true",
+                        help="load runs: the bot's garbage collector (collections, time) and"
+                             " resident memory (bench/calls_site)")
+    parser.add_argument("--calls", action="store_true",
+                        help="load runs: --gc and a cProfile of the bot's event loop (calls per"
+                             " action, top functions; slows the bot)")
+    parser.add_argument("--keep-profile", type=Path, default=None,
+                        help="with --calls: copy each run's .prof into this folder")
     args = parser.parse_args(argv)
     games = [name for name in args.games if name != "none"]
     unknown = [name for name in games if name not in SCENARIOS]
@@ -428,7 +546,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.load:
         sizes = [int(part) for part in args.load.split(",") if part.strip()]
         asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout,
-                              args.images, not args.no_validation, args.pin))
+                              args.images, not args.no_validation, args.pin,
+                              "calls" if args.calls else "gc" if args.gc else "off",
+                              args.keep_profile))
     return 0
 
 
