@@ -247,6 +247,8 @@ async def whole_games(names: Sequence[str], seed: int, checkout: Path | None) ->
 class LoadFigures:
     tables: int
     actions: int = 0
+    games: int = 0  # games opened (lobby, join, start) during the run
+    ended: int = 0  # games played to their end during the run
     lost: int = 0
     late: int = 0
     failed: int = 0
@@ -290,6 +292,7 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
             figures.failed += 1
             figures.reasons[f"opening: {failure(error)}"] += 1
             return
+        figures.games += 1
         next_at = time.monotonic()
         while not play.oracle.over and time.monotonic() < until:
             next_at += interval
@@ -313,6 +316,7 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
                 next_at = time.monotonic()
         if play.oracle.over:
             await wait_for_the_end(fd, bot, play)
+            figures.ended += 1
 
 
 def failure(error: BaseException) -> str:
@@ -376,14 +380,32 @@ def collector_lines(figures: LoadFigures) -> list[str]:
     return lines
 
 
+# --calls: where a load run's loop time goes, by what started it (cumulative time of these
+# functions; a listener's share is every change's, lobbies' and games' alike).
+PHASES = (
+    ("slash commands (/game new: the lobby)", "bot/process/client_ops.py", "_call"),
+    ("lobby clicks (Join, Start)", "cogs/clicks/table_clicks.py", "lobby_click"),
+    ("game clicks (the actions)", "cogs/clicks/table_clicks.py", "act_click"),
+    ("hand clicks (a private view opened)", "cogs/clicks/table_clicks.py", "hand_click"),
+    ("the listeners of every change", "bot/sessions/manager.py", "_notify"),
+    ("the gateway's events read", "discord/gateway.py", "received_message"),
+    ("the turn clock", "bot/automation/turn_clock.py", "run"),
+)
+
+
 def profile_lines(profile: Path, actions: int, top: int = 25) -> list[str]:
-    """--calls: Python calls per human action, and the functions with most of the loop's
-    own time (share of the profile, calls per action)."""
+    """--calls: Python calls per human action, the loop's time by what started it
+    (:data:`PHASES`), and the functions with most of its own time (share of the profile,
+    calls per action)."""
     stats: Any = pstats.Stats(str(profile))
     per = max(actions, 1)
     total = sum(entry[2] for entry in stats.stats.values()) or 1e-9
     lines = [f"  Python function calls per human action {stats.total_calls / per:,.0f};"
              f" profiled loop time {1000 * total / per:.2f} ms per action (with the profiler)"]
+    for label, path_end, function in PHASES:
+        cumulative = sum(entry[3] for (path, _, name), entry in stats.stats.items()
+                         if name == function and path.replace("\\", "/").endswith(path_end))
+        lines.append(f"  {100 * cumulative / total:5.1f}% of the loop's time: {label}")
     ranked = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:top]
     for (path, line, name), (_, calls, own, cumulative, _) in ranked:
         where = path.replace("\\", "/").split("site-packages/")[-1]
@@ -480,9 +502,10 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                       flush=True)
             for reason, count in figures.reasons.most_common():
                 print(f"{size} tables: {count} failed: {reason}", flush=True)
+            print(f"{size} tables: {figures.games} games opened, {figures.ended} played to"
+                  f" their end, {figures.actions} human actions", flush=True)
             if observe != "off":
-                print(f"{size} tables, the bot's garbage collector over the run"
-                      f" ({figures.actions} human actions):", flush=True)
+                print(f"{size} tables, the bot's garbage collector over the run:", flush=True)
                 print("\n".join(collector_lines(figures)), flush=True)
             if figures.profile is not None:
                 print(f"{size} tables, the bot's event loop profiled:", flush=True)
