@@ -260,7 +260,7 @@ class LoadFigures:
     cpu: tuple[float, float, float] = (float("nan"),) * 3  # bot, its workers, this process
     collector: dict[str, Any] = field(default_factory=dict)  # --gc/--calls: bench/calls_site
     profile: Path | None = None  # --calls: the bot's cProfile over the run
-    rss: tuple[int, int] = (0, 0)  # the bot's resident KiB at the run's start and end
+    rss: list[int] = field(default_factory=list)  # the bot's resident KiB, every RSS_EVERY s
 
     def core_share(self, index: int) -> float:
         """CPU of the bot (0), its workers (1) or this process (2) in % of one core."""
@@ -335,6 +335,7 @@ def pin(pid: int, cpus: set[int]) -> None:
 
 
 CALLS_SITE = Path(__file__).resolve().parent / "calls_site"  # its sitecustomize (--gc, --calls)
+RSS_EVERY = 10.0  # seconds between two readings of the bot's resident memory
 WRITTEN_WAIT = 60.0  # seconds for the bot to write its profile (hundreds of tables: large)
 
 
@@ -374,10 +375,17 @@ def collector_lines(figures: LoadFigures) -> list[str]:
         lines.append(f"  objects tracked at the end {figures.collector['tracked']:,},"
                      f" frozen {figures.collector['frozen']:,}, thresholds"
                      f" {tuple(figures.collector['thresholds'])}")
-    start, end = figures.rss
-    lines.append(f"  the bot's resident memory {start / 1024:.1f} MiB at the start,"
-                 f" {end / 1024:.1f} MiB at the end")
+    readings = ", ".join(f"{kib / 1024:.0f}" for kib in figures.rss)
+    lines.append(f"  the bot's resident memory every {RSS_EVERY:g} s, MiB: {readings}")
     return lines
+
+
+async def read_rss(pid: int, readings: list[int]) -> None:
+    """The bot's resident memory into ``readings`` every :data:`RSS_EVERY` seconds until
+    cancelled."""
+    while True:
+        readings.append(resident_kib(pid))
+        await asyncio.sleep(RSS_EVERY)
 
 
 # --calls: where a load run's loop time goes, by what started it (cumulative time of these
@@ -448,19 +456,22 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
             meter = CpuMeter(bot.proc.pid)
             if observe != "off":
                 os.kill(bot.proc.pid, signal.SIGUSR2)  # the span starts (bench/calls_site)
-            figures.rss = (resident_kib(bot.proc.pid), 0)
+            rss = asyncio.create_task(read_rss(bot.proc.pid, figures.rss))
             meter.start()
             since = time.monotonic()
             until = since + seconds
             games = ("split", "ten")
-            await asyncio.gather(*(
-                keep_playing(fd, bot, channels[i], pairs[i], games[i % 2], seed + 1000 * i,
-                             interval, until, figures)
-                for i in range(tables)
-            ))
+            try:
+                await asyncio.gather(*(
+                    keep_playing(fd, bot, channels[i], pairs[i], games[i % 2],
+                                 seed + 1000 * i, interval, until, figures)
+                    for i in range(tables)
+                ))
+            finally:
+                rss.cancel()
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
-            figures.rss = (figures.rss[0], resident_kib(bot.proc.pid))
+            figures.rss.append(resident_kib(bot.proc.pid))
             if observe != "off":
                 os.kill(bot.proc.pid, signal.SIGUSR2)  # ... and is written
                 figures.collector = json.loads(
