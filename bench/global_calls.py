@@ -40,7 +40,10 @@ their CPU time, the objects tracked at the end; and the bot's resident memory at
 the end of the run (``VmRSS``). ``--calls`` does the same with a cProfile of the bot's event
 loop thread: Python calls per human action and the functions that took most of its time
 (``--keep-profile DIR`` keeps the ``.prof`` files). The profiler slows the bot: with ``--calls``
-the run's timings are not the bot's; the counts are.
+the run's timings are not the bot's; the counts are. Every table opens its first game at the
+start of a run (a lobby, a join and a start each, all in the first ``--interval``): a 40 s run
+has ~13 actions per opening, a game hundreds. ``--warm-up S`` plays S seconds before the
+``--seconds`` measured, so the figures are the steady state's (the games' actions).
 
     python -m bench.global_calls --games none --load 300 --seconds 40 --no-validation --pin --gc
 
@@ -260,6 +263,7 @@ class LoadFigures:
     cpu: tuple[float, float, float] = (float("nan"),) * 3  # bot, its workers, this process
     collector: dict[str, Any] = field(default_factory=dict)  # --gc/--calls: bench/calls_site
     profile: Path | None = None  # --calls: the bot's cProfile over the run
+    counting: bool = True  # False during --warm-up: actions, latencies and late not counted
     rss: list[int] = field(default_factory=list)  # the bot's resident KiB, every RSS_EVERY s
 
     def core_share(self, index: int) -> float:
@@ -305,14 +309,15 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
                 figures.failed += 1
                 figures.reasons[failure(error)] += 1
                 return
-            figures.actions += 1
-            if record.latency is not None:
-                figures.latencies.append(record.latency)
+            if figures.counting:
+                figures.actions += 1
+                if record.latency is not None:
+                    figures.latencies.append(record.latency)
             wait = next_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             else:
-                figures.late += 1
+                figures.late += figures.counting
                 next_at = time.monotonic()
         if play.oracle.over:
             await wait_for_the_end(fd, bot, play)
@@ -426,9 +431,10 @@ def profile_lines(profile: Path, actions: int, top: int = 25) -> list[str]:
 async def load_run(tables: int, seconds: float, interval: float, seed: int,
                    checkout: Path | None, workdir: Path, images: str = "off",
                    validate: bool = True, pinned: bool = False,
-                   observe: str = "off") -> LoadFigures:
+                   observe: str = "off", warm_up: float = 0.0) -> LoadFigures:
     """One load run; ``observe``: "gc" (the bot's collector), "calls" (that and a cProfile)
-    or "off"."""
+    or "off"; ``warm_up``: seconds of play before the ``seconds`` measured (failures and lost
+    updates are counted in both)."""
     fd = stand_in(checkout, rate_limits=Limits())
     if not validate:
         fd.set_validation(False)
@@ -454,19 +460,24 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
                 os.sched_setaffinity(0, {0})
                 pin(bot.proc.pid, {1})
             meter = CpuMeter(bot.proc.pid)
+            until = time.monotonic() + warm_up + seconds
+            games = ("split", "ten")
+            figures.counting = warm_up <= 0
+            playing = asyncio.ensure_future(asyncio.gather(*(
+                keep_playing(fd, bot, channels[i], pairs[i], games[i % 2],
+                             seed + 1000 * i, interval, until, figures)
+                for i in range(tables)
+            )))
+            if warm_up > 0:
+                await asyncio.wait([playing], timeout=warm_up)
+                figures.counting = True
             if observe != "off":
                 os.kill(bot.proc.pid, signal.SIGUSR2)  # the span starts (bench/calls_site)
             rss = asyncio.create_task(read_rss(bot.proc.pid, figures.rss))
             meter.start()
             since = time.monotonic()
-            until = since + seconds
-            games = ("split", "ten")
             try:
-                await asyncio.gather(*(
-                    keep_playing(fd, bot, channels[i], pairs[i], games[i % 2],
-                                 seed + 1000 * i, interval, until, figures)
-                    for i in range(tables)
-                ))
+                await playing
             finally:
                 rss.cancel()
             figures.seconds = time.monotonic() - since
@@ -488,7 +499,7 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
 async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed: int,
                     checkout: Path | None, images: str = "off", validate: bool = True,
                     pinned: bool = False, observe: str = "off",
-                    keep_profile: Path | None = None) -> None:
+                    keep_profile: Path | None = None, warm_up: float = 0.0) -> None:
     rows: list[list[object]] = []
     held = in_time = 0
     with tempfile.TemporaryDirectory(prefix="global-load-") as tmp:
@@ -497,7 +508,7 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                 print(f"{size} tables: load average before {loadavg.read().split()[:3]}",
                       flush=True)
             figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp),
-                                     images, validate, pinned, observe)
+                                     images, validate, pinned, observe, warm_up)
             limited = ", ".join(f"{k} {v}" for k, v in sorted(figures.limited.items())) or "0"
             rows.append([
                 size, figures.actions, figures.actions / max(figures.seconds, 1e-9),
@@ -528,7 +539,9 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                 held = max(held, size)
             if figures.answered_in_time:
                 in_time = max(in_time, size)
-    print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run,"
+    print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run"
+          + (f" measured after {warm_up:g} s of play (the tables' first openings)"
+             if warm_up > 0 else "") + ","
           " the stand-in's limits on (50/s global, 5 writes/5 s per channel);"
           f" pictures {images}, the stand-in's spec check {'on' if validate else 'off'}"
           + ("; the stand-in and the players pinned to core 0, the bot process to core 1 (its"
@@ -565,6 +578,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calls", action="store_true",
                         help="load runs: --gc and a cProfile of the bot's event loop (calls per"
                              " action, top functions; slows the bot)")
+    parser.add_argument("--warm-up", type=float, default=0.0,
+                        help="load runs: seconds of play before the --seconds measured (every"
+                             " table opens its first game at the start)")
     parser.add_argument("--keep-profile", type=Path, default=None,
                         help="with --calls: copy each run's .prof into this folder")
     args = parser.parse_args(argv)
@@ -582,7 +598,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout,
                               args.images, not args.no_validation, args.pin,
                               "calls" if args.calls else "gc" if args.gc else "off",
-                              args.keep_profile))
+                              args.keep_profile, args.warm_up))
     return 0
 
 
