@@ -34,6 +34,19 @@ e2e tests). ``--no-validation`` turns off the stand-in's check of every request 
 Discord's spec: it runs in this process, on the same cores as the bot, and costs about 3 ms of
 CPU per request, which a load run of hundreds of tables takes from the bot.
 
+``--gc`` reads the bot's cyclic garbage collector over each load run (a bench-only
+``sitecustomize`` on the bot's PYTHONPATH, ``bench/calls_site``): collections per generation,
+their CPU time, the objects tracked at the end; and the bot's resident memory at the start and
+the end of the run (``VmRSS``). ``--calls`` does the same with a cProfile of the bot's event
+loop thread: Python calls per human action and the functions that took most of its time
+(``--keep-profile DIR`` keeps the ``.prof`` files). The profiler slows the bot: with ``--calls``
+the run's timings are not the bot's; the counts are. Every table opens its first game at the
+start of a run (a lobby, a join and a start each, all in the first ``--interval``): a 40 s run
+has ~13 actions per opening, a game hundreds. ``--warm-up S`` plays S seconds before the
+``--seconds`` measured, so the figures are the steady state's (the games' actions).
+
+    python -m bench.global_calls --games none --load 300 --seconds 40 --no-validation --pin --gc
+
 ``--bot-checkout DIR`` runs ``python -m bot`` from that checkout (its ``PYTHONPATH``) against this
 checkout's stand-in and players, so the same figures are measured for an older bot (the base of
 issue 32) without changing anything there.
@@ -44,8 +57,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
+import pstats
 import random
+import shutil
+import signal
 import tempfile
 import time
 from collections import Counter
@@ -233,6 +250,8 @@ async def whole_games(names: Sequence[str], seed: int, checkout: Path | None) ->
 class LoadFigures:
     tables: int
     actions: int = 0
+    games: int = 0  # games opened (lobby, join, start) during the run
+    ended: int = 0  # games played to their end during the run
     lost: int = 0
     late: int = 0
     failed: int = 0
@@ -242,6 +261,10 @@ class LoadFigures:
     limited: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
     cpu: tuple[float, float, float] = (float("nan"),) * 3  # bot, its workers, this process
+    collector: dict[str, Any] = field(default_factory=dict)  # --gc/--calls: bench/calls_site
+    profile: Path | None = None  # --calls: the bot's cProfile over the run
+    counting: bool = True  # False during --warm-up: actions, latencies and late not counted
+    rss: list[int] = field(default_factory=list)  # the bot's resident KiB, every RSS_EVERY s
 
     def core_share(self, index: int) -> float:
         """CPU of the bot (0), its workers (1) or this process (2) in % of one core."""
@@ -273,6 +296,7 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
             figures.failed += 1
             figures.reasons[f"opening: {failure(error)}"] += 1
             return
+        figures.games += 1
         next_at = time.monotonic()
         while not play.oracle.over and time.monotonic() < until:
             next_at += interval
@@ -285,17 +309,19 @@ async def keep_playing(fd: FakeDiscord, bot: BotProcess, channel: FakeChannel,
                 figures.failed += 1
                 figures.reasons[failure(error)] += 1
                 return
-            figures.actions += 1
-            if record.latency is not None:
-                figures.latencies.append(record.latency)
+            if figures.counting:
+                figures.actions += 1
+                if record.latency is not None:
+                    figures.latencies.append(record.latency)
             wait = next_at - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             else:
-                figures.late += 1
+                figures.late += figures.counting
                 next_at = time.monotonic()
         if play.oracle.over:
             await wait_for_the_end(fd, bot, play)
+            figures.ended += 1
 
 
 def failure(error: BaseException) -> str:
@@ -313,19 +339,118 @@ def pin(pid: int, cpus: set[int]) -> None:
             os.sched_setaffinity(int(task.name), cpus)
 
 
+CALLS_SITE = Path(__file__).resolve().parent / "calls_site"  # its sitecustomize (--gc, --calls)
+RSS_EVERY = 10.0  # seconds between two readings of the bot's resident memory
+WRITTEN_WAIT = 60.0  # seconds for the bot to write its profile (hundreds of tables: large)
+
+
+def resident_kib(pid: int) -> int:
+    """The resident memory (``VmRSS``) of process ``pid`` in KiB (0: gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+async def written(folder: Path, pattern: str) -> Path:
+    """The file the bot wrote into ``folder`` (``bench/calls_site`` renames it into place once
+    whole), once there."""
+    deadline = time.monotonic() + WRITTEN_WAIT
+    while True:
+        found = sorted(folder.glob(pattern))
+        if found:
+            return found[0]
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the bot wrote no {pattern} into {folder}")
+        await asyncio.sleep(0.1)
+
+
+def collector_lines(figures: LoadFigures) -> list[str]:
+    """--gc/--calls: the bot's garbage collector over the run, and its memory."""
+    per = max(figures.actions, 1)
+    lines = []
+    for generation, entry in figures.collector.get("generations", {}).items():
+        lines.append(f"  generation {generation}: {entry['collections']} collections"
+                     f" ({1000 * entry['collections'] / per:.2f} per 1,000 actions),"
+                     f" {1000 * entry['seconds']:.1f} ms of the loop's CPU"
+                     f" ({1000 * entry['seconds'] / per:.3f} ms per action),"
+                     f" {entry['collected']} objects collected")
+    if figures.collector:
+        lines.append(f"  objects tracked at the end {figures.collector['tracked']:,},"
+                     f" frozen {figures.collector['frozen']:,}, thresholds"
+                     f" {tuple(figures.collector['thresholds'])}")
+    readings = ", ".join(f"{kib / 1024:.0f}" for kib in figures.rss)
+    lines.append(f"  the bot's resident memory every {RSS_EVERY:g} s, MiB: {readings}")
+    return lines
+
+
+async def read_rss(pid: int, readings: list[int]) -> None:
+    """The bot's resident memory into ``readings`` every :data:`RSS_EVERY` seconds until
+    cancelled."""
+    while True:
+        readings.append(resident_kib(pid))
+        await asyncio.sleep(RSS_EVERY)
+
+
+# --calls: where a load run's loop time goes, by what started it (cumulative time of these
+# functions; a listener's share is every change's, lobbies' and games' alike).
+PHASES = (
+    ("slash commands (/game new: the lobby)", "bot/process/client_ops.py", "_call"),
+    ("lobby clicks (Join, Start)", "cogs/clicks/table_clicks.py", "lobby_click"),
+    ("game clicks (the actions)", "cogs/clicks/table_clicks.py", "act_click"),
+    ("hand clicks (a private view opened)", "cogs/clicks/table_clicks.py", "hand_click"),
+    ("the listeners of every change", "bot/sessions/manager.py", "_notify"),
+    ("the gateway's events read", "discord/gateway.py", "received_message"),
+    ("the turn clock", "bot/automation/turn_clock.py", "run"),
+)
+
+
+def profile_lines(profile: Path, actions: int, top: int = 25) -> list[str]:
+    """--calls: Python calls per human action, the loop's time by what started it
+    (:data:`PHASES`), and the functions with most of its own time (share of the profile,
+    calls per action)."""
+    stats: Any = pstats.Stats(str(profile))
+    per = max(actions, 1)
+    total = sum(entry[2] for entry in stats.stats.values()) or 1e-9
+    lines = [f"  Python function calls per human action {stats.total_calls / per:,.0f};"
+             f" profiled loop time {1000 * total / per:.2f} ms per action (with the profiler)"]
+    for label, path_end, function in PHASES:
+        cumulative = sum(entry[3] for (path, _, name), entry in stats.stats.items()
+                         if name == function and path.replace("\\", "/").endswith(path_end))
+        lines.append(f"  {100 * cumulative / total:5.1f}% of the loop's time: {label}")
+    ranked = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:top]
+    for (path, line, name), (_, calls, own, cumulative, _) in ranked:
+        where = path.replace("\\", "/").split("site-packages/")[-1]
+        where = where.split("/wt-")[-1].split("/", 1)[-1] if "/wt-" in where else where
+        lines.append(f"  {100 * own / total:5.1f}% own {100 * cumulative / total:5.1f}% cum"
+                     f" {calls / per:8.2f}/action  {name} ({where}:{line})")
+    return lines
+
+
 async def load_run(tables: int, seconds: float, interval: float, seed: int,
                    checkout: Path | None, workdir: Path, images: str = "off",
-                   validate: bool = True, pinned: bool = False) -> LoadFigures:
+                   validate: bool = True, pinned: bool = False,
+                   observe: str = "off", warm_up: float = 0.0) -> LoadFigures:
+    """One load run; ``observe``: "gc" (the bot's collector), "calls" (that and a cProfile)
+    or "off"; ``warm_up``: seconds of play before the ``seconds`` measured (failures and lost
+    updates are counted in both)."""
     fd = stand_in(checkout, rate_limits=Limits())
     if not validate:
         fd.set_validation(False)
     pairs = [(fd.add_user(f"a{i}"), fd.add_user(f"b{i}")) for i in range(tables)]
     channels = [fd.add_channel(f"table-{i}") for i in range(tables)]
     figures = LoadFigures(tables)
+    env = {**bot_env(checkout), "IMAGES": images}
+    observed = workdir / f"load-{tables}-observed"
+    if observe != "off":
+        observed.mkdir(parents=True, exist_ok=True)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CALLS_SITE),
+                                                          env.get("PYTHONPATH")]))
+        env["TB_CALLS_OUT"] = str(observed)
+        env["TB_CALLS_PROFILE"] = "on" if observe == "calls" else "off"
     async with fd:
-        bot = BotProcess(fd, workdir / f"load-{tables}",
-                         extra_env={**bot_env(checkout), "IMAGES": images},
-                         log_level="WARNING")
+        bot = BotProcess(fd, workdir / f"load-{tables}", extra_env=env, log_level="WARNING")
         try:
             await bot.start()
             await bot.wait_until(lambda: fd.commands(), POSTS_TIMEOUT, "the command sync")
@@ -335,17 +460,35 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
                 os.sched_setaffinity(0, {0})
                 pin(bot.proc.pid, {1})
             meter = CpuMeter(bot.proc.pid)
+            until = time.monotonic() + warm_up + seconds
+            games = ("split", "ten")
+            figures.counting = warm_up <= 0
+            playing = asyncio.ensure_future(asyncio.gather(*(
+                keep_playing(fd, bot, channels[i], pairs[i], games[i % 2],
+                             seed + 1000 * i, interval, until, figures)
+                for i in range(tables)
+            )))
+            if warm_up > 0:
+                await asyncio.wait([playing], timeout=warm_up)
+                figures.counting = True
+            if observe != "off":
+                os.kill(bot.proc.pid, signal.SIGUSR2)  # the span starts (bench/calls_site)
+            rss = asyncio.create_task(read_rss(bot.proc.pid, figures.rss))
             meter.start()
             since = time.monotonic()
-            until = since + seconds
-            games = ("split", "ten")
-            await asyncio.gather(*(
-                keep_playing(fd, bot, channels[i], pairs[i], games[i % 2], seed + 1000 * i,
-                             interval, until, figures)
-                for i in range(tables)
-            ))
+            try:
+                await playing
+            finally:
+                rss.cancel()
             figures.seconds = time.monotonic() - since
             figures.cpu = meter.stop()
+            figures.rss.append(resident_kib(bot.proc.pid))
+            if observe != "off":
+                os.kill(bot.proc.pid, signal.SIGUSR2)  # ... and is written
+                figures.collector = json.loads(
+                    (await written(observed, "bot-*.gc.json")).read_text())
+                if observe == "calls":
+                    figures.profile = await written(observed, "bot-*.prof")
             figures.global_calls = len(fd.globally_limited(since))
             figures.limited = Counter(fd.rate_limited)
         finally:
@@ -355,7 +498,8 @@ async def load_run(tables: int, seconds: float, interval: float, seed: int,
 
 async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed: int,
                     checkout: Path | None, images: str = "off", validate: bool = True,
-                    pinned: bool = False) -> None:
+                    pinned: bool = False, observe: str = "off",
+                    keep_profile: Path | None = None, warm_up: float = 0.0) -> None:
     rows: list[list[object]] = []
     held = in_time = 0
     with tempfile.TemporaryDirectory(prefix="global-load-") as tmp:
@@ -364,7 +508,7 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                 print(f"{size} tables: load average before {loadavg.read().split()[:3]}",
                       flush=True)
             figures = await load_run(size, seconds, interval, seed, checkout, Path(tmp),
-                                     images, validate, pinned)
+                                     images, validate, pinned, observe, warm_up)
             limited = ", ".join(f"{k} {v}" for k, v in sorted(figures.limited.items())) or "0"
             rows.append([
                 size, figures.actions, figures.actions / max(figures.seconds, 1e-9),
@@ -380,11 +524,24 @@ async def load_runs(sizes: Sequence[int], seconds: float, interval: float, seed:
                       flush=True)
             for reason, count in figures.reasons.most_common():
                 print(f"{size} tables: {count} failed: {reason}", flush=True)
+            print(f"{size} tables: {figures.games} games opened, {figures.ended} played to"
+                  f" their end, {figures.actions} human actions", flush=True)
+            if observe != "off":
+                print(f"{size} tables, the bot's garbage collector over the run:", flush=True)
+                print("\n".join(collector_lines(figures)), flush=True)
+            if figures.profile is not None:
+                print(f"{size} tables, the bot's event loop profiled:", flush=True)
+                print("\n".join(profile_lines(figures.profile, figures.actions)), flush=True)
+                if keep_profile is not None:
+                    keep_profile.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(figures.profile, keep_profile / f"load-{size}.prof")
             if figures.held:
                 held = max(held, size)
             if figures.answered_in_time:
                 in_time = max(in_time, size)
-    print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run,"
+    print(f"load: one human action every {interval:g} s per table, {seconds:g} s per run"
+          + (f" measured after {warm_up:g} s of play (the tables' first openings)"
+             if warm_up > 0 else "") + ","
           " the stand-in's limits on (50/s global, 5 writes/5 s per channel);"
           f" pictures {images}, the stand-in's spec check {'on' if validate else 'off'}"
           + ("; the stand-in and the players pinned to core 0, the bot process to core 1 (its"
@@ -415,6 +572,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pin", action="store_true",
                         help="load runs: this process (the stand-in, the players) on core 0, the"
                              " bot process on core 1 (os.sched_setaffinity; its workers unpinned)")
+    parser.add_argument("--gc", action="store_true",
+                        help="load runs: the bot's garbage collector (collections, time) and"
+                             " resident memory (bench/calls_site)")
+    parser.add_argument("--calls", action="store_true",
+                        help="load runs: --gc and a cProfile of the bot's event loop (calls per"
+                             " action, top functions; slows the bot)")
+    parser.add_argument("--warm-up", type=float, default=0.0,
+                        help="load runs: seconds of play before the --seconds measured (every"
+                             " table opens its first game at the start)")
+    parser.add_argument("--keep-profile", type=Path, default=None,
+                        help="with --calls: copy each run's .prof into this folder")
     args = parser.parse_args(argv)
     games = [name for name in args.games if name != "none"]
     unknown = [name for name in games if name not in SCENARIOS]
@@ -428,7 +596,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.load:
         sizes = [int(part) for part in args.load.split(",") if part.strip()]
         asyncio.run(load_runs(sizes, args.seconds, args.interval, args.seed, args.bot_checkout,
-                              args.images, not args.no_validation, args.pin))
+                              args.images, not args.no_validation, args.pin,
+                              "calls" if args.calls else "gc" if args.gc else "off",
+                              args.keep_profile, args.warm_up))
     return 0
 
 

@@ -15,8 +15,11 @@ every change), so they survive restarts. :meth:`TurnClock.tick` handles everythi
 A tick only makes the manager calls; what they tell a channel goes out in a background task per
 session (in order), so a slow or rate-limited channel never delays another table's clock.
 Tests call ``tick`` with a fake clock and :meth:`TurnClock.idle` to wait for those posts. In
-the process, :meth:`TurnClock.run` sleeps until the next reminder or deadline (or until a change
-may have brought an earlier one) and ticks.
+the process, :meth:`TurnClock.run` sleeps until the next reminder or deadline and ticks. A change
+wakes it early only when the changed session now has a moment before the one it sleeps until: a
+tick and the search for the next moment walk every live session, so waking for every change
+made their work grow with the number of tables times the actions per second (issue 42, "The
+sixth pass" in ``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -52,22 +55,28 @@ class TurnClock:
         self.notifier = notifier or SilentNotifier()
         self._wake = asyncio.Event()
         self._posts: dict[int, asyncio.Task[None]] = {}  # session id -> its latest posts
+        # What :meth:`run` sleeps until (None: it is not asleep; it looks again before it is).
+        self._asleep_until: datetime | None = None
+
+    @property
+    def asleep_until(self) -> datetime | None:
+        """The moment :meth:`run` sleeps until (None: it is not asleep)."""
+        return self._asleep_until
 
     async def on_change(self, change: Change) -> None:
-        """The manager listener: a change may have set an earlier deadline."""
-        self._wake.set()
+        """The manager listener: a change that brought a session a moment earlier than the one
+        :meth:`run` sleeps until wakes it (any other moment is found when it wakes)."""
+        until = self._asleep_until
+        if until is None:
+            return
+        moment = next_moment(change.session)
+        if moment is not None and moment < until:
+            self._wake.set()
 
     def next_wakeup(self) -> datetime | None:
         """The earliest pending reminder or deadline of any live session, or the moment a
         private table has been idle for too long."""
-        moments = [idle for session in self.manager.live_sessions()
-                   if (idle := idle_at(session)) is not None]
-        for session in self.manager.live_sessions():
-            for deadline in session.deadlines:
-                moments.append(deadline.due_at)
-                if not deadline.reminded:
-                    moments.append(deadline.remind_at)
-        return min(moments, default=None)
+        return min(filter(None, map(next_moment, self.manager.live_sessions())), default=None)
 
     async def tick(self, now: datetime | None = None) -> int:
         """Send the reminders and play the expiries due at ``now``; how many happened."""
@@ -107,15 +116,22 @@ class TurnClock:
         while True:
             self._wake.clear()
             wakeup = self.next_wakeup()
+            now = self.manager.clock()
             nap = MAX_NAP
             if wakeup is not None:
-                nap = (wakeup - self.manager.clock()).total_seconds()
+                nap = (wakeup - now).total_seconds()
+            nap = min(max(nap, MIN_NAP), MAX_NAP)
+            # Set with no await since the look above: a change stored meanwhile was in it.
+            self._asleep_until = now + timedelta(seconds=nap)
             # asyncio.timeout, not wait_for: on Python 3.11 a cancel that meets wait_for's own
             # timeout can come out as TimeoutError, which this loop would swallow, so the task
             # never stopped (a shutdown waited for it until it was killed).
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(min(max(nap, MIN_NAP), MAX_NAP)):
-                    await self._wake.wait()
+            try:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(nap):
+                        await self._wake.wait()
+            finally:
+                self._asleep_until = None
             try:
                 await self.tick()
             except Exception:  # the clock outlives a failed tick: the next one retries
@@ -226,6 +242,17 @@ class TurnClock:
             await message
         except Exception:  # a channel's failure (Discord) must not stop the clock
             log.exception("telling the channel of session %s failed", session.id)
+
+
+def next_moment(session: Session) -> datetime | None:
+    """The earliest moment the clock has something to do for ``session``: a deadline, a
+    reminder not yet sent, or its idle limit if it is private (None: nothing)."""
+    moment = idle_at(session)
+    for deadline in session.deadlines:
+        due = deadline.due_at if deadline.reminded else min(deadline.due_at, deadline.remind_at)
+        if moment is None or due < moment:
+            moment = due
+    return moment
 
 
 def idle_at(session: Session) -> datetime | None:

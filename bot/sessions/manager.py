@@ -156,6 +156,8 @@ class SessionManager:
         self._listeners: list[Listener] = []
         self._outbox: dict[int, deque[Change]] = {}  # session id -> changes not yet published
         self._publishers: dict[int, asyncio.Task[None]] = {}  # session id -> its worker
+        # session id -> the waiters of overtaken_within, woken when a version is swapped in
+        self._overtaking: dict[int, list[asyncio.Future[None]]] = {}
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._in_flight_block = _InFlight(self)
@@ -175,6 +177,36 @@ class SessionManager:
 
     def live_sessions(self) -> list[Session]:
         return list(self._sessions.values())
+
+    def overtaken(self, session: Session) -> bool:
+        """Whether a newer version of ``session`` is live."""
+        current = self._sessions.get(session.id)
+        return current is not None and current.version > session.version
+
+    async def overtaken_within(self, session: Session, seconds: float) -> bool:
+        """Wait up to ``seconds`` for a newer version of ``session`` to be live (a change is
+        swapped in before it is published: a listener can wait for the next one); True as
+        soon as one is. Woken by the swap, not by polling: a wait costs no timer per step of
+        the clock (issue 42, the sixth pass)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not self.overtaken(session):
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            waiter: asyncio.Future[None] = loop.create_future()
+            waiters = self._overtaking.setdefault(session.id, [])
+            waiters.append(waiter)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(left):
+                        await waiter
+            finally:
+                if waiter in waiters:
+                    waiters.remove(waiter)
+                if not waiters and self._overtaking.get(session.id) is waiters:
+                    del self._overtaking[session.id]
+        return True
 
     def private_of(self, player_id: PlayerId, kind: SessionKind,
                    game: str | None = None) -> list[Session]:
@@ -789,6 +821,9 @@ class SessionManager:
 
     def _register(self, session: Session) -> None:
         self._sessions[session.id] = session
+        for waiter in self._overtaking.pop(session.id, ()):
+            if not waiter.done():
+                waiter.set_result(None)
         if not session.is_private:  # a private table takes no channel
             self._by_channel[session.channel_id] = session.id
         if session.id not in self._locks:  # not a new Lock made per change to be dropped

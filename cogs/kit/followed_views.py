@@ -24,6 +24,11 @@ Interaction = discord.Interaction[TableBot]
 # with (``cogs.rendering.message_delivery``): the message a remembered view is.
 ANSWERED_MESSAGE = "answered_message"
 CatchUp = Callable[[int, PlayerId], Awaitable[None]]  # (session id, player)
+# Seconds between two sweeps of the aged entries (:meth:`FollowedViews.prune`). A sweep walks
+# every live game's views: once per remembered view, it grew with the number of tables (issue
+# 42, the sixth pass). An entry outlives its token by at most this; :meth:`FollowedViews.usable`
+# never hands out an aged one.
+PRUNE_EVERY = 60.0
 
 
 @dataclass
@@ -44,6 +49,7 @@ class FollowedViews:
         self._views: dict[int, dict[PlayerId, Followed]] = {}
         # Game -> player -> (message id, version) of their latest answer on a private message.
         self._answered: dict[int, dict[PlayerId, tuple[int, int]]] = {}
+        self._pruned_at = float("-inf")  # when prune last swept, on the clock above
         # The follower's (cogs.listeners.view_follow): brings a view just remembered up to date
         # when the game moved on while it was drawn and answered.
         self.catch_up: CatchUp | None = None
@@ -56,7 +62,8 @@ class FollowedViews:
         version = max(version, self.shown_on(session_id, player, message_id) or version)
         self._views.setdefault(session_id, {})[player] = Followed(
             interaction, self._clock(), version, message_id)
-        self.prune()
+        if self._clock() - self._pruned_at >= PRUNE_EVERY:
+            self.prune()
 
     def shown(self, session_id: int, player: PlayerId) -> int | None:
         """The version ``player``'s followed view shows (None: no view is followed): as last
@@ -139,7 +146,7 @@ class FollowedViews:
 
     def prune(self) -> None:
         """Drop every entry whose token has aged out, and the answers of games without one."""
-        now = self._clock()
+        now = self._pruned_at = self._clock()
         for session_id in list(self._views):
             for player, entry in list(self._views[session_id].items()):
                 if now - entry.at > self._lifetime - MARGIN:

@@ -51,7 +51,6 @@ from game.base import PlayerId
 log = logging.getLogger(__name__)
 
 SHOWN_KEPT = 4096  # tables whose shown version is remembered (far more than run at once)
-RUN_POLL = 0.02  # the manager swaps a stored change in before publishing it: poll for it
 
 
 Moved = Callable[[Session], Awaitable[object]]
@@ -85,26 +84,14 @@ class TablePublisher:
                 return
         if self._overtaken(session):
             return
-        if self._mid_run(change) and await self._overtaken_within(
+        if self._mid_run(change) and await self._client.manager.overtaken_within(
             session, self._run_debounce
         ):
             return
         await self._edit(session, cause)
 
-    async def _overtaken_within(self, session: Session, seconds: float) -> bool:
-        """Wait up to ``seconds`` for a newer change of the session (the player's next step);
-        True as soon as one is stored."""
-        waited = 0.0
-        while waited < seconds:
-            await asyncio.sleep(RUN_POLL)
-            waited += RUN_POLL
-            if self._overtaken(session):
-                return True
-        return False
-
     def _overtaken(self, session: Session) -> bool:
-        current = self._client.manager.get(session.id)
-        return current is not None and current.version > session.version
+        return self._client.manager.overtaken(session)
 
     def _mid_run(self, change: Change) -> bool:
         """Whether ``change`` is one step of a person's run: a move made from a private view

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from datetime import timedelta
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from bot.automation.autoplay import Autoplay
 from bot.automation.notices import Notice
-from bot.automation.turn_clock import PRIVATE_IDLE, TurnClock
+from bot.automation.turn_clock import MAX_NAP, PRIVATE_IDLE, TurnClock
 from bot.ops import log_context
 from bot.records import errors
 from bot.records.errors import Refusal, StaleVersion
@@ -443,3 +444,42 @@ async def test_an_idle_private_table_ends_by_itself(
     assert manager.get(daily.id) is None and manager.live_sessions() == []
     assert manager.pending_changes() == 0 and turn_clock.next_wakeup() is None
     assert notifier.notices == [] and notifier.refreshed == []
+
+
+async def test_a_change_wakes_the_sleeping_clock_only_for_an_earlier_moment(
+    manager: SessionManager, turn_clock: TurnClock, clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The running clock sleeps until its next moment; a change wakes it only when it brought
+    a moment before that one (issue 42: a tick walks every live table, so waking for every
+    change made each action's cost grow with the tables)."""
+    ticks: list[object] = []
+    tick = turn_clock.tick
+
+    async def counted(now: Any = None) -> int:
+        ticks.append(now)
+        return await tick(now)
+
+    monkeypatch.setattr(turn_clock, "tick", counted)
+    manager.subscribe(turn_clock.on_change)
+
+    async def asleep_until(moment: Any) -> None:
+        while turn_clock.asleep_until != moment:
+            await asyncio.sleep(0)
+
+    running = asyncio.create_task(turn_clock.run())
+    try:
+        await asyncio.wait_for(asleep_until(clock.now + timedelta(seconds=MAX_NAP)), 5)
+        later = await started(manager)  # its reminder comes in 4 minutes: after the nap
+        await manager.settle()
+        lobby = await manager.open_lobby(1, 11, "count", seat(3), turn_minutes=1)
+        await manager.join(lobby.id, seat(4))
+        sooner = await manager.start(lobby.id, "3")  # its reminder in 30 s: before the nap
+        await manager.settle()
+        await asyncio.wait_for(asleep_until(sooner.deadline_of("3").remind_at), 5)
+        assert later.deadline_of("1").remind_at > clock.now + timedelta(seconds=MAX_NAP)
+        assert len(ticks) == 1  # woken once, by the earlier moment
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running

@@ -353,3 +353,23 @@ async def test_what_is_logged_during_a_move_and_by_its_listeners_names_the_sessi
     assert [kind for kind, _ in seen][-1] == "action"
     assert all(context == expected for _, context in seen), seen
     assert log_context.current() == {}  # nothing left bound once the move is done
+
+
+async def test_overtaken_within_wakes_at_the_newer_version_and_times_out_without_one(
+    manager: SessionManager,
+) -> None:
+    """A listener waiting for the session's next version (the table publisher holding a step
+    of a run) is woken by its swap, not after a poll; without one it gives up after the time
+    given, and leaves no waiter behind."""
+    session = await started(manager)
+    waiting = asyncio.create_task(manager.overtaken_within(session, 30.0))
+    while not manager._overtaking:  # the waiter is registered
+        await asyncio.sleep(0)
+    await manager.act(session.id, "1", session.version, Add(add=1))
+    assert await asyncio.wait_for(waiting, 5.0) is True  # long before its 30 s
+    assert manager.overtaken(session) and manager._overtaking == {}
+    current = manager.get(session.id)
+    assert current is not None
+    assert await manager.overtaken_within(current, 0.05) is False
+    assert manager._overtaking == {}
+    assert await manager.overtaken_within(session, 0.0) is True  # already overtaken

@@ -21,7 +21,8 @@ from cogs.commands.game_commands import GameCog
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.i18n.settings_cache import stored_settings
-from cogs.kit.followed_views import ANSWERED_MESSAGE, TOKEN_LIFETIME, FollowedViews
+from cogs.kit.followed_views import ANSWERED_MESSAGE, PRUNE_EVERY, TOKEN_LIFETIME, FollowedViews
+from cogs.kit.message_routes import MARGIN
 from cogs.listeners.view_follow import ViewFollower
 from cogs.pictures import hand_job
 from cogs.rendering import message_delivery as delivery
@@ -425,3 +426,31 @@ def test_answers_finishing_out_of_order_leave_the_newest_version_on_their_messag
     assert views.shown(1, "p") == 7
     views.ended(1)
     assert views.shown_on(1, "p", 11) is None and len(views) == 0
+
+
+def test_aged_views_are_swept_once_a_minute_and_never_handed_out() -> None:
+    """Remembering a view sweeps every game's aged views at most once per ``PRUNE_EVERY`` (a
+    sweep walks every live table: once per view it grew with the tables, issue 42): memory
+    stays flat, and an aged view is never used between two sweeps."""
+    now = [0.0]
+    views = FollowedViews(clock=lambda: now[0])
+
+    def remember(session_id: int, player: str) -> None:
+        views.remember(session_id, player, SimpleNamespace(extras={}), 1)  # type: ignore[arg-type]
+
+    aged = TOKEN_LIFETIME - MARGIN + 1
+    remember(1, "p")
+    views.answering(1, "p", 11, 1)
+    now[0] = PRUNE_EVERY / 2
+    remember(2, "q")
+    now[0] = aged  # game 1's view aged: this remembering sweeps it, its answers with it
+    remember(3, "r")
+    assert len(views) == 2 and views.answered(1, "p") is None
+    now[0] = PRUNE_EVERY / 2 + aged  # game 2's aged too, but the last sweep was just now
+    remember(4, "s")
+    assert len(views) == 3
+    assert views.usable(2, "q") is None  # aged: not handed out, and dropped
+    assert len(views) == 2
+    now[0] = aged + PRUNE_EVERY + aged  # games 3 and 4 aged: the next remembering sweeps
+    remember(5, "t")
+    assert len(views) == 1 and views.usable(5, "t") is not None
