@@ -18,6 +18,7 @@ import random
 import re
 import sqlite3
 import statistics
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +134,35 @@ class SessionRow:
     table_message_id: int | None
 
 
+READERS = 8  # open reader connections kept (one per database file, the newest used)
+_readers: OrderedDict[Path, tuple[tuple[int, int], sqlite3.Connection]] = OrderedDict()
+
+
+def reader(path: Path) -> sqlite3.Connection:
+    """A connection that reads ``path``, kept open between looks: opening one per query (and
+    reading the schema again) was a third of the load bench's CPU. Each query runs in
+    autocommit (``isolation_level=None``), so it reads the newest committed state as a fresh
+    connection did; a file replaced at the same path (another inode) gets a new connection;
+    at most ``READERS`` are kept (the oldest is closed)."""
+    key = Path(path)
+    try:
+        stat = key.stat()
+        identity = (stat.st_dev, stat.st_ino)
+    except OSError:
+        identity = (-1, -1)
+    kept = _readers.get(key)
+    if kept is not None and kept[0] == identity:
+        _readers.move_to_end(key)
+        return kept[1]
+    if kept is not None:
+        kept[1].close()
+    conn = sqlite3.connect(key, timeout=10.0, isolation_level=None, check_same_thread=False)
+    _readers[key] = (identity, conn)
+    while len(_readers) > READERS:
+        _readers.popitem(last=False)[1][1].close()
+    return conn
+
+
 class GameDb:
     """Short read-only looks at the bot's SQLite file (WAL mode: readers never block it)."""
 
@@ -140,11 +170,7 @@ class GameDb:
         self.path = path
 
     def _query(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        conn = sqlite3.connect(self.path, timeout=10.0)
-        try:
-            return conn.execute(sql, args).fetchall()
-        finally:
-            conn.close()
+        return reader(self.path).execute(sql, args).fetchall()
 
     def session_in(self, channel_id: int) -> SessionRow:
         rows = self._query(
