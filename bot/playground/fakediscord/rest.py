@@ -22,6 +22,7 @@ from bot.playground.fakediscord.model import (
     FakeChannel,
     FakeUser,
     InteractionRecord,
+    RawJson,
     RouteCall,
     StoredMessage,
     Violation,
@@ -266,11 +267,8 @@ class RestApi:
             )
             self._violated(request, "the stand-in's message check", errors)
         response.headers.update(limit_headers)
-        if isinstance(response, web.Response) and response.body is not None:
-            try:
-                body = json.loads(response.body)  # type: ignore[arg-type]
-            except (TypeError, ValueError):
-                body = None
+        if isinstance(response, web.Response) and isinstance(response.body, bytes):
+            body = RawJson(response.body)  # decoded if a test reads it
         call = RouteCall(
             request.method, request.path, response.status, body, time.monotonic(), route
         )
