@@ -472,8 +472,8 @@ class FakeDiscord:
         return message
 
     async def wait_response(self, record: InteractionRecord) -> InteractionRecord:
-        await self.wait_for(
-            lambda: record.responded,
+        await self.world.wait_answer(
+            record,
             self.response_timeout,
             f"the bot to answer {record.data.get('name') or record.data.get('custom_id')!r}",
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -238,6 +239,8 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None
     calls: list[RouteCall] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Set by the callback: wakes ``World.wait_answer`` (created by the first waiter).
+    answer_event: asyncio.Event | None = field(default=None, repr=False, compare=False)
 
     @property
     def responded(self) -> bool:

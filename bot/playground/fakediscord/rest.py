@@ -407,6 +407,7 @@ class RestApi:
         except validation.Invalid as err:
             raise err.under("data") from None
         record.callback_type, record.callback_data, record.callback_at = kind, data, received
+        self.world.answered(record)
         self.world.notify()
         if (
             message is not None

@@ -74,9 +74,10 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
         if content or embeds:
             raise Invalid("content and embeds cannot be used with the IS_COMPONENTS_V2 flag",
                           path=("content" if content else "embeds",))
-        if sum(1 for _ in comp.walk(components)) > MAX_V2_COMPONENTS:
+        tree = comp.walk(components)
+        if len(tree) > MAX_V2_COMPONENTS:
             raise Invalid("components: a message holds at most 40 components", path=("components",))
-        text = sum(len(c.get("content") or "") for c in comp.walk(components)
+        text = sum(len(c.get("content") or "") for c in tree
                    if c.get("type") == comp.TEXT_DISPLAY)
         if text > MAX_V2_TEXT:
             raise Invalid(f"components: the text of a message's text displays must be {MAX_V2_TEXT}"
