@@ -83,9 +83,15 @@ def route_template(request: web.Request) -> str:
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
+    return encoded_response(json.dumps(data), status)
+
+
+def encoded_response(text: str, status: int = 200) -> web.Response:
+    """An answer whose JSON is already encoded (``json.dumps``), e.g. a message's, which its
+    gateway event reuses (``Gateway.dispatch_message_event``)."""
     # discord.py only parses bodies whose content-type is exactly "application/json".
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=text.encode(), status=status, headers={"Content-Type": "application/json"}
     )
 
 
@@ -409,18 +415,18 @@ class RestApi:
         record.callback_type, record.callback_data, record.callback_at = kind, data, received
         self.world.answered(record)
         self.world.notify()
+        shown = None  # the message's JSON and its text, encoded once for the event and answer
+        if message is not None and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE):
+            data = self.world.message_json(message)
+            shown = data, json.dumps(data)
         if (
-            message is not None
-            and not message.ephemeral
+            shown is not None
+            and not message.ephemeral  # type: ignore[union-attr]
             and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE)
         ):
-            await self.gateway.dispatch_message_event(
-                "MESSAGE_CREATE", self.world.message_json(message)
-            )
-        elif message is not None and not message.ephemeral and kind == UPDATE_MESSAGE:
-            await self.gateway.dispatch_message_event(
-                "MESSAGE_UPDATE", self.world.message_json(message)
-            )
+            await self.gateway.dispatch_message_event("MESSAGE_CREATE", *shown)
+        elif shown is not None and not message.ephemeral and kind == UPDATE_MESSAGE:  # type: ignore[union-attr]
+            await self.gateway.dispatch_message_event("MESSAGE_UPDATE", *shown)
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         answer: dict[str, Any] = {
@@ -433,8 +439,11 @@ class RestApi:
         }
         if message is not None:
             answer["interaction"]["response_message_id"] = str(message.id)
-        if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE) and message is not None:
-            answer["resource"] = {"type": kind, "message": self.world.message_json(message)}
+        if shown is not None:
+            # json.dumps of {**answer, "resource": {"type": kind, "message": data}}, byte for
+            # byte, around the message's text encoded above.
+            return encoded_response(f'{json.dumps(answer)[:-1]}, "resource": {{"type": {kind},'
+                                    f' "message": {shown[1]}}}}}')
         return json_response(answer)
 
     def _apply_callback(
@@ -493,6 +502,7 @@ class RestApi:
                            "This interaction has hit the maximum number of follow up messages")
         body, files = await read_body(request)
         body = dict(body or {})
+        text: str | None = None  # the message's JSON, when its event was encoded
         original = self.world.messages.get(record.original_message_id or 0)
         if record.callback_type == DEFERRED_MESSAGE and original is not None and original.loading:
             # After a "thinking" defer, Discord turns the first follow-up into the original.
@@ -507,13 +517,14 @@ class RestApi:
                 ephemeral_for=record.user.id if ephemeral else None,
             )
             if not message.ephemeral:
-                await self.gateway.dispatch_message_event(
-                    "MESSAGE_CREATE", self.world.message_json(message)
-                )
+                data = self.world.message_json(message)
+                text = json.dumps(data)
+                await self.gateway.dispatch_message_event("MESSAGE_CREATE", data, text)
         record.followup_ids.append(message.id)
         self.world.notify()
         if request.query.get("wait") in ("true", "1", "True"):
-            return json_response(self.world.message_json(message))
+            return encoded_response(text) if text is not None else \
+                json_response(self.world.message_json(message))
         return web.Response(status=204)
 
     def _webhook_message(self, request: web.Request) -> StoredMessage:
@@ -539,11 +550,11 @@ class RestApi:
         message = self._webhook_message(request)
         body, files = await read_body(request)
         self.world.edit_message(message, dict(body or {}), files)
+        data = self.world.message_json(message)
+        text = json.dumps(data)
         if not message.ephemeral:
-            await self.gateway.dispatch_message_event(
-                "MESSAGE_UPDATE", self.world.message_json(message)
-            )
-        return json_response(self.world.message_json(message))
+            await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data, text)
+        return encoded_response(text)
 
     async def del_webhook_msg(self, request: web.Request) -> web.Response:
         message = self._webhook_message(request)
@@ -640,8 +651,9 @@ class RestApi:
         body, files = await read_body(request)
         message = self.world.create_message(channel_id, dict(body or {}), files)
         data = self.world.message_json(message)
-        await self.gateway.dispatch_message_event("MESSAGE_CREATE", data)
-        return json_response(data)
+        text = json.dumps(data)
+        await self.gateway.dispatch_message_event("MESSAGE_CREATE", data, text)
+        return encoded_response(text)
 
     async def get_message(self, request: web.Request) -> web.Response:
         return json_response(self.world.message_json(self._channel_message(request)))
@@ -652,8 +664,9 @@ class RestApi:
         body, files = await read_body(request)
         self.world.edit_message(message, dict(body or {}), files)
         data = self.world.message_json(message)
-        await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data)
-        return json_response(data)
+        text = json.dumps(data)
+        await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data, text)
+        return encoded_response(text)
 
     async def delete_message(self, request: web.Request) -> web.Response:
         await self._delete(self._channel_message(request))
