@@ -39,10 +39,12 @@ def _walk_into(components: Iterable[dict[str, Any]], found: list[dict[str, Any]]
                 _walk_into([dict(child)], found)
 
 
-def media_urls(components: list[dict[str, Any]]) -> list[str]:
-    """The URLs of the media a Components V2 tree shows (thumbnails, gallery items)."""
+def media_urls(components: list[dict[str, Any]],
+               tree: list[dict[str, Any]] | None = None) -> list[str]:
+    """The URLs of the media a Components V2 tree shows (thumbnails, gallery items);
+    ``tree``: ``walk(components)`` when the caller has it."""
     urls: list[str] = []
-    for c in walk(components):
+    for c in walk(components) if tree is None else tree:
         media = [c.get("media")] if c.get("type") == THUMBNAIL else [
             item.get("media") for item in c.get("items") or [] if isinstance(item, Mapping)]
         urls += [str(m["url"]) for m in media if isinstance(m, Mapping) and m.get("url")]
