@@ -65,6 +65,9 @@ class World:
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, StoredMessage] = {}
+        # The same messages by channel, oldest first (an index: a table's player reads its
+        # channel without going through every message of every table).
+        self.in_channel: dict[int, list[StoredMessage]] = {}
         self.interactions: list[InteractionRecord] = []
         self.by_token: dict[str, InteractionRecord] = {}
         self.by_interaction_id: dict[int, InteractionRecord] = {}
@@ -460,6 +463,7 @@ class World:
         message.allowed_mentions = body.get("allowed_mentions")
         message.snapshot()
         self.messages[message.id] = message
+        self.in_channel.setdefault(channel_id, []).append(message)
         self.notify()
         return message
 
