@@ -52,7 +52,7 @@ async def test_answers_and_events_are_encoded_as_json_dumps_would(fd: FakeDiscor
         assert (await frame())["t"] == "GUILD_CREATE"
 
         channel = f"{api}/channels/{fd.general.id}/messages"
-        body = {"content": "Olá <@{}> — naïve".format(alice.id),
+        body = {"content": f"Olá <@{alice.id}> — naïve",
                 "components": [{"type": 1, "components": [
                     {"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}]}
         sent = await http.post(channel, json=body, headers=auth)

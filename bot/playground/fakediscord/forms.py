@@ -75,8 +75,9 @@ def _parse_mime(body: bytes, content_type: str) -> tuple[Any, Files]:
         b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
     payload: Any = None
     files: Files = []
-    for part in message.iter_parts():  # type: ignore[attr-defined]
-        data = part.get_payload(decode=True) or b""
+    for part in message.iter_parts():
+        raw = part.get_payload(decode=True)
+        data = raw if isinstance(raw, bytes) else b""
         if part.get_param("name", header="content-disposition") == "payload_json":
             payload = json.loads(data)
         elif part.get_filename():
