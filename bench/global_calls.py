@@ -32,7 +32,9 @@ route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_glob
 ``--images on`` runs the load with pictures (the bot's ``IMAGES``; off by default, as in the
 e2e tests). ``--no-validation`` turns off the stand-in's check of every request against
 Discord's spec: it runs in this process, on the same cores as the bot, and costs about 3 ms of
-CPU per request, which a load run of hundreds of tables takes from the bot.
+CPU per request, which a load run of hundreds of tables takes from the bot; the stand-in then
+also reads an upload's form in one pass (``fakediscord.forms``; files still stored, counted
+and sized).
 
 ``--bot-checkout DIR`` runs ``python -m bot`` from that checkout (its ``PYTHONPATH``) against this
 checkout's stand-in and players, so the same figures are measured for an older bot (the base of
