@@ -32,7 +32,9 @@ route is not ``/interactions/...`` or ``/webhooks/...`` (``ratelimit.counts_glob
 ``--images on`` runs the load with pictures (the bot's ``IMAGES``; off by default, as in the
 e2e tests). ``--no-validation`` turns off the stand-in's check of every request against
 Discord's spec: it runs in this process, on the same cores as the bot, and costs about 3 ms of
-CPU per request, which a load run of hundreds of tables takes from the bot.
+CPU per request, which a load run of hundreds of tables takes from the bot; the stand-in then
+also reads an upload's form in one pass (``fakediscord.forms``; files still stored, counted
+and sized).
 
 ``--gc`` reads the bot's cyclic garbage collector over each load run (a bench-only
 ``sitecustomize`` on the bot's PYTHONPATH, ``bench/calls_site``): collections per generation,

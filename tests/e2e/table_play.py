@@ -131,9 +131,13 @@ class TablePlay:
         return self.replica
 
     def table(self) -> StoredMessage:
-        row = self.row()
-        assert row.table_message_id is not None
-        return self.fd.message(row.table_message_id)
+        table_id, _ = self.db.table_in(self.channel.id)
+        assert table_id is not None
+        return self.fd.message(table_id)
+
+    def version(self) -> int:
+        """The session's version (``row().version`` without decoding the stored state)."""
+        return self.db.table_in(self.channel.id)[1]
 
     def pings(self) -> list[StoredMessage]:
         """The turn pings in the channel now (deleted ones left out)."""
@@ -153,11 +157,11 @@ class TablePlay:
 
     def public_choices(self) -> list[Choice]:
         """The game controls on the public table that are current now."""
-        return self.current_choices(self.table(), self.row().version)
+        return self.current_choices(self.table(), self.version())
 
     async def choices_for(self, player: PlayerId) -> list[Choice]:
         """What the awaited ``player`` can use now, opening their private view if needed."""
-        version = self.row().version
+        version = self.version()
         private = self.private.get(player)
         if private is not None:
             found = self.current_choices(self.fd.message(private), version)
@@ -303,7 +307,7 @@ class TablePlay:
         every registered wait holds."""
         await self.bot.wait_until(
             lambda: len(self.fd.message(table_id).versions) > table_versions
-            or self.row().table_message_id != table_id,  # posted anew at the bottom
+            or self.db.table_in(self.channel.id)[0] != table_id,  # posted anew at the bottom
             POSTS_TIMEOUT, "the table edit after a move",
         )
         for wait in self.waits:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 ACTION_ROW = 1
@@ -16,21 +16,35 @@ MEDIA_GALLERY = 12
 LABEL = 18
 
 
-def walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Every component in the tree, depth first, containers before their children."""
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component in the tree, depth first, containers before their children (a
+    ``component`` or ``accessory`` child as a shallow copy). A list built by one recursive
+    function, not nested generators: the stand-in walks every message it stores and every
+    message a player reads, and ``yield from`` at each level was a tenth of the load
+    bench's CPU."""
+    found: list[dict[str, Any]] = []
+    _walk_into(components, found)
+    return found
+
+
+def _walk_into(components: Iterable[dict[str, Any]], found: list[dict[str, Any]]) -> None:
     for component in components:
-        yield component
-        yield from walk(component.get("components") or [])
+        found.append(component)
+        children = component.get("components")
+        if children:
+            _walk_into(children, found)
         for key in ("component", "accessory"):
             child = component.get(key)
             if isinstance(child, Mapping):
-                yield from walk([dict(child)])
+                _walk_into([dict(child)], found)
 
 
-def media_urls(components: list[dict[str, Any]]) -> list[str]:
-    """The URLs of the media a Components V2 tree shows (thumbnails, gallery items)."""
+def media_urls(components: list[dict[str, Any]],
+               tree: list[dict[str, Any]] | None = None) -> list[str]:
+    """The URLs of the media a Components V2 tree shows (thumbnails, gallery items);
+    ``tree``: ``walk(components)`` when the caller has it."""
     urls: list[str] = []
-    for c in walk(components):
+    for c in walk(components) if tree is None else tree:
         media = [c.get("media")] if c.get("type") == THUMBNAIL else [
             item.get("media") for item in c.get("items") or [] if isinstance(item, Mapping)]
         urls += [str(m["url"]) for m in media if isinstance(m, Mapping) and m.get("url")]

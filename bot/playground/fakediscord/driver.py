@@ -472,8 +472,8 @@ class FakeDiscord:
         return message
 
     async def wait_response(self, record: InteractionRecord) -> InteractionRecord:
-        await self.wait_for(
-            lambda: record.responded,
+        await self.world.wait_answer(
+            record,
             self.response_timeout,
             f"the bot to answer {record.data.get('name') or record.data.get('custom_id')!r}",
         )
@@ -494,8 +494,8 @@ class FakeDiscord:
         """Non-ephemeral messages in ``channel``, oldest first, deleted ones left out."""
         return [
             m
-            for m in self.world.messages.values()
-            if m.channel_id == channel.id and not m.ephemeral and not m.deleted
+            for m in self.world.in_channel.get(channel.id, ())
+            if not m.ephemeral and not m.deleted
         ]
 
     def latest_public(self, channel: FakeChannel) -> StoredMessage | None:

@@ -209,7 +209,10 @@ class Gateway:
         """
         return await self._dispatch_to(self.session_for(guild_id), event, data)
 
-    async def _dispatch_to(self, session: Session | None, event: str, data: dict[str, Any]) -> bool:
+    async def _dispatch_to(self, session: Session | None, event: str, data: dict[str, Any],
+                           encoded: str | None = None) -> bool:
+        """``encoded``: ``json.dumps(data)``, when the caller has it (the frame is then built
+        around it, byte for byte what encoding the whole frame gives)."""
         async with self._send_lock:
             if session is None or session.invalid:
                 return False
@@ -219,20 +222,34 @@ class Gateway:
             if session.ws is None or session.ws.closed:
                 return False
             try:
-                await self._send(session.ws, frame)
+                if encoded is None:
+                    await self._send(session.ws, frame)
+                else:
+                    await session.ws.send_str(
+                        f'{{"op": {DISPATCH}, "t": {json.dumps(event)}, "s": {session.seq},'
+                        f' "d": {encoded}}}')
             except ConnectionError:
                 return False
         return True
 
-    async def dispatch_message_event(self, event: str, data: dict[str, Any]) -> None:
-        """MESSAGE_CREATE/UPDATE/DELETE, sent only to a client that asked for guild messages."""
+    async def dispatch_message_event(self, event: str, data: dict[str, Any],
+                                     encoded: str | None = None) -> None:
+        """MESSAGE_CREATE/UPDATE/DELETE, sent only to a client that asked for guild messages.
+        ``encoded``: ``json.dumps(data)`` when the caller has it (the REST answer's text): the
+        event's ``d`` is that text with ``guild_id`` appended, as encoding it again gives."""
         channel = self.world.channels.get(int(data.get("channel_id") or 0))
         if channel is not None and places.place_of(self.world, channel.id) is not None:
             return  # a place the bot is in through a user's install: it hears nothing there
         guild = self.world.guild_of(channel) if channel is not None else self.world.guild_id
         session = self.session_for(guild)
         if session is not None and session.intents & GUILD_MESSAGES_INTENT:
-            await self._dispatch_to(session, event, {**data, "guild_id": str(guild)})
+            with_guild = {**data, "guild_id": str(guild)}
+            if encoded is not None and data and "guild_id" not in data \
+                    and encoded.endswith("}"):
+                encoded = f'{encoded[:-1]}, "guild_id": {json.dumps(str(guild))}}}'
+            else:
+                encoded = None
+            await self._dispatch_to(session, event, with_guild, encoded)
 
     async def reconnect(self, *, resumable: bool = True) -> None:
         """Ask the client to reconnect: op 7 (it resumes) or op 9 false (it identifies anew)."""

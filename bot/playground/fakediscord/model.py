@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,15 +48,36 @@ class FakeChannel:
 
 
 @dataclass(frozen=True)
+class RawJson:
+    """An answer's JSON bytes, decoded only when a test reads ``RouteCall.body`` (a load run
+    records every request and reads few)."""
+
+    data: bytes
+
+
+@dataclass(frozen=True)
 class RouteCall:
-    """One REST request the bot made."""
+    """One REST request the bot made; ``answer``: the body it was answered with (decoded, or
+    ``RawJson`` read through ``body``)."""
 
     method: str
     path: str
     status: int
-    body: Any
+    answer: Any
     at: float
     route: str = ""  # the route template, e.g. "/channels/{channel_id}/messages"
+
+    @property
+    def body(self) -> Any:
+        """The answer's JSON (None when it was none, or not JSON)."""
+        if not isinstance(self.answer, RawJson):
+            return self.answer
+        try:
+            decoded = json.loads(self.answer.data)
+        except (TypeError, ValueError):
+            decoded = None
+        object.__setattr__(self, "answer", decoded)
+        return decoded
 
 
 @dataclass(frozen=True)
@@ -216,6 +239,8 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None
     calls: list[RouteCall] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Set by the callback: wakes ``World.wait_answer`` (created by the first waiter).
+    answer_event: asyncio.Event | None = field(default=None, repr=False, compare=False)
 
     @property
     def responded(self) -> bool:

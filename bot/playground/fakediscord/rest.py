@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from bot.playground.fakediscord import commands, contract, places, validation
+from bot.playground.fakediscord import commands, contract, forms, places, validation
 from bot.playground.fakediscord.app_emojis import INVALID_EMOJI, EmojiRefused
 from bot.playground.fakediscord.discord_limits import FieldError
 from bot.playground.fakediscord.gateway import Gateway
@@ -22,6 +22,7 @@ from bot.playground.fakediscord.model import (
     FakeChannel,
     FakeUser,
     InteractionRecord,
+    RawJson,
     RouteCall,
     StoredMessage,
     Violation,
@@ -82,9 +83,15 @@ def route_template(request: web.Request) -> str:
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
+    return encoded_response(json.dumps(data), status)
+
+
+def encoded_response(text: str, status: int = 200) -> web.Response:
+    """An answer whose JSON is already encoded (``json.dumps``), e.g. a message's, which its
+    gateway event reuses (``Gateway.dispatch_message_event``)."""
     # discord.py only parses bodies whose content-type is exactly "application/json".
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=text.encode(), status=status, headers={"Content-Type": "application/json"}
     )
 
 
@@ -92,6 +99,8 @@ def json_response(data: Any, status: int = 200) -> web.Response:
 RECEIVED_KEY = web.RequestKey("fakediscord.received", float)
 # The parsed body, read once (by the contract check) and kept for the route's handler.
 BODY_KEY = web.RequestKey("fakediscord.body", tuple)
+# Set when the spec check is off: a multipart form is split in one pass (``forms``).
+QUICK_FORMS_KEY = web.RequestKey("fakediscord.quick_forms", bool)
 
 
 async def read_body(request: web.Request) -> tuple[Any, Files]:
@@ -105,6 +114,8 @@ async def read_body(request: web.Request) -> tuple[Any, Files]:
 async def _parse_body(request: web.Request) -> tuple[Any, Files]:
     if not request.can_read_body:
         return None, []
+    if request.content_type.startswith("multipart/") and request.get(QUICK_FORMS_KEY):
+        return forms.split_form(await request.read(), request.headers["Content-Type"])
     if request.content_type.startswith("multipart/"):
         payload: Any = None
         files: Files = []
@@ -214,6 +225,8 @@ class RestApi:
             rf"{API}/(interactions|webhooks)/", request.path
         )
         request[RECEIVED_KEY] = time.monotonic()
+        if not self.validate:
+            request[QUICK_FORMS_KEY] = True
         body = None
         route = route_template(request)
         limit_headers: dict[str, str] = {}
@@ -266,11 +279,8 @@ class RestApi:
             )
             self._violated(request, "the stand-in's message check", errors)
         response.headers.update(limit_headers)
-        if isinstance(response, web.Response) and response.body is not None:
-            try:
-                body = json.loads(response.body)  # type: ignore[arg-type]
-            except (TypeError, ValueError):
-                body = None
+        if isinstance(response, web.Response) and isinstance(response.body, bytes):
+            body = RawJson(response.body)  # decoded if a test reads it
         call = RouteCall(
             request.method, request.path, response.status, body, time.monotonic(), route
         )
@@ -409,19 +419,20 @@ class RestApi:
         except validation.Invalid as err:
             raise err.under("data") from None
         record.callback_type, record.callback_data, record.callback_at = kind, data, received
+        self.world.answered(record)
         self.world.notify()
+        shown = None  # the message's JSON and its text, encoded once for the event and answer
+        if message is not None and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE):
+            data = self.world.message_json(message)
+            shown = data, json.dumps(data)
         if (
-            message is not None
-            and not message.ephemeral
+            shown is not None
+            and not message.ephemeral  # type: ignore[union-attr]
             and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE)
         ):
-            await self.gateway.dispatch_message_event(
-                "MESSAGE_CREATE", self.world.message_json(message)
-            )
-        elif message is not None and not message.ephemeral and kind == UPDATE_MESSAGE:
-            await self.gateway.dispatch_message_event(
-                "MESSAGE_UPDATE", self.world.message_json(message)
-            )
+            await self.gateway.dispatch_message_event("MESSAGE_CREATE", *shown)
+        elif shown is not None and not message.ephemeral and kind == UPDATE_MESSAGE:  # type: ignore[union-attr]
+            await self.gateway.dispatch_message_event("MESSAGE_UPDATE", *shown)
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         answer: dict[str, Any] = {
@@ -434,8 +445,11 @@ class RestApi:
         }
         if message is not None:
             answer["interaction"]["response_message_id"] = str(message.id)
-        if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE) and message is not None:
-            answer["resource"] = {"type": kind, "message": self.world.message_json(message)}
+        if shown is not None:
+            # json.dumps of {**answer, "resource": {"type": kind, "message": data}}, byte for
+            # byte, around the message's text encoded above.
+            return encoded_response(f'{json.dumps(answer)[:-1]}, "resource": {{"type": {kind},'
+                                    f' "message": {shown[1]}}}}}')
         return json_response(answer)
 
     def _apply_callback(
@@ -494,6 +508,7 @@ class RestApi:
                            "This interaction has hit the maximum number of follow up messages")
         body, files = await read_body(request)
         body = dict(body or {})
+        text: str | None = None  # the message's JSON, when its event was encoded
         original = self.world.messages.get(record.original_message_id or 0)
         if record.callback_type == DEFERRED_MESSAGE and original is not None and original.loading:
             # After a "thinking" defer, Discord turns the first follow-up into the original.
@@ -508,13 +523,14 @@ class RestApi:
                 ephemeral_for=record.user.id if ephemeral else None,
             )
             if not message.ephemeral:
-                await self.gateway.dispatch_message_event(
-                    "MESSAGE_CREATE", self.world.message_json(message)
-                )
+                data = self.world.message_json(message)
+                text = json.dumps(data)
+                await self.gateway.dispatch_message_event("MESSAGE_CREATE", data, text)
         record.followup_ids.append(message.id)
         self.world.notify()
         if request.query.get("wait") in ("true", "1", "True"):
-            return json_response(self.world.message_json(message))
+            return encoded_response(text) if text is not None else \
+                json_response(self.world.message_json(message))
         return web.Response(status=204)
 
     def _webhook_message(self, request: web.Request) -> StoredMessage:
@@ -540,11 +556,11 @@ class RestApi:
         message = self._webhook_message(request)
         body, files = await read_body(request)
         self.world.edit_message(message, dict(body or {}), files)
+        data = self.world.message_json(message)
+        text = json.dumps(data)
         if not message.ephemeral:
-            await self.gateway.dispatch_message_event(
-                "MESSAGE_UPDATE", self.world.message_json(message)
-            )
-        return json_response(self.world.message_json(message))
+            await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data, text)
+        return encoded_response(text)
 
     async def del_webhook_msg(self, request: web.Request) -> web.Response:
         message = self._webhook_message(request)
@@ -641,8 +657,9 @@ class RestApi:
         body, files = await read_body(request)
         message = self.world.create_message(channel_id, dict(body or {}), files)
         data = self.world.message_json(message)
-        await self.gateway.dispatch_message_event("MESSAGE_CREATE", data)
-        return json_response(data)
+        text = json.dumps(data)
+        await self.gateway.dispatch_message_event("MESSAGE_CREATE", data, text)
+        return encoded_response(text)
 
     async def get_message(self, request: web.Request) -> web.Response:
         return json_response(self.world.message_json(self._channel_message(request)))
@@ -653,8 +670,9 @@ class RestApi:
         body, files = await read_body(request)
         self.world.edit_message(message, dict(body or {}), files)
         data = self.world.message_json(message)
-        await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data)
-        return json_response(data)
+        text = json.dumps(data)
+        await self.gateway.dispatch_message_event("MESSAGE_UPDATE", data, text)
+        return encoded_response(text)
 
     async def delete_message(self, request: web.Request) -> web.Response:
         await self._delete(self._channel_message(request))

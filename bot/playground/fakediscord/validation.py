@@ -56,6 +56,7 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
     content = body.get("content") or ""
     embeds = body.get("embeds") or []
     components = body.get("components") or []
+    tree = comp.walk(components)  # walked once for every check below
     if len(content) > 2000:
         raise Invalid(f"content: must be 2000 or fewer in length (got {len(content)})",
                       path=("content",))
@@ -74,15 +75,15 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
         if content or embeds:
             raise Invalid("content and embeds cannot be used with the IS_COMPONENTS_V2 flag",
                           path=("content" if content else "embeds",))
-        if sum(1 for _ in comp.walk(components)) > MAX_V2_COMPONENTS:
+        if len(tree) > MAX_V2_COMPONENTS:
             raise Invalid("components: a message holds at most 40 components", path=("components",))
-        text = sum(len(c.get("content") or "") for c in comp.walk(components)
+        text = sum(len(c.get("content") or "") for c in tree
                    if c.get("type") == comp.TEXT_DISPLAY)
         if text > MAX_V2_TEXT:
             raise Invalid(f"components: the text of a message's text displays must be {MAX_V2_TEXT}"
                           f" or fewer in length (got {text})", path=("components",))
         if filenames is not None:
-            for url in comp.media_urls(components):
+            for url in comp.media_urls(components, tree):
                 if url.startswith(ATTACHMENT_SCHEME) and \
                         url.removeprefix(ATTACHMENT_SCHEME) not in filenames:
                     raise Invalid(f"components: {url} names no attachment of the message",
@@ -98,14 +99,16 @@ def check_message(body: dict[str, Any], *, flags: int, has_files: bool, allow_em
                 raise Invalid("components: top-level components must be action rows (type 1)")
             if len(row.get("components") or []) > 5:
                 raise Invalid("components.components: must be 5 or fewer in length")
-    check_components(components)
+    check_components(components, tree)
     if not (allow_empty or content or embeds or components or has_files or body.get("sticker_ids")):
         raise Invalid("Cannot send an empty message", code=50006)
 
 
-def check_components(components: list[dict[str, Any]]) -> None:
+def check_components(components: list[dict[str, Any]],
+                     tree: list[dict[str, Any]] | None = None) -> None:
+    """``tree``: ``comp.walk(components)`` when the caller has it."""
     seen: set[str] = set()
-    for c in comp.walk(components):
+    for c in comp.walk(components) if tree is None else tree:
         custom_id = c.get("custom_id")
         if custom_id is not None:
             if not 1 <= len(custom_id) <= 100:

@@ -65,6 +65,9 @@ class World:
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, StoredMessage] = {}
+        # The same messages by channel, oldest first (an index: a table's player reads its
+        # channel without going through every message of every table).
+        self.in_channel: dict[int, list[StoredMessage]] = {}
         self.interactions: list[InteractionRecord] = []
         self.by_token: dict[str, InteractionRecord] = {}
         self.by_interaction_id: dict[int, InteractionRecord] = {}
@@ -110,6 +113,26 @@ class World:
                     if result:
                         return result
                     await changed.wait()
+        except TimeoutError:
+            detail = f"timed out after {timeout}s waiting for {what}; {self.summary()}"
+            raise TimeoutError(detail) from None
+
+    @staticmethod
+    def answered(record: InteractionRecord) -> None:
+        """Wake :meth:`wait_answer` for ``record`` (its callback came)."""
+        if record.answer_event is not None:
+            record.answer_event.set()
+
+    async def wait_answer(self, record: InteractionRecord, timeout: float, what: str) -> None:
+        """Until ``record`` is answered: :meth:`wait_for` ``record.responded``, woken only by
+        that record's callback (:meth:`answered`), not by every change of the world (with
+        hundreds of tables, every request woke every waiting click)."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not record.responded:
+                    if record.answer_event is None:
+                        record.answer_event = asyncio.Event()
+                    await record.answer_event.wait()
         except TimeoutError:
             detail = f"timed out after {timeout}s waiting for {what}; {self.summary()}"
             raise TimeoutError(detail) from None
@@ -440,6 +463,7 @@ class World:
         message.allowed_mentions = body.get("allowed_mentions")
         message.snapshot()
         self.messages[message.id] = message
+        self.in_channel.setdefault(channel_id, []).append(message)
         self.notify()
         return message
 
@@ -498,9 +522,10 @@ class World:
 
     def _with_component_ids(self, components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Number components without an ``id`` the way Discord does (1, 2, ... depth first)."""
-        taken = {c["id"] for c in walk(components) if isinstance(c.get("id"), int)}
+        tree = walk(components)
+        taken = {c["id"] for c in tree if isinstance(c.get("id"), int)}
         counter = 1
-        for component in walk(components):
+        for component in tree:
             if "id" not in component:
                 while counter in taken:
                     counter += 1
