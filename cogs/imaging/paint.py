@@ -7,6 +7,8 @@ that later renders paste: a table shows the same faces again and again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol
@@ -15,9 +17,11 @@ from PIL import Image
 
 from cogs.imaging.cache import DRAWING_CACHE
 from cogs.imaging.canvas import Canvas
-from cogs.imaging.layout import Box, CardSlot, Icon, Label, Layout, Panel, Polyline
+from cogs.imaging.layout import Box, CardSlot, Icon, Item, Label, Layout, Panel, Polyline
 from cogs.imaging.png import check_attachment, encode, fixed_palette
 from cogs.imaging.shapes import MARKERS, marker_drawer
+from cogs.imaging.strips import (STRIP_HEIGHT, STRIPS, StripCache, deflate_rows, png_bytes,
+                                 shifted, strip_items)
 
 TEXT_DARK = (30, 32, 36)
 TILE_MARGIN = 6  # room around a card tile for a highlight ring drawn outside the card
@@ -38,23 +42,27 @@ class CardPainter(Protocol):
 def paint(layout: Layout, painter: CardPainter) -> Canvas:
     canvas = Canvas(layout.width, layout.height, layout.background)
     for item in layout.items:
-        if isinstance(item, Panel):
-            canvas.rect(item.box, item.fill, item.outline, width=item.width, radius=item.radius)
-        elif isinstance(item, Label):
-            canvas.text(item.box, item.text, item.size, item.colour, bold=item.bold,
-                        align=item.align)
-        elif isinstance(item, CardSlot):
-            tile = _card_tile(type(painter), replace(item, box=Box(TILE_MARGIN, TILE_MARGIN,
-                                                                    item.box.w, item.box.h),
-                                                      group="", number=None, owner=None,
-                                                      caption=None))
-            canvas.image.paste(tile, (item.box.x - TILE_MARGIN, item.box.y - TILE_MARGIN), tile)
-        elif isinstance(item, Icon):
-            if not painter.icon(canvas, item):
-                _toolkit_icon(canvas, item)
-        else:
-            _polyline(canvas, item)
+        paint_item(canvas, item, painter)
     return canvas
+
+
+def paint_item(canvas: Canvas, item: Item, painter: CardPainter) -> None:
+    if isinstance(item, Panel):
+        canvas.rect(item.box, item.fill, item.outline, width=item.width, radius=item.radius)
+    elif isinstance(item, Label):
+        canvas.text(item.box, item.text, item.size, item.colour, bold=item.bold,
+                    align=item.align)
+    elif isinstance(item, CardSlot):
+        tile = _card_tile(type(painter), replace(item, box=Box(TILE_MARGIN, TILE_MARGIN,
+                                                                item.box.w, item.box.h),
+                                                  group="", number=None, owner=None,
+                                                  caption=None))
+        canvas.image.paste(tile, (item.box.x - TILE_MARGIN, item.box.y - TILE_MARGIN), tile)
+    elif isinstance(item, Icon):
+        if not painter.icon(canvas, item):
+            _toolkit_icon(canvas, item)
+    else:
+        _polyline(canvas, item)
 
 
 @lru_cache(maxsize=TILE_CACHE)
@@ -85,8 +93,50 @@ def _polyline(canvas: Canvas, line: Polyline) -> None:
 def render_png(layout: Layout, painter: CardPainter, palette: bytes | None = None) -> bytes:
     """Paint and encode (onto ``palette``, the game's RGB triples, when given: see
     :func:`cogs.imaging.png.encode`); refuses (ImageTooLarge) an image Discord would not
-    take."""
-    data = encode(paint(layout, painter).image,
-                  None if palette is None else fixed_palette(palette))
+    take. With a palette, the picture is encoded by strips, those seen before reused
+    (:mod:`cogs.imaging.strips`): the same pixels."""
+    if palette is None or not _by_strips:
+        data = encode(paint(layout, painter).image,
+                      None if palette is None else fixed_palette(palette))
+    else:
+        data = _render_strips(layout, painter, palette)
     check_attachment(data, layout.width, layout.height)
     return data
+
+
+_by_strips = True
+
+
+@contextmanager
+def whole_pictures() -> Iterator[None]:
+    """Within it, :func:`render_png` paints and encodes every picture whole (through
+    :func:`encode`: what the benches and tests that look at the painted picture patch).
+    Not for use while other threads render."""
+    global _by_strips
+    before, _by_strips = _by_strips, False
+    try:
+        yield
+    finally:
+        _by_strips = before
+
+
+def _render_strips(layout: Layout, painter: CardPainter, palette: bytes,
+                   cache: StripCache = STRIPS) -> bytes:
+    width, height, background = layout.width, layout.height, layout.background
+    kind = type(painter)
+    segments = []
+    for index, items in enumerate(strip_items(layout.items, height)):
+        top = index * STRIP_HEIGHT
+        rows = min(STRIP_HEIGHT, height - top)
+        key = (width, top, rows, background, kind, palette, tuple(items))
+        segment = cache.get(key)
+        if segment is None:
+            canvas = Canvas(width, rows, background)
+            for item in items:
+                paint_item(canvas, shifted(item, -top) if top else item, painter)
+            mapped = canvas.image.quantize(palette=fixed_palette(palette),
+                                           dither=Image.Dither.NONE)
+            segment = deflate_rows(mapped.tobytes(), width)
+            cache.put(key, segment, len(items))
+        segments.append(segment)
+    return png_bytes(width, height, palette, segments)
