@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, cast
 
 from PIL import Image
 
@@ -20,8 +20,15 @@ from cogs.imaging.canvas import Canvas
 from cogs.imaging.layout import Box, CardSlot, Icon, Item, Label, Layout, Panel, Polyline
 from cogs.imaging.png import check_attachment, encode, fixed_palette
 from cogs.imaging.shapes import MARKERS, marker_drawer
-from cogs.imaging.strips import (STRIP_HEIGHT, STRIPS, StripCache, deflate_rows, png_bytes,
-                                 shifted, strip_items)
+from cogs.imaging.strips import (
+    STRIP_HEIGHT,
+    STRIPS,
+    Segment,
+    deflate_rows,
+    png_bytes,
+    shifted,
+    strip_items,
+)
 
 TEXT_DARK = (30, 32, 36)
 TILE_MARGIN = 6  # room around a card tile for a highlight ring drawn outside the card
@@ -120,23 +127,35 @@ def whole_pictures() -> Iterator[None]:
         _by_strips = before
 
 
-def _render_strips(layout: Layout, painter: CardPainter, palette: bytes,
-                   cache: StripCache = STRIPS) -> bytes:
-    width, height, background = layout.width, layout.height, layout.background
-    kind = type(painter)
-    segments = []
-    for index, items in enumerate(strip_items(layout.items, height)):
-        top = index * STRIP_HEIGHT
-        rows = min(STRIP_HEIGHT, height - top)
-        key = (width, top, rows, background, kind, palette, tuple(items))
-        segment = cache.get(key)
-        if segment is None:
-            canvas = Canvas(width, rows, background)
-            for item in items:
-                paint_item(canvas, shifted(item, -top) if top else item, painter)
-            mapped = canvas.image.quantize(palette=fixed_palette(palette),
-                                           dither=Image.Dither.NONE)
-            segment = deflate_rows(mapped.tobytes(), width)
-            cache.put(key, segment, len(items))
-        segments.append(segment)
-    return png_bytes(width, height, palette, segments)
+def _render_strips(layout: Layout, painter: CardPainter, palette: bytes) -> bytes:
+    """The PNG of ``layout`` from its strips: those seen before as they were encoded, the
+    others painted (each run of consecutive new strips at once, with the items that may paint
+    on it, moved up to the run's top), mapped and encoded, then kept."""
+    width, height, background, items = layout.width, layout.height, layout.background, \
+        layout.items
+    kind, cache, strip = type(painter), STRIPS, STRIP_HEIGHT  # read per call: a bench sets them
+    placed = strip_items(items, height, strip)
+    keys = [(width, index * strip, min(strip, height - index * strip), background, kind,
+             palette, tuple([items[at] for at in on])) for index, on in enumerate(placed)]
+    segments = [cache.get(key) for key in keys]
+    index = 0
+    while index < len(keys):
+        if segments[index] is not None:
+            index += 1
+            continue
+        end = index
+        while end + 1 < len(keys) and segments[end + 1] is None:
+            end += 1
+        top, bottom = index * strip, min((end + 1) * strip, height)
+        canvas = Canvas(width, bottom - top, background)
+        for at in sorted(set().union(*placed[index:end + 1])):
+            paint_item(canvas, shifted(items[at], -top) if top else items[at], painter)
+        mapped = canvas.image.quantize(palette=fixed_palette(palette),
+                                       dither=Image.Dither.NONE).tobytes()
+        for run in range(index, end + 1):
+            start = (run - index) * strip * width
+            segment = deflate_rows(mapped[start:start + strip * width], width)
+            cache.put(keys[run], segment, len(placed[run]))
+            segments[run] = segment
+        index = end + 1
+    return png_bytes(width, height, palette, cast(list[Segment], segments))

@@ -70,19 +70,19 @@ def shifted(item: Item, dy: int) -> Item:
 
 
 def strip_items(items: Sequence[Item], height: int,
-                strip_height: int = STRIP_HEIGHT) -> list[list[Item]]:
-    """For each strip of a picture ``height`` rows high, the items that may paint on it, in
-    layout order."""
+                strip_height: int = STRIP_HEIGHT) -> list[list[int]]:
+    """For each strip of a picture ``height`` rows high, the indices of the items that may
+    paint on it, in layout order."""
     count = (height + strip_height - 1) // strip_height
-    strips: list[list[Item]] = [[] for _ in range(count)]
-    for item in items:
+    strips: list[list[int]] = [[] for _ in range(count)]
+    for position, item in enumerate(items):
         top, bottom = item_rows(item)
         if bottom <= top:
             continue
         first = max(0, top // strip_height)
         last = min(count - 1, (bottom - 1) // strip_height)
         for index in range(first, last + 1):
-            strips[index].append(item)
+            strips[index].append(position)
     return strips
 
 
