@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -42,22 +43,34 @@ HAND_EVERY = 2
 TABLE_EVERY = 5
 
 
-def pictures(game: str) -> list[tuple[str, Any]]:
-    """The (kind, view) of every picture the run draws, in order."""
+def pictures(game: str, tables: int = 1) -> list[tuple[str, Any]]:
+    """The (kind, view) of every picture the run draws, in order: the games of seeds 1 and 2
+    one after the other, or ``tables`` games (seeds 1 to ``tables``) at once, an action of
+    each in turn."""
     engine: Any = SplitEngine() if game == "split" else TenEngine()
-    drawn: list[tuple[str, Any]] = []
-    for seed in SEEDS:
+    seeds = SEEDS if tables == 1 else tuple(range(1, tables + 1))
+    games = []
+    for seed in seeds:
         state, _ = engine.new_game(samples.players(PLAYERS), seed)
-        rng = random.Random(seed)
-        done = 0
-        while waiting := engine.awaiting(state):
+        games.append((state, random.Random(seed), [0]))
+    drawn: list[tuple[str, Any]] = []
+    playing = games[:1] if tables == 1 else games
+    while playing:
+        for state, rng, done in playing:
+            waiting = engine.awaiting(state)
+            if not waiting:
+                continue
             player = waiting[0]
             engine.apply(state, player, engine.bot_action(state, player, samples.LEVEL, rng))
-            done += 1
-            if done % HAND_EVERY == 0:
+            done[0] += 1
+            if done[0] % HAND_EVERY == 0:
                 drawn.append(("hand", engine.view(state, player)))
-            if done % TABLE_EVERY == 0:
+            if done[0] % TABLE_EVERY == 0:
                 drawn.append(("table", engine.view(state, None)))
+        playing = [g for g in playing if engine.awaiting(g[0])]
+        if not playing and tables == 1 and len(games) > 1:
+            games = games[1:]
+            playing = games[:1]
     return drawn
 
 
@@ -67,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", choices=("split", "ten"), default="ten")
     parser.add_argument("--draw", choices=("strips", "whole", "none"), default="strips")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=1,
+                        help="games played at once, their pictures interleaved")
     parser.add_argument("--strip-height", type=int, default=strips.STRIP_HEIGHT)
     parser.add_argument("--cache-mib", type=float, default=strips.CACHE_BYTES / 2**20)
     args = parser.parse_args(argv)
@@ -76,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          else (ten_table, ten_hand))
     paint.STRIP_HEIGHT = args.strip_height
     caches = [StripCache(int(args.cache_mib * 2**20)) for _ in range(args.workers)]
-    drawn = pictures(args.game)
+    drawn = pictures(args.game, args.tables)
     if args.draw == "none":
         print(f"{len(drawn)} pictures not drawn")
         return 0
@@ -101,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"({hits / max(1, hits + misses):.1%} hit), "
               f"{sum(len(c) for c in caches)} strips kept, "
               f"{sum(c.bytes for c in caches) / 2**20:.1f} MiB counted")
+    print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MiB")
     return 0
 
 
