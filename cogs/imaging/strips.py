@@ -98,11 +98,7 @@ class Segment:
 
 def deflate_rows(indices: bytes, width: int) -> Segment:
     """``indices`` (one palette index per pixel, row after row) as PNG scanlines, filter 0."""
-    rows = len(indices) // width
-    raw = bytearray(rows * (width + 1))
-    for row in range(rows):
-        start = row * (width + 1) + 1
-        raw[start:start + width] = indices[row * width:(row + 1) * width]
+    raw = b"\0" + b"\0".join([indices[at:at + width] for at in range(0, len(indices), width)])
     compressor = zlib.compressobj(1, zlib.DEFLATED, -15)
     data = compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH)
     return Segment(data, zlib.adler32(raw), len(raw))
