@@ -20,6 +20,7 @@ from cogs.i18n.language import Language
 from cogs.imaging import paint
 from cogs.imaging.layout import Box, CardSlot, Icon, Label, Layout, Panel, Polyline
 from cogs.imaging.strips import (
+    CARD_MARGIN,
     STRIP_HEIGHT,
     STRIPS,
     StripCache,
@@ -93,6 +94,10 @@ def test_items_go_to_the_strips_they_may_paint_on() -> None:
     assert strips == [[0, 2], [0], [], [1]]
     assert item_rows(card) == (3 * STRIP_HEIGHT + 4, 3 * STRIP_HEIGHT + 26)
     assert item_rows(Icon(Box(0, 100, 10, 20), "turn")) == (84, 136)
+
+
+def test_a_cards_rows_are_its_tiles() -> None:
+    assert CARD_MARGIN == paint.TILE_MARGIN  # a card is pasted as a tile with this margin
 
 
 def test_the_cache_is_bounded_and_counts() -> None:
