@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from cogs.imaging.canvas import text_rows
 from cogs.imaging.layout import Box, CardSlot, Icon, Item, Label, Panel, Polyline
 
-STRIP_HEIGHT = 64  # rows per strip (bench/strips.py: 32 to 96 compared)
+STRIP_HEIGHT = 32  # rows per strip (bench/strips.py under callgrind: 32, 48 and 64 compared)
 # Room around a card (its tile's margin: a highlight ring) and around a game's icon (a painter
 # may draw a little past an icon's box: a badge's text); the test fails if it is too small.
 CARD_MARGIN = 6
