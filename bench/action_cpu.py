@@ -481,7 +481,22 @@ async def run(game: str, setting: str, tables: int, players: int, seed: int,
     figures.games = tables
     if calls:
         figures.calls = call_figures(next(profiled.glob("bot-*.prof")), figures.actions)
+        figures.calls += strip_figures(profiled, figures.actions)
     return figures
+
+
+def strip_figures(folder: Path, actions: int) -> list[tuple[str, float]]:
+    """The picture workers' strip cache hits and misses per action (issue 42, sixth pass;
+    written by ``bench/calls_site`` after each picture; none from a tree without strips)."""
+    counts = [0, 0]
+    for written_by in folder.glob("workers-*.strips"):
+        hits, misses, *_ = written_by.read_text().split()
+        counts[0] += int(hits)
+        counts[1] += int(misses)
+    if not any(counts):
+        return []
+    return [("picture workers' strips reused", counts[0] / max(actions, 1)),
+            ("picture workers' strips drawn", counts[1] / max(actions, 1))]
 
 
 def report(runs: Sequence[RunFigures], tables: int, players: int) -> str:

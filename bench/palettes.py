@@ -55,11 +55,12 @@ def canvases(key: str, engine: Engine[Any, Any], games: int, every: int,
     paint.encode = grab  # type: ignore[assignment]
     paint.check_attachment = lambda *_: None  # type: ignore[assignment]
     try:
-        for players in PLAYERS[key]:
-            during, finals = positions(engine, players, games, every, seed)
-            jobs = renders(key, engine, players, during, finals)
-            for job in (*jobs["table"], *jobs["hand"]):
-                job()
+        with paint.whole_pictures():
+            for players in PLAYERS[key]:
+                during, finals = positions(engine, players, games, every, seed)
+                jobs = renders(key, engine, players, during, finals)
+                for job in (*jobs["table"], *jobs["hand"]):
+                    job()
     finally:
         paint.encode, paint.check_attachment = encode, check  # type: ignore[assignment]
     return captured

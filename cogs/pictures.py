@@ -206,7 +206,7 @@ class Pictures:
             return False
 
         if self._processes:
-            return await self._workers_pool().run(draw, wanted)
+            return await self._workers_pool().run(draw, wanted, key[0])
         if self._thread_pool is None:
             self._thread_pool = concurrent.futures.ThreadPoolExecutor(
                 max_workers=self._workers, thread_name_prefix="picture"

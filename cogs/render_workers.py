@@ -38,7 +38,7 @@ import os
 import pickle
 import struct
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, cast
 
@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], bytes | None]  # picklable (module-level functions and their partials)
 Wanted = Callable[[], bool]
+AFFINITIES = 4096  # the tables whose last worker the pool remembers (least recent out first)
 NICENESS = 10  # how much lower a worker's CPU priority is than the bot's
 _HEADER = struct.Struct("!I")
 
@@ -63,6 +64,7 @@ class _Task:
     job: Job
     wanted: Wanted | None
     future: asyncio.Future[bytes | None]
+    affinity: Hashable | None = None
 
 
 class _Worker(asyncio.SubprocessProtocol):
@@ -128,6 +130,7 @@ class RenderWorkers:
         self._queue: collections.deque[_Task] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.dropped = 0  # jobs no longer wanted when their turn came
+        self._last: collections.OrderedDict[Hashable, _Worker] = collections.OrderedDict()
 
     @property
     def pids(self) -> list[int]:
@@ -145,18 +148,24 @@ class RenderWorkers:
             self._starting.add(starting)
             starting.add_done_callback(self._started)
 
-    async def run(self, job: Job, wanted: Wanted | None = None) -> bytes | None:
+    async def run(self, job: Job, wanted: Wanted | None = None,
+                  affinity: Hashable | None = None) -> bytes | None:
         """``job()`` in a worker; None without drawing when ``wanted()`` is False by the time
-        a worker is free for it."""
+        a worker is free for it. ``affinity`` (a table's session id): when the worker that
+        drew the last job of the same affinity is free, it draws this one too, since its
+        caches hold that table's strips (``cogs.imaging.strips``); otherwise any free worker
+        does (a job never waits for its worker: the load stays balanced, the order in which
+        jobs start is the queue's)."""
         self.start()
         assert self._loop is not None
         future: asyncio.Future[bytes | None] = self._loop.create_future()
-        self._queue.append(_Task(job, wanted, future))
+        self._queue.append(_Task(job, wanted, future, affinity))
         self._dispatch()
         return await future
 
     def close(self) -> None:
         """Stop the workers; jobs waiting or being drawn are cancelled."""
+        self._last.clear()
         for starting in self._starting:
             starting.cancel()
         self._starting.clear()
@@ -198,14 +207,23 @@ class RenderWorkers:
         self._dispatch()
 
     def _dispatch(self) -> None:
-        for worker in self._workers:
-            if not self._queue:
+        while self._queue:
+            free = [w for w in self._workers if w.alive and w.task is None]
+            if not free:
                 return
-            if worker.alive and worker.task is None:
-                task = self._next_task()
-                if task is None:
-                    return
-                self._send(worker, task)
+            task = self._next_task()
+            if task is None:
+                return
+            worker = free[0]
+            if task.affinity is not None:
+                last = self._last.get(task.affinity)
+                if last in free:
+                    worker = last
+                self._last[task.affinity] = worker
+                self._last.move_to_end(task.affinity)
+                while len(self._last) > AFFINITIES:
+                    self._last.popitem(last=False)
+            self._send(worker, task)
 
     def _next_task(self) -> _Task | None:
         while self._queue:

@@ -75,3 +75,23 @@ if os.environ.get("TB_CALLS_OUT") and sys.orig_argv[-2:] == ["-m", "bot"]:
             _write(base + ".prof", _profile.dump_stats)
 
     signal.signal(signal.SIGUSR2, _toggle)
+
+if os.environ.get("TB_CALLS_OUT") and "cogs.render_workers" in sys.orig_argv:
+    # A picture worker: after each picture, its strip cache's hits and misses (issue 42, sixth
+    # pass) in ``workers-{pid}.strips`` (a worker may be killed rather than exit).
+    try:
+        from cogs.imaging import strips as _strips
+    except ImportError:  # a tree before the strips
+        pass
+    else:
+        _png_bytes = _strips.png_bytes
+
+        def _counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            data = _png_bytes(*args, **kwargs)
+            path = os.path.join(os.environ["TB_CALLS_OUT"], f"workers-{os.getpid()}.strips")
+            with open(path, "w") as out:
+                out.write(f"{_strips.STRIPS.hits} {_strips.STRIPS.misses} {len(_strips.STRIPS)} "
+                          f"{_strips.STRIPS.bytes}\n")
+            return data
+
+        _strips.png_bytes = _counted

@@ -63,17 +63,8 @@ class Canvas:
         """One line in ``box``, vertically centred on the font's cap height."""
         if not text:
             return
-        mask, (left, top) = _text_mask(text, size, bold)
-        width = mask.width
-        if align == "center":
-            x = box.x + (box.w - width) // 2
-        elif align == "right":
-            x = box.right - width
-        else:
-            x = box.x
-        cap_top, cap_bottom = _cap(size, bold)
-        y = box.y + (box.h - (cap_bottom - cap_top)) // 2 - cap_top + top
-        self.image.paste(colour, (x + left, y, x + left + mask.width, y + mask.height), mask)
+        mask, x, y = _placed_text(box, text, size, bold, align)
+        self.image.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
 
     def line(self, points: Sequence[Point], colour: RGB, width: int) -> None:
         self.draw.line(list(points), fill=colour, width=width, joint="curve")
@@ -83,6 +74,31 @@ class Canvas:
         ``key`` names the drawer: one key, one drawing."""
         mask = _mask(key, box.w, box.h, drawer)
         self.image.paste(colour, (box.x, box.y, box.right, box.bottom), mask)
+
+
+def text_rows(box: Box, text: str, size: int, bold: bool) -> tuple[int, int]:
+    """The rows (top, bottom exclusive) that :meth:`Canvas.text` paints ``text`` on in
+    ``box``: a line's mask may reach above or below its box (accents, descenders)."""
+    if not text:
+        return box.y, box.y
+    mask, _, y = _placed_text(box, text, size, bold, "left")
+    return y, y + mask.height
+
+
+def _placed_text(box: Box, text: str, size: int, bold: bool,
+                 align: Align) -> tuple[Image.Image, int, int]:
+    """The mask of ``text`` and the corner where :meth:`Canvas.text` pastes it."""
+    mask, (left, top) = _text_mask(text, size, bold)
+    width = mask.width
+    if align == "center":
+        x = box.x + (box.w - width) // 2
+    elif align == "right":
+        x = box.right - width
+    else:
+        x = box.x
+    cap_top, cap_bottom = _cap(size, bold)
+    y = box.y + (box.h - (cap_bottom - cap_top)) // 2 - cap_top + top
+    return mask, x + left, y
 
 
 @lru_cache(maxsize=DRAWING_CACHE)  # a few MiB at most: masks are one byte a pixel

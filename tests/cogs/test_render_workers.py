@@ -186,3 +186,32 @@ def test_no_bounded_cache_of_the_drawing_modules_is_larger_than_the_budget() -> 
         and (cached.cache_info().maxsize or 0) > CACHE_ENTRIES
     ]
     assert too_large == []
+
+
+def pid() -> bytes:
+    return str(os.getpid()).encode()
+
+
+async def test_a_tables_job_goes_to_the_worker_of_its_last_when_that_one_is_free(
+    tmp_path: Path,
+) -> None:
+    pool = RenderWorkers(2)
+    try:
+        pool.start()
+        deadline = time.monotonic() + 30
+        while len(pool.pids) < 2:
+            assert time.monotonic() < deadline, "the two workers never started"
+            await asyncio.sleep(0.01)
+        busy = asyncio.ensure_future(
+            pool.run(functools.partial(draw_when_told, str(tmp_path)), affinity="a"))
+        await asyncio.to_thread(wait_for_file, tmp_path / "started")
+        by_b = await pool.run(pid, affinity="b")  # a is busy: b does not wait for it
+        (tmp_path / "go").touch()
+        await busy
+        # Both free now: each table's job goes to the worker that drew its last one.
+        assert await pool.run(pid, affinity="b") == by_b
+        by_a = await pool.run(pid, affinity="a")
+        assert by_a != by_b and {by_a, by_b} == {str(p).encode() for p in pool.pids}
+        assert await pool.run(pid, affinity="b") == by_b
+    finally:
+        pool.close()

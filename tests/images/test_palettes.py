@@ -55,7 +55,8 @@ def _painted(render: Callable[[], bytes]) -> Image.Image:
 
     paint.encode = keep  # type: ignore[assignment]
     try:
-        render()
+        with paint.whole_pictures():
+            render()
     finally:
         paint.encode = encode_before  # type: ignore[assignment]
     return painted[0]
