@@ -39,6 +39,9 @@ STRIP_HEIGHT = 32  # rows per strip (bench/strips.py under callgrind: 32, 48 and
 # may draw a little past an icon's box: a badge's text); the test fails if it is too small.
 CARD_MARGIN = 6
 ICON_MARGIN = 6
+# Half the tallest thing a painter centres on an icon whatever the icon's height (SPLIT's pile
+# badge is 40 rows): a small icon still claims these rows (tests/images/test_strips.py).
+ICON_REACH = 20
 CACHE_BYTES = 16 * 1024 * 1024  # segments plus ITEM_BYTES per item held in the keys
 CACHE_ENTRIES = 8192
 ITEM_BYTES = 256  # a rough bound of what one layout item held by a key costs
@@ -54,7 +57,7 @@ def item_rows(item: Item) -> tuple[int, int]:
     if isinstance(item, CardSlot):
         return item.box.y - CARD_MARGIN, item.box.bottom + CARD_MARGIN
     if isinstance(item, Icon):
-        grow = ICON_MARGIN + item.box.h // 2
+        grow = ICON_MARGIN + max(item.box.h // 2, ICON_REACH)
         return item.box.y - grow, item.box.bottom + grow
     ys = [y for _, y in item.points]
     reach = 2 * item.width + 2  # half the line's width, or half a marker's side (4 widths)

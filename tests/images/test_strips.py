@@ -12,13 +12,15 @@ import zlib
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bench.images import positions, renders
 from cogs.i18n.catalogs import words_for
 from cogs.i18n.language import Language
 from cogs.imaging import paint
+from cogs.imaging.canvas import Canvas
 from cogs.imaging.layout import Box, CardSlot, Icon, Label, Layout, Panel, Polyline
+from cogs.imaging.shapes import MARKERS
 from cogs.imaging.strips import (
     CARD_MARGIN,
     STRIP_HEIGHT,
@@ -31,6 +33,8 @@ from cogs.imaging.strips import (
     strip_items,
 )
 from cogs.imaging.words import words_in
+from cogs.split.card_face import SplitPainter
+from cogs.ten.card_face import TenPainter
 from game.split import SplitEngine
 from game.ten import TenEngine
 
@@ -93,7 +97,7 @@ def test_items_go_to_the_strips_they_may_paint_on() -> None:
     strips = strip_items([panel, card, line, label], 4 * STRIP_HEIGHT)
     assert strips == [[0, 2], [0], [], [1]]
     assert item_rows(card) == (3 * STRIP_HEIGHT + 4, 3 * STRIP_HEIGHT + 26)
-    assert item_rows(Icon(Box(0, 100, 10, 20), "turn")) == (84, 136)
+    assert item_rows(Icon(Box(0, 100, 10, 20), "turn")) == (74, 146)  # ICON_REACH 20 + 6
 
 
 def test_a_cards_rows_are_its_tiles() -> None:
@@ -129,3 +133,58 @@ def test_a_layout_by_strips_matches_when_the_height_is_not_a_multiple() -> None:
     with paint.whole_pictures():
         whole = paint.render_png(layout, Nothing(), palette)
     assert _pixels(by_strips) == _pixels(whole)
+
+
+_BACKGROUND = (250, 250, 250)
+
+
+def _painted_rows(item: Any, painter: Any) -> tuple[int, int] | None:
+    canvas = Canvas(400, 400, _BACKGROUND)
+    paint.paint_item(canvas, item, painter)
+    changed = ImageChops.difference(canvas.image, Image.new("RGB", canvas.image.size,
+                                                             _BACKGROUND)).getbbox()
+    return None if changed is None else (changed[1], changed[3])
+
+
+def _icon_kinds() -> list[tuple[Any, str, str]]:
+    split_kinds = [("pile", "52"), ("pile", "8"), ("suit", "♥"), ("turn", ""),
+                   *((marker, "") for marker in MARKERS)]
+    ten_kinds = [("coin", "12"), ("bust", "13"), ("colour:R", ""), ("colour:B", ""),
+                 ("wild", ""), ("turn", ""), *((marker, "") for marker in MARKERS)]
+    return ([(SplitPainter(), kind, text) for kind, text in split_kinds]
+            + [(TenPainter(), kind, text) for kind, text in ten_kinds])
+
+
+@pytest.mark.parametrize(("painter", "kind", "text"), _icon_kinds(),
+                         ids=lambda value: value if isinstance(value, str) else None)
+def test_an_icon_of_any_size_paints_only_rows_it_claims(painter: Any, kind: str,
+                                                        text: str) -> None:
+    # A strip's key holds the items that may paint on it: one painting past its claimed
+    # rows would let a strip drawn with other neighbours be reused (the pile's 40-row badge
+    # is centred on an icon of any height).
+    for width in (10, 60):
+        for height in range(2, 60, 3):
+            icon = Icon(Box(150, 180, width, height), kind, text)
+            painted = _painted_rows(icon, painter)
+            if painted is None:
+                continue
+            top, bottom = item_rows(icon)
+            assert top <= painted[0] and painted[1] <= bottom, (kind, width, height, painted)
+
+
+@pytest.mark.parametrize("size", [12, 22, 36, 48])
+def test_a_label_card_and_line_paint_only_rows_they_claim(size: int) -> None:
+    items: list[Any] = [
+        *(Label(Box(20, 180, 340, height), text, size, (0, 0, 0), bold)
+          for text in ("Águilas gy|", "ÑÇjpq É 10♥", "ગુજરાતી ક્ષ j", "—_ Šđ")
+          for height in (4, 40) for bold in (False, True)),
+        CardSlot(Box(150, 150, 60, 90), "7♥", "hand", highlight=True),
+        *(Polyline(((40, 200), (200, 150), (300, 260)), (0, 0, 0), width, marker)
+          for width in (1, 4, 9) for marker in (None, *MARKERS)),
+    ]
+    for item in items:
+        painted = _painted_rows(item, SplitPainter())
+        if painted is None:
+            continue
+        top, bottom = item_rows(item)
+        assert top <= painted[0] and painted[1] <= bottom, (item, painted)
