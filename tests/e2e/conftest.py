@@ -52,6 +52,15 @@ def interaction_parity() -> Iterator[None]:
 
 
 @pytest.fixture
+async def fd() -> AsyncIterator[FakeDiscord]:
+    """The stand-in alone with one member, alice (a test module may define its own ``fd``)."""
+    fake = FakeDiscord()
+    fake.add_user("alice")
+    async with fake:
+        yield fake
+
+
+@pytest.fixture
 async def guild() -> AsyncIterator[FakeDiscord]:
     """The stand-in with three members (alice, bob, carol) and the channels the scenarios use;
     all exist before the bot connects, so they are in its GUILD_CREATE."""

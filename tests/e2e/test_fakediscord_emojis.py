@@ -6,7 +6,6 @@ component naming an emoji the application lacks refused with 50035 Invalid emoji
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -20,14 +19,6 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
 
 def image(data: bytes = PNG) -> str:
     return "data:image/png;base64," + base64.b64encode(data).decode()
-
-
-@pytest.fixture
-async def fd() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    fake.add_user("alice")
-    async with fake:
-        yield fake
 
 
 async def call(fd: FakeDiscord, method: str, path: str,

@@ -6,23 +6,13 @@ for a RESUME."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
-import pytest
 
 from bot.playground.fakediscord import FakeDiscord
 
 GUILD_MESSAGES = 1 << 9
-
-
-@pytest.fixture
-async def fd() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    fake.add_user("alice")
-    async with fake:
-        yield fake
 
 
 def plain(text: str) -> Any:

@@ -23,14 +23,6 @@ RETRY_LINE = "tablebot: Discord is unreachable ("
 
 
 @pytest.fixture
-async def fd() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    fake.add_user("alice")
-    async with fake:
-        yield fake
-
-
-@pytest.fixture
 async def bot(fd: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     proc = BotProcess(fd, tmp_path / "bot")
     try:
